@@ -1,0 +1,3 @@
+from arbitru.cli import main
+
+main()

@@ -1,0 +1,55 @@
+"""The ``arbitru`` command: a thin click group; each area's commands live in a module of this package.
+
+Commands parse options, call the library and print; user errors (any :class:`ArbitruError`) become one line on
+stderr and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from arbitru.errors import ArbitruError
+
+# module -> attribute: each is a click command or group added to the main group
+AREAS = (
+    ("arbitru.cli.engine", "commands"),
+    ("arbitru.cli.lexicon", "commands"),
+    ("arbitru.cli.anticipation", "commands"),
+    ("arbitru.cli.duplicate", "commands"),
+)
+
+
+class ArbitruGroup(click.Group):
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except ArbitruError as e:
+            click.echo(f"error: {e}", err=True)
+            sys.exit(2)
+        except OSError as e:
+            click.echo(f"error: {e.strerror or e}: {e.filename or ''}".rstrip(": "), err=True)
+            sys.exit(2)
+
+
+@click.group(cls=ArbitruGroup)
+@click.version_option(package_name="arbitru")
+def cli() -> None:
+    """arbitru: referee software for tournament Scrabble (anticipation and duplicate)."""
+
+
+for _module, _attr in AREAS:
+    try:
+        _mod = importlib.import_module(_module)
+    except ModuleNotFoundError as _e:
+        if _e.name != _module:
+            raise
+        continue
+    for _cmd in getattr(_mod, _attr):
+        cli.add_command(_cmd)
+
+
+def main() -> None:
+    cli(prog_name="arbitru")

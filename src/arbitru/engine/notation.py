@@ -1,0 +1,172 @@
+"""Coordinates of a placement in every convention the rulebooks use, parsed and written.
+
+- ``ro`` (also FISE-6): rows are letters A–O, columns numbers 1–15. Row letter first (``H8``) is horizontal;
+  column number first (``8H``) is vertical (RO-3.2.c, FISE-6). FISE's alternative, direction then start square
+  (``H B3`` / ``V B3``), is read too.
+- ``gr`` (GR-4): row letter (Latin or Greek), column number, then ``O`` (οριζόντια, horizontal) or ``K``
+  (κάθετα, vertical): ``A5 O``, ``Α5 Κ``.
+- ``en``: the English convention: rows are numbers and columns letters; row first (``8H``) is horizontal,
+  column first (``H8``) vertical.
+
+A parse error says exactly what is wrong (RO-6.1 c, d and RO-6.3 turn these into verdicts):
+
+>>> Coordinate.parse("H8")
+Coordinate(7, 7, 'H')
+>>> Coordinate.parse("8H").format()
+'8H'
+>>> Coordinate.parse("A5 O", "gr")
+Coordinate(0, 4, 'H')
+>>> Coordinate.parse("Z8")
+Traceback (most recent call last):
+...
+arbitru.errors.NotationError: unknown row 'Z' in 'Z8': rows are A to O
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from arbitru.engine.layout import ROW_LETTERS, SIZE
+from arbitru.errors import NotationError
+
+CONVENTIONS = ("ro", "gr", "en")
+GREEK_ROWS = "ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟ"
+HORIZONTAL, VERTICAL = "H", "V"
+
+_TOKEN = re.compile(r"\s*([^\W\d_]+|\d+)\s*", re.UNICODE)
+
+
+@dataclass(frozen=True, order=True)
+class Coordinate:
+    """Start square and direction of a main word: ``row``, ``col`` 0-based, ``direction`` ``H`` or ``V``."""
+
+    row: int
+    col: int
+    direction: str
+
+    def __repr__(self) -> str:
+        return f"Coordinate({self.row}, {self.col}, {self.direction!r})"
+
+    @property
+    def square(self) -> int:
+        return self.row * SIZE + self.col
+
+    @property
+    def horizontal(self) -> bool:
+        return self.direction == HORIZONTAL
+
+    def step(self) -> int:
+        """Square index increment along the word."""
+        return 1 if self.horizontal else SIZE
+
+    def squares(self, length: int) -> list[int]:
+        return [self.square + i * self.step() for i in range(length)]
+
+    def transposed(self) -> Coordinate:
+        """The same start square read in the other direction (what an inverted position means, RO-6.3a)."""
+        return Coordinate(self.row, self.col, VERTICAL if self.horizontal else HORIZONTAL)
+
+    # --- text ----------------------------------------------------------------------------------------------
+
+    def format(self, convention: str = "ro") -> str:
+        """Write the coordinate: ``H8``/``8H`` (ro), ``H8 O``/``H8 K`` (gr), ``8H``/``H8`` (en)."""
+        row, col = ROW_LETTERS[self.row], str(self.col + 1)
+        if convention == "ro":
+            return row + col if self.horizontal else col + row
+        if convention == "gr":
+            return f"{row}{col} {'O' if self.horizontal else 'K'}"
+        if convention == "en":
+            # English: row number, column letter
+            return f"{self.row + 1}{ROW_LETTERS[self.col]}" if self.horizontal else (
+                f"{ROW_LETTERS[self.col]}{self.row + 1}"
+            )
+        raise NotationError(f"unknown convention {convention!r}; known: {', '.join(CONVENTIONS)}")
+
+    @classmethod
+    def parse(cls, text: str, convention: str = "ro") -> Coordinate:
+        """Read a coordinate; raises :class:`NotationError` whose ``kind`` names the fault.
+
+        Kinds: ``empty``, ``missing-sign`` (a letter or number alone), ``unknown-row``, ``column-out-of-range``,
+        ``row-out-of-range`` (English rows), ``missing-direction`` (Greek), ``syntax``.
+        """
+        if convention not in CONVENTIONS:
+            raise NotationError(f"unknown convention {convention!r}; known: {', '.join(CONVENTIONS)}")
+        raw = text
+        text = text.strip()
+        if not text:
+            raise NotationError("empty position", "empty")
+        tokens = _tokens(text)
+        if tokens is None:
+            raise NotationError(f"cannot read position {raw!r}", "syntax")
+        if convention == "gr":
+            return cls._parse_gr(tokens, raw)
+        shape = "".join("9" if t.isdigit() else "a" for t in tokens)
+        if convention == "ro" and shape == "aa9" and tokens[0].upper() in ("H", "V"):
+            # FISE alternative: direction, then the start square written row first
+            start = cls._parse_pair(tokens[1:], raw, "ro")
+            return Coordinate(start.row, start.col, tokens[0].upper())
+        if convention == "ro" and shape == "a9a" and tokens[2].upper() in ("H", "V"):
+            start = cls._parse_pair(tokens[:2], raw, "ro")
+            return Coordinate(start.row, start.col, tokens[2].upper())
+        return cls._parse_pair(tokens, raw, convention)
+
+    @classmethod
+    def _parse_pair(cls, tokens: list[str], raw: str, convention: str) -> Coordinate:
+        if len(tokens) == 1:
+            kind = "number" if tokens[0].isdigit() else "letter"
+            raise NotationError(f"position {raw!r} has only a {kind}: a coordinate sign is missing", "missing-sign")
+        if len(tokens) != 2 or tokens[0].isdigit() == tokens[1].isdigit():
+            raise NotationError(f"cannot read position {raw!r}: expected a letter and a number", "syntax")
+        letter_first = not tokens[0].isdigit()
+        letter, number = (tokens[0], tokens[1]) if letter_first else (tokens[1], tokens[0])
+        index = _letter_index(letter, raw)
+        value = int(number)
+        if convention == "en":
+            if not 1 <= value <= SIZE:
+                raise NotationError(f"row {value} out of range in {raw!r}: rows are 1 to 15", "row-out-of-range")
+            # English: letter = column; row number first = horizontal
+            return cls(value - 1, index, VERTICAL if letter_first else HORIZONTAL)
+        if not 1 <= value <= SIZE:
+            raise NotationError(
+                f"column {value} out of range in {raw!r}: columns are 1 to 15", "column-out-of-range"
+            )
+        return cls(index, value - 1, HORIZONTAL if letter_first else VERTICAL)
+
+    @classmethod
+    def _parse_gr(cls, tokens: list[str], raw: str) -> Coordinate:
+        # "A5 O": letter, number, direction sign; the direction may be glued to the number's tail ("A5O")
+        if len(tokens) == 2 and not tokens[0].isdigit() and tokens[1].isdigit():
+            raise NotationError(f"position {raw!r} lacks the direction sign O or K", "missing-direction")
+        if len(tokens) != 3 or tokens[0].isdigit() or not tokens[1].isdigit() or tokens[2].isdigit():
+            if len(tokens) == 1:
+                raise NotationError(f"position {raw!r}: a coordinate sign is missing", "missing-sign")
+            raise NotationError(f"cannot read position {raw!r}: expected letter, number, O or K", "syntax")
+        start = cls._parse_pair(tokens[:2], raw, "ro")
+        sign = tokens[2].upper()
+        if sign in ("O", "Ο"):
+            return start
+        if sign in ("K", "Κ"):
+            return start.transposed()
+        raise NotationError(f"direction {tokens[2]!r} in {raw!r} is neither O nor K", "syntax")
+
+
+def _tokens(text: str) -> list[str] | None:
+    tokens: list[str] = []
+    pos = 0
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if not m or m.end() == pos:
+            return None
+        tokens.append(m.group(1))
+        pos = m.end()
+    return tokens
+
+
+def _letter_index(letter: str, raw: str) -> int:
+    up = letter.upper()
+    if len(up) == 1 and up in ROW_LETTERS:
+        return ROW_LETTERS.index(up)
+    if len(up) == 1 and up in GREEK_ROWS:
+        return GREEK_ROWS.index(up)
+    raise NotationError(f"unknown row {letter!r} in {raw!r}: rows are A to O", "unknown-row")

@@ -1,0 +1,1 @@
+"""Game formats (anticipation, duplicate) built on the engine; each reports its decisions as journal events."""
