@@ -2,7 +2,7 @@
 
 >>> from arbitru.engine.tiles import alphabet
 >>> b = Board(alphabet("ro"))
->>> b.play(Placement.parse("H7 CASA", b.alphabet))
+>>> new = b.play(Placement.parse("H7 CASA", b.alphabet))
 >>> b.to_text().splitlines()[7]
 '......CASA.....'
 >>> Board.from_cgp(b.to_cgp(), alphabet("ro")) == b

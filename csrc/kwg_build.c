@@ -1,0 +1,523 @@
+/* KWG builder: DAWG + GADDAG in one flat uint32 array (docs/ENGINE.md).
+ *
+ * Method
+ *   1. Sort the words (MSD radix sort) and drop duplicates.
+ *   2. DAWG: build the trie incrementally over the sorted words, finishing a node as soon as the
+ *      next word leaves it. A finished node's sibling list is interned entry by entry from its
+ *      last entry, as (tile, accepts, child list, next entry) in one hash table, so equal lists
+ *      and equal list tails are stored once. Equal sub-automata therefore get equal ids
+ *      (minimization by hash-consing, bottom-up).
+ *   3. Every trie node is a prefix p of some word; record (p, its DAWG list, p is a word).
+ *   4. GADDAG: every path is rev(p) [0 suffix] for a prefix p. After "rev(p) 0" the remaining
+ *      language is exactly the DAWG's language below p, so the separator entry points straight at
+ *      the DAWG list of p. Only the reversed prefixes are left to build: sort them and build
+ *      their trie the same way, into the same table (so GADDAG and DAWG share states).
+ *   5. Lay out: every list that some entry points to must be contiguous. Lists are placed
+ *      longest first; a list that is a tail of an already placed list reuses it.
+ */
+#include "core.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const uint8_t *p;
+    uint32_t n;
+    uint32_t aux; /* prefix records: dawg list id << 1 | accepts */
+} Str;
+
+/* ------------------------------------------------------------------ sorting */
+
+static inline unsigned key_at(const Str *s, uint32_t d, int rev)
+{
+    if (d >= s->n) return 0;
+    return rev ? s->p[s->n - 1 - d] : s->p[d];
+}
+
+static int str_cmp_from(const Str *a, const Str *b, uint32_t d, int rev)
+{
+    uint32_t m = a->n < b->n ? a->n : b->n;
+    if (!rev) {
+        for (; d < m; d++) {
+            if (a->p[d] != b->p[d]) return (int)a->p[d] - (int)b->p[d];
+        }
+    } else {
+        for (; d < m; d++) {
+            unsigned x = a->p[a->n - 1 - d], y = b->p[b->n - 1 - d];
+            if (x != y) return (int)x - (int)y;
+        }
+    }
+    return (a->n > b->n) - (a->n < b->n);
+}
+
+static void insertion_sort(Str *a, size_t n, uint32_t d, int rev)
+{
+    for (size_t i = 1; i < n; i++) {
+        Str x = a[i];
+        size_t j = i;
+        while (j > 0 && str_cmp_from(&a[j - 1], &x, d, rev) > 0) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = x;
+    }
+}
+
+/* MSD radix sort on keys 0 (end of string) .. 63. tmp has room for n items. */
+static void msd_sort(Str *a, Str *tmp, size_t n, uint32_t d, int rev)
+{
+    for (;;) {
+        if (n < 32) {
+            insertion_sort(a, n, d, rev);
+            return;
+        }
+        size_t cnt[64];
+        memset(cnt, 0, sizeof cnt);
+        for (size_t i = 0; i < n; i++) cnt[key_at(&a[i], d, rev)]++;
+        /* one bucket only: go one level deeper without moving anything */
+        int one = -1;
+        for (int k = 0; k < 64; k++) {
+            if (cnt[k] == n) one = k;
+        }
+        if (one == 0) return; /* all ended: equal */
+        if (one > 0) {
+            d++;
+            continue;
+        }
+        size_t start[64], s = 0;
+        for (int k = 0; k < 64; k++) {
+            start[k] = s;
+            s += cnt[k];
+        }
+        size_t fill[64];
+        memcpy(fill, start, sizeof fill);
+        for (size_t i = 0; i < n; i++) tmp[fill[key_at(&a[i], d, rev)]++] = a[i];
+        memcpy(a, tmp, n * sizeof(Str));
+        for (int k = 1; k < 64; k++) {
+            if (cnt[k] > 1) msd_sort(a + start[k], tmp, cnt[k], d + 1, rev);
+        }
+        return;
+    }
+}
+
+/* ------------------------------------------------------------------ state table */
+
+typedef struct {
+    uint32_t child; /* id of the child list's first state, 0 = none */
+    uint32_t next;  /* id of the next sibling, 0 = last of its list */
+    uint8_t tile;
+    uint8_t acc;
+} State;
+
+typedef struct {
+    State *st;
+    uint32_t n, cap;
+    uint32_t *ht;
+    uint32_t hmask;
+    int err;
+} Pool;
+
+static inline uint32_t state_hash(unsigned tile, unsigned acc, uint32_t child, uint32_t next)
+{
+    uint64_t h = ((uint64_t)child << 32 | next) ^ ((uint64_t)(tile << 1 | acc) << 56);
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return (uint32_t)h;
+}
+
+static int pool_init(Pool *P, uint32_t cap)
+{
+    memset(P, 0, sizeof *P);
+    if (cap < 1024) cap = 1024;
+    P->cap = cap;
+    P->st = malloc((size_t)cap * sizeof(State));
+    uint32_t hs = 1;
+    while (hs < cap * 2u) hs <<= 1;
+    P->ht = calloc(hs, sizeof(uint32_t));
+    P->hmask = hs - 1;
+    if (!P->st || !P->ht) return -1;
+    memset(&P->st[0], 0, sizeof(State)); /* id 0 = no state */
+    P->n = 1;
+    return 0;
+}
+
+static void pool_free(Pool *P)
+{
+    free(P->st);
+    free(P->ht);
+}
+
+static int pool_rehash(Pool *P)
+{
+    uint32_t hs = (P->hmask + 1) * 2;
+    uint32_t *ht = calloc(hs, sizeof(uint32_t));
+    if (!ht) return -1;
+    uint32_t mask = hs - 1;
+    for (uint32_t id = 1; id < P->n; id++) {
+        State *s = &P->st[id];
+        uint32_t slot = state_hash(s->tile, s->acc, s->child, s->next) & mask;
+        while (ht[slot]) slot = (slot + 1) & mask;
+        ht[slot] = id;
+    }
+    free(P->ht);
+    P->ht = ht;
+    P->hmask = mask;
+    return 0;
+}
+
+static uint32_t intern(Pool *P, unsigned tile, unsigned acc, uint32_t child, uint32_t next)
+{
+    uint32_t slot = state_hash(tile, acc, child, next) & P->hmask;
+    uint32_t id;
+    while ((id = P->ht[slot]) != 0) {
+        const State *s = &P->st[id];
+        if (s->child == child && s->next == next && s->tile == tile && s->acc == acc) return id;
+        slot = (slot + 1) & P->hmask;
+    }
+    if (P->n == P->cap) {
+        if (P->cap >= 0x7FFFFFFFu) {
+            P->err = KB_TOOBIG;
+            return 0;
+        }
+        uint32_t nc = P->cap * 2;
+        State *ns = realloc(P->st, (size_t)nc * sizeof(State));
+        if (!ns) {
+            P->err = KB_NOMEM;
+            return 0;
+        }
+        P->st = ns;
+        P->cap = nc;
+    }
+    id = P->n++;
+    State *s = &P->st[id];
+    s->child = child;
+    s->next = next;
+    s->tile = (uint8_t)tile;
+    s->acc = (uint8_t)acc;
+    P->ht[slot] = id;
+    if ((uint64_t)P->n * 2 > P->hmask) {
+        if (pool_rehash(P)) P->err = KB_NOMEM;
+    }
+    return id;
+}
+
+/* ------------------------------------------------------------------ incremental trie */
+
+#define FANOUT 64 /* separator + 63 letters */
+
+typedef struct {
+    uint8_t tile, acc;
+    uint32_t child;
+} PArc;
+
+typedef struct {
+    PArc *arcs;     /* (maxlen + 1) * FANOUT */
+    uint8_t *narcs; /* per depth */
+    uint32_t maxlen;
+} Stack;
+
+static int stack_init(Stack *S, uint32_t maxlen)
+{
+    S->maxlen = maxlen;
+    S->arcs = malloc((size_t)(maxlen + 1) * FANOUT * sizeof(PArc));
+    S->narcs = calloc(maxlen + 1, 1);
+    return (S->arcs && S->narcs) ? 0 : -1;
+}
+
+static void stack_free(Stack *S)
+{
+    free(S->arcs);
+    free(S->narcs);
+}
+
+/* Interns the node at depth d and returns its list id (0 if it has no arcs). */
+static uint32_t finish_node(Pool *P, Stack *S, uint32_t d)
+{
+    PArc *a = &S->arcs[(size_t)d * FANOUT];
+    uint32_t head = 0;
+    for (int j = (int)S->narcs[d] - 1; j >= 0; j--) head = intern(P, a[j].tile, a[j].acc, a[j].child, head);
+    S->narcs[d] = 0;
+    return head;
+}
+
+static inline PArc *last_arc(Stack *S, uint32_t d)
+{
+    return &S->arcs[(size_t)d * FANOUT + S->narcs[d] - 1];
+}
+
+static inline PArc *push_arc(Stack *S, uint32_t d, unsigned tile, unsigned acc)
+{
+    PArc *a = &S->arcs[(size_t)d * FANOUT + S->narcs[d]++];
+    a->tile = (uint8_t)tile;
+    a->acc = (uint8_t)acc;
+    a->child = 0;
+    return a;
+}
+
+typedef struct {
+    Str *v;
+    size_t n, cap;
+} StrVec;
+
+static int strvec_push(StrVec *V, const uint8_t *p, uint32_t n, uint32_t aux)
+{
+    if (V->n == V->cap) {
+        size_t nc = V->cap ? V->cap * 2 : 4096;
+        Str *nv = realloc(V->v, nc * sizeof(Str));
+        if (!nv) return -1;
+        V->v = nv;
+        V->cap = nc;
+    }
+    V->v[V->n].p = p;
+    V->v[V->n].n = n;
+    V->v[V->n].aux = aux;
+    V->n++;
+    return 0;
+}
+
+static uint32_t common_prefix(const Str *a, const Str *b, int rev)
+{
+    uint32_t m = a->n < b->n ? a->n : b->n, i = 0;
+    if (!rev) {
+        while (i < m && a->p[i] == b->p[i]) i++;
+    } else {
+        while (i < m && a->p[a->n - 1 - i] == b->p[b->n - 1 - i]) i++;
+    }
+    return i;
+}
+
+/* DAWG over sorted unique words. Appends one prefix record per trie node to recs. */
+static uint32_t build_dawg(Pool *P, Stack *S, const Str *w, size_t nw, StrVec *recs, int *err)
+{
+    const Str empty = {NULL, 0, 0};
+    const Str *prev = &empty;
+    for (size_t i = 0; i <= nw; i++) {
+        const Str *cur = i < nw ? &w[i] : &empty;
+        uint32_t L = i < nw ? common_prefix(prev, cur, 0) : 0;
+        for (uint32_t d = prev->n; d > L; d--) {
+            uint32_t head = finish_node(P, S, d);
+            PArc *in = last_arc(S, d - 1);
+            in->child = head;
+            if (strvec_push(recs, prev->p, d, head << 1 | in->acc)) {
+                *err = KB_NOMEM;
+                return 0;
+            }
+        }
+        if (i == nw) break;
+        for (uint32_t d = L + 1; d <= cur->n; d++) push_arc(S, d - 1, cur->p[d - 1], d == cur->n);
+        prev = cur;
+        if (P->err) break;
+    }
+    return finish_node(P, S, 0);
+}
+
+/* GADDAG part before the separator, over prefix records sorted by reversed prefix. */
+static uint32_t build_gaddag(Pool *P, Stack *S, const Str *r, size_t nr)
+{
+    const Str empty = {NULL, 0, 0};
+    const Str *prev = &empty;
+    for (size_t i = 0; i <= nr; i++) {
+        const Str *cur = i < nr ? &r[i] : &empty;
+        uint32_t L = i < nr ? common_prefix(prev, cur, 1) : 0;
+        for (uint32_t d = prev->n; d > L; d--) last_arc(S, d - 1)->child = finish_node(P, S, d);
+        if (i == nr) break;
+        /* L < cur->n: records are distinct and a string sorts before its extensions */
+        for (uint32_t d = L + 1; d <= cur->n; d++) push_arc(S, d - 1, cur->p[cur->n - d], 0);
+        last_arc(S, cur->n - 1)->acc = cur->aux & 1;
+        uint32_t dawg = cur->aux >> 1;
+        if (dawg) push_arc(S, cur->n, 0, 0)->child = dawg;
+        prev = cur;
+        if (P->err) break;
+    }
+    return finish_node(P, S, 0);
+}
+
+/* ------------------------------------------------------------------ layout */
+
+static int layout(Pool *P, uint32_t dawg_root, uint32_t gaddag_root, uint32_t **out, size_t *out_n)
+{
+    uint32_t n = P->n;
+    int rc = KB_NOMEM;
+    uint8_t *clen = malloc(n);
+    uint8_t *is_head = calloc(n, 1);
+    uint32_t *pos = calloc(n, sizeof(uint32_t));
+    uint32_t *heads = NULL, *emit = NULL, *kwg = NULL;
+    if (!clen || !is_head || !pos) goto done;
+    clen[0] = 0;
+    for (uint32_t id = 1; id < n; id++) {
+        const State *s = &P->st[id];
+        clen[id] = (uint8_t)(clen[s->next] + 1); /* next < id: interned first */
+        is_head[s->child] = 1;
+    }
+    is_head[dawg_root] = 1;
+    is_head[gaddag_root] = 1;
+    is_head[0] = 0;
+    /* heads by descending list length (counting sort) */
+    size_t cnt[FANOUT + 2];
+    memset(cnt, 0, sizeof cnt);
+    size_t nheads = 0, total = 2;
+    for (uint32_t id = 1; id < n; id++) {
+        if (is_head[id]) {
+            cnt[clen[id]]++;
+            nheads++;
+            total += clen[id];
+        }
+    }
+    heads = malloc((nheads ? nheads : 1) * sizeof(uint32_t));
+    emit = malloc(total * sizeof(uint32_t));
+    if (!heads || !emit) goto done;
+    size_t start[FANOUT + 2], s = 0;
+    for (int k = FANOUT + 1; k >= 0; k--) {
+        start[k] = s;
+        s += cnt[k];
+    }
+    for (uint32_t id = 1; id < n; id++) {
+        if (is_head[id]) heads[start[clen[id]]++] = id;
+    }
+    uint32_t npos = 2;
+    for (size_t h = 0; h < nheads; h++) {
+        uint32_t id = heads[h];
+        if (pos[id]) continue; /* already placed, possibly as the tail of a longer list */
+        for (uint32_t x = id; x; x = P->st[x].next) {
+            if (!pos[x]) pos[x] = npos;
+            emit[npos++] = x;
+        }
+    }
+    if (npos > KWG_MAX_ENTRIES) {
+        rc = KB_TOOBIG;
+        goto done;
+    }
+    kwg = malloc((size_t)npos * sizeof(uint32_t));
+    if (!kwg) goto done;
+    kwg[0] = KWG_END_BIT | (dawg_root ? pos[dawg_root] : 0);
+    kwg[1] = KWG_END_BIT | (gaddag_root ? pos[gaddag_root] : 0);
+    for (uint32_t i = 2; i < npos; i++) {
+        const State *st = &P->st[emit[i]];
+        kwg[i] = (uint32_t)st->tile << 26 | (st->acc ? KWG_ACC_BIT : 0) | (st->next ? 0 : KWG_END_BIT) |
+                 (st->child ? pos[st->child] : 0);
+    }
+    *out = kwg;
+    *out_n = npos;
+    kwg = NULL;
+    rc = KB_OK;
+done:
+    free(clen);
+    free(is_head);
+    free(pos);
+    free(heads);
+    free(emit);
+    free(kwg);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ entry point */
+
+int kwg_build(const uint8_t *words, size_t len, int alphabet_size, uint32_t **out, size_t *out_n,
+              size_t *err_pos)
+{
+    StrVec w = {0}, recs = {0};
+    Str *tmp = NULL;
+    Pool P;
+    Stack S = {0};
+    int rc = KB_NOMEM;
+    int pool_ok = 0;
+    uint32_t maxlen = 0;
+
+    /* split and validate */
+    size_t i = 0;
+    while (i < len) {
+        size_t j = i;
+        while (j < len && words[j]) {
+            if (words[j] > alphabet_size) {
+                *err_pos = j;
+                rc = KB_BADTILE;
+                goto done;
+            }
+            j++;
+        }
+        if (j > i) {
+            if (j - i > 0xFFFFFF) {
+                *err_pos = i;
+                rc = KB_TOOBIG;
+                goto done;
+            }
+            if (strvec_push(&w, words + i, (uint32_t)(j - i), 0)) goto done;
+            if (j - i > maxlen) maxlen = (uint32_t)(j - i);
+        }
+        i = j + 1;
+    }
+    tmp = malloc((w.n ? w.n : 1) * sizeof(Str));
+    if (!tmp) goto done;
+    msd_sort(w.v, tmp, w.n, 0, 0);
+    /* dedupe */
+    size_t nw = 0;
+    for (size_t k = 0; k < w.n; k++) {
+        if (nw && w.v[nw - 1].n == w.v[k].n && !memcmp(w.v[nw - 1].p, w.v[k].p, w.v[k].n)) continue;
+        w.v[nw++] = w.v[k];
+    }
+
+    if (pool_init(&P, (uint32_t)(nw * 4 < 0x10000000 ? nw * 4 : 0x10000000))) {
+        pool_free(&P);
+        goto done;
+    }
+    pool_ok = 1;
+    if (stack_init(&S, maxlen)) goto done;
+
+    int err = 0;
+    uint32_t dawg_root = build_dawg(&P, &S, w.v, nw, &recs, &err);
+    if (err || P.err) {
+        rc = err ? err : P.err;
+        goto done;
+    }
+    free(tmp);
+    tmp = malloc((recs.n ? recs.n : 1) * sizeof(Str));
+    if (!tmp) goto done;
+    msd_sort(recs.v, tmp, recs.n, 0, 1);
+    uint32_t gaddag_root = build_gaddag(&P, &S, recs.v, recs.n);
+    if (P.err) {
+        rc = P.err;
+        goto done;
+    }
+    free(tmp);
+    tmp = NULL;
+    free(recs.v);
+    recs.v = NULL;
+    free(w.v);
+    w.v = NULL;
+    free(P.ht);
+    P.ht = NULL;
+    rc = layout(&P, dawg_root, gaddag_root, out, out_n);
+done:
+    free(w.v);
+    free(recs.v);
+    free(tmp);
+    if (pool_ok) pool_free(&P);
+    stack_free(&S);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ checks and walks */
+
+int kwg_check(const uint32_t *kwg, size_t n)
+{
+    if (n < 2 || n > KWG_MAX_ENTRIES) return -1;
+    if (!(kwg[n - 1] & KWG_END_BIT)) return -1; /* every list ends inside the array */
+    for (size_t i = 0; i < n; i++) {
+        if (KWG_ARC(kwg[i]) >= n) return -1;
+    }
+    return 0;
+}
+
+uint32_t kwg_find(const uint32_t *kwg, uint32_t list, unsigned tile)
+{
+    if (!list) return 0;
+    for (uint32_t i = list;; i++) {
+        uint32_t e = kwg[i];
+        unsigned t = KWG_TILE(e);
+        if (t == tile) return i;
+        if (t > tile || (e & KWG_END_BIT)) return 0;
+    }
+}
