@@ -20,6 +20,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef KB_TIMING
+#include <stdio.h>
+#include <time.h>
+static double kb_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+#define TICK(name) fprintf(stderr, "%-10s %.3f\n", name, kb_now() - kb_t0), kb_t0 = kb_now()
+#else
+#define TICK(name) ((void)0)
+#endif
+
 typedef struct {
     const uint8_t *p;
     uint32_t n;
@@ -343,9 +357,11 @@ static int layout(Pool *P, uint32_t dawg_root, uint32_t gaddag_root, uint32_t **
     int rc = KB_NOMEM;
     uint8_t *clen = malloc(n);
     uint8_t *is_head = calloc(n, 1);
-    uint32_t *pos = calloc(n, sizeof(uint32_t));
-    uint32_t *heads = NULL, *emit = NULL, *kwg = NULL;
-    if (!clen || !is_head || !pos) goto done;
+    uint8_t *off = malloc(n);
+    uint32_t *rep = calloc(n, sizeof(uint32_t));
+    uint32_t *cpos = calloc(n, sizeof(uint32_t));
+    uint32_t *heads = NULL, *kwg = NULL;
+    if (!clen || !is_head || !off || !rep || !cpos) goto done;
     clen[0] = 0;
     for (uint32_t id = 1; id < n; id++) {
         const State *s = &P->st[id];
@@ -355,20 +371,19 @@ static int layout(Pool *P, uint32_t dawg_root, uint32_t gaddag_root, uint32_t **
     is_head[dawg_root] = 1;
     is_head[gaddag_root] = 1;
     is_head[0] = 0;
-    /* heads by descending list length (counting sort) */
+    /* 1. Which lists get their own copy: longest first; a list that is the tail of an already chosen
+     *    list points into it (rep = the chosen list, off = where it starts in it). */
     size_t cnt[FANOUT + 2];
     memset(cnt, 0, sizeof cnt);
-    size_t nheads = 0, total = 2;
+    size_t nheads = 0;
     for (uint32_t id = 1; id < n; id++) {
         if (is_head[id]) {
             cnt[clen[id]]++;
             nheads++;
-            total += clen[id];
         }
     }
-    heads = malloc((nheads ? nheads : 1) * sizeof(uint32_t));
-    emit = malloc(total * sizeof(uint32_t));
-    if (!heads || !emit) goto done;
+    heads = malloc((nheads + 2) * sizeof(uint32_t));
+    if (!heads) goto done;
     size_t start[FANOUT + 2], s = 0;
     for (int k = FANOUT + 1; k >= 0; k--) {
         start[k] = s;
@@ -377,28 +392,62 @@ static int layout(Pool *P, uint32_t dawg_root, uint32_t gaddag_root, uint32_t **
     for (uint32_t id = 1; id < n; id++) {
         if (is_head[id]) heads[start[clen[id]]++] = id;
     }
-    uint32_t npos = 2;
     for (size_t h = 0; h < nheads; h++) {
         uint32_t id = heads[h];
-        if (pos[id]) continue; /* already placed, possibly as the tail of a longer list */
-        for (uint32_t x = id; x; x = P->st[x].next) {
-            if (!pos[x]) pos[x] = npos;
-            emit[npos++] = x;
+        if (rep[id]) continue;
+        uint8_t i = 0;
+        for (uint32_t x = id; x; x = P->st[x].next, i++) {
+            if (is_head[x] && !rep[x]) {
+                rep[x] = id;
+                off[x] = i;
+            }
         }
     }
-    if (npos > KWG_MAX_ENTRIES) {
-        rc = KB_TOOBIG;
-        goto done;
+    /* 2. Where: breadth-first from the GADDAG root, then the DAWG root, so the lists every search
+     *    starts with sit together. heads[] is reused as the queue; is_head 2 = queued. */
+    size_t qh = 0, qt = 0;
+    uint32_t npos = 2;
+    uint32_t roots[2] = {gaddag_root, dawg_root};
+    for (int r = 0; r < 2; r++) {
+        if (roots[r] && is_head[roots[r]] == 1) {
+            is_head[roots[r]] = 2;
+            heads[qt++] = roots[r];
+        }
+        while (qh < qt) {
+            uint32_t h = heads[qh++];
+            uint32_t c = rep[h];
+            if (!cpos[c]) {
+                cpos[c] = npos;
+                npos += clen[c];
+                if (npos > KWG_MAX_ENTRIES) {
+                    rc = KB_TOOBIG;
+                    goto done;
+                }
+            }
+            for (uint32_t x = h; x; x = P->st[x].next) {
+                uint32_t ch = P->st[x].child;
+                if (ch && is_head[ch] == 1) {
+                    is_head[ch] = 2;
+                    heads[qt++] = ch;
+                }
+            }
+        }
     }
     kwg = malloc((size_t)npos * sizeof(uint32_t));
     if (!kwg) goto done;
-    kwg[0] = KWG_END_BIT | (dawg_root ? pos[dawg_root] : 0);
-    kwg[1] = KWG_END_BIT | (gaddag_root ? pos[gaddag_root] : 0);
-    for (uint32_t i = 2; i < npos; i++) {
-        const State *st = &P->st[emit[i]];
-        kwg[i] = (uint32_t)st->tile << 26 | (st->acc ? KWG_ACC_BIT : 0) | (st->next ? 0 : KWG_END_BIT) |
-                 (st->child ? pos[st->child] : 0);
+#define HEAD_POS(h) (cpos[rep[h]] + off[h])
+    kwg[0] = KWG_END_BIT | (dawg_root ? HEAD_POS(dawg_root) : 0);
+    kwg[1] = KWG_END_BIT | (gaddag_root ? HEAD_POS(gaddag_root) : 0);
+    for (uint32_t id = 1; id < n; id++) {
+        if (!is_head[id] || rep[id] != id) continue;
+        uint32_t p = cpos[id];
+        for (uint32_t x = id; x; x = P->st[x].next) {
+            const State *st = &P->st[x];
+            kwg[p++] = (uint32_t)st->tile << 26 | (st->acc ? KWG_ACC_BIT : 0) | (st->next ? 0 : KWG_END_BIT) |
+                       (st->child ? HEAD_POS(st->child) : 0);
+        }
     }
+#undef HEAD_POS
     *out = kwg;
     *out_n = npos;
     kwg = NULL;
@@ -406,9 +455,10 @@ static int layout(Pool *P, uint32_t dawg_root, uint32_t gaddag_root, uint32_t **
 done:
     free(clen);
     free(is_head);
-    free(pos);
+    free(off);
+    free(rep);
+    free(cpos);
     free(heads);
-    free(emit);
     free(kwg);
     return rc;
 }
@@ -426,6 +476,9 @@ int kwg_build(const uint8_t *words, size_t len, int alphabet_size, uint32_t **ou
     int pool_ok = 0;
     uint32_t maxlen = 0;
 
+#ifdef KB_TIMING
+    double kb_t0 = kb_now();
+#endif
     /* split and validate */
     size_t i = 0;
     while (i < len) {
@@ -451,7 +504,9 @@ int kwg_build(const uint8_t *words, size_t len, int alphabet_size, uint32_t **ou
     }
     tmp = malloc((w.n ? w.n : 1) * sizeof(Str));
     if (!tmp) goto done;
+    TICK("split");
     msd_sort(w.v, tmp, w.n, 0, 0);
+    TICK("sort");
     /* dedupe */
     size_t nw = 0;
     for (size_t k = 0; k < w.n; k++) {
@@ -468,6 +523,7 @@ int kwg_build(const uint8_t *words, size_t len, int alphabet_size, uint32_t **ou
 
     int err = 0;
     uint32_t dawg_root = build_dawg(&P, &S, w.v, nw, &recs, &err);
+    TICK("dawg");
     if (err || P.err) {
         rc = err ? err : P.err;
         goto done;
@@ -476,7 +532,12 @@ int kwg_build(const uint8_t *words, size_t len, int alphabet_size, uint32_t **ou
     tmp = malloc((recs.n ? recs.n : 1) * sizeof(Str));
     if (!tmp) goto done;
     msd_sort(recs.v, tmp, recs.n, 0, 1);
+    TICK("sort rev");
     uint32_t gaddag_root = build_gaddag(&P, &S, recs.v, recs.n);
+    TICK("gaddag");
+#ifdef KB_TIMING
+    fprintf(stderr, "states %u cap %u hash %u recs %zu words %zu\n", P.n, P.cap, P.hmask + 1, recs.n, nw);
+#endif
     if (P.err) {
         rc = P.err;
         goto done;
@@ -490,6 +551,7 @@ int kwg_build(const uint8_t *words, size_t len, int alphabet_size, uint32_t **ou
     free(P.ht);
     P.ht = NULL;
     rc = layout(&P, dawg_root, gaddag_root, out, out_n);
+    TICK("layout");
 done:
     free(w.v);
     free(recs.v);

@@ -115,16 +115,21 @@ class Board:
 
         :raises BoardFileError: naming the line and column at fault.
         """
-        lines = [ln.rstrip("\r") for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+        # (line number in the file, text): messages name the file's line, comments and blank lines counted
+        lines = [
+            (n, ln.strip())
+            for n, ln in enumerate(text.splitlines(), 1)
+            if ln.strip() and not ln.lstrip().startswith("#")
+        ]
         if len(lines) != SIZE:
             raise BoardFileError(f"a board file has 15 lines of squares, this one has {len(lines)}")
         squares = bytearray(SQUARES)
-        for r, line in enumerate(lines):
-            cells = _cells(line.strip(), r + 1)
+        for r, (n, line) in enumerate(lines):
+            cells = _cells(line, n)
             if len(cells) != SIZE:
-                raise BoardFileError(f"line {r + 1} has {len(cells)} squares, not 15")
+                raise BoardFileError(f"line {n} has {len(cells)} squares, not 15")
             for c, cell in enumerate(cells):
-                squares[r * SIZE + c] = _tile(cell, alpha, f"line {r + 1}, column {c + 1}")
+                squares[r * SIZE + c] = _tile(cell, alpha, f"line {n}, column {c + 1}")
         return cls(alpha, layout, bytes(squares))
 
     def to_text(self) -> str:

@@ -274,16 +274,21 @@ class Lexicon:
         return mask
 
     def words(self) -> Iterator[tuple[int, ...]]:
-        """Every word, in tile order."""
-        stack: list[tuple[int, tuple[int, ...]]] = [(self.dawg_root, ())]
+        """Every word, in tile order (a word before the longer words it begins)."""
+        # depth-first, one pending sibling list per level, so that words come out sorted
+        stack: list[tuple[tuple[int, ...], Iterator[tuple[int, bool, int]]]] = [((), self.arcs(self.dawg_root))]
         while stack:
-            index, prefix = stack.pop()
-            for t, accepts, child in reversed(list(self.arcs(index))):
-                word = (*prefix, t)
-                if child:
-                    stack.append((child, word))
-                if accepts:
-                    yield word
+            prefix, siblings = stack[-1]
+            arc = next(siblings, None)
+            if arc is None:
+                stack.pop()
+                continue
+            t, accepts, child = arc
+            word = (*prefix, t)
+            if accepts:
+                yield word
+            if child:
+                stack.append((word, self.arcs(child)))
 
     def __len__(self) -> int:
         if self._count is None:

@@ -33,6 +33,8 @@ from arbitru.errors import NotationError
 CONVENTIONS = ("ro", "gr", "en")
 GREEK_ROWS = "ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟ"
 HORIZONTAL, VERTICAL = "H", "V"
+# Greek direction signs, Latin and Greek letters: O / Ο horizontal (οριζόντια), K / Κ vertical (κάθετα)
+_GREEK_SIGNS = ("O", "Ο", "K", "Κ")
 
 _TOKEN = re.compile(r"\s*([^\W\d_]+|\d+)\s*", re.UNICODE)
 
@@ -88,7 +90,8 @@ class Coordinate:
         """Read a coordinate; raises :class:`NotationError` whose ``kind`` names the fault.
 
         Kinds: ``empty``, ``missing-sign`` (a letter or number alone), ``unknown-row``, ``column-out-of-range``,
-        ``row-out-of-range`` (English rows), ``missing-direction`` (Greek), ``syntax``.
+        ``unknown-column`` and ``row-out-of-range`` (English: the letter is the column, the number the row),
+        ``missing-direction`` (Greek), ``syntax``.
         """
         if convention not in CONVENTIONS:
             raise NotationError(f"unknown convention {convention!r}; known: {', '.join(CONVENTIONS)}")
@@ -120,7 +123,8 @@ class Coordinate:
             raise NotationError(f"cannot read position {raw!r}: expected a letter and a number", "syntax")
         letter_first = not tokens[0].isdigit()
         letter, number = (tokens[0], tokens[1]) if letter_first else (tokens[1], tokens[0])
-        index = _letter_index(letter, raw)
+        # the letter names a row, except in the English convention where it names a column
+        index = _letter_index(letter, raw, "column" if convention == "en" else "row")
         value = int(number)
         if convention == "en":
             if not 1 <= value <= SIZE:
@@ -139,14 +143,17 @@ class Coordinate:
         if len(tokens) == 2 and not tokens[0].isdigit() and tokens[1].isdigit():
             raise NotationError(f"position {raw!r} lacks the direction sign O or K", "missing-direction")
         if len(tokens) != 3 or tokens[0].isdigit() or not tokens[1].isdigit() or tokens[2].isdigit():
-            if len(tokens) == 1:
+            shape = "".join("9" if t.isdigit() else "a" for t in tokens)
+            no_column = shape == "aa" and tokens[1].upper() in _GREEK_SIGNS
+            if shape in ("a", "9", "9a") or no_column:
+                # "A", "5", "5 O" (no row), "A O" (no column): a coordinate sign is missing
                 raise NotationError(f"position {raw!r}: a coordinate sign is missing", "missing-sign")
             raise NotationError(f"cannot read position {raw!r}: expected letter, number, O or K", "syntax")
         start = cls._parse_pair(tokens[:2], raw, "ro")
         sign = tokens[2].upper()
-        if sign in ("O", "Ο"):
+        if sign in _GREEK_SIGNS[:2]:
             return start
-        if sign in ("K", "Κ"):
+        if sign in _GREEK_SIGNS[2:]:
             return start.transposed()
         raise NotationError(f"direction {tokens[2]!r} in {raw!r} is neither O nor K", "syntax")
 
@@ -163,10 +170,10 @@ def _tokens(text: str) -> list[str] | None:
     return tokens
 
 
-def _letter_index(letter: str, raw: str) -> int:
+def _letter_index(letter: str, raw: str, what: str = "row") -> int:
     up = letter.upper()
     if len(up) == 1 and up in ROW_LETTERS:
         return ROW_LETTERS.index(up)
     if len(up) == 1 and up in GREEK_ROWS:
         return GREEK_ROWS.index(up)
-    raise NotationError(f"unknown row {letter!r} in {raw!r}: rows are A to O", "unknown-row")
+    raise NotationError(f"unknown {what} {letter!r} in {raw!r}: {what}s are A to O", f"unknown-{what}")

@@ -33,10 +33,10 @@ class Placement:
         :raises NotationError: for an unreadable position or a missing word.
         :raises TileError: for a letter not in the tile set.
         """
-        position, _, word = text.strip().rpartition(" ")
-        if not position:
+        fields = text.split()
+        if len(fields) < 2:
             raise NotationError(f"{text!r} needs a position and a word", "syntax")
-        return cls.of(position, word, alpha, convention)
+        return cls.of(" ".join(fields[:-1]), fields[-1], alpha, convention)
 
     @classmethod
     def of(cls, position: str, word: str, alpha: Alphabet, convention: str = "ro") -> Placement:

@@ -91,7 +91,11 @@ def score_words(board: Board, placement: Placement, new: list[tuple[int, int]]) 
                 total += value
         return WordScore(start, across, tuple(tiles), main, total, mult, total * mult)
 
-    words = [score_run(placement.coord.square, list(placement.word), horizontal, True)]
+    # a played-through square scores the tile on the board, not the letter as written: a blank on the board
+    # stays a blank worth 0 (G-7) even when the player writes it in upper case, and the other way round
+    squares = board.squares
+    main = [squares[sq] or tile for sq, tile in zip(placement.squares(), placement.word, strict=True)]
+    words = [score_run(placement.coord.square, main, horizontal, True)]
     for sq, _tile in new:
         start, tiles = board.word_through(sq, not horizontal, placed)
         if len(tiles) >= 2:
@@ -148,11 +152,8 @@ def check(
         missing = _missing(rack, [t for _, t in result.new])
         if missing:
             result.fail("tile-not-available", f"not on the rack: {' '.join(alpha.label(t) for t in missing)}")
-    words, bingo = score_words(board, placement, result.new)
-    if len(result.new) != bingo_tiles:
-        bingo = 0
-    elif bingo:
-        bingo = bingo_bonus
+    words, _ = score_words(board, placement, result.new)
+    bingo = bingo_bonus if len(result.new) == bingo_tiles else 0
     if lexicon is not None:
         checked = []
         for w in words:

@@ -158,24 +158,39 @@ class Alphabet:
     def split(self, text: str, *, blanks: bool = False) -> list[int]:
         """Split a word into tile codes, longest letter first (Spanish CH, LL, RR).
 
-        With ``blanks=True`` lower-case letters are blanks (``0x80 | letter``), as on slips and board files.
+        The split is greedy: in Spanish a C followed by an H is always the tile CH, two Rs always the tile RR,
+        two Ls always LL (``CHURRO`` -> CH U RR O). Letters are folded first, so a fold into several letters
+        works too (French ``CŒUR`` -> C O E U R).
+
+        With ``blanks=True`` lower-case letters are blanks (``0x80 | letter``), as on slips and board files;
+        a multi-letter tile is a blank when all its letters are in lower case (``ch``).
 
         :raises TileError: for a character that is not a letter of this tile set.
         """
         text = unicodedata.normalize("NFC", text.strip())
+        # fold first, character by character: a fold may give several letters (French Œ -> O E), each
+        # remembering whether it was written in lower case (a blank)
+        letters: list[str] = []
+        lower: list[bool] = []
+        for ch in text:
+            folded = self._fold_char(ch)
+            if folded is None:
+                raise TileError(f"{ch!r} in {text!r} is not a letter of the {self.name} tile set")
+            letters.extend(folded)
+            lower.extend([ch == ch.lower() and ch != ch.upper()] * len(folded))
         tiles: list[int] = []
         i = 0
-        while i < len(text):
-            for width in range(min(self._max_label, len(text) - i), 0, -1):
-                chunk = text[i : i + width]
-                folded = "".join(self._fold_char(c) or "\x00" for c in chunk)
-                if folded in self._code:
-                    blank = blanks and chunk == chunk.lower() and chunk != chunk.upper()
-                    tiles.append(self._code[folded] | (BLANK_BIT if blank else 0))
+        while i < len(letters):
+            # greedy, longest label first: Spanish C H is always the tile CH, R R always RR
+            for width in range(min(self._max_label, len(letters) - i), 0, -1):
+                chunk = "".join(letters[i : i + width])
+                if chunk in self._code:
+                    blank = blanks and all(lower[i : i + width])
+                    tiles.append(self._code[chunk] | (BLANK_BIT if blank else 0))
                     i += width
                     break
             else:
-                raise TileError(f"{text[i]!r} in {text!r} is not a letter of the {self.name} tile set")
+                raise TileError(f"{letters[i]!r} in {text!r} is not a letter of the {self.name} tile set")
         return tiles
 
     def format(self, tiles: Iterable[int]) -> str:
@@ -192,11 +207,14 @@ class Alphabet:
     def parse_rack(self, text: str) -> Rack:
         """A rack from text such as ``"CASA??"``: ``?`` is a blank.
 
-        :raises TileError: for a foreign letter.
+        :raises TileError: for a foreign letter, or a letter that has no tile (Romanian K, Q, W, Y: G-6).
         """
         tiles: list[int] = []
         for part in text.replace(" ", "").split("?"):
             tiles.extend(self.split(part.upper()) if part else [])
+        for t in tiles:
+            if not self.has_tiles(t):
+                raise TileError(f"{self.label(t)} has no tile in the {self.name} set: only a blank can stand for it")
         tiles.extend([BLANK] * text.count("?"))
         return Rack(self, tiles)
 

@@ -90,7 +90,8 @@ def generate(
                     else:
                         options = []
                         for t in letters:
-                            if counts[t]:
+                            # a letter without tiles (Romanian K, Q, W, Y) only ever comes from a blank (G-6)
+                            if counts[t] and board.alphabet.has_tiles(t):
                                 options.append(t)
                         if counts[BLANK]:
                             options.extend(BLANK_BIT | t for t in letters)

@@ -1,0 +1,723 @@
+/* Board state, cross-sets and placement generation (GADDAG, Gordon's algorithm).
+ *
+ * Each placement is generated once, from the leftmost (topmost) anchor among its newly placed
+ * squares: going left from an anchor never places a tile on the previous anchor of the line.
+ * In top-k mode every anchor first gets an upper bound ("shadow"), anchors are visited in
+ * descending bound order and the search stops once a bound is below the current k-th best score.
+ */
+#include "core.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ board set-up */
+
+void cb_init_premiums(CBoard *b, const uint8_t *lm, const uint8_t *wm)
+{
+    for (int r = 0; r < DIM; r++) {
+        for (int c = 0; c < DIM; c++) {
+            b->lm[0][r * DIM + c] = b->lm[1][c * DIM + r] = lm[r * DIM + c];
+            b->wm[0][r * DIM + c] = b->wm[1][c * DIM + r] = wm[r * DIM + c];
+        }
+    }
+}
+
+static int valid_code(const CBoard *b, unsigned code)
+{
+    unsigned t = code & ~(unsigned)BLANK_BIT;
+    return t >= 1 && (int)t <= b->n_letters;
+}
+
+static void put_square(CBoard *b, int row, int col, uint8_t code)
+{
+    uint8_t t = code & (uint8_t)~BLANK_BIT;
+    uint8_t face = (code && !(code & BLANK_BIT)) ? b->values[t] : 0;
+    int i0 = row * DIM + col, i1 = col * DIM + row;
+    b->sq[0][i0] = b->sq[1][i1] = code;
+    b->letter[0][i0] = b->letter[1][i1] = t;
+    b->face[0][i0] = b->face[1][i1] = face;
+}
+
+/* Follows tiles s[0..n-1] (stepping by step) from list; returns the last entry's index or 0. */
+static uint32_t walk(const uint32_t *kwg, uint32_t list, const uint8_t *s, int n, int step)
+{
+    uint32_t idx = 0;
+    for (int k = 0; k < n; k++) {
+        idx = kwg_find(kwg, list, s[k * step]);
+        if (!idx) return 0;
+        list = KWG_ARC(kwg[idx]);
+    }
+    return idx;
+}
+
+/* Letters x such that pre + x + suf is a word. */
+static uint64_t cross_set_for(const uint32_t *kwg, const uint8_t *pre, int np, const uint8_t *suf, int ns)
+{
+    uint64_t set = 0;
+    uint32_t list;
+    if (ns == 0 || (np > 0 && ns <= np)) {
+        /* DAWG: walk pre, then for each x walk suf */
+        list = KWG_ARC(kwg[0]);
+        if (np) {
+            uint32_t idx = walk(kwg, list, pre, np, 1);
+            if (!idx) return 0;
+            list = KWG_ARC(kwg[idx]);
+        }
+        if (!list) return 0;
+        for (uint32_t i = list;; i++) {
+            uint32_t e = kwg[i];
+            if (ns == 0) {
+                if (e & KWG_ACC_BIT) set |= 1ULL << KWG_TILE(e);
+            } else {
+                uint32_t idx = walk(kwg, KWG_ARC(e), suf, ns, 1);
+                if (idx && (kwg[idx] & KWG_ACC_BIT)) set |= 1ULL << KWG_TILE(e);
+            }
+            if (e & KWG_END_BIT) break;
+        }
+    } else {
+        /* GADDAG, pivot at the word's last letter: rev(suf), x, rev(pre) */
+        uint32_t idx = walk(kwg, KWG_ARC(kwg[1]), suf + ns - 1, ns, -1);
+        if (!idx) return 0;
+        list = KWG_ARC(kwg[idx]);
+        if (!list) return 0;
+        for (uint32_t i = list;; i++) {
+            uint32_t e = kwg[i];
+            if (KWG_TILE(e)) {
+                if (np == 0) {
+                    if (e & KWG_ACC_BIT) set |= 1ULL << KWG_TILE(e);
+                } else {
+                    uint32_t j = walk(kwg, KWG_ARC(e), pre + np - 1, np, -1);
+                    if (j && (kwg[j] & KWG_ACC_BIT)) set |= 1ULL << KWG_TILE(e);
+                }
+            }
+            if (e & KWG_END_BIT) break;
+        }
+    }
+    return set & ~1ULL;
+}
+
+/* Cross information for a direction-d placement putting a tile on square (line l, pos i) of
+ * orientation d. The cross word runs along orientation 1-d: line i, around pos l. */
+static void compute_cross(CBoard *b, int d, int l, int i)
+{
+    int idx = l * DIM + i;
+    if (b->sq[d][idx]) {
+        b->xset[d][idx] = 0;
+        b->xscore[d][idx] = -1;
+        return;
+    }
+    const uint8_t *pl = &b->letter[1 - d][i * DIM];
+    const uint8_t *pf = &b->face[1 - d][i * DIM];
+    int lo = l, hi = l;
+    while (lo > 0 && pl[lo - 1]) lo--;
+    while (hi < DIM - 1 && pl[hi + 1]) hi++;
+    if (lo == l && hi == l) {
+        b->xset[d][idx] = b->all_letters;
+        b->xscore[d][idx] = -1;
+        return;
+    }
+    int sc = 0;
+    for (int k = lo; k <= hi; k++) sc += pf[k];
+    b->xscore[d][idx] = (int16_t)sc;
+    b->xset[d][idx] = cross_set_for(b->kwg, pl + lo, l - lo, pl + l + 1, hi - l) & b->all_letters;
+}
+
+int cb_set_squares(CBoard *b, const uint8_t *squares, int *bad)
+{
+    for (int s = 0; s < N_SQ; s++) {
+        if (squares[s] && !valid_code(b, squares[s])) {
+            *bad = s;
+            return -1;
+        }
+    }
+    b->n_tiles = 0;
+    for (int s = 0; s < N_SQ; s++) {
+        put_square(b, s / DIM, s % DIM, squares[s]);
+        b->n_tiles += squares[s] != 0;
+    }
+    for (int d = 0; d < 2; d++) {
+        for (int l = 0; l < DIM; l++) {
+            for (int i = 0; i < DIM; i++) compute_cross(b, d, l, i);
+        }
+    }
+    return 0;
+}
+
+void cb_get_squares(const CBoard *b, uint8_t *out)
+{
+    memcpy(out, b->sq[0], N_SQ);
+}
+
+/* Errors: -1 bad coordinates/direction, -2 runs off the board, -3 a 0 over an empty square,
+ * -4 a tile over an occupied square, -5 invalid tile code, -6 no tile placed. */
+int cb_place(CBoard *b, int row, int col, int dir, const uint8_t *tiles, int n)
+{
+    if (row < 0 || row >= DIM || col < 0 || col >= DIM || (dir != 0 && dir != 1) || n < 1) return -1;
+    int l = dir == 0 ? row : col, start = dir == 0 ? col : row;
+    if (start + n > DIM) return -2;
+    const uint8_t *line = &b->sq[dir][l * DIM];
+    int placed = 0;
+    for (int k = 0; k < n; k++) {
+        if (tiles[k] == 0) {
+            if (!line[start + k]) return -3;
+        } else {
+            if (line[start + k]) return -4;
+            if (!valid_code(b, tiles[k])) return -5;
+            placed++;
+        }
+    }
+    if (!placed) return -6;
+    for (int k = 0; k < n; k++) {
+        if (!tiles[k]) continue;
+        int p = start + k;
+        int r = dir == 0 ? l : p, c = dir == 0 ? p : l;
+        put_square(b, r, c, tiles[k]);
+        for (int d = 0; d < 2; d++) {
+            b->xset[d][d == 0 ? r * DIM + c : c * DIM + r] = 0;
+            b->xscore[d][d == 0 ? r * DIM + c : c * DIM + r] = -1;
+        }
+    }
+    b->n_tiles += placed;
+    /* ends of the main word: cross words of perpendicular placements there changed */
+    const uint8_t *ml = &b->letter[dir][l * DIM];
+    int lo = start, hi = start + n - 1;
+    while (lo > 0 && ml[lo - 1]) lo--;
+    while (hi < DIM - 1 && ml[hi + 1]) hi++;
+    if (lo > 0) compute_cross(b, 1 - dir, lo - 1, l);
+    if (hi < DIM - 1) compute_cross(b, 1 - dir, hi + 1, l);
+    /* ends of each new tile's perpendicular run: cross words of parallel placements changed */
+    for (int k = 0; k < n; k++) {
+        if (!tiles[k]) continue;
+        int p = start + k;
+        const uint8_t *pl = &b->letter[1 - dir][p * DIM];
+        int a = l, z = l;
+        while (a > 0 && pl[a - 1]) a--;
+        while (z < DIM - 1 && pl[z + 1]) z++;
+        if (a > 0) compute_cross(b, dir, a - 1, p);
+        if (z < DIM - 1) compute_cross(b, dir, z + 1, p);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ generation */
+
+typedef struct {
+    const uint32_t *kwg;
+    const CBoard *b;
+    /* current line */
+    int dir, line;
+    const uint8_t *bl, *fv, *lm, *wm;
+    const uint64_t *xs;
+    const int16_t *xc;
+    int anchor, ll, right_open, left_end;
+    uint8_t word[16];
+    /* rack */
+    uint8_t rack[64];  /* natural tiles left */
+    uint8_t rack0[64]; /* natural tiles of the whole rack */
+    int nblank, ntiles, rack_total, blanks0;
+    uint64_t rmask, all;
+    const uint8_t *values;
+    int vals[16]; /* rack tile values, descending (blanks 0) */
+    int flags, bingo_tiles, bingo_bonus;
+    /* output */
+    GenBuf *buf;
+    int err;
+    int top;      /* k in top-k mode (heap in use), 0 otherwise */
+    int32_t thr;  /* k-th best so far, INT32_MIN until k placements were seen */
+    size_t heap_n;
+} Gen;
+
+static int grow_out(Gen *g)
+{
+    GenBuf *B = g->buf;
+    if (g->top && g->thr != INT32_MIN) {
+        /* drop what fell below the current k-th best first */
+        size_t m = 0;
+        for (size_t i = 0; i < B->out_n; i++) {
+            int32_t sc;
+            memcpy(&sc, B->out + i * REC_SIZE, 4);
+            if (sc >= g->thr) {
+                if (m != i) memcpy(B->out + m * REC_SIZE, B->out + i * REC_SIZE, REC_SIZE);
+                m++;
+            }
+        }
+        B->out_n = m;
+        if (m < B->out_cap / 2) return 0;
+    }
+    size_t nc = B->out_cap ? B->out_cap * 2 : 4096;
+    uint8_t *no = realloc(B->out, nc * REC_SIZE);
+    if (!no) {
+        g->err = -1;
+        return -1;
+    }
+    B->out = no;
+    B->out_cap = nc;
+    return 0;
+}
+
+static void heap_add(Gen *g, int32_t score)
+{
+    int32_t *h = g->buf->heap;
+    size_t k = (size_t)g->top;
+    if (g->heap_n < k) {
+        size_t i = g->heap_n++;
+        while (i > 0) {
+            size_t p = (i - 1) / 2;
+            if (h[p] <= score) break;
+            h[i] = h[p];
+            i = p;
+        }
+        h[i] = score;
+        if (g->heap_n == k) g->thr = h[0];
+    } else if (score > h[0]) {
+        size_t i = 0;
+        for (;;) {
+            size_t c = 2 * i + 1;
+            if (c >= k) break;
+            if (c + 1 < k && h[c + 1] < h[c]) c++;
+            if (h[c] >= score) break;
+            h[i] = h[c];
+            i = c;
+        }
+        h[i] = score;
+        g->thr = h[0];
+    }
+}
+
+static void emit(Gen *g, int s, int e, int32_t score, int placed, unsigned blanks)
+{
+    if (g->top) {
+        if (score < g->thr) return;
+        heap_add(g, score);
+    }
+    GenBuf *B = g->buf;
+    if (B->out_n == B->out_cap && grow_out(g)) return;
+    uint8_t *r = B->out + B->out_n++ * REC_SIZE;
+    int len = e - s + 1;
+    memcpy(r, &score, 4);
+    r[4] = (uint8_t)(g->dir ? s : g->line);
+    r[5] = (uint8_t)(g->dir ? g->line : s);
+    r[6] = (uint8_t)g->dir;
+    r[7] = (uint8_t)len;
+    memcpy(r + 8, g->word + s, (size_t)len);
+    if (len < 15) memset(r + 8 + len, 0, (size_t)(15 - len));
+    for (; blanks; blanks &= blanks - 1) r[8 + __builtin_ctz(blanks) - s] |= BLANK_BIT;
+    r[23] = (uint8_t)placed;
+}
+
+/* Blank designations of one letter path. The search places every letter as if natural and only
+ * counts how many blanks the path needs; here each way of choosing which placed squares hold blanks
+ * becomes its own placement: at most `left` more blanks, at least need[t] on letter t. */
+typedef struct {
+    int n;
+    uint8_t pos[DIM], letter[DIM];
+    int loss[DIM]; /* score lost when the tile on pos[i] is a blank */
+    int need[64];  /* blanks still required on each letter */
+    int needed;    /* sum of need */
+} Desig;
+
+static void designate(Gen *g, Desig *D, int i, int left, int s, int e, int32_t score, int placed, unsigned blanks)
+{
+    if (D->needed > left) return;
+    if (i == D->n || left == 0) {
+        if (D->needed == 0) emit(g, s, e, score, placed, blanks);
+        return;
+    }
+    /* natural tile on pos[i]: only if the letter's forced blanks still fit on its later squares */
+    unsigned t = D->letter[i];
+    int later = 0;
+    for (int j = i + 1; j < D->n; j++) later += D->letter[j] == t;
+    if (D->need[t] <= later) designate(g, D, i + 1, left, s, e, score, placed, blanks);
+    /* blank on pos[i] */
+    int had = D->need[t] > 0;
+    D->need[t] -= had;
+    D->needed -= had;
+    designate(g, D, i + 1, left - 1, s, e, score - D->loss[i], placed, blanks | 1u << D->pos[i]);
+    D->need[t] += had;
+    D->needed += had;
+}
+
+static void record(Gen *g, int s, int e, int ms, int wmul, int xt, int placed)
+{
+    if ((g->flags & FLAG_USE_ALL) && placed != g->rack_total) return;
+    /* a single tile with a horizontal word is reported as horizontal */
+    if (g->dir && placed == 1 && g->xc[g->anchor] >= 0) return;
+    int32_t score = ms * wmul + xt + (placed == g->bingo_tiles ? g->bingo_bonus : 0);
+    if (g->blanks0 == 0) {
+        emit(g, s, e, score, placed, 0);
+        return;
+    }
+    if (g->top && score < g->thr) return; /* every designation scores at most the all-natural one */
+    Desig D;
+    D.n = 0;
+    D.needed = g->blanks0 - g->nblank;
+    for (int p = s; p <= e; p++) {
+        if (g->bl[p]) continue;
+        unsigned t = g->word[p];
+        D.pos[D.n] = (uint8_t)p;
+        D.letter[D.n] = (uint8_t)t;
+        D.loss[D.n] = g->values[t] * g->lm[p] * (wmul + (g->xc[p] >= 0 ? g->wm[p] : 0));
+        D.n++;
+    }
+    int uses[64];
+    for (int i = 0; i < D.n; i++) uses[D.letter[i]] = 0;
+    for (int i = 0; i < D.n; i++) uses[D.letter[i]]++;
+    for (int i = 0; i < D.n; i++) {
+        unsigned t = D.letter[i];
+        D.need[t] = uses[t] > g->rack0[t] ? uses[t] - g->rack0[t] : 0;
+    }
+    designate(g, &D, 0, g->blanks0, s, e, score, placed, 0);
+}
+
+static void gen_left(Gen *g, int pos, uint32_t list, int ms, int wmul, int xt, int placed);
+static void gen_right(Gen *g, int pos, uint32_t list, int ms, int wmul, int xt, int placed);
+
+/* Square pos (<= anchor) now holds the tile of entry e. */
+static inline void go_left(Gen *g, int pos, uint32_t e, int ms, int wmul, int xt, int placed)
+{
+    int noleft = pos == 0 || !g->bl[pos - 1];
+    if ((e & KWG_ACC_BIT) && noleft && g->right_open && pos < g->anchor) record(g, pos, g->anchor, ms, wmul, xt, placed);
+    uint32_t child = KWG_ARC(e);
+    if (!child) return;
+    if (pos > g->ll && (g->bl[pos - 1] || g->ntiles)) gen_left(g, pos - 1, child, ms, wmul, xt, placed);
+    if (noleft && g->anchor < DIM - 1 && (g->bl[g->anchor + 1] || g->ntiles)) {
+        uint32_t sep = g->kwg[child];
+        if (KWG_TILE(sep) == 0 && KWG_ARC(sep)) {
+            g->left_end = pos;
+            gen_right(g, g->anchor + 1, KWG_ARC(sep), ms, wmul, xt, placed);
+        }
+    }
+}
+
+static inline void go_right(Gen *g, int pos, uint32_t e, int ms, int wmul, int xt, int placed)
+{
+    int noright = pos == DIM - 1 || !g->bl[pos + 1];
+    if ((e & KWG_ACC_BIT) && noright) record(g, g->left_end, pos, ms, wmul, xt, placed);
+    uint32_t child = KWG_ARC(e);
+    if (!child) return;
+    if (pos < DIM - 1 && (g->bl[pos + 1] || g->ntiles)) gen_right(g, pos + 1, child, ms, wmul, xt, placed);
+}
+
+#define GEN_BODY(GO)                                                                                     \
+    const uint32_t *kwg = g->kwg;                                                                        \
+    unsigned b = g->bl[pos];                                                                             \
+    if (b) {                                                                                             \
+        for (uint32_t i = list;; i++) {                                                                  \
+            uint32_t e = kwg[i];                                                                         \
+            unsigned t = KWG_TILE(e);                                                                    \
+            if (t == b) {                                                                                \
+                GO(g, pos, e, ms + g->fv[pos], wmul, xt, placed);                                        \
+                return;                                                                                  \
+            }                                                                                            \
+            if (t > b || (e & KWG_END_BIT)) return;                                                      \
+        }                                                                                                \
+    }                                                                                                    \
+    uint64_t avail = g->xs[pos] & (g->nblank ? g->all : g->rmask);                                       \
+    if (!avail) return;                                                                                  \
+    unsigned top_t = 63 - (unsigned)__builtin_clzll(avail);                                              \
+    int lm = g->lm[pos], wm = g->wm[pos], xc = g->xc[pos];                                               \
+    int nwmul = wmul * wm;                                                                               \
+    for (uint32_t i = list;; i++) {                                                                      \
+        uint32_t e = kwg[i];                                                                             \
+        unsigned t = KWG_TILE(e);                                                                        \
+        if (t > top_t) return;                                                                           \
+        if ((avail >> t) & 1) {                                                                          \
+            int v = lm * g->values[t];                                                                   \
+            g->ntiles--;                                                                                 \
+            g->word[pos] = (uint8_t)t;                                                                   \
+            if (g->rack[t]) {                                                                            \
+                if (!--g->rack[t]) g->rmask &= ~(1ULL << t);                                             \
+                GO(g, pos, e, ms + v, nwmul, xc >= 0 ? xt + (xc + v) * wm : xt, placed + 1);             \
+                if (!g->rack[t]++) g->rmask |= 1ULL << t;                                                \
+            } else {                                                                                     \
+                g->nblank--;                                                                             \
+                GO(g, pos, e, ms + v, nwmul, xc >= 0 ? xt + (xc + v) * wm : xt, placed + 1);             \
+                g->nblank++;                                                                             \
+            }                                                                                            \
+            g->ntiles++;                                                                                 \
+        }                                                                                                \
+        if (e & KWG_END_BIT) return;                                                                     \
+    }
+
+static void gen_left(Gen *g, int pos, uint32_t list, int ms, int wmul, int xt, int placed)
+{
+    GEN_BODY(go_left)
+}
+
+static void gen_right(Gen *g, int pos, uint32_t list, int ms, int wmul, int xt, int placed)
+{
+    GEN_BODY(go_right)
+}
+
+static void setup_line(Gen *g, int d, int l)
+{
+    const CBoard *b = g->b;
+    int base = l * DIM;
+    g->dir = d;
+    g->line = l;
+    g->bl = &b->letter[d][base];
+    g->fv = &b->face[d][base];
+    g->lm = &b->lm[d][base];
+    g->wm = &b->wm[d][base];
+    g->xs = &b->xset[d][base];
+    g->xc = &b->xscore[d][base];
+    memset(g->word, 0, sizeof g->word);
+}
+
+/* Anchors of the current line, left to right; prev[i] = left limit for anchors[i]. */
+static int line_anchors(const Gen *g, int *anchors)
+{
+    int n = 0;
+    if (g->b->n_tiles == 0) {
+        if (g->line == DIM / 2) anchors[n++] = DIM / 2;
+        return n;
+    }
+    const uint8_t *bl = g->bl;
+    for (int i = 0; i < DIM; i++) {
+        if (bl[i]) continue;
+        if ((i > 0 && bl[i - 1]) || (i < DIM - 1 && bl[i + 1]) || g->xc[i] >= 0) anchors[n++] = i;
+    }
+    return n;
+}
+
+static void run_anchor(Gen *g, int a, int ll)
+{
+    g->anchor = a;
+    g->ll = ll;
+    g->right_open = a == DIM - 1 || !g->bl[a + 1];
+    gen_left(g, a, KWG_ARC(g->kwg[1]), 0, 1, 0, 0);
+}
+
+/* Upper bound on the score of any placement generated from anchor a (left limit ll) of the
+ * current line, or -1 when none can exist. Ignores the lexicon; keeps cross-set feasibility per
+ * square, board edges, the left limit and the rack size. The score of a placement is
+ *   (B + sum v*lm) * W + sum_cross (xc + v*lm) * wm  [+ bingo]
+ * = fixed + sum v_q * lm_q * (W + [cross_q] wm_q), maximised by pairing the largest tile values
+ * with the largest multipliers. Bigger extents never lower this bound, so only the largest
+ * extent for each number of left tiles is evaluated. */
+static int32_t shadow(Gen *g, int a, int ll)
+{
+    const uint8_t *bl = g->bl, *fv = g->fv, *lmv = g->lm, *wmv = g->wm;
+    const int16_t *xc = g->xc;
+    const uint64_t *xs = g->xs;
+    uint64_t avail = g->nblank ? g->all : g->rmask;
+    int R = g->rack_total;
+    if (!(xs[a] & avail) || R == 0) return -1;
+    int use_all = g->flags & FLAG_USE_ALL;
+
+    int Bl = 0, nleft;
+    if (a > 0 && bl[a - 1]) {
+        for (int p = a - 1; p >= 0 && bl[p]; p--) Bl += fv[p];
+        nleft = 0;
+    } else {
+        nleft = a - ll;
+    }
+    if (nleft > R - 1) nleft = R - 1;
+
+    /* right extents: ropt_np[j] tiles placed right of the anchor, ropt_b[j] board tiles */
+    int ropt_np[16], ropt_b[16], nro = 0;
+    int rpos[16], nr = 0, Br = 0;
+    if (a == DIM - 1 || !bl[a + 1]) {
+        ropt_np[nro] = 0;
+        ropt_b[nro++] = 0;
+    }
+    for (int p = a + 1; p < DIM; p++) {
+        if (bl[p]) {
+            Br += fv[p];
+        } else {
+            if (nr + 2 > R || !(xs[p] & avail)) break;
+            rpos[nr++] = p;
+        }
+        if (p == DIM - 1 || !bl[p + 1]) {
+            ropt_np[nro] = nr;
+            ropt_b[nro++] = Br;
+        }
+    }
+    if (nro == 0) return -1;
+
+    int32_t best = -1;
+    int j = nro - 1;
+    for (int k = 0; k <= nleft; k++) {
+        /* largest right extent that fits with k tiles on the left */
+        if (use_all) {
+            int want = R - 1 - k, jj = -1;
+            for (int q = nro - 1; q >= 0; q--) {
+                if (ropt_np[q] == want) {
+                    jj = q;
+                    break;
+                }
+            }
+            if (jj < 0) continue;
+            j = jj;
+        } else {
+            while (j >= 0 && 1 + k + ropt_np[j] > R) j--;
+            if (j < 0) break;
+        }
+        int np = ropt_np[j];
+        int P = 1 + k + np;
+        int sq[16], n = 0;
+        sq[n++] = a;
+        for (int q = 1; q <= k; q++) sq[n++] = a - q;
+        for (int q = 0; q < np; q++) sq[n++] = rpos[q];
+        int W = 1, fixed = 0;
+        for (int q = 0; q < n; q++) W *= wmv[sq[q]];
+        fixed = (Bl + ropt_b[j]) * W;
+        int m[16];
+        for (int q = 0; q < n; q++) {
+            int s = sq[q];
+            int mult = W;
+            if (xc[s] >= 0) {
+                fixed += xc[s] * wmv[s];
+                mult += wmv[s];
+            }
+            mult *= lmv[s];
+            /* insertion, descending */
+            int r = q;
+            while (r > 0 && m[r - 1] < mult) {
+                m[r] = m[r - 1];
+                r--;
+            }
+            m[r] = mult;
+        }
+        int32_t bound = fixed;
+        for (int q = 0; q < n; q++) bound += m[q] * g->vals[q];
+        if (P >= g->bingo_tiles) bound += g->bingo_bonus;
+        if (bound > best) best = bound;
+    }
+    return best;
+}
+
+typedef struct {
+    int32_t bound;
+    uint8_t d, l, a, ll;
+} Unit;
+
+static int unit_cmp(const void *x, const void *y)
+{
+    int32_t a = ((const Unit *)x)->bound, b = ((const Unit *)y)->bound;
+    return (a < b) - (a > b);
+}
+
+static int rec_cmp(const void *x, const void *y)
+{
+    int32_t a, b;
+    memcpy(&a, x, 4);
+    memcpy(&b, y, 4);
+    return (a < b) - (a > b);
+}
+
+#define HEAP_MAX 65536
+
+int cb_generate(const CBoard *b, GenBuf *buf, const uint8_t *rack, int top, int flags)
+{
+    Gen g;
+    memset(&g, 0, sizeof g);
+    g.kwg = b->kwg;
+    g.b = b;
+    g.all = b->all_letters;
+    g.values = b->values;
+    g.flags = flags;
+    g.bingo_tiles = b->bingo_tiles;
+    g.bingo_bonus = b->bingo_bonus;
+    g.buf = buf;
+    g.thr = INT32_MIN;
+    buf->out_n = 0;
+
+    g.nblank = rack[0];
+    g.blanks0 = rack[0];
+    g.ntiles = rack[0];
+    int nv = 0;
+    for (int k = 0; k < rack[0] && nv < 16; k++) g.vals[nv++] = 0;
+    for (int t = 1; t <= b->n_letters; t++) {
+        g.rack[t] = g.rack0[t] = rack[t];
+        g.ntiles += rack[t];
+        if (rack[t]) g.rmask |= 1ULL << t;
+        for (int k = 0; k < rack[t] && nv < 16; k++) g.vals[nv++] = b->values[t];
+    }
+    g.rack_total = g.ntiles;
+    /* descending */
+    for (int i = 1; i < nv; i++) {
+        int x = g.vals[i], j = i;
+        while (j > 0 && g.vals[j - 1] < x) {
+            g.vals[j] = g.vals[j - 1];
+            j--;
+        }
+        g.vals[j] = x;
+    }
+    if (g.ntiles == 0 || !KWG_ARC(b->kwg[1])) return 0;
+
+    int anchors[DIM];
+    if (top > 0 && top <= HEAP_MAX) {
+        if (buf->heap_cap < (size_t)top) {
+            int32_t *h = realloc(buf->heap, (size_t)top * sizeof(int32_t));
+            if (!h) return -1;
+            buf->heap = h;
+            buf->heap_cap = (size_t)top;
+        }
+        g.top = top;
+        Unit units[2 * N_SQ];
+        int nu = 0;
+        for (int d = 0; d < 2; d++) {
+            for (int l = 0; l < DIM; l++) {
+                setup_line(&g, d, l);
+                int na = line_anchors(&g, anchors);
+                for (int i = 0; i < na; i++) {
+                    int ll = i ? anchors[i - 1] + 1 : 0;
+                    int32_t bound = shadow(&g, anchors[i], ll);
+                    if (bound < 0) continue;
+                    Unit *u = &units[nu++];
+                    u->bound = bound;
+                    u->d = (uint8_t)d;
+                    u->l = (uint8_t)l;
+                    u->a = (uint8_t)anchors[i];
+                    u->ll = (uint8_t)ll;
+                }
+            }
+        }
+        qsort(units, (size_t)nu, sizeof(Unit), unit_cmp);
+        for (int i = 0; i < nu && !g.err; i++) {
+            if (units[i].bound < g.thr) break;
+            setup_line(&g, units[i].d, units[i].l);
+            run_anchor(&g, units[i].a, units[i].ll);
+        }
+    } else {
+        for (int d = 0; d < 2 && !g.err; d++) {
+            for (int l = 0; l < DIM && !g.err; l++) {
+                setup_line(&g, d, l);
+                int na = line_anchors(&g, anchors);
+                for (int i = 0; i < na; i++) {
+                    if (!(g.xs[anchors[i]] & (g.nblank ? g.all : g.rmask))) continue;
+                    run_anchor(&g, anchors[i], i ? anchors[i - 1] + 1 : 0);
+                }
+            }
+        }
+    }
+    if (g.err) return g.err;
+    if (top > 0) {
+        /* sort descending and cut after the k-th best, keeping ties */
+        qsort(buf->out, buf->out_n, REC_SIZE, rec_cmp);
+        if (buf->out_n > (size_t)top) {
+            int32_t cut, sc;
+            memcpy(&cut, buf->out + (size_t)(top - 1) * REC_SIZE, 4);
+            size_t n = (size_t)top;
+            while (n < buf->out_n) {
+                memcpy(&sc, buf->out + n * REC_SIZE, 4);
+                if (sc < cut) break;
+                n++;
+            }
+            buf->out_n = n;
+        }
+    }
+    return 0;
+}
+
+void genbuf_free(GenBuf *buf)
+{
+    free(buf->out);
+    free(buf->heap);
+    buf->out = NULL;
+    buf->heap = NULL;
+    buf->out_cap = buf->heap_cap = 0;
+    buf->out_n = 0;
+}

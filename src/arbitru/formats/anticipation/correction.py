@@ -1,0 +1,1142 @@
+"""Correcting each player's own board, placement by placement (RO-5.3, RO-6, RO-7.1, RO-8).
+
+Every placement is judged on the board the player really has: an invalid placement (RO-6.1) scores 0 and stays off
+the board, so later placements are judged without it. A position that does not fit the board is searched for the
+placement the player must have meant: signs inverted (RO-6.3a) or one sign wrong (RO-6.3b) cost a technical penalty
+of 20 points, capped by the placement's value plus the values of the later placements formed with its help; two
+wrong signs (RO-6.1c) or a missing sign (RO-6.1d) make it invalid. A slip gets at most one technical warning
+(RO-6.2), the first three free, −5 from the fourth. ``Anulez turul X`` removes that turn's placement; later
+placements formed with its help are cancelled, those that only touched it are rescored (RO-5.3). Disciplinary
+warnings cost 20 points and the second eliminates (RO-6.4); a cheater is eliminated uncorrected (RO-7.1).
+
+Every verdict carries a rule ID and a reason in plain English an arbiter can read out.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from arbitru.engine.board import Board
+from arbitru.engine.layout import SIZE
+from arbitru.engine.lexicon import Lexicon
+from arbitru.engine.notation import HORIZONTAL, VERTICAL, Coordinate
+from arbitru.engine.placement import Placement
+from arbitru.engine.rules import Check, check
+from arbitru.engine.tiles import BLANK, BLANK_BIT, Alphabet, is_blank, letter_of
+from arbitru.errors import IllegalPlacementError, NotationError, TileError
+from arbitru.formats.anticipation.draw import format_group
+from arbitru.formats.anticipation.slips import Slip, SlipRow
+from arbitru.formats.anticipation.variants import GROUP_SIZE, TURNS, Settings
+
+PENALTY = 20  # RO-6.3: a technical penalty = 4 technical warnings
+DISCIPLINARY = 20  # RO-6.4
+WARNING_COST = 5  # RO-6.2: from the 4th technical warning
+FREE_WARNINGS = 3
+
+#: engine reason codes that make a placement break the game's principles (RO-6.1b)
+_POSITION_CODES = ("off-board", "conflict", "not-whole-word", "not-centre", "not-connected", "no-new-tile",
+                   "too-short", "no-such-tile")
+
+
+# --- reading a position --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WrittenPosition:
+    """A position as written: the coordinate when it reads, else what can be told of its signs."""
+
+    text: str
+    coord: Coordinate | None = None
+    horizontal: bool | None = None  # letter first = horizontal (RO-3.2.c)
+    row: int | None = None  # the letter sign, when it names a row
+    col: int | None = None  # the number sign, when it names a column
+    missing: bool = False  # a sign is missing (RO-6.1d)
+    problem: str = ""
+
+
+def read_position(text: str) -> WrittenPosition:
+    """Read a written position the lenient way a correction needs.
+
+    >>> read_position("H8").coord, read_position("8H").coord
+    (Coordinate(7, 7, 'H'), Coordinate(7, 7, 'V'))
+    >>> read_position("H").missing, read_position("P8").row, read_position("P8").col
+    (True, None, 7)
+    """
+    raw = text
+    if not text.strip():
+        return WrittenPosition(raw, missing=True, problem="no position is written")
+    try:
+        coord = Coordinate.parse(text, "ro")
+    except NotationError as e:
+        if e.kind in ("empty", "missing-sign"):
+            return WrittenPosition(raw, missing=True, problem=str(e))
+    else:
+        return WrittenPosition(raw, coord, coord.horizontal, coord.row, coord.col)
+    tokens = re.findall(r"[^\W\d_]+|\d+", text)
+    if len(tokens) < 2:
+        return WrittenPosition(raw, missing=True, problem=f"position {raw!r} has only one sign")
+    if len(tokens) == 2 and tokens[0].isdigit() != tokens[1].isdigit():
+        letter_first = not tokens[0].isdigit()
+        letter, number = (tokens[0], tokens[1]) if letter_first else (tokens[1], tokens[0])
+        row = "ABCDEFGHIJKLMNO".index(letter.upper()) if len(letter) == 1 and letter.upper() in "ABCDEFGHIJKLMNO" \
+            else None
+        col = int(number) - 1 if 1 <= int(number) <= SIZE else None
+        bad = []
+        if row is None:
+            bad.append(f"row {letter!r} does not exist (rows are A to O)")
+        if col is None:
+            bad.append(f"column {number} does not exist (columns are 1 to 15)")
+        return WrittenPosition(raw, None, letter_first, row, col, problem="; ".join(bad))
+    return WrittenPosition(raw, problem=f"position {raw!r} cannot be read as a letter and a number")
+
+
+# --- the letters a placement may use ------------------------------------------------------------------------
+
+
+@dataclass
+class Pool:
+    """The tiles a placement may take: a group's letters (index 0 = blanks); in the avocalic variant, vowels from
+    the player's stock, at most ``vowel_cap`` of them (RO-8.1)."""
+
+    counts: list[int]
+    label: str
+    group: int
+    size: int = GROUP_SIZE
+    vowel_stock: list[int] | None = None
+    vowel_cap: int = 0
+
+
+@dataclass
+class Assignment:
+    tiles: tuple[int, ...]  # the main word with blanks as 0x80|letter on new squares
+    unmarked: int  # blanks the player did not mark (RO-6.2c)
+    choices: int  # how many ways the unmarked blanks could lie (>1: verify at the table, RO-5.5.i)
+    vowels: list[int]  # vowels taken from the stock (RO-8.1)
+
+
+def _assign(alpha: Alphabet, pool: Pool, coord: Coordinate, word: Sequence[int],
+            new: list[tuple[int, int]]) -> tuple[list[Assignment], list[int]]:
+    """Ways to take the new tiles from the pool; returns (assignments, tiles missing from the pool)."""
+    counts = list(pool.counts)
+    stock = list(pool.vowel_stock) if pool.vowel_stock is not None else None
+    cap = pool.vowel_cap
+    missing: list[int] = []
+    vowels: list[int] = []
+    unmarked: dict[int, list[int]] = {}  # letter -> squares written in upper case
+    short: dict[int, int] = {}  # letter -> how many of those must be blanks
+    for sq, tile in new:
+        if is_blank(tile):
+            if counts[BLANK]:
+                counts[BLANK] -= 1
+            else:
+                missing.append(tile)
+            continue
+        unmarked.setdefault(tile, []).append(sq)
+        if stock is not None and alpha.is_vowel(tile):
+            if stock[tile] and cap:
+                stock[tile] -= 1
+                cap -= 1
+                vowels.append(tile)
+                continue
+        elif counts[tile] and alpha.has_tiles(tile):
+            counts[tile] -= 1
+            continue
+        short[tile] = short.get(tile, 0) + 1
+    blanks_needed = sum(short.values())
+    if blanks_needed > counts[BLANK]:
+        over = blanks_needed - counts[BLANK]
+        for letter, n in short.items():
+            take = min(n, over)
+            missing.extend([letter] * take)
+            over -= take
+        return [], missing
+    if missing:
+        return [], missing
+    if not short:
+        return [Assignment(tuple(word), 0, 1, vowels)], []
+    squares = coord.squares(len(word))
+    options = [list(itertools.combinations(unmarked[letter], n)) for letter, n in sorted(short.items())]
+    out = []
+    for combo in itertools.product(*options):
+        blank_squares = {sq for part in combo for sq in part}
+        tiles = tuple(
+            (BLANK_BIT | t) if sq in blank_squares else t for sq, t in zip(squares, word, strict=True)
+        )
+        out.append(Assignment(tiles, blanks_needed, 0, vowels))
+    for a in out:
+        a.choices = len(out)
+    return out, []
+
+
+# --- judging one placement ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Attempt:
+    """A placement tried at one coordinate: legal or not, with every reason (rule, text)."""
+
+    coord: Coordinate
+    ok: bool
+    reasons: list[tuple[str, str]]
+    check: Check | None = None
+    assignment: Assignment | None = None
+
+    @property
+    def score(self) -> int:
+        return self.check.score if self.check else 0
+
+
+def _words_text(alpha: Alphabet, chk: Check) -> str:
+    parts = [f"{alpha.format(w.tiles).upper()} {w.score}" for w in chk.words]
+    if chk.bingo:
+        parts.append(f"bonus {chk.bingo}")
+    return " + ".join(parts)
+
+
+class Judge:
+    """Judges placements against a word list: no state of its own."""
+
+    def __init__(self, alpha: Alphabet, lexicon: Lexicon) -> None:
+        self.alpha = alpha
+        self.lexicon = lexicon
+
+    def attempt(self, board: Board, coord: Coordinate, word: Sequence[int], pool: Pool,
+                lexicon: Lexicon | None) -> Attempt:
+        """Try the word at a coordinate on the player's board with tiles from the pool."""
+        placement = Placement(coord, tuple(word))
+        try:
+            new = board.new_tiles(placement)
+        except IllegalPlacementError as e:
+            return Attempt(coord, False, [("RO-6.1b", text) for _, text in e.reasons])
+        assignments, missing = _assign(self.alpha, pool, coord, word, new)
+        reasons: list[tuple[str, str]] = []
+        if missing:
+            letters = " ".join(self.alpha.label(letter_of(t)) if not is_blank(t) else "? (blank)" for t in missing)
+            reasons.append(("RO-6.1b", f"letters not from {pool.label}: {letters}"))
+            assignments = [Assignment(tuple(word), 0, 1, [])]
+        best: Attempt | None = None
+        for a in assignments:
+            chk = check(board, Placement(coord, a.tiles), lexicon)
+            rs = list(reasons)
+            for code, text in chk.reasons:
+                if code == "no-such-tile" and missing:
+                    continue
+                rs.append(("RO-6.1a" if code == "not-in-list" else "RO-6.1b", text))
+            attempt = Attempt(coord, not rs, _sort_reasons(rs), chk, a)
+            if best is None or (attempt.ok, -attempt.score) > (best.ok, -best.score):
+                best = attempt
+        assert best is not None
+        return best
+
+    def quick_fit(self, board: Board, coord: Coordinate, word: Sequence[int]) -> bool:
+        """Cheap test before a full attempt: on the board, letters agree, a new tile, touches the build."""
+        n = len(word)
+        if (coord.col if coord.horizontal else coord.row) + n > SIZE:
+            return False
+        squares = board.squares
+        step = coord.step()
+        sq0 = coord.square
+        placed = False
+        touching = False
+        empty = board.is_empty()
+        for i, tile in enumerate(word):
+            sq = sq0 + i * step
+            here = squares[sq]
+            if here:
+                if letter_of(here) != letter_of(tile):
+                    return False
+                touching = True
+            else:
+                placed = True
+                if empty:
+                    touching = touching or sq == board.layout.centre
+                elif not touching:
+                    r, c = divmod(sq, SIZE)
+                    touching = any(
+                        0 <= nr < SIZE and 0 <= nc < SIZE and squares[nr * SIZE + nc]
+                        for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                    )
+        return placed and touching
+
+
+def _sort_reasons(reasons: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    def rank(r: tuple[str, str]) -> int:
+        if r[0] == "RO-6.1b" and not r[1].startswith("letters not from"):
+            return 0
+        return 1 if r[0] == "RO-6.1b" else 2
+
+    return sorted(reasons, key=rank)
+
+
+# --- verdicts ------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Verdict:
+    """The judgement of one placement written on a slip."""
+
+    turn: int
+    index: int
+    line: int | None
+    written_position: str
+    written_word: str
+    written_score: str
+    group: int | None
+    status: str  # valid | corrected | invalid | cancelled | void
+    rule: str
+    reason: str
+    position: str | None = None
+    word: str | None = None
+    score: int = 0  # when it was played
+    points: int = 0  # now (after cancellations and rescoring)
+    penalty: int = 0  # RO-6.3, after the cap
+    penalty_rule: str = ""
+    unmarked_blanks: int = 0
+    notes: list[str] = field(default_factory=list)
+    decisions: list[int] = field(default_factory=list)
+    original: dict[str, Any] | None = None
+    # the placement on the board
+    coord: Coordinate | None = None
+    tiles: tuple[int, ...] = ()
+    new: list[tuple[int, int]] = field(default_factory=list)
+    depends: set[tuple[int, int]] = field(default_factory=set)
+    vowels: list[int] = field(default_factory=list)
+
+    @property
+    def pid(self) -> tuple[int, int]:
+        return (self.turn, self.index)
+
+    @property
+    def on_board(self) -> bool:
+        return self.status in ("valid", "corrected")
+
+    @property
+    def penalised(self) -> bool:
+        return self.status == "corrected" and self.penalty_rule != ""
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "status": self.status, "rule": self.rule, "reason": self.reason, "position": self.position,
+            "word": self.word, "score": self.score, "points": self.points, "penalty_rule": self.penalty_rule,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "turn": self.turn,
+            "index": self.index,
+            "line": self.line,
+            "group": self.group,
+            "written": {"position": self.written_position, "word": self.written_word, "score": self.written_score},
+            "status": self.status,
+            "rule": self.rule,
+            "reason": self.reason,
+            "position": self.position,
+            "word": self.word,
+            "score": self.score,
+            "points": self.points,
+            "penalty": self.penalty,
+            "penalty_rule": self.penalty_rule,
+            "unmarked_blanks": self.unmarked_blanks,
+            "notes": list(self.notes),
+            "decisions": list(self.decisions),
+            "original": self.original,
+        }
+
+
+@dataclass
+class Fault:
+    """A technical fault on a slip (RO-6.2): only the first one of a slip becomes its warning."""
+
+    rule: str
+    text: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"rule": self.rule, "text": self.text}
+
+
+@dataclass
+class SlipVerdict:
+    """The judgement of one slip: its placements, its technical warning, its notes."""
+
+    turn: int | None
+    seq: int | None
+    status: str = "corrected"  # corrected | missing | void
+    reason: str = ""
+    placements: list[Verdict] = field(default_factory=list)
+    faults: list[Fault] = field(default_factory=list)
+    warning: Fault | None = None
+    warning_number: int = 0  # 1-based count of the player's technical warnings
+    warning_cost: int = 0
+    cancellations: list[dict[str, Any]] = field(default_factory=list)
+    verifications: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    passed: bool = False
+    replaces: list[int] = field(default_factory=list)
+    written_total: str = ""
+    decisions: list[int] = field(default_factory=list)
+
+    @property
+    def points(self) -> int:
+        return sum(v.points for v in self.placements if v.on_board)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "turn": self.turn,
+            "seq": self.seq,
+            "status": self.status,
+            "reason": self.reason,
+            "placements": [v.to_dict() for v in self.placements],
+            "points": self.points,
+            "written_total": self.written_total,
+            "faults": [f.to_dict() for f in self.faults],
+            "warning": self.warning.to_dict() if self.warning else None,
+            "warning_number": self.warning_number,
+            "warning_cost": self.warning_cost,
+            "cancellations": self.cancellations,
+            "verifications": self.verifications,
+            "notes": self.notes,
+            "passed": self.passed,
+            "replaces": self.replaces,
+            "decisions": self.decisions,
+        }
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A contest or appeal decision (RO-6.5), applied on top of the correction; the verdict before it stays visible."""
+
+    seq: int
+    player: str
+    target: str  # placement | warning | penalty | discipline | total
+    action: str
+    reason: str
+    by: str = "chief arbiter"
+    turn: int | None = None
+    index: int | None = None
+    position: str | None = None
+    word: str | None = None
+    points: int | None = None
+    event: int | None = None
+
+    @classmethod
+    def from_payload(cls, seq: int, data: dict[str, Any]) -> Decision:
+        return cls(seq, **{k: v for k, v in data.items() if k in cls.__dataclass_fields__ and k != "seq"})
+
+
+@dataclass(frozen=True)
+class Sanction:
+    """A disciplinary warning (RO-6.4) or an elimination for cheating (RO-7.1), as recorded."""
+
+    seq: int
+    player: str
+    kind: str  # disciplinary | cheating
+    reason: str
+    turn: int | None = None
+
+
+@dataclass
+class PlayerResult:
+    """A player's whole correction: every slip, warnings, penalties, sanctions, total."""
+
+    player: str
+    table: int | None
+    slips: dict[int, SlipVerdict] = field(default_factory=dict)
+    unattributed: list[SlipVerdict] = field(default_factory=list)
+    sanctions: list[dict[str, Any]] = field(default_factory=list)
+    adjustments: list[dict[str, Any]] = field(default_factory=list)
+    eliminated: str = ""
+    dropped_out: int | None = None  # RO-8.2: the turn the player could not place a scrabble
+    placement_points: int = 0
+    penalties: int = 0
+    warning_costs: int = 0
+    disciplinary: int = 0
+    total: int = 0
+    place: int | None = None
+    board: Board | None = None
+
+    def verdicts(self) -> list[Verdict]:
+        return [v for t in sorted(self.slips) for v in self.slips[t].placements]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "table": self.table,
+            "place": self.place,
+            "total": self.total,
+            "placement_points": self.placement_points,
+            "penalties": self.penalties,
+            "warning_costs": self.warning_costs,
+            "technical_warnings": sum(1 for s in self.slips.values() if s.warning),
+            "disciplinary": self.disciplinary,
+            "adjustments": self.adjustments,
+            "eliminated": self.eliminated,
+            "dropped_out": self.dropped_out,
+            "sanctions": self.sanctions,
+            "turns": [self.slips[t].to_dict() for t in sorted(self.slips)],
+            "unattributed": [s.to_dict() for s in self.unattributed],
+            "board": self.board.to_text() if self.board is not None else None,
+        }
+
+
+# --- the correction of one player -----------------------------------------------------------------------------
+
+
+@dataclass
+class Setup:
+    """What every player's correction shares: settings, tiles, word list, groups, lots."""
+
+    settings: Settings
+    alpha: Alphabet
+    lexicon: Lexicon
+    groups: list[list[int]]  # index 0 = group 1 (empty list in the blind variant)
+    lots: dict[int, int]  # turn -> group drawn (turn 1: the 7-letter group)
+    seating: dict[str, int] = field(default_factory=dict)  # player -> table
+    names: dict[str, str] = field(default_factory=dict)  # player -> full name, when registered
+    blind: dict[str, list[list[int]]] = field(default_factory=dict)  # RO-8.4: each player's own groups
+
+    def groups_of(self, turn: int) -> list[int]:
+        lot = self.lots.get(turn)
+        if lot is None:
+            return []
+        return [1, lot] if turn == 1 else [lot]
+
+
+class PlayerCorrection:
+    """One player's board and verdicts, advanced turn by turn."""
+
+    def __init__(self, setup: Setup, player: str, decisions: Sequence[Decision] = (),
+                 sanctions: Sequence[Sanction] = ()) -> None:
+        self.setup = setup
+        self.alpha = setup.alpha
+        self.judge = Judge(setup.alpha, setup.lexicon)
+        self.player = player
+        self.board = Board(setup.alpha)
+        self.alive: list[Verdict] = []  # placements on the board, in order
+        self.result = PlayerResult(player, setup.seating.get(player))
+        self.decisions = list(decisions)
+        self.stopped = ""  # why correction stopped (dropped out)
+        self.stock: list[int] | None = None
+        if setup.settings.variant == "avocalic":
+            # RO-8.1: every vowel of the tile set, each usable once over the game
+            self.stock = [setup.alpha.counts[t] if setup.alpha.is_vowel(t) else 0 for t in range(setup.alpha.size + 1)]
+        self._sanctions(sanctions)
+
+    def _sanctions(self, sanctions: Sequence[Sanction]) -> None:
+        """RO-6.4, RO-7.1: known before the correction, since an eliminated player is not corrected."""
+        r = self.result
+        withdrawn = {d.event for d in self.decisions if d.target == "discipline"}
+        disciplinary = 0
+        for s in sanctions:
+            r.sanctions.append({"seq": s.seq, "kind": s.kind, "reason": s.reason, "turn": s.turn,
+                                "withdrawn": s.seq in withdrawn})
+            if s.seq in withdrawn:
+                continue
+            if s.kind == "cheating":
+                r.eliminated = r.eliminated or f"eliminated for cheating (RO-7.1): {s.reason}"
+            else:
+                disciplinary += 1
+                if disciplinary == 2:
+                    r.eliminated = r.eliminated or f"eliminated: second disciplinary warning (RO-6.4): {s.reason}"
+        r.disciplinary = disciplinary * DISCIPLINARY
+
+    # --- helpers ---------------------------------------------------------------------------------------------
+
+    def _decision(self, target: str, turn: int | None = None, index: int | None = None) -> list[Decision]:
+        return [d for d in self.decisions if d.target == target and d.turn == turn and d.index == index]
+
+    def _group_tiles(self, group: int) -> list[int] | None:
+        if self.setup.settings.variant == "blind":
+            own = self.setup.blind.get(self.player)
+            return own[group - 1] if own else None
+        return self.setup.groups[group - 1]
+
+    def pool(self, group: int) -> Pool | None:
+        tiles = self._group_tiles(group)
+        if tiles is None:
+            return None
+        counts = [0] * (self.alpha.size + 1)
+        label = f"group {group} ({format_group(self.alpha, tiles)})"
+        if self.stock is not None:
+            kept = [t for t in tiles if t == BLANK or not self.alpha.is_vowel(t)]
+            for t in kept:
+                counts[t] += 1
+            label = f"group {group} ({format_group(self.alpha, kept) or '—'} and vowels from the stock)"
+            return Pool(counts, label, group, len(tiles), self.stock, len(tiles) - len(kept))
+        for t in tiles:
+            counts[t] += 1
+        return Pool(counts, label, group, len(tiles))
+
+    # --- a turn ----------------------------------------------------------------------------------------------
+
+    def correct_turn(self, turn: int, slip: Slip | None, seq: int | None = None,
+                     replaced: Sequence[int] = ()) -> SlipVerdict:
+        sv = SlipVerdict(turn, seq, replaces=list(replaced))
+        self.result.slips[turn] = sv
+        if self.result.eliminated:
+            sv.status, sv.reason = "void", f"not corrected: {self.result.eliminated}"
+            return sv
+        if self.stopped:
+            sv.status, sv.reason = "void", f"not corrected: {self.stopped}"
+            return sv
+        groups = self.setup.groups_of(turn)
+        if not groups:
+            sv.status, sv.reason = "void", f"no lot has been drawn for turn {turn} yet (RO-5.3): not corrected"
+            if slip is not None:
+                sv.placements = [self._void(turn, i, r, sv.reason) for i, r in enumerate(slip.placements(), 1)]
+            return sv
+        if slip is None:
+            sv.status, sv.reason = "missing", "no slip handed in"
+            self._exclusive_turn_end(turn, sv)
+            return sv
+        if self.setup.settings.variant == "blind" and self.player not in self.setup.blind:
+            sv.status, sv.reason = "void", "no sealed groups were handed in by this player (RO-8.4): not corrected"
+            sv.placements = [self._void(turn, i, r, sv.reason) for i, r in enumerate(slip.placements(), 1)]
+            return sv
+        sv.written_total = slip.first("turn_total")
+
+        # notes: verifications are answered first (RO-5.3, RO-5.5.h), then cancellations take effect
+        for note in slip.notes():
+            if note.kind == "verify":
+                sv.verifications.extend(self._verify(note.words, slip))
+            elif note.kind == "cancel":
+                sv.cancellations.extend(self._cancel_note(note.turns, note.raw, turn))
+            elif note.kind == "pass":
+                sv.passed = True
+            else:
+                sv.notes.append(f"note not understood, no effect: {note.raw!r}")
+
+        rows = slip.placements()
+        allowed = 2 if turn == 1 else 1
+        for i, row in enumerate(rows, 1):
+            if i > allowed:
+                sv.placements.append(self._invalid(
+                    turn, i, row, None, "RO-5.3",
+                    f"only {allowed} placement{'s' if allowed > 1 else ''} may be written in turn {turn}"))
+                continue
+            if turn == 1 and len(rows) >= 2:
+                group = groups[0] if i == 1 else groups[1]
+                v = self._judge_row(turn, i, row, [group])
+            else:
+                v = self._judge_row(turn, i, row, groups)
+            sv.placements.append(v)
+        if sv.passed and rows:
+            sv.notes.append("PAS is written together with a placement: the placement is judged")
+        self._faults(turn, slip, sv)
+        self._exclusive_turn_end(turn, sv)
+        return sv
+
+    def _void(self, turn: int, index: int, row: SlipRow, reason: str) -> Verdict:
+        return Verdict(turn, index, row.line, row.position, row.word, row.score, None, "void", "", reason)
+
+    def _invalid(self, turn: int, index: int, row: SlipRow, group: int | None, rule: str, reason: str,
+                 **extra: Any) -> Verdict:
+        return Verdict(turn, index, row.line, row.position, row.word, row.score, group, "invalid", rule, reason,
+                       **extra)
+
+    # --- verification (RO-5.3) -----------------------------------------------------------------------------
+
+    def _verify(self, words: Sequence[str], slip: Slip) -> list[dict[str, Any]]:
+        asked = list(words) or [r.word for r in slip.placements() if r.word.strip()]
+        out = []
+        for w in asked:
+            folded = self.alpha.fold(w) or ""
+            valid = bool(folded) and folded in self.setup.lexicon
+            out.append({"word": w, "valid": valid,
+                        "answer": f"{folded or w}: {'valid' if valid else 'NOT in ' + self.setup.lexicon.name}"})
+        return out
+
+    # --- one placement -------------------------------------------------------------------------------------
+
+    def _judge_row(self, turn: int, index: int, row: SlipRow, groups: Sequence[int]) -> Verdict:
+        decisions = self._decision("placement", turn, index)
+        decision = decisions[-1] if decisions else None
+        verdicts = []
+        for group in groups:
+            pool = self.pool(group)
+            assert pool is not None
+            verdicts.append(self._judge_with(turn, index, row, pool, None))
+        verdict = _prefer(verdicts)
+        if decision is not None:
+            original = verdict.summary()
+            pools = {g: self.pool(g) for g in groups}
+            if decision.action == "invalid":
+                verdict = self._invalid(turn, index, row, verdict.group, "RO-6.5",
+                                        f"decision #{decision.seq} ({decision.by}): {decision.reason}")
+            else:
+                candidates = [self._judge_with(turn, index, row, p, decision) for p in pools.values() if p]
+                verdict = _prefer(candidates)
+                verdict.notes.append(f"decision #{decision.seq} ({decision.by}): {decision.reason} (RO-6.5)")
+                if verdict.status == "valid":
+                    verdict.rule = "RO-6.5"
+            verdict.original = original
+            verdict.decisions = [d.seq for d in decisions]
+        if verdict.on_board:
+            verdict = self._exclusive_check(verdict)
+        if verdict.on_board:
+            self._place(verdict)
+        return verdict
+
+    def _judge_with(self, turn: int, index: int, row: SlipRow, pool: Pool, decision: Decision | None) -> Verdict:
+        alpha = self.alpha
+        lexicon: Lexicon | None = self.setup.lexicon
+        position_text, word_text = row.position, row.word
+        if decision is not None and decision.action == "as":
+            position_text = decision.position or position_text
+            word_text = decision.word or word_text
+        if decision is not None and decision.action == "valid":
+            lexicon = None  # the decision accepts the words
+        if not word_text.strip():
+            return self._invalid(turn, index, row, pool.group, "RO-6.1a", "no main word is written")
+        try:
+            word = alpha.split(word_text.strip(), blanks=True)
+        except TileError as e:
+            return self._invalid(turn, index, row, pool.group, "RO-6.1a", f"the main word cannot be read: {e}")
+        if len(word) < 2:
+            return self._invalid(turn, index, row, pool.group, "RO-6.1a",
+                                 f"{word_text.strip()!r} is not a word: a word has at least two letters")
+        shown = alpha.format(word).upper()
+        if lexicon is not None and not lexicon.contains_tiles(word):
+            return self._invalid(turn, index, row, pool.group, "RO-6.1a",
+                                 f"main word {shown} is not in the official list ({lexicon.name})")
+        written = read_position(row.position)
+        meant = read_position(position_text) if position_text is not row.position else written
+        if written.missing:
+            return self._invalid(turn, index, row, pool.group, "RO-6.1d",
+                                 f"a coordinate sign is missing: {written.problem}")
+
+        # the placement as written (or as a decision says it was meant)
+        first: Attempt | None = None
+        if meant.coord is not None:
+            first = self.judge.attempt(self.board, meant.coord, word, pool, lexicon)
+            if first.ok:
+                kind = _relation(written, meant.coord)
+                if kind == "both":
+                    return self._invalid(turn, index, row, pool.group, "RO-6.1c",
+                                         f"both coordinate signs are wrong: written {written.text.strip()}, "
+                                         f"meant {meant.coord.format()}")
+                return self._accepted(turn, index, row, pool, first, kind, written, candidates=1)
+        # search the player's board for what he must have meant (RO-6.3)
+        candidates: list[tuple[tuple[int, int, Coordinate], str, Attempt]] = []
+        for coord, kind, distance in _one_error(written):
+            if not self.judge.quick_fit(self.board, coord, word):
+                continue
+            a = self.judge.attempt(self.board, coord, word, pool, lexicon)
+            if a.ok:
+                candidates.append(((0 if kind == "inverted" else 1, distance, coord), kind, a))
+        if candidates:
+            candidates.sort(key=lambda c: c[0])
+            _, kind, a = candidates[0]
+            return self._accepted(turn, index, row, pool, a, kind, written, candidates=len(candidates))
+        # nothing with one error: is there a fit with both signs wrong (RO-6.1c)?
+        for coord in _all_coords():
+            if coord in (meant.coord, written.coord) or _relation(written, coord) != "both":
+                continue
+            if not self.judge.quick_fit(self.board, coord, word):
+                continue
+            a = self.judge.attempt(self.board, coord, word, pool, lexicon)
+            if a.ok:
+                return self._invalid(
+                    turn, index, row, pool.group, "RO-6.1c",
+                    f"both coordinate signs are wrong: {shown} fits the board only at {coord.format()}, "
+                    f"not at {written.text.strip()}",
+                )
+        if first is not None:
+            rule, text = first.reasons[0]
+            more = "; ".join(t for _, t in first.reasons[1:3])
+            fix = " (no position with one sign changed fits the board either, RO-6.3)" if rule == "RO-6.1b" else ""
+            return self._invalid(turn, index, row, pool.group, rule, text + fix + (f"; also: {more}" if more else ""))
+        if written.row is None and written.col is None:
+            return self._invalid(turn, index, row, pool.group, "RO-6.1c",
+                                 f"both coordinate signs are wrong: {written.problem or written.text}")
+        return self._invalid(turn, index, row, pool.group, "RO-6.1b",
+                             f"{written.problem}, and no position with that sign changed fits the board (RO-6.3)")
+
+    def _accepted(self, turn: int, index: int, row: SlipRow, pool: Pool, a: Attempt, kind: str,
+                  written: WrittenPosition, candidates: int) -> Verdict:
+        assert a.check is not None and a.assignment is not None
+        alpha = self.alpha
+        chk = a.check
+        position = a.coord.format()
+        word = alpha.format(a.assignment.tiles)
+        breakdown = _words_text(alpha, chk)
+        v = Verdict(turn, index, row.line, row.position, row.word, row.score, pool.group, "valid", "",
+                    f"valid: {breakdown} = {chk.score}", position, word, chk.score, chk.score,
+                    unmarked_blanks=a.assignment.unmarked, coord=a.coord, tiles=a.assignment.tiles, new=chk.new,
+                    vowels=list(a.assignment.vowels))
+        if kind == "inverted":
+            v.status, v.rule, v.penalty_rule = "corrected", "RO-6.3a", "RO-6.3a"
+            v.reason = (f"position signs inverted: written {written.text.strip()}, the player's board has {position}; "
+                        f"scored {chk.score} ({breakdown}); technical penalty −{PENALTY}, capped by the placement's "
+                        "value and the later placements formed with its help")
+        elif kind == "one-sign":
+            v.status, v.rule, v.penalty_rule = "corrected", "RO-6.3b", "RO-6.3b"
+            v.reason = (f"one coordinate sign wrong: written {written.text.strip()}, the player's board has "
+                        f"{position}; scored {chk.score} ({breakdown}); technical penalty −{PENALTY}, capped by the "
+                        "placement's value and the later placements formed with its help")
+        if candidates > 1:
+            v.notes.append(f"{candidates} positions fit the player's board; {position} was taken: verify the "
+                           "player's grid at the table (RO-5.5.i)")
+        if a.assignment.unmarked:
+            n = a.assignment.unmarked
+            v.notes.append(f"{n} blank{'s' if n > 1 else ''} not marked (RO-6.2c)")
+            if a.assignment.choices > 1:
+                v.notes.append("the unmarked blank could stand on more than one square; the lowest score was "
+                               "taken: verify at the table (RO-5.5.i)")
+        return v
+
+    def _exclusive_check(self, v: Verdict) -> Verdict:
+        """RO-8.2, RO-8.3: with a 7-letter group, all 7 letters must be placed."""
+        settings = self.setup.settings
+        if not settings.exclusive or v.group == 1 or len(v.new) == GROUP_SIZE:
+            return v
+        v.status, v.rule = "invalid", settings.rule
+        v.reason = (f"{v.word} places {len(v.new)} of the 7 letters: every turn must place all 7 letters of the "
+                    f"group ({settings.rule})")
+        v.points = 0
+        v.penalty_rule = ""
+        return v
+
+    def _place(self, v: Verdict) -> None:
+        for sq, tile in v.new:
+            self.board.squares[sq] = tile
+        self.alive.append(v)
+        v.depends = self._dependencies(v)
+        if self.stock is not None:
+            for t in v.vowels:
+                self.stock[t] -= 1
+
+    def _dependencies(self, v: Verdict) -> set[tuple[int, int]]:
+        """The earlier placements whose tiles are in a word this one forms (it is formed with their help)."""
+        own = {sq for sq, _ in v.new}
+        owner = {sq: p.pid for p in self.alive if p is not v for sq, _ in p.new}
+        squares: set[int] = set()
+        assert v.coord is not None
+        squares.update(v.coord.squares(len(v.tiles)))
+        for sq in own:
+            start, tiles = self.board.word_through(sq, not v.coord.horizontal)
+            if len(tiles) >= 2:
+                step = SIZE if v.coord.horizontal else 1
+                squares.update(start + i * step for i in range(len(tiles)))
+        return {owner[sq] for sq in squares - own if sq in owner}
+
+    # --- cancellation (RO-5.3) -----------------------------------------------------------------------------
+
+    def _cancel_note(self, turns: Sequence[int], raw: str, current: int) -> list[dict[str, Any]]:
+        if not turns:
+            return [{"turn": None, "done": False, "text": f"{raw!r}: the turn to cancel cannot be read; no effect"}]
+        return [self.cancel(t, current) for t in turns]
+
+    def cancel(self, target: int, current: int) -> dict[str, Any]:
+        if not 1 <= target < current:
+            why = "does not exist" if not 1 <= target <= TURNS else "has not been played before this slip"
+            return {"turn": target, "done": False, "text": f"turn {target} {why}: nothing to cancel (RO-5.3)"}
+        gone = [v for v in self.alive if v.turn == target]
+        if not gone:
+            return {"turn": target, "done": False,
+                    "text": f"turn {target} has no placement on the board (invalid, cancelled or not played): "
+                            "nothing to cancel"}
+        for v in gone:
+            v.status, v.points = "cancelled", 0
+            v.rule = "RO-5.3"
+            v.reason = f"cancelled by the player in turn {current} (Anulez turul {target})"
+            if self.stock is not None:
+                v.notes.append("its letters are lost (RO-8.1)")
+        self.alive = [v for v in self.alive if v.turn != target]
+        effects = self._rebuild(target, current)
+        text = f"turn {target} cancelled" + (f"; {'; '.join(effects)}" if effects else "")
+        return {"turn": target, "done": True, "text": text, "effects": effects}
+
+    def _rebuild(self, cause: int, current: int) -> list[str]:
+        """Lay the remaining placements again; those after the cancelled one are judged again."""
+        board = Board(self.alpha)
+        effects: list[str] = []
+        kept: list[Verdict] = []
+        self.board = board
+        for v in self.alive:
+            if v.turn < cause:
+                for sq, tile in v.new:
+                    board.squares[sq] = tile
+                kept.append(v)
+                self.alive = kept
+                v.depends = self._dependencies(v)
+                continue
+            assert v.coord is not None
+            extra = dict(v.new)
+            start, run = board.word_through(v.coord.square, v.coord.horizontal, extra)
+            same = start == v.coord.square and [letter_of(t) for t in run] == [letter_of(t) for t in v.tiles]
+            reason = ""
+            chk = None
+            if not same:
+                reason = (f"formed with the help of turn {cause}, cancelled in turn {current}: its main word "
+                          f"{v.word.upper() if v.word else ''} is no longer on the board")
+            else:
+                chk = check(board, Placement(v.coord, v.tiles), self.setup.lexicon)
+                if chk.reasons:
+                    reason = (f"no longer legal once turn {cause} is cancelled (turn {current}): "
+                              f"{chk.reasons[0][1]}")
+            if reason:
+                v.status, v.points, v.rule, v.reason = "cancelled", 0, "RO-5.3", reason
+                effects.append(f"turn {v.turn} cancelled with it")
+                continue
+            assert chk is not None
+            if chk.score != v.points:
+                note = (f"rescored {v.points} → {chk.score} once turn {cause} was cancelled in turn {current} "
+                        f"({_words_text(self.alpha, chk)}) (RO-5.3)")
+                v.notes.append(note)
+                effects.append(f"turn {v.turn} rescored {v.points} → {chk.score}")
+                v.points = chk.score
+            for sq, tile in v.new:
+                board.squares[sq] = tile
+            kept.append(v)
+            self.alive = kept
+            v.depends = self._dependencies(v)
+        self.alive = kept
+        return effects
+
+    # --- technical warnings (RO-6.2) -----------------------------------------------------------------------
+
+    def _faults(self, turn: int, slip: Slip, sv: SlipVerdict) -> None:
+        faults: list[Fault] = []
+        table = slip.first("table").strip()
+        seat = self.setup.seating.get(self.player)
+        written_turn = slip.first("turn").strip()
+        if turn == 1:
+            if not table:
+                faults.append(Fault("RO-6.2a", "the table number is missing on the turn-1 slip"))
+            elif seat is not None and table != str(seat):
+                faults.append(Fault("RO-6.2a", f"wrong table number on the turn-1 slip: {table}, the player sits at "
+                                               f"table {seat}"))
+            if slip.has_column("name"):
+                name = slip.first("name").strip()
+                expected = self.setup.names.get(self.player, self.player)
+                if not name:
+                    faults.append(Fault("RO-6.2a", "the player's name is missing on the turn-1 slip"))
+                elif _norm(name) != _norm(expected):
+                    faults.append(Fault("RO-6.2a", f"wrong name on the turn-1 slip: {name!r}"))
+        if not table and turn != 1:
+            faults.append(Fault("RO-6.2b", "the table number is missing"))
+        elif table and seat is not None and table != str(seat) and turn != 1:
+            sv.notes.append(f"table written {table}, the player sits at table {seat} (no warning: RO-6.2b counts "
+                            "only a missing number)")
+        if not written_turn:
+            faults.append(Fault("RO-6.2b", "the turn number is missing"))
+        elif written_turn != str(turn):
+            sv.notes.append(f"turn written {written_turn!r}, collected in turn {turn}")
+        for v in sv.placements:
+            if v.on_board and v.unmarked_blanks:
+                faults.append(Fault("RO-6.2c", f"blank not marked in {v.word} (placement {v.index})"))
+        rows = slip.placements()
+        several = len(rows) > 1
+        expected_total = 0
+        for v, row in zip(sv.placements, rows, strict=False):
+            declared = row.score.strip() or ("" if several else slip.first("turn_total").strip())
+            if v.on_board:
+                real = v.score
+                expected_total += real
+                if not declared:
+                    faults.append(Fault("RO-6.2d", f"the score of {v.word} is missing (it is {real})"))
+                elif _int(declared) != real:
+                    faults.append(Fault("RO-6.2d", f"the score of {v.word} is {real}, not {declared}"))
+            else:
+                expected_total += _int(row.score) or 0
+        total = slip.first("turn_total").strip()
+        accepted = [v for v in sv.placements if v.on_board]
+        if accepted:
+            if several and not total:
+                faults.append(Fault("RO-6.2d", f"the turn total is missing (it is {expected_total})"))
+            elif total and _int(total) != expected_total:
+                faults.append(Fault("RO-6.2d", f"the turn total is {expected_total}, not {total}"))
+        sv.faults = faults
+        if faults:
+            sv.warning = faults[0]
+            if len(faults) > 1:
+                sv.notes.append("one technical warning per slip (RO-6.2): the other faults cost nothing")
+
+    # --- exclusive variants ----------------------------------------------------------------------------------
+
+    def _exclusive_turn_end(self, turn: int, sv: SlipVerdict) -> None:
+        if self.setup.settings.variant != "endurance":
+            return
+        scrabble = any(v.on_board and v.group != 1 and len(v.new) == GROUP_SIZE for v in sv.placements)
+        if not scrabble:
+            self.result.dropped_out = turn
+            self.stopped = f"dropped out in turn {turn}: no scrabble placed (RO-8.2)"
+            sv.notes.append(self.stopped)
+
+    # --- the end -------------------------------------------------------------------------------------------
+
+    def finish(self) -> PlayerResult:
+        r = self.result
+        r.board = self.board
+        every = r.verdicts()
+        # RO-6.3: the penalty is capped by the value of the placement and of the later ones formed with its help
+        for v in every:
+            if not v.penalty_rule:
+                continue
+            dependents = self._dependents(v.pid)
+            cap = v.points + sum(d.points for d in self.alive if d.pid in dependents)
+            v.penalty = min(PENALTY, cap)
+            if v.penalty < PENALTY:
+                names = ", ".join(f"turn {t}" for t, _ in sorted(dependents)) or "none"
+                v.notes.append(f"penalty capped at {v.penalty}: the placement is worth {v.points}, the later "
+                               f"placements formed with its help ({names}) {cap - v.points} (RO-6.3)")
+        for d in self.decisions:
+            if d.target == "penalty":
+                for v in every:
+                    if v.turn == d.turn and (d.index is None or v.index == d.index) and v.penalty_rule:
+                        v.original = v.original or v.summary() | {"penalty": v.penalty}
+                        v.penalty = 0 if d.action == "cancel" else max(0, int(d.points or 0))
+                        v.decisions.append(d.seq)
+                        v.notes.append(f"penalty set to {v.penalty} by decision #{d.seq} ({d.by}): {d.reason} "
+                                       "(RO-6.5)")
+        # RO-6.2: one warning per slip, the first three free
+        count = 0
+        for turn in sorted(r.slips):
+            sv = r.slips[turn]
+            cancel = [d for d in self.decisions if d.target == "warning" and d.turn == turn]
+            if sv.warning and cancel:
+                sv.decisions = [d.seq for d in cancel]
+                sv.notes.append(f"technical warning ({sv.warning.rule}) withdrawn by decision #{cancel[-1].seq} "
+                                f"({cancel[-1].by}): {cancel[-1].reason} (RO-6.5)")
+                sv.warning = None
+            if sv.warning:
+                count += 1
+                sv.warning_number = count
+                sv.warning_cost = WARNING_COST if count > FREE_WARNINGS else 0
+        for d in self.decisions:
+            if d.target == "total":
+                r.adjustments.append({"seq": d.seq, "points": int(d.points or 0), "reason": d.reason, "by": d.by})
+        r.placement_points = sum(v.points for v in self.alive)
+        r.penalties = sum(v.penalty for v in every)
+        r.warning_costs = sum(sv.warning_cost for sv in r.slips.values())
+        r.total = (r.placement_points - r.penalties - r.warning_costs - r.disciplinary
+                   + sum(a["points"] for a in r.adjustments))
+        return r
+
+    def _dependents(self, pid: tuple[int, int]) -> set[tuple[int, int]]:
+        """Later placements formed with the help of ``pid``, directly or through one another."""
+        found: set[tuple[int, int]] = set()
+        frontier = {pid}
+        while frontier:
+            nxt = {v.pid for v in self.alive if v.depends & frontier and v.pid not in found and v.pid != pid}
+            found |= nxt
+            frontier = nxt
+        return found
+
+
+def _prefer(verdicts: list[Verdict]) -> Verdict:
+    """Of a placement judged against each possible group (turn 1, one placement), the one that stands."""
+    rank = {"valid": 0, "corrected": 1}
+
+    def key(v: Verdict) -> tuple[int, int, int]:
+        letters = 1 if v.reason.startswith("letters not from") else 0
+        return (rank.get(v.status, 2), letters, v.group or 0)
+
+    return min(verdicts, key=key)
+
+
+def _relation(written: WrittenPosition, coord: Coordinate) -> str:
+    """How a coordinate differs from the written position: same, inverted, one-sign or both."""
+    if written.coord == coord:
+        return "same"
+    if written.coord is not None and written.coord.transposed() == coord:
+        return "inverted"
+    if written.horizontal is not None and written.horizontal == coord.horizontal and (
+        written.row == coord.row or written.col == coord.col
+    ):
+        return "one-sign"
+    return "both"
+
+
+def _one_error(written: WrittenPosition) -> Iterable[tuple[Coordinate, str, int]]:
+    """Coordinates one error away from the written position: inverted signs, or one sign changed."""
+    if written.coord is not None:
+        yield written.coord.transposed(), "inverted", 0
+    if written.horizontal is None:
+        return
+    direction = HORIZONTAL if written.horizontal else VERTICAL
+    if written.row is not None:
+        for col in range(SIZE):
+            if col != written.col:
+                yield Coordinate(written.row, col, direction), "one-sign", abs(col - (written.col or 0))
+    if written.col is not None:
+        for row in range(SIZE):
+            if row != written.row:
+                yield Coordinate(row, written.col, direction), "one-sign", abs(row - (written.row or 0))
+
+
+def _all_coords() -> Iterable[Coordinate]:
+    for direction in (HORIZONTAL, VERTICAL):
+        for row in range(SIZE):
+            for col in range(SIZE):
+                yield Coordinate(row, col, direction)
+
+
+def _int(text: str) -> int | None:
+    text = text.strip()
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def _norm(text: str) -> str:
+    from arbitru.formats.anticipation.slips import fold
+
+    return fold(text)
+
+
+# --- the whole game ------------------------------------------------------------------------------------------
+
+
+@dataclass
+class SlipEntry:
+    """A slip as the journal holds it: the event's seq, and earlier entries it replaces."""
+
+    seq: int | None
+    slip: Slip
+    replaces: list[int] = field(default_factory=list)
+
+
+class Correction:
+    """Every player's correction, advanced turn by turn (the bench times one turn of it)."""
+
+    def __init__(self, setup: Setup, players: Iterable[str], decisions: Sequence[Decision] = (),
+                 sanctions: Sequence[Sanction] = ()) -> None:
+        self.setup = setup
+        self.players: dict[str, PlayerCorrection] = {}
+        by_player: dict[str, list[Decision]] = {}
+        for d in decisions:
+            by_player.setdefault(d.player, []).append(d)
+        sanctioned: dict[str, list[Sanction]] = {}
+        for s in sanctions:
+            sanctioned.setdefault(s.player, []).append(s)
+        for p in players:
+            self.players[p] = PlayerCorrection(setup, p, by_player.get(p, []), sanctioned.get(p, []))
+
+    def correct_turn(self, turn: int, entries: dict[str, SlipEntry]) -> dict[str, SlipVerdict]:
+        out = {}
+        for player, pc in self.players.items():
+            entry = entries.get(player)
+            if entry is None:
+                out[player] = pc.correct_turn(turn, None)
+            else:
+                out[player] = pc.correct_turn(turn, entry.slip, entry.seq, entry.replaces)
+        return out
+
+    def add_unattributed(self, player: str, entry: SlipEntry) -> None:
+        pc = self.players[player]
+        slip = entry.slip
+        reason = (f"the slip cannot be placed in a turn: turn {slip.written_turn.strip()!r} does not exist "
+                  f"(turns are 1 to {TURNS})" if slip.written_turn.strip() else
+                  "the slip has no turn number and was not entered with the turn it was collected in (RO-6.2b)")
+        sv = SlipVerdict(None, entry.seq, "void", reason + ": not corrected; re-enter it with --turn")
+        sv.placements = [pc._void(0, i, r, sv.reason) for i, r in enumerate(slip.placements(), 1)]
+        pc.result.unattributed.append(sv)
+
+    def finish(self) -> dict[str, PlayerResult]:
+        return {p: pc.finish() for p, pc in self.players.items()}

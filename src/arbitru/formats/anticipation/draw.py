@@ -1,0 +1,378 @@
+"""The draw of the letter groups (RO-1.1, RO-5.2.d–f, RO-8.1, RO-8.2, RO-8.4).
+
+All 100 tiles are split into group 1 (2 letters) and groups 2–15 (7 letters each). Group 1 must form *both words*
+(RO-5.2.d: both orders of its two letters are words; a doubled letter needs one word). Each 7-letter group holds at
+least one vowel and one consonant (RO-5.2.e); a group that does not is put back and drawn again. When, near the end,
+the last group(s) cannot meet the condition, the letters of the smallest number of last, consecutively drawn groups
+for which it can be met go back into the bag, and those groups are drawn again one by one under supervision
+(every draw must meet the condition *and* leave the rest able to meet it). Letters are shown sorted alphabetically,
+blanks last (RO-5.2.f).
+
+>>> from arbitru.engine.lexicon import Lexicon
+>>> from arbitru.engine.tiles import alphabet
+>>> ro = alphabet("ro")
+>>> lex = Lexicon.from_words(["AL", "LA", "AM", "MA", "AN", "NA", "AS", "SA", "EL", "LE", "NU", "UN", "II"], ro)
+>>> rules = GroupRules(ro, lex)
+>>> d = draw_groups(rules, seed=7)
+>>> len(d.groups), [len(g) for g in d.groups][:3], sum(len(g) for g in d.groups)
+(15, [2, 7, 7], 100)
+>>> draw_groups(rules, seed=7).groups == d.groups   # a seeded draw is reproducible
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from arbitru.engine.lexicon import Lexicon
+from arbitru.engine.tiles import BLANK, Alphabet, Bag, Rack
+from arbitru.errors import ArbitruError, TileError
+from arbitru.formats.anticipation.variants import GROUP1_SIZE, GROUP_SIZE, GROUPS, Settings
+
+MAX_ATTEMPTS = 20000
+
+
+class DrawError(ArbitruError):
+    """A draw that cannot be completed under its conditions."""
+
+
+class GroupsError(ArbitruError):
+    """Groups entered by hand that break the rules or do not match the tile set; lists every problem."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+def sort_group(tiles: Iterable[int]) -> list[int]:
+    """Alphabetical order, blanks last (RO-5.2.f)."""
+    return sorted(tiles, key=lambda t: (t == BLANK, t))
+
+
+def format_group(alpha: Alphabet, tiles: Iterable[int]) -> str:
+    return alpha.format(sort_group(tiles))
+
+
+def parse_group(alpha: Alphabet, text: str) -> list[int]:
+    """``"ACEIRT?"`` → tiles (``?`` is a blank); letters are folded (Ă → A)."""
+    cleaned = re.sub(r"[\s,;.\-]", "", text)
+    return sort_group(alpha.parse_rack(cleaned.upper()).tiles())
+
+
+class GroupRules:
+    """The conditions a group must meet, for one variant and blank setting."""
+
+    def __init__(
+        self,
+        alpha: Alphabet,
+        lexicon: Lexicon | None,
+        *,
+        variant: str = "classic",
+        blank_counts: str = "neither",
+    ) -> None:
+        self.alpha = alpha
+        self.lexicon = lexicon
+        self.variant = variant
+        self.blank_counts = blank_counts
+
+    @classmethod
+    def for_settings(cls, settings: Settings, alpha: Alphabet, lexicon: Lexicon | None) -> GroupRules:
+        return cls(alpha, lexicon, variant=settings.variant, blank_counts=settings.blank_counts)
+
+    # --- letters -------------------------------------------------------------------------------------------
+
+    def is_vowel(self, tile: int) -> bool:
+        if tile == BLANK:
+            return self.blank_counts == "vowel"
+        return self.alpha.is_vowel(tile)
+
+    def is_consonant(self, tile: int) -> bool:
+        if tile == BLANK:
+            return self.blank_counts == "consonant"
+        return not self.alpha.is_vowel(tile)
+
+    def counts(self, tiles: Iterable[int]) -> tuple[int, int]:
+        """(vowels, consonants) under the blank setting."""
+        tiles = list(tiles)
+        return sum(map(self.is_vowel, tiles)), sum(map(self.is_consonant, tiles))
+
+    # --- conditions ----------------------------------------------------------------------------------------
+
+    def group1_problem(self, tiles: Sequence[int]) -> str | None:
+        """Why group 1 fails its condition, or None (RO-5.2.d; RO-8.1 for avocalic)."""
+        if len(tiles) != GROUP1_SIZE:
+            return f"group 1 has {len(tiles)} letters, not {GROUP1_SIZE}"
+        text = format_group(self.alpha, tiles)
+        if self.variant == "avocalic":
+            g, j = self.alpha.code("G"), self.alpha.code("J")
+            if not any(self.is_consonant(t) and t not in (g, j) for t in tiles):
+                return f"group 1 ({text}) needs a consonant other than G and J (RO-8.1)"
+            return None
+        if not self.both_words(tiles):
+            return f"group 1 ({text}) does not form both words (RO-5.2.d)"
+        return None
+
+    def both_words(self, tiles: Sequence[int]) -> bool:
+        """Both orders of the two letters are words (a doubled letter: one word); a blank may be any letter."""
+        if self.lexicon is None:
+            raise DrawError("the draw of group 1 needs the word list (RO-5.2.d)")
+        a, b = tiles
+        letters = range(1, self.alpha.size + 1)
+        for x in letters if a == BLANK else (a,):
+            for y in letters if b == BLANK else (b,):
+                if self.lexicon.contains_tiles((x, y)) and self.lexicon.contains_tiles((y, x)):
+                    return True
+        return False
+
+    def group_problem(self, tiles: Sequence[int]) -> str | None:
+        """Why a 7-letter group fails its condition, or None (RO-5.2.e; RO-8.1; RO-8.2)."""
+        if len(tiles) != GROUP_SIZE:
+            return f"{len(tiles)} letters, not {GROUP_SIZE}"
+        if self.variant == "avocalic":
+            return None
+        vowels, consonants = self.counts(tiles)
+        text = format_group(self.alpha, tiles)
+        if not vowels:
+            return f"{text} has no vowel (RO-5.2.e)"
+        if not consonants:
+            return f"{text} has no consonant (RO-5.2.e)"
+        if self.variant == "endurance" and stand_alone_scrabble(self.alpha, self.lexicon, tiles) is None:
+            return f"{text} forms no stand-alone 7-letter word (RO-8.2)"
+        return None
+
+    def feasible(self, pool: Sequence[int], groups: int) -> bool:
+        """Can ``pool`` (7 × groups tiles) be split into ``groups`` groups that each meet the letter-count condition?
+
+        Exact for the vowel/consonant condition; for RO-8.2 a necessary condition (the words are tried by drawing).
+        """
+        if groups <= 0 or self.variant == "avocalic":
+            return True
+        vowels, consonants = self.counts(pool)
+        return vowels >= groups and consonants >= groups
+
+
+def stand_alone_scrabble(alpha: Alphabet, lexicon: Lexicon | None, tiles: Sequence[int]) -> list[int] | None:
+    """A word using all the tiles (blanks as any letter) on an empty board, or None (RO-8.2).
+
+    Equivalent to :func:`arbitru.engine.movegen.generate` with ``use_all=True`` on an empty board (a 7-letter word
+    always fits through H8); an anagram walk of the word list is used because the draw tries many groups.
+    """
+    if lexicon is None:
+        raise DrawError("checking stand-alone scrabbles needs the word list (RO-8.2)")
+    counts = Rack(alpha, tiles).counts
+    n = len(tiles)
+    word: list[int] = []
+
+    def walk(node: int) -> bool:
+        for tile, accepts, child in lexicon.arcs(node):
+            if counts[tile]:
+                key, placed = tile, tile
+            elif counts[BLANK]:
+                key, placed = BLANK, 0x80 | tile
+            else:
+                continue
+            counts[key] -= 1
+            word.append(placed)
+            if len(word) == n and accepts:
+                return True
+            if len(word) < n and child and walk(child):
+                return True
+            word.pop()
+            counts[key] += 1
+        return False
+
+    return list(word) if n and walk(lexicon.dawg_root) else None
+
+
+@dataclass
+class Draw:
+    """The groups (index 0 = group 1), each sorted, and how they were obtained."""
+
+    groups: list[list[int]]
+    method: str  # "seeded" or "manual"
+    seed: int | None = None
+    #: redraws per group and every regrouping (RO-5.2.e), for the record
+    log: list[dict[str, Any]] = field(default_factory=list)
+
+    def labels(self, alpha: Alphabet) -> list[str]:
+        return [format_group(alpha, g) for g in self.groups]
+
+    def to_payload(self, alpha: Alphabet) -> dict[str, Any]:
+        return {"groups": self.labels(alpha), "method": self.method, "seed": self.seed, "log": self.log}
+
+    @classmethod
+    def from_payload(cls, alpha: Alphabet, data: dict[str, Any]) -> Draw:
+        return cls([parse_group(alpha, g) for g in data["groups"]], data["method"], data.get("seed"),
+                   data.get("log", []))
+
+
+def groups_to_return(
+    rules: GroupRules, drawn: Sequence[Sequence[int]], bag: Sequence[int], left: int
+) -> int:
+    """How many of the last drawn 7-letter groups go back into the bag (RO-5.2.e).
+
+    ``drawn`` are groups 2.. drawn so far, ``bag`` the tiles left, ``left`` the groups not yet drawn (their letters
+    are in the bag). Returns the smallest ``k`` such that the last ``k`` drawn groups plus the bag can be split into
+    ``k + left`` groups that each meet the condition. The RO-5.2.e example:
+
+    >>> from arbitru.engine.tiles import alphabet
+    >>> ro = alphabet("ro")
+    >>> rules = GroupRules(ro, None)
+    >>> g = lambda s: parse_group(ro, s)
+    >>> drawn = [g("ABCDEFG")] * 11 + [g("AEBCDFG"), g("ABCDFGH")]   # groups 2..14: 13 has 2 vowels, 14 one
+    >>> groups_to_return(rules, drawn, g("BCDFGHJ"), 1)             # group 15 would have no vowel
+    2
+    """
+    pool = list(bag)
+    for k in range(1, len(drawn) + 1):
+        pool.extend(drawn[-k])
+        if rules.feasible(pool, left + k):
+            return k
+    raise DrawError("no regrouping of the 7-letter groups can meet the condition (RO-5.2.e)")
+
+
+def draw_groups(
+    rules: GroupRules,
+    seed: int | None = None,
+    bag: Bag | None = None,
+    *,
+    max_attempts: int = MAX_ATTEMPTS,
+) -> Draw:
+    """Draw the 15 groups the way the arbiter does in the hall (RO-5.2.d–e), reproducibly from ``seed``."""
+    alpha = rules.alpha
+    bag = bag if bag is not None else Bag(alpha, seed)
+    log: list[dict[str, Any]] = []
+
+    g1: list[int] | None = None
+    for attempt in range(1, max_attempts + 1):
+        tiles = bag.draw(GROUP1_SIZE)
+        if rules.group1_problem(tiles) is None:
+            g1 = tiles
+            log.append({"group": 1, "redraws": attempt - 1})
+            break
+        bag.put_back(tiles)
+    if g1 is None:
+        raise DrawError(f"no group 1 meeting the condition in {max_attempts} draws")
+    groups: list[list[int]] = [sort_group(g1)]
+    supervised_from: int | None = None
+
+    while len(groups) < GROUPS:
+        number = len(groups) + 1
+        left = GROUPS - len(groups)
+        supervised = supervised_from is not None and number >= supervised_from
+        accepted: list[int] | None = None
+        if _can_meet(rules, bag.tiles, left, supervised):
+            forced = len(bag) == GROUP_SIZE
+            for attempt in range(1, (1 if forced else max_attempts) + 1):
+                tiles = bag.draw(GROUP_SIZE)
+                ok = rules.group_problem(tiles) is None
+                if ok and supervised and not rules.feasible(bag.tiles, left - 1):
+                    ok = False
+                if ok:
+                    accepted = tiles
+                    log.append({"group": number, "redraws": attempt - 1})
+                    break
+                bag.put_back(tiles)
+        if accepted is not None:
+            groups.append(sort_group(accepted))
+            continue
+        # RO-5.2.e: the last group(s) cannot meet the condition: regroup
+        drawn = groups[1:]
+        k = groups_to_return(rules, drawn, bag.tiles, left)
+        back = list(range(number - k, GROUPS + 1))
+        log.append({
+            "regroup": back,
+            "why": f"group {number} cannot meet the condition with the letters left "
+                   f"({format_group(alpha, bag.tiles)})",
+        })
+        for tiles in groups[-k:]:
+            bag.put_back(tiles)
+        del groups[-k:]
+        supervised_from = number - k
+    return Draw(groups, "seeded", seed, log)
+
+
+def _can_meet(rules: GroupRules, bag: Sequence[int], left: int, supervised: bool) -> bool:
+    if supervised:
+        return rules.feasible(bag, left)
+    if rules.variant == "avocalic":
+        return True
+    if len(bag) == GROUP_SIZE:
+        return rules.feasible(bag, 1)
+    vowels, consonants = rules.counts(bag)
+    return vowels > 0 and consonants > 0
+
+
+# --- groups entered by hand ----------------------------------------------------------------------------------
+
+
+_LINE = re.compile(r"^\s*(?:(?:grupa\s*)?(\d+)\s*[:.)=]\s*|(\d+)\s+)?(.*?)\s*$", re.IGNORECASE)
+
+
+def parse_groups(alpha: Alphabet, text: str) -> list[list[int]]:
+    """Read groups written one per line: ``AL``, ``2: ACEIRT?``, ``3 BDEIMOR``; ``#`` starts a comment.
+
+    :raises GroupsError: naming the line of a letter that is not in the tile set or a number out of order.
+    """
+    groups: list[list[int]] = []
+    problems: list[str] = []
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0]
+        if not line.strip():
+            continue
+        m = _LINE.match(line)
+        assert m is not None
+        number = m.group(1) or m.group(2)
+        letters = m.group(3)
+        if number is not None and int(number) != len(groups) + 1:
+            problems.append(f"line {lineno}: group number {number}, expected {len(groups) + 1}")
+        try:
+            groups.append(parse_group(alpha, letters))
+        except TileError as e:
+            problems.append(f"line {lineno}: {e}")
+            groups.append([])
+    if problems:
+        raise GroupsError(problems)
+    return groups
+
+
+def group_problems(rules: GroupRules, groups: Sequence[Sequence[int]], who: str = "") -> list[str]:
+    """Every way these 15 groups break RO-1.1, RO-3.1 or the group conditions (empty when they are right)."""
+    alpha = rules.alpha
+    prefix = f"{who}: " if who else ""
+    problems: list[str] = []
+    if len(groups) != GROUPS:
+        problems.append(f"{prefix}{len(groups)} groups, not {GROUPS} (RO-1.1)")
+    for i, tiles in enumerate(groups, 1):
+        size = GROUP1_SIZE if i == 1 else GROUP_SIZE
+        if len(tiles) != size:
+            problems.append(f"{prefix}group {i} ({format_group(alpha, tiles)}) has {len(tiles)} letters, not {size} "
+                            "(RO-1.1)")
+            continue
+        problem = rules.group1_problem(tiles) if i == 1 else rules.group_problem(tiles)
+        if problem:
+            problems.append(f"{prefix}group {i}: {problem}" if i > 1 else f"{prefix}{problem}")
+    used = Counter(t for g in groups for t in g)
+    for t in range(alpha.size + 1):
+        have, want = used.get(t, 0), alpha.counts[t]
+        name = alpha.label(t)
+        if have > want:
+            problems.append(f"{prefix}{name} is used {have} times, the tile set has {want} (RO-3.1)")
+        elif have < want:
+            problems.append(f"{prefix}{want - have} × {name} missing from the groups (RO-3.1)")
+    return problems
+
+
+def manual_draw(rules: GroupRules, groups: Sequence[Sequence[int]]) -> Draw:
+    """Groups drawn in the hall and entered by hand, checked against the rules and the bag.
+
+    :raises GroupsError: listing every problem.
+    """
+    problems = group_problems(rules, groups)
+    if problems:
+        raise GroupsError(problems)
+    return Draw([sort_group(g) for g in groups], "manual")

@@ -1,0 +1,427 @@
+"""A game as an append-only journal of events, and the state replayed from it.
+
+Events (kind: payload):
+
+- ``draw``: the 15 groups, how they were drawn (RO-5.2.d–f); not in the blind variant.
+- ``seating``: players and their tables (RO-5.1), names as they should be written (RO-6.2a).
+- ``blind_groups``: a player's own sealed 15 groups (RO-8.4).
+- ``lot``: the group drawn for a turn and who drew it (RO-5.3).
+- ``slip``: a slip exactly as written (RO-5.3); a later slip of the same player and turn is a re-entry that
+  replaces it, the old one stays in the journal.
+- ``decision``: a contest or appeal decision with its reason (RO-6.5).
+- ``sanction``: a disciplinary warning (RO-6.4) or an elimination for cheating (RO-7.1).
+- ``correction``: the record that a correction was run and what it gave (the state itself is always replayed).
+
+Boards, scores and rankings are never stored: :meth:`AnticipationGame.replay` derives them from the events, the
+same way every time. Every event is committed before anything is computed from it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arbitru.engine.lexicon import Lexicon
+from arbitru.engine.tiles import Alphabet, alphabet
+from arbitru.errors import ArbitruError, JournalError, LexiconError
+from arbitru.formats.anticipation.correction import (
+    Correction,
+    Decision,
+    PlayerResult,
+    Sanction,
+    Setup,
+    SlipEntry,
+)
+from arbitru.formats.anticipation.draw import Draw, GroupRules, GroupsError, group_problems, parse_group
+from arbitru.formats.anticipation.ranking import rank
+from arbitru.formats.anticipation.slips import Slip, SlipFileError, read_slips_csv
+from arbitru.formats.anticipation.turns import Lot, TurnOrder
+from arbitru.formats.anticipation.variants import TURNS, Settings
+from arbitru.journal.store import Event, Journal
+
+FORMAT = "anticipation"
+DECISION_TARGETS = {
+    "placement": ("valid", "invalid", "as"),
+    "warning": ("cancel",),
+    "penalty": ("cancel", "set"),
+    "discipline": ("cancel",),
+    "total": ("adjust",),
+}
+
+_LEXICONS: dict[str, Lexicon] = {}
+
+
+def register_lexicon(lexicon: Lexicon, name: str | None = None) -> None:
+    """Make a word list known by name in this process (tests; lists built in memory)."""
+    _LEXICONS[name or lexicon.name] = lexicon
+
+
+def resolve_lexicon(spec: str, alpha: Alphabet | None = None) -> Lexicon:
+    """The word list a game names: one registered in this process, a file (``.kwg`` or one word per line), or an
+    official list from the catalog (RO-2).
+
+    :raises LexiconError: when it cannot be found.
+    """
+    alpha = alpha or alphabet("ro")
+    if not spec:
+        raise LexiconError("the game names no word list (RO-2): give --lexicon")
+    if spec in _LEXICONS:
+        return _LEXICONS[spec]
+    path = Path(spec)
+    if path.is_file():
+        if path.suffix == ".kwg":
+            lex = Lexicon.load(path, alpha)
+        else:
+            words = path.read_text("utf-8").split()
+            lex = Lexicon.from_words(words, alpha, name=path.stem)
+        _LEXICONS[spec] = lex
+        return lex
+    try:
+        from arbitru.lexicons.catalog import load  # type: ignore[import-not-found]
+    except ImportError:
+        raise LexiconError(f"no word list {spec!r}: not a file, and the official lists are not installed") from None
+    try:
+        lex = load(spec)
+    except ArbitruError:
+        raise
+    except Exception as e:  # the catalog's own errors, whatever they are
+        raise LexiconError(f"cannot load the word list {spec!r}: {e}") from None
+    _LEXICONS[spec] = lex
+    return lex
+
+
+# --- the replayed state --------------------------------------------------------------------------------------
+
+
+@dataclass
+class GameState:
+    """Everything replayed from the journal; ``results`` per player, ``ranking`` in order."""
+
+    game_id: str
+    settings: Settings
+    alpha: Alphabet
+    lexicon_name: str
+    draw: Draw | None
+    order: TurnOrder
+    seating: dict[str, int]
+    names: dict[str, str]
+    blind: dict[str, list[list[int]]]
+    slips: dict[tuple[str, int], SlipEntry]
+    unattributed: list[tuple[str, SlipEntry]]
+    decisions: list[Decision]
+    sanctions: list[Sanction]
+    corrections: list[dict[str, Any]]
+    results: dict[str, PlayerResult] = field(default_factory=dict)
+    ranking: list[PlayerResult] = field(default_factory=list)
+    last_seq: int = 0
+
+    def players(self) -> list[str]:
+        found = dict.fromkeys(sorted(self.seating, key=lambda p: (self.seating[p], p)))
+        for (player, _turn) in self.slips:
+            found.setdefault(player)
+        for player, _ in self.unattributed:
+            found.setdefault(player)
+        for player in self.blind:
+            found.setdefault(player)
+        for s in self.sanctions:
+            found.setdefault(s.player)
+        return list(found)
+
+    def groups_text(self) -> list[str]:
+        return self.draw.labels(self.alpha) if self.draw else []
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as plain data (``results --json``); the same events always give the same data."""
+        return {
+            "game": self.game_id,
+            "settings": self.settings.to_dict(),
+            "lexicon": self.lexicon_name,
+            "groups": self.groups_text(),
+            "lots": [self.order.lots[t].to_payload() for t in sorted(self.order.lots)],
+            "players": [self.results[r.player].to_dict() | {"name": self.names.get(r.player, r.player)}
+                        for r in self.ranking],
+            "decisions": [d.__dict__ for d in self.decisions],
+            "corrections": self.corrections,
+            "events": self.last_seq,
+        }
+
+    def digest(self) -> str:
+        data = json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(data.encode()).hexdigest()[:16]
+
+
+# --- the game -----------------------------------------------------------------------------------------------
+
+
+class AnticipationGame:
+    """One anticipation game in a journal: record events, replay state."""
+
+    def __init__(self, journal: Journal, game_id: str, lexicon: Lexicon | None = None) -> None:
+        info = journal.game(game_id)
+        if info.format != FORMAT:
+            raise JournalError(f"game {game_id!r} is a {info.format} game, not an anticipation game")
+        self.journal = journal
+        self.id = game_id
+        self.settings = Settings.from_dict(info.settings)
+        self.alpha = alphabet(self.settings.lang)
+        self._lexicon = lexicon
+
+    @property
+    def lexicon(self) -> Lexicon:
+        if self._lexicon is None:
+            self._lexicon = resolve_lexicon(self.settings.lexicon, self.alpha)
+        return self._lexicon
+
+    @classmethod
+    def create(
+        cls,
+        journal: Journal,
+        settings: Settings,
+        draw: Draw | None,
+        *,
+        lexicon: Lexicon | None = None,
+        seating: Sequence[tuple[str, int, str]] = (),
+        game_id: str | None = None,
+    ) -> AnticipationGame:
+        """Register the game with its draw (checked again against the rules) and, optionally, its seating."""
+        alpha = alphabet(settings.lang)
+        if settings.variant == "blind":
+            if draw is not None:
+                raise GroupsError(["the blind variant has no common draw: each player hands in his own groups "
+                                   "(RO-8.4)"])
+        else:
+            if draw is None:
+                raise GroupsError(["a game needs its groups: a seeded draw or groups entered by hand"])
+            lex = lexicon or resolve_lexicon(settings.lexicon, alpha)
+            problems = group_problems(GroupRules.for_settings(settings, alpha, lex), draw.groups)
+            if problems:
+                raise GroupsError(problems)
+        gid = journal.create_game(FORMAT, settings.to_dict(), game_id)
+        events: list[tuple[str, dict[str, Any]]] = []
+        if draw is not None:
+            events.append(("draw", draw.to_payload(alpha)))
+        if seating:
+            events.append(("seating", _seating_payload(seating)))
+        if events:
+            journal.append_many(gid, events)
+        return cls(journal, gid, lexicon)
+
+    # --- recording -------------------------------------------------------------------------------------------
+
+    def _events(self) -> list[Event]:
+        return self.journal.events(self.id)
+
+    def order(self) -> TurnOrder:
+        order = TurnOrder()
+        for e in self.journal.iter_events(self.id, "lot"):
+            order.add(Lot.from_payload(e.payload))
+        return order
+
+    def draw_lot(self, turn: int | None = None, group: int | None = None, drawn_by: str | None = None) -> Lot:
+        """Record a lot: ``group`` as drawn in the hall, or drawn now from the game's seed (RO-5.3)."""
+        order = self.order()
+        turn = turn if turn is not None else order.next_turn()
+        if turn is None:
+            raise ArbitruError(f"all {TURNS} lots are drawn")
+        by = drawn_by or f"table {turn}"
+        if group is None:
+            lot = order.draw(turn, self.settings.seed if self.settings.seed is not None else self.id, by)
+        else:
+            order.check(turn, group)
+            lot = Lot(turn, group, by)
+        self.journal.append(self.id, "lot", lot.to_payload())
+        return lot
+
+    def draw_all_lots(self, drawn_by: str | None = None) -> list[Lot]:
+        """Every remaining lot at once (games whose groups are sent ahead, RO-4.4)."""
+        lots = []
+        while self.order().next_turn() is not None:
+            lots.append(self.draw_lot(drawn_by=drawn_by))
+        return lots
+
+    def add_seating(self, seating: Sequence[tuple[str, int, str]]) -> int:
+        return self.journal.append(self.id, "seating", _seating_payload(seating))
+
+    def set_blind_groups(self, player: str, groups: Sequence[Sequence[int]]) -> int:
+        """A player's sealed groups (RO-8.4), checked against the rules and the tile set."""
+        if self.settings.variant != "blind":
+            raise ArbitruError("only the blind variant has players' own groups (RO-8.4)")
+        rules = GroupRules.for_settings(self.settings, self.alpha, self.lexicon)
+        problems = group_problems(rules, groups, who=player)
+        if problems:
+            raise GroupsError(problems)
+        labels = [self.alpha.format(g) for g in groups]
+        return self.journal.append(self.id, "blind_groups", {"player": player, "groups": labels})
+
+    def enter_slips(self, slips: Sequence[Slip], *, replace: bool = False) -> list[int]:
+        """Store slips exactly as written, all in one transaction; nothing is computed before they are stored.
+
+        :raises SlipFileError: when a slip of the same player and turn is already stored and ``replace`` is not set.
+        """
+        if not replace:
+            stored = {}
+            for e in self.journal.iter_events(self.id, "slip"):
+                if e.payload.get("turn") is not None:
+                    stored[(e.payload["player"], e.payload["turn"])] = e.seq
+            for s in slips:
+                key = (s.player, s.turn)
+                if s.turn is not None and key in stored:
+                    line = s.rows[0].line if s.rows else "?"
+                    raise SlipFileError(
+                        f"line {line}: a slip of {s.player} for turn {s.turn} is already stored (event #{stored[key]});"
+                        " use --replace to re-enter it"
+                    )
+        return self.journal.append_many(self.id, [("slip", s.to_payload()) for s in slips])
+
+    def import_slips_csv(self, text: str, *, turn: int | None = None, replace: bool = False,
+                         source: str = "") -> list[int]:
+        seating = self._seating_players()
+        slips = read_slips_csv(text, turn=turn, players=seating or None, source=source)
+        if not slips:
+            raise SlipFileError("the file holds no slip")
+        return self.enter_slips(slips, replace=replace)
+
+    def _seating_players(self) -> list[str]:
+        players: list[str] = []
+        for e in self.journal.iter_events(self.id, "seating"):
+            players.extend(p["player"] for p in e.payload["players"])
+        return players
+
+    def decide(self, player: str, target: str, action: str, reason: str, *, by: str = "chief arbiter",
+               turn: int | None = None, index: int | None = None, position: str | None = None,
+               word: str | None = None, points: int | None = None, event: int | None = None) -> int:
+        """Record a contest or appeal decision with its reason (RO-6.5); the correction it changes stays visible."""
+        if target not in DECISION_TARGETS:
+            raise ArbitruError(f"unknown decision target {target!r}; known: {', '.join(DECISION_TARGETS)}")
+        if action not in DECISION_TARGETS[target]:
+            raise ArbitruError(f"a {target} decision is one of {', '.join(DECISION_TARGETS[target])}, not {action!r}")
+        if not reason.strip():
+            raise ArbitruError("a decision needs its reason (RO-6.5)")
+        if target in ("placement", "warning", "penalty") and turn is None:
+            raise ArbitruError(f"a {target} decision names the turn")
+        if target == "placement" and index is None:
+            index = 1
+        if target == "placement" and action == "as" and not (position or word):
+            raise ArbitruError("an 'as' decision gives the position and/or word the player meant")
+        if target == "discipline" and event is None:
+            raise ArbitruError("a discipline decision names the sanction's event number")
+        payload = {"player": player, "target": target, "action": action, "reason": reason, "by": by,
+                   "turn": turn, "index": index, "position": position, "word": word, "points": points,
+                   "event": event}
+        return self.journal.append(self.id, "decision", payload)
+
+    def sanction(self, player: str, kind: str, reason: str, turn: int | None = None) -> int:
+        """A disciplinary warning (RO-6.4) or elimination for cheating (RO-7.1)."""
+        if kind not in ("disciplinary", "cheating"):
+            raise ArbitruError("a sanction is 'disciplinary' (RO-6.4) or 'cheating' (RO-7.1)")
+        if not reason.strip():
+            raise ArbitruError("a sanction needs its reason (RO-5.5.k)")
+        return self.journal.append(self.id, "sanction", {"player": player, "kind": kind, "reason": reason,
+                                                         "turn": turn})
+
+    def record_correction(self, state: GameState, turn: int | None = None) -> int:
+        totals = {r.player: r.total for r in state.ranking}
+        return self.journal.append(self.id, "correction", {"turn": turn, "digest": state.digest(), "totals": totals,
+                                                            "events": state.last_seq})
+
+    # --- replay ----------------------------------------------------------------------------------------------
+
+    def replay(self, upto: int | None = None, events: Iterable[Event] | None = None) -> GameState:
+        """Derive the whole state from the events (up to seq ``upto``), deterministically."""
+        state = GameState(self.id, self.settings, self.alpha, self.settings.lexicon, None, TurnOrder(), {}, {},
+                          {}, {}, [], [], [], [])
+        for e in events if events is not None else self.journal.iter_events(self.id):
+            if upto is not None and e.seq > upto:
+                break
+            state.last_seq = e.seq
+            self._apply(state, e)
+        lexicon = self.lexicon
+        state.lexicon_name = lexicon.name
+        setup = Setup(
+            self.settings, self.alpha, lexicon,
+            state.draw.groups if state.draw else [],
+            {t: lot.group for t, lot in state.order.lots.items()},
+            state.seating, state.names, state.blind,
+        )
+        correction = Correction(setup, state.players(), state.decisions, state.sanctions)
+        for player, entry in state.unattributed:
+            correction.add_unattributed(player, entry)
+        for turn in range(1, TURNS + 1):
+            entries = {p: e for (p, t), e in state.slips.items() if t == turn}
+            correction.correct_turn(turn, entries)
+        state.results = correction.finish()
+        state.ranking = rank(state.results, self.settings.variant)
+        return state
+
+    def _apply(self, state: GameState, e: Event) -> None:
+        p = e.payload
+        if e.kind == "draw":
+            state.draw = Draw.from_payload(self.alpha, p)
+        elif e.kind == "seating":
+            for entry in p["players"]:
+                state.seating[entry["player"]] = int(entry["table"])
+                if entry.get("name"):
+                    state.names[entry["player"]] = entry["name"]
+        elif e.kind == "blind_groups":
+            state.blind[p["player"]] = [parse_group(self.alpha, g) for g in p["groups"]]
+        elif e.kind == "lot":
+            state.order.add(Lot.from_payload(p))
+        elif e.kind == "slip":
+            slip = Slip.from_payload(p)
+            if slip.turn is None:
+                state.unattributed.append((slip.player, SlipEntry(e.seq, slip)))
+            else:
+                key = (slip.player, slip.turn)
+                old = state.slips.get(key)
+                replaces = ([*old.replaces, old.seq] if old and old.seq is not None else [])
+                state.slips[key] = SlipEntry(e.seq, slip, replaces)
+        elif e.kind == "decision":
+            state.decisions.append(Decision.from_payload(e.seq, p))
+        elif e.kind == "sanction":
+            state.sanctions.append(Sanction(e.seq, p["player"], p["kind"], p["reason"], p.get("turn")))
+        elif e.kind == "correction":
+            state.corrections.append({"seq": e.seq, **p})
+        else:
+            raise JournalError(f"event #{e.seq}: unknown kind {e.kind!r} in an anticipation game")
+
+
+def _seating_payload(seating: Sequence[tuple[str, int, str]]) -> dict[str, Any]:
+    players = []
+    tables: dict[int, str] = {}
+    for player, table, name in seating:
+        if not player.strip():
+            raise ArbitruError("a seated player needs a name or id")
+        if table in tables and tables[table] != player:
+            raise ArbitruError(f"table {table} is given to both {tables[table]} and {player}")
+        tables[table] = player
+        players.append({"player": player, "table": int(table), "name": name or player})
+    return {"players": players}
+
+
+def read_seating_csv(text: str) -> list[tuple[str, int, str]]:
+    """``player,table[,name]`` per line (a header line is allowed).
+
+    :raises SlipFileError: naming the line and field of a problem.
+    """
+    import csv
+    import io
+
+    out: list[tuple[str, int, str]] = []
+    for lineno, cells in enumerate(csv.reader(io.StringIO(text)), 1):
+        if not cells or not any(c.strip() for c in cells):
+            continue
+        if lineno == 1 and cells[0].strip().lower() == "player":
+            continue
+        if len(cells) < 2:
+            raise SlipFileError(f"line {lineno}: expected player,table[,name]")
+        player, table = cells[0].strip(), cells[1].strip()
+        if not player:
+            raise SlipFileError(f"line {lineno}, field 'player': empty")
+        if not table.isdigit() or int(table) < 1:
+            raise SlipFileError(f"line {lineno}, field 'table': {table!r} is not a table number")
+        out.append((player, int(table), cells[2].strip() if len(cells) > 2 else ""))
+    return out

@@ -1,0 +1,122 @@
+"""What the referee says and when, as data a screen or a voice can play (FISE-3, FISE-5, FISE-7, FISE-8,
+GR-5A, GR-5C).
+
+After the master move (FISE-8): the leave in alphabetical order, then the new tiles (in the order they were
+drawn, or vowels first then consonants), slowly, each by the spelling table of the tile set; then the whole
+rack again, faster; then the start word ("tiempo") starts the clock. The clock announces the time left at the
+rule set's warnings (FISE-5: 1 minute and 30 seconds; GR-5C: 30 seconds) and "time" at the end.
+
+>>> from arbitru.engine.tiles import alphabet
+>>> from arbitru.formats.duplicate.rulesets import ruleset
+>>> ro = alphabet("ro")
+>>> a = rack_announcement(ro, 2, ro.split("TA"), ro.split("EIRS"), ruleset("romanian"))
+>>> print(a.script())
+move 2: leave: ANA, TUDOR
+move 2: new tiles: ELENA, ION, RADU, SANDU
+move 2: rack: ANA, ELENA, ION, RADU, SANDU, TUDOR
+[0:00] tiempo
+[2:00] 1 minute left
+[2:30] 30 seconds left
+[3:00] time
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from arbitru.engine.tiles import Alphabet
+from arbitru.formats.duplicate.racks import sort_tiles
+from arbitru.formats.duplicate.rulesets import RuleSet
+
+NEW_ORDERS = ("draw", "vowels-first")
+
+
+@dataclass(frozen=True)
+class Cue:
+    """One thing to show or say. ``at`` is seconds after the clock starts (None: said before it starts, in
+    order); ``pace`` is ``slow`` (letters one by one) or ``fast``; ``tiles`` are the labels spoken."""
+
+    kind: str
+    text: str
+    at: int | None = None
+    pace: str = ""
+    tiles: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Announcement:
+    move: int
+    cues: tuple[Cue, ...] = field(default_factory=tuple)
+
+    def script(self) -> str:
+        """The announcement as lines of text: timed cues carry ``[m:ss]``."""
+        lines = []
+        for c in self.cues:
+            if c.at is None:
+                lines.append(f"move {self.move}: {c.text}")
+            else:
+                lines.append(f"[{c.at // 60}:{c.at % 60:02d}] {c.text}")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"move": self.move, "cues": [asdict(c) for c in self.cues]}
+
+
+def spell(alpha: Alphabet, tiles: Sequence[int]) -> str:
+    """Tiles by the spelling table (RO Annex 2 for Romanian; letter names elsewhere)."""
+    return ", ".join(alpha.spelling(t) for t in tiles)
+
+
+def clock_schedule(rules: RuleSet) -> list[Cue]:
+    """The clock of one move: start, each warning of time left, time (FISE-5, GR-5C)."""
+    seconds = rules.clock.seconds
+    cues = [Cue("clock-start", rules.clock.start_word, at=0)]
+    for left in sorted(rules.clock.warnings, reverse=True):
+        text = f"{left // 60} minute{'s' if left >= 120 else ''} left" if left % 60 == 0 else f"{left} seconds left"
+        cues.append(Cue("warning", text, at=seconds - left))
+    cues.append(Cue("time", "time", at=seconds))
+    return cues
+
+
+def rack_announcement(
+    alpha: Alphabet, move: int, kept: Sequence[int], drawn: Sequence[int], rules: RuleSet,
+    *, new_order: str = "draw", exchanges: int = 0, fixed: Sequence[int] = (),
+) -> Announcement:
+    """The announcement of the rack of ``move`` (FISE-8): ``kept`` the leave, ``drawn`` the new tiles in draw
+    order, ``exchanges`` the number of whole redraws before it (FISE-10)."""
+    cues: list[Cue] = []
+    if exchanges:
+        cues.append(Cue("exchange", f"rack drawn again whole {exchanges} time(s): no legal rack before (FISE-10)"))
+    leave = sort_tiles([*fixed, *kept])
+    if leave:
+        cues.append(Cue("leave", f"leave: {spell(alpha, leave)}", pace="slow", tiles=_labels(alpha, leave)))
+    new = list(drawn)
+    if new_order == "vowels-first":
+        new.sort(key=lambda t: not alpha.is_vowel(t))
+    if new:
+        cues.append(Cue("new", f"new tiles: {spell(alpha, new)}", pace="slow", tiles=_labels(alpha, new)))
+    rack = sort_tiles([*fixed, *kept, *drawn])
+    cues.append(Cue("rack", f"rack: {spell(alpha, rack)}", pace="fast", tiles=_labels(alpha, rack)))
+    cues.extend(clock_schedule(rules))
+    return Announcement(move, tuple(cues))
+
+
+def master_announcement(
+    alpha: Alphabet, move: int, position: str, word: Sequence[int], score: int, *, ties: int = 1,
+    by: str = "program",
+) -> Announcement:
+    """The master move: its word, position and score, the word spelled (FISE-7a), how many moves tied."""
+    text = f"master move: {alpha.format(word)} at {position}, {score} points"
+    if ties > 1:
+        text += f" ({ties} moves tied; chosen by {by})"
+    cues = (
+        Cue("master", text),
+        Cue("spelling", f"spelled: {spell(alpha, word)}", pace="slow", tiles=_labels(alpha, word)),
+    )
+    return Announcement(move, cues)
+
+
+def _labels(alpha: Alphabet, tiles: Sequence[int]) -> tuple[str, ...]:
+    return tuple(alpha.label(t) for t in tiles)

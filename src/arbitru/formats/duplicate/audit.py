@@ -1,0 +1,196 @@
+"""Checking whole games: the harness the tests run on a few seeded games and ``bench/duplicate_game.py`` runs on
+a thousand once the compiled generator is in.
+
+:func:`audit` replays a game's journal event by event and checks, independently of the code that played it:
+
+- **tiles** — after every event, rejected draws included, bag + rack + board + set-aside blanks hold every tile
+  of the set exactly (FISE-4, FISE-10, GR-5A);
+- **racks** — every accepted rack is legal for its move number under the rule set, every rejected one illegal,
+  every rack full (7 tiles, or all that were left) (FISE-4, GR-5A, GR-8.2, Romanian practice);
+- **end** — the game ended for a reason that holds on the final state (FISE-13, GR-5B);
+- **master** — on a sample of moves, the master's top score equals the reference generator's maximum, the move
+  placed scores what the engine says, and among the tied moves the one placed is the first in the rule set's
+  tie-break order (FISE-7, GR-5E).
+
+:func:`synthetic_lexicon` builds a small seeded word list for any tile set, for tests and benchmarks to run
+before the official lists are installed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from arbitru.engine.lexicon import Lexicon
+from arbitru.engine.movegen import generate
+from arbitru.engine.rules import check
+from arbitru.engine.tiles import Rack, alphabet
+from arbitru.formats.duplicate import master as master_mod
+from arbitru.formats.duplicate import racks
+from arbitru.formats.duplicate.game import Game, Session, replay
+from arbitru.journal.store import Event
+
+
+@dataclass
+class Report:
+    """What an audit found: ``problems`` is empty for a sound game."""
+
+    game_id: str
+    moves: int = 0
+    draws: int = 0
+    rejected: int = 0
+    sampled: int = 0
+    ties: int = 0
+    end: str = ""
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def audit(session: Session, *, sample: int = 1, seed: int = 0, reference: str = "reference") -> Report:
+    """Audit a game (see the module doc). ``sample``: check one master move in ``sample`` (1: every move,
+    0: none) against the ``reference`` generator."""
+    s = session.settings
+    alpha = alphabet(s.lang)
+    report = Report(session.id)
+    total = alpha.total_tiles
+    rule = s.rules.racks
+
+    # the rack and pool before each draw, kept while replaying
+    before: dict[int, tuple[list[int], list[int], tuple[int, ...]]] = {}
+
+    def observe(game: Game, event: Event) -> None:
+        if game.tile_count() != total:
+            report.problems.append(f"event {event.seq} ({event.kind}): {game.tile_count()} tiles, not {total}")
+        # each kind of tile, wherever it is: a blank on the board counts as a blank, whatever it stands for
+        counts = Counter([*game.bag.tiles, *game.rack, *game.reserve])
+        counts.update(0 if t & 0x80 else t for t in game.board.squares if t)
+        for t, n in enumerate(alpha.counts):
+            if counts[t] != n:
+                report.problems.append(f"event {event.seq}: {counts[t]} {alpha.label(t)} tiles, the set has {n}")
+        before[event.seq + 1] = (list(game.bag.tiles), list(game.rack), game.fixed)
+
+    events = list(session.journal.iter_events(session.id))
+    fresh = replay(session.id, s, [], None)
+    before[events[0].seq if events else 1] = (list(fresh.bag.tiles), list(fresh.rack), fresh.fixed)
+    game = replay(session.id, s, events, observe)
+    report.moves = sum(1 for m in game.moves if m.master)
+    for event in events:
+        if event.kind != "draw":
+            continue
+        report.draws += 1
+        d = racks.Draw.from_payload(alpha, event.payload)
+        bag, rack, fixed = before[event.seq]
+        nonfixed = racks.subtract(rack, fixed) or ()
+        pool = [*bag, *nonfixed]
+        legal, _cond, reason = racks.judge(rule, alpha, d.move, d.rack, pool, fixed)
+        if d.legal != legal:
+            report.problems.append(f"move {d.move} attempt {d.attempt}: rack {racks.labels(alpha, d.rack)} recorded "
+                                   f"{'legal' if d.legal else 'illegal'}, the rule says {reason or 'legal'}")
+        if not d.legal:
+            report.rejected += 1
+        full = min(rule.size, len(bag) + len(rack))
+        if len(d.rack) != full:
+            report.problems.append(f"move {d.move} attempt {d.attempt}: {len(d.rack)} tiles, {full} were due")
+    _check_end(game, report)
+    if sample and session.lexicon is not None:
+        rng = random.Random(seed)
+        for state in game.moves:
+            if state.master is None or (sample > 1 and rng.randrange(sample)):
+                continue
+            report.sampled += 1
+            _check_master(game, state, session.lexicon, reference, report)
+    return report
+
+
+def _check_end(game: Game, report: Report) -> None:
+    end = game.end
+    if end is None:
+        return
+    report.end = end.reason
+    rules = game.settings.rules
+    pool = game.pool()
+    if "planned" in end.reason and rules.moves is not None and end.after_move != rules.moves:
+        report.problems.append(f"ended for the planned moves after {end.after_move}, planned {rules.moves}")
+    if "run out" in end.reason and "no legal rack" not in end.reason and pool:
+        report.problems.append(f"ended with tiles run out, but {len(pool)} are left")
+    if "no legal rack" in end.reason:
+        cond = racks.condition_for(rules.racks, game.alphabet, end.after_move + 1, game.bag.tiles,
+                                   racks.subtract(game.rack, game.fixed) or (), game.fixed)
+        if cond is not None:
+            report.problems.append(f"ended with no legal rack, but {cond} can still be met")
+
+
+def _check_master(game: Game, state: object, lexicon: Lexicon, reference: str, report: Report) -> None:
+    from arbitru.formats.duplicate.game import MoveState
+
+    assert isinstance(state, MoveState) and state.master is not None
+    m = state.master
+    rack = Rack(game.alphabet, state.rack)
+    moves = generate(state.board, rack, lexicon, top=1, engine=reference)
+    best = moves[0][1] if moves else None
+    if m.top != best:
+        report.problems.append(f"move {state.number}: top score {m.top} recorded, the {reference} generator finds "
+                               f"{best}")
+    result = check(state.board, m.placement, lexicon, rack, bingo_bonus=game.settings.rules.bingo_bonus)
+    if result.score != m.score:
+        report.problems.append(f"move {state.number}: master recorded {m.score}, the engine scores {result.score}")
+    if m.by == "program":
+        if best is not None and m.score != best:
+            report.problems.append(f"move {state.number}: the program's master scores {m.score}, not the top {best}")
+        tied = [master_mod.candidate(state.board, rack, p, s) for p, s in moves if s == best]
+        order = master_mod.ORDERS[game.settings.rules.master_order]
+        first = min(tied, key=order) if tied else None
+        if len(tied) > 1:
+            report.ties += 1
+        if first is not None and first.placement != m.placement:
+            report.problems.append(f"move {state.number}: placed {m.placement.format(game.alphabet)}, the "
+                                   f"{game.settings.rules.master_order} order puts "
+                                   f"{first.placement.format(game.alphabet)} first")
+        if len(m.ties) != len(tied):
+            report.problems.append(f"move {state.number}: {len(m.ties)} ties listed, {len(tied)} exist")
+
+
+def synthetic_lexicon(lang: str, size: int = 800, seed: int = 1, *, name: str | None = None) -> Lexicon:
+    """A seeded word list for a tile set: every vowel–consonant pair both ways (so that racks can always hook
+    somewhere), then random words of 3–8 tiles drawn with the set's letter frequencies. Not a language: a
+    stand-in that exercises digraphs, blanks and every letter, until the official lists are installed."""
+    alpha = alphabet(lang)
+    rng = random.Random(f"{lang}:{size}:{seed}")
+    letters = [t for t in range(1, alpha.size + 1) if alpha.has_tiles(t)]
+    weights = [alpha.counts[t] for t in letters]
+    vowels = [t for t in letters if alpha.is_vowel(t)]
+    consonants = [t for t in letters if not alpha.is_vowel(t)]
+    words: set[tuple[int, ...]] = set()
+    for v in vowels:
+        for c in consonants:
+            words.add((v, c))
+            words.add((c, v))
+    while len(words) < size:
+        length = rng.choice((3, 3, 4, 4, 5, 5, 6, 7, 8))
+        words.add(tuple(rng.choices(letters, weights, k=length)))
+    return Lexicon.from_tiles(sorted(words), alpha, name or f"synthetic-{lang}-{size}")
+
+
+def play_games(
+    rules: str, lang: str, lexicon: Lexicon, seeds: Iterable[int | str], *, engine: str = "compiled",
+    variant: str = "standard", moves: int | None = None, sample: int = 1, **overrides: object,
+) -> list[tuple[Session, Report]]:
+    """Play seeded automatic games in memory and audit each."""
+    from arbitru.formats.duplicate.game import Settings
+    from arbitru.formats.duplicate.rulesets import ruleset
+    from arbitru.journal.store import Journal
+
+    out = []
+    for seed in seeds:
+        journal = Journal(":memory:")
+        rs = ruleset(rules, moves=moves, **overrides)
+        settings = Settings(rs, lang, lexicon.name, seed=str(seed), engine=engine, variant=variant)
+        session = Session.create(journal, settings, lexicon)
+        session.play_auto()
+        out.append((session, audit(session, sample=sample)))
+    return out

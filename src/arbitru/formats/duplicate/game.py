@@ -1,0 +1,795 @@
+"""A duplicate game as journal events, replayed into its state; the referee's actions append new events.
+
+Every decision is an event in the append-only journal (:mod:`arbitru.journal.store`), written before anything
+is computed from it, so the game survives a crash at any moment and replays identically:
+
+=============  =======================================================================================
+kind           payload
+=============  =======================================================================================
+``player``     ``number``, ``name``, ``table``, ``members`` (a pair, GR-1)
+``draw``       one attempt at a rack (:class:`~arbitru.formats.duplicate.racks.Draw`), legal or not
+``master``     the master move: ``move``, ``position``, ``word`` (labels, blanks in lower case), ``score``,
+               ``top`` (the generator's top score), ``by`` (program / referee / prepared), ``ties`` (every
+               tied move, in tie-break order), ``remarks``, ``joker`` (FISE-20)
+``slip``       a slip as written (:class:`~arbitru.formats.duplicate.slips.Slip`)
+``ruling``     ``word``, ``valid``, ``reason``, ``rule``: the referee's word decision (FISE-16, GR-5D); it
+               changes verdicts and scores, never the board
+``withdraw``   ``player``, ``after_move``: the player left (GR-7)
+``end``        ``after_move``, ``reason``, ``rules``
+=============  =======================================================================================
+
+The game's settings (rule set, language, word list, seed, rack source, variant) are fixed when it is created
+(FISE-3) and stored with it. Moves are numbered from 1; a move is *open* once its rack is drawn and *closed*
+when its master move is placed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arbitru.engine.board import Board
+from arbitru.engine.lexicon import Lexicon
+from arbitru.engine.notation import Coordinate
+from arbitru.engine.placement import Placement
+from arbitru.engine.tiles import BLANK, BLANK_BIT, Alphabet, Bag, Rack, alphabet, is_blank, letter_of
+from arbitru.errors import ArbitruError, JournalError, NotationError, TileError
+from arbitru.formats.duplicate import announce, master, racks, variants
+from arbitru.formats.duplicate.racks import Draw
+from arbitru.formats.duplicate.rulesets import RuleSet, RuleSetError
+from arbitru.formats.duplicate.slips import Slip, Verdict, judge
+from arbitru.journal.store import Event, Journal
+
+FORMAT = "duplicate"
+SOURCES = ("seed", "hand", "prepared")
+VARIANTS = ("standard", "joker", "sudden-death")
+ENGINES = ("compiled", "reference")
+
+
+class GameError(ArbitruError):
+    """An action that does not fit the game's state (a master before a rack, a slip for a future move...)."""
+
+
+# --- settings ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PreparedMove:
+    """One move of a prepared game (FISE-7b): the whole rack, and the move to place (None: the program's)."""
+
+    rack: tuple[str, ...]
+    move: str | None = None
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a game is played with, fixed at creation (FISE-3)."""
+
+    rules: RuleSet
+    lang: str
+    lexicon: str
+    seed: str = "0"
+    racks: str = "seed"
+    variant: str = "standard"
+    engine: str = "compiled"
+    new_order: str = "draw"
+    prepared: tuple[PreparedMove, ...] = ()
+    title: str = ""
+
+    def __post_init__(self) -> None:
+        if self.racks not in SOURCES:
+            raise GameError(f"rack source {self.racks!r}; known: {', '.join(SOURCES)}")
+        if self.variant not in VARIANTS:
+            raise GameError(f"variant {self.variant!r}; known: {', '.join(VARIANTS)}")
+        if self.engine not in ENGINES:
+            raise GameError(f"engine {self.engine!r}; known: {', '.join(ENGINES)}")
+        if self.new_order not in announce.NEW_ORDERS:
+            raise GameError(f"new-tile order {self.new_order!r}; known: {', '.join(announce.NEW_ORDERS)}")
+        if self.racks == "prepared" and not self.prepared:
+            raise GameError("a prepared game (FISE-7b) needs its racks")
+        try:
+            alpha = alphabet(self.lang)
+        except TileError as e:
+            raise GameError(str(e)) from None
+        if self.variant == "joker" and alpha.blank_count == 0:
+            raise GameError("duplicate with a blank (FISE-20) needs a tile set with blanks")
+
+    def to_dict(self) -> dict[str, Any]:
+        d = dataclasses.asdict(self)
+        d["rules"] = self.rules.to_dict()
+        d["prepared"] = [{"rack": list(p.rack), "move": p.move} for p in self.prepared]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Settings:
+        try:
+            data = dict(d)
+            rules = RuleSet.from_dict(data.pop("rules"))
+            prepared = tuple(PreparedMove(tuple(p["rack"]), p.get("move")) for p in data.pop("prepared", []))
+            return cls(rules=rules, prepared=prepared, **data)
+        except (KeyError, TypeError) as e:
+            raise GameError(f"malformed game settings: {e}") from None
+
+    def announcement(self) -> list[str]:
+        """Everything announced before the game (FISE-3)."""
+        lines = self.rules.announcement()
+        lines.insert(1, f"Language: {alphabet(self.lang).name}; word list: {self.lexicon}")
+        if self.variant == "joker":
+            lines.append("Variant: duplicate with a blank (FISE-20): every rack holds a blank")
+        elif self.variant == "sudden-death":
+            lines.append("Variant: sudden death (FISE-19): a player stays in while he has the best score")
+        if self.racks == "prepared":
+            lines.append("Racks prepared in advance (FISE-7b): the prepared move is always placed")
+        elif self.racks == "hand":
+            lines.append("Racks drawn by hand in the hall")
+        return lines
+
+
+def read_prepared(text: str, alpha: Alphabet, convention: str = "ro") -> tuple[PreparedMove, ...]:
+    """A prepared game (FISE-7b): one move per line, ``RACK`` or ``RACK POSITION WORD`` (``#`` comments).
+    A GCG file (``>name: RACK POS WORD +score total``) is read too, its positions in GCG's own notation.
+
+    :raises GameError: naming every line that cannot be read.
+    """
+    from arbitru.formats.duplicate import gcg
+
+    if any(line.startswith(">") for line in text.splitlines()):
+        moves = gcg.read(text, alpha)
+        return tuple(PreparedMove(tuple(racks.labels(alpha, m.rack)), m.placement_text(alpha)) for m in moves)
+    out, errors = [], []
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        fields = line.split()
+        try:
+            tiles = racks.parse_tiles(alpha, fields[0])
+            if not 1 <= len(tiles) <= 7:
+                raise GameError(f"a rack has 1 to 7 tiles, not {len(tiles)}")
+            move = None
+            if len(fields) > 1:
+                placement = Placement.parse(" ".join(fields[1:]), alpha, convention)
+                move = placement.format(alpha, "ro")
+            out.append(PreparedMove(tuple(racks.labels(alpha, tiles)), move))
+        except (ArbitruError, IndexError) as e:
+            errors.append(f"line {lineno}: {e}")
+    if errors:
+        raise GameError("; ".join(errors))
+    if not out:
+        raise GameError("the prepared game has no move")
+    return tuple(out)
+
+
+# --- state -------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Player:
+    number: str
+    name: str = ""
+    table: str = ""
+    members: tuple[str, ...] = ()
+    withdrawn_after: int | None = None
+
+    def label(self) -> str:
+        name = self.name or " + ".join(self.members)
+        return f"{self.number} {name}".strip()
+
+
+@dataclass
+class Master:
+    """The master move of a move, as recorded."""
+
+    placement: Placement
+    score: int
+    top: int | None
+    by: str
+    ties: list[dict[str, Any]]
+    remarks: list[str]
+    new: list[tuple[int, int]]
+    joker: dict[str, Any] | None = None
+
+    @property
+    def weaker(self) -> bool:
+        """A weaker move than the top was placed (FISE-16: it stays)."""
+        return self.top is not None and self.score < self.top
+
+
+@dataclass
+class MoveState:
+    """One move: the board before it, every draw attempt, the rack played, the pool when it was drawn."""
+
+    number: int
+    board: Board
+    draws: list[Draw] = field(default_factory=list)
+    rack: tuple[int, ...] = ()
+    fixed: tuple[int, ...] = ()
+    master: Master | None = None
+    #: tiles not yet on the board when the accepted rack was drawn (bag and rack, the fixed blank apart)
+    pool: tuple[int, ...] = ()
+
+
+@dataclass
+class End:
+    after_move: int
+    reason: str
+    rules: tuple[str, ...]
+
+
+class Game:
+    """The state of one duplicate game, rebuilt by folding its events in order (:meth:`apply`)."""
+
+    def __init__(self, game_id: str, settings: Settings) -> None:
+        self.id = game_id
+        self.settings = settings
+        self.rules = settings.rules
+        self.alphabet = alphabet(settings.lang)
+        alpha = self.alphabet
+        self.board = Board(alpha)
+        all_tiles = [t for t, n in enumerate(alpha.counts) for _ in range(n)]
+        self.reserve: list[int] = []
+        self.fixed: tuple[int, ...] = ()
+        if settings.variant == "joker":
+            # FISE-20: one blank sits on every rack, the other waits; neither is ever drawn from the bag
+            all_tiles = [t for t in all_tiles if t != BLANK]
+            self.fixed = (BLANK,)
+            self.reserve = [BLANK] * (alpha.blank_count - 1)
+        self.bag = Bag(alpha, tiles=all_tiles)
+        self.rack: list[int] = list(self.fixed)
+        self.moves: list[MoveState] = []
+        self.players: dict[str, Player] = {}
+        self.slips: dict[tuple[int, str], Slip] = {}
+        self.slip_log: list[tuple[int, Slip]] = []
+        self.rulings: dict[str, tuple[bool, str, str]] = {}
+        self.end: End | None = None
+        self.attempt = 0
+        self.no_move_redraws = 0
+        self.last_seq = 0
+        #: illegal attempts of the move being drawn, waiting for the legal one
+        self._pending: list[Draw] = []
+
+    # --- derived -----------------------------------------------------------------------------------------
+
+    @property
+    def move(self) -> int:
+        """The number of the last move opened (0 before the first rack)."""
+        return len(self.moves)
+
+    @property
+    def phase(self) -> str:
+        """``over``, ``play`` (a rack is on the stand, no master yet) or ``rack`` (the next rack is due)."""
+        if self.end is not None:
+            return "over"
+        if self.moves and self.moves[-1].master is None:
+            return "play"
+        return "rack"
+
+    def pool(self) -> list[int]:
+        """The tiles not yet on the board, the fixed blank apart: bag and rack."""
+        return [*self.bag.tiles, *(racks.subtract(self.rack, self.fixed) or ())]
+
+    def tile_count(self) -> int:
+        """Every tile of the set, wherever it is: must always equal the set's total."""
+        return len(self.bag) + len(self.rack) + self.board.tile_count() + len(self.reserve)
+
+    def master_total(self) -> int:
+        return sum(m.master.score for m in self.moves if m.master)
+
+    def rulings_map(self) -> dict[str, bool]:
+        return {w: valid for w, (valid, _, _) in self.rulings.items()}
+
+    # --- folding events ----------------------------------------------------------------------------------
+
+    def apply(self, event: Event) -> None:
+        """Fold one event into the state.
+
+        :raises JournalError: when the event does not fit the state (a corrupt or foreign journal).
+        """
+        handler = getattr(self, f"_on_{event.kind.replace('-', '_')}", None)
+        if handler is None:
+            raise JournalError(f"event {event.seq}: unknown kind {event.kind!r} in a duplicate game")
+        try:
+            handler(event.payload)
+        except (KeyError, TypeError, ValueError) as e:
+            if isinstance(e, JournalError):
+                raise
+            raise JournalError(f"event {event.seq} ({event.kind}) does not fit the game: {e}") from None
+        self.last_seq = event.seq
+
+    def _on_player(self, p: dict[str, Any]) -> None:
+        number = str(p["number"])
+        self.players[number] = Player(number, p.get("name", ""), str(p.get("table", "")),
+                                      tuple(p.get("members", ())))
+
+    def _on_withdraw(self, p: dict[str, Any]) -> None:
+        player = self.players.setdefault(str(p["player"]), Player(str(p["player"])))
+        player.withdrawn_after = int(p["after_move"])
+
+    def _on_draw(self, p: dict[str, Any]) -> None:
+        if self.end is not None:
+            raise JournalError("a draw after the end of the game")
+        d = Draw.from_payload(self.alphabet, p)
+        replacing = self.phase == "play"
+        expected = self.move if replacing else self.move + 1
+        if d.move != expected:
+            raise JournalError(f"a draw for move {d.move} while move {expected} is due")
+        pool = tuple(self.pool())
+        racks.apply(self.bag, self.rack, d)
+        if replacing:
+            state = self.moves[-1]
+        elif d.legal:
+            state = MoveState(d.move, self.board.copy())
+            self.moves.append(state)
+        else:
+            self._pending.append(d)
+            self.attempt = d.attempt
+            return
+        state.draws.extend(self._pending)
+        state.draws.append(d)
+        self._pending = []
+        self.attempt = d.attempt
+        if d.legal:
+            state.rack = d.rack
+            state.fixed = d.fixed
+            state.pool = pool
+        if replacing and d.legal:
+            self.no_move_redraws += 1
+
+    def _on_master(self, p: dict[str, Any]) -> None:
+        if self.phase != "play" or int(p["move"]) != self.move:
+            raise JournalError(f"a master move for move {p['move']} while the game is at {self.phase} "
+                               f"{self.move}")
+        state = self.moves[-1]
+        placement = Placement(Coordinate.parse(p["position"]), _word_from_labels(self.alphabet, p["word"]))
+        new = self.board.play(placement)
+        rack = Rack(self.alphabet, self.rack)
+        left = rack.take([t for _, t in new])  # raises TileError when the move is not on the rack
+        self.rack = left.tiles()
+        joker = self._joker(new) if self.settings.variant == "joker" else None
+        recorded = p.get("joker")
+        if recorded is not None and joker != recorded:
+            raise JournalError(f"move {self.move}: FISE-20 blank handling {recorded} does not replay ({joker})")
+        state.master = Master(placement, int(p["score"]), p.get("top"), str(p.get("by", "program")),
+                              list(p.get("ties", [])), list(p.get("remarks", [])), new, joker)
+        self.attempt = 0
+        self.no_move_redraws = 0
+
+    def _joker(self, new: list[tuple[int, int]]) -> dict[str, Any] | None:
+        """FISE-20 after the master move (:func:`~arbitru.formats.duplicate.variants.joker_after_master`)."""
+        action = variants.joker_after_master(self.alphabet, new, self.bag.tiles, len(self.reserve))
+        if action is None:
+            return None
+        sq = Coordinate.parse(action["square"]).square
+        if action["replaced"]:
+            letter = letter_of(self.board.squares[sq])
+            self.bag.remove([letter])
+            self.board.squares[sq] = letter
+        elif self.reserve:
+            self.reserve.pop()
+        if action["blank_on_rack"]:
+            self.rack.append(BLANK)
+            self.fixed = (BLANK,)
+        else:
+            self.fixed = ()
+        return action
+
+    def _on_slip(self, p: dict[str, Any]) -> None:
+        slip = Slip.from_payload(p)
+        if slip.move > self.move or slip.move < 1:
+            raise JournalError(f"a slip for move {slip.move}, which is not open")
+        self.slips[(slip.move, slip.player)] = slip
+        self.slip_log.append((self.last_seq + 1, slip))
+
+    def _on_ruling(self, p: dict[str, Any]) -> None:
+        self.rulings[str(p["word"]).upper()] = (bool(p["valid"]), str(p.get("reason", "")), str(p.get("rule", "")))
+
+    def _on_end(self, p: dict[str, Any]) -> None:
+        self.end = End(int(p["after_move"]), str(p["reason"]), tuple(p.get("rules", ())))
+
+    # --- judging -----------------------------------------------------------------------------------------
+
+    def verdict(self, slip: Slip, lexicon: Lexicon) -> Verdict:
+        """The verdict on a slip against the board and rack of its move."""
+        state = self.moves[slip.move - 1]
+        player = self.players.get(slip.player)
+        withdrawn = bool(player and player.withdrawn_after is not None and slip.move > player.withdrawn_after)
+        known = set(self.players) if self.players else None
+        return judge(slip, state.board, Rack(self.alphabet, state.rack), lexicon, self.rules, self.rulings_map(),
+                     players=known, withdrawn=withdrawn)
+
+    def verdicts(self, lexicon: Lexicon, move: int | None = None) -> list[Verdict]:
+        """The verdicts on the slips that count (the last one entered per player and move)."""
+        out = []
+        for (m, _player), slip in sorted(self.slips.items(), key=lambda kv: (kv[0][0], _num(kv[0][1]))):
+            if move is None or m == move:
+                out.append(self.verdict(slip, lexicon))
+        return out
+
+
+def _num(player: str) -> tuple[int, str]:
+    return (int(player), "") if player.isdigit() else (10**9, player)
+
+
+def _word_from_labels(alpha: Alphabet, items: Sequence[str]) -> tuple[int, ...]:
+    out = []
+    for label in items:
+        blank = label != label.upper()
+        out.append(alpha.code(label.upper()) | (BLANK_BIT if blank else 0))
+    return tuple(out)
+
+
+def word_labels(alpha: Alphabet, word: Iterable[int]) -> list[str]:
+    return [alpha.label(t) for t in word]
+
+
+def replay(game_id: str, settings: Settings, events: Iterable[Event],
+           observer: Callable[[Game, Event], None] | None = None) -> Game:
+    """Rebuild a game from its events; ``observer`` sees the state after each one (audits use it)."""
+    game = Game(game_id, settings)
+    for event in events:
+        game.apply(event)
+        if observer is not None:
+            observer(game, event)
+    return game
+
+
+# --- the referee's actions ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Step:
+    """What an action did, for the CLI and the web app to show."""
+
+    kind: str
+    move: int
+    announcement: announce.Announcement | None = None
+    master: Master | None = None
+    candidates: list[master.Candidate] = field(default_factory=list)
+    draws: list[Draw] = field(default_factory=list)
+    end: End | None = None
+    message: str = ""
+
+
+class Session:
+    """A game in a journal: replays it on opening, and appends each action's events before applying them."""
+
+    def __init__(self, journal: Journal, game_id: str, lexicon: Lexicon | None = None) -> None:
+        info = journal.game(game_id)
+        if info.format != FORMAT:
+            raise GameError(f"game {game_id} is a {info.format} game, not duplicate")
+        self.journal = journal
+        try:
+            self.settings = Settings.from_dict(info.settings)
+        except RuleSetError as e:
+            raise GameError(f"game {game_id}: {e}") from None
+        if lexicon is not None and lexicon.alphabet.lang != self.settings.lang:
+            raise GameError(f"word list {lexicon.name} is for {lexicon.alphabet.lang!r}, the game is "
+                            f"{self.settings.lang!r}")
+        self.lexicon = lexicon
+        self.game = replay(game_id, self.settings, journal.iter_events(game_id))
+
+    @classmethod
+    def create(cls, journal: Journal, settings: Settings, lexicon: Lexicon | None = None,
+               players: Sequence[Player] = (), game_id: str | None = None) -> Session:
+        """Register a new game with its settings (FISE-3) and players."""
+        gid = journal.create_game(FORMAT, settings.to_dict(), game_id)
+        if players:
+            journal.append_many(gid, [("player", _player_payload(p)) for p in players])
+        return cls(journal, gid, lexicon)
+
+    @classmethod
+    def open_path(cls, path: Path | str, game_id: str | None, lexicon: Lexicon | None = None) -> Session:
+        journal = Journal(path)
+        return cls(journal, game_id or latest_game(journal), lexicon)
+
+    @property
+    def id(self) -> str:
+        return self.game.id
+
+    def _lexicon(self) -> Lexicon:
+        if self.lexicon is None:
+            raise GameError(f"this action needs the word list {self.settings.lexicon}")
+        return self.lexicon
+
+    def _append(self, events: list[tuple[str, dict[str, Any]]]) -> None:
+        """Write the events (one transaction), then fold them in."""
+        seqs = self.journal.append_many(self.id, events)
+        for seq, (kind, payload) in zip(seqs, events, strict=True):
+            self.game.apply(Event(seq, kind, payload, ""))
+
+    # --- players, slips, rulings -------------------------------------------------------------------------
+
+    def add_player(self, player: Player) -> None:
+        self._append([("player", _player_payload(player))])
+
+    def withdraw(self, player: str, after_move: int | None = None) -> None:
+        """A player leaves: 0 for every move after ``after_move`` (default: the moves closed so far) (GR-7)."""
+        if player not in self.game.players:
+            raise GameError(f"no player {player} in this game")
+        closed = sum(1 for m in self.game.moves if m.master)
+        self._append([("withdraw", {"player": player, "after_move": closed if after_move is None else after_move})])
+
+    def add_slips(self, slips: Sequence[Slip]) -> list[Verdict]:
+        """Store slips as written (one transaction), then judge them. A slip for a move not yet open is
+        refused (nothing stored); a bad slip is stored and judged 0 with its reasons."""
+        for s in slips:
+            if not 1 <= s.move <= self.game.move:
+                raise GameError(f"slip of player {s.player or '?'} for move {s.move}: "
+                                f"{'no move is open yet' if not self.game.move else f'moves open: 1–{self.game.move}'}")
+        self._append([("slip", s.to_payload()) for s in slips])
+        lexicon = self._lexicon()
+        return [self.game.verdict(s, lexicon) for s in slips]
+
+    def rule(self, word: str, valid: bool, reason: str = "", rule: str = "FISE-16") -> None:
+        """The referee's decision on a word: scores change, the board does not (FISE-16, GR-5D)."""
+        alpha = self.game.alphabet
+        try:
+            key = alpha.format(letter_of(t) for t in alpha.split(word)).upper()
+        except TileError as e:
+            raise GameError(str(e)) from None
+        self._append([("ruling", {"word": key, "valid": valid, "reason": reason, "rule": rule})])
+
+    def challenge(self, move: int, player: str) -> Verdict:
+        """GR-5D: a player may challenge only when his move makes a word of nine letters or more that is not in
+        the program's list and would have scored at least the top; returns the verdict to rule on.
+
+        :raises GameError: when the challenge is not admissible, with the reason.
+        """
+        slip = self.game.slips.get((move, player))
+        if slip is None:
+            raise GameError(f"no slip of player {player} for move {move}")
+        verdict = self.game.verdict(slip, self._lexicon())
+        state = self.game.moves[move - 1]
+        top = state.master.top if state.master and state.master.top is not None else None
+        missing = [w for w in verdict.words if len(self.game.alphabet.split(w)) >= 9 and w not in self._lexicon()]
+        if verdict.codes() != ["not-in-list"] or not missing:
+            raise GameError("GR-5D: only a move whose only fault is a word of 9+ letters missing from the list "
+                            "can be challenged")
+        if top is not None and (verdict.computed or 0) < top:
+            raise GameError(f"GR-5D: the move scores {verdict.computed}, below the top {top}: no challenge")
+        return verdict
+
+    def end_game(self, reason: str, rules: Sequence[str] = ("FISE-13",)) -> End:
+        """The referee ends the game (FISE-13: a technical problem, time, the players' wish)."""
+        if self.game.end is not None:
+            raise GameError("the game is over already")
+        closed = sum(1 for m in self.game.moves if m.master)
+        self._append([("end", {"after_move": closed, "reason": reason, "rules": list(rules)})])
+        assert self.game.end is not None
+        return self.game.end
+
+    # --- racks -------------------------------------------------------------------------------------------
+
+    def _end_if_due(self) -> End | None:
+        """Before a new rack: the planned number of moves, the tiles run out, no legal rack (FISE-1, FISE-4,
+        FISE-13, GR-5B, GR-8.2)."""
+        g = self.game
+        closed = g.move
+        r = self.settings.rules
+        if r.moves is not None and closed >= r.moves:
+            return self._record_end(closed, f"the {r.moves} planned moves are played", ("FISE-3", "FISE-13"))
+        pool = g.pool()
+        if not pool:
+            return self._record_end(closed, "the tiles have run out", ("FISE-1", "GR-5B"))
+        if racks.condition_for(r.racks, g.alphabet, closed + 1, g.bag.tiles, racks.subtract(g.rack, g.fixed) or (),
+                               g.fixed) is None:
+            v, c, _b = racks.mix_of(g.alphabet, pool)
+            which = "vowels" if not v else "consonants" if not c else "vowels or consonants"
+            return self._record_end(closed, f"no legal rack can be formed: the {which} have run out",
+                                    ("FISE-4", "FISE-13", "GR-5B", "GR-8.2"))
+        return None
+
+    def _record_end(self, after: int, reason: str, rules: Sequence[str]) -> End:
+        self._append([("end", {"after_move": after, "reason": reason, "rules": list(rules)})])
+        assert self.game.end is not None
+        return self.game.end
+
+    def draw(self, tiles: Sequence[int] | None = None) -> Step:
+        """Open the next move: draw its rack from the seed, take the tiles the referee drew (``tiles``, hand
+        racks), or the prepared rack; every attempt is journaled. In a hand game an illegal rack is recorded
+        and the referee is told to draw 7 again (FISE-10).
+
+        :raises GameError: when a rack is already on the stand or the game is over.
+        :raises RackError: for tiles not in the bag or the wrong number of tiles (nothing is recorded).
+        """
+        g = self.game
+        if g.phase == "over":
+            raise GameError("the game is over")
+        if g.phase == "play":
+            raise GameError(f"move {g.move} has its rack already: place its master move first")
+        end = self._end_if_due()
+        if end is not None:
+            return Step("end", g.move, end=end, message=end.reason)
+        move = g.move + 1
+        source = self.settings.racks
+        nonfixed = list(racks.subtract(g.rack, g.fixed) or ())
+        if source == "seed" and tiles is None:
+            scratch = Bag(g.alphabet, tiles=g.bag.tiles)
+            draws = racks.draw_seeded(scratch, nonfixed, g.fixed, move, self.settings.rules.racks,
+                                      self.settings.seed, first_attempt=g.attempt + 1)
+        elif source == "prepared":
+            if move > len(self.settings.prepared):
+                end = self._record_end(g.move, "the prepared racks are used up", ("FISE-7b", "FISE-13"))
+                return Step("end", g.move, end=end, message=end.reason)
+            prepared = racks.from_labels(g.alphabet, self.settings.prepared[move - 1].rack)
+            draws = [racks.prepared_draw(g.bag, g.rack, g.fixed, move, self.settings.rules.racks, prepared,
+                                         g.attempt + 1)]
+        else:
+            if tiles is None:
+                raise GameError(f"move {move}: enter the tiles drawn in the hall")
+            draws = [racks.hand_draw(g.bag, g.rack, g.fixed, move, self.settings.rules.racks, tiles,
+                                     g.attempt + 1)]
+        self._append([("draw", d.to_payload(g.alphabet)) for d in draws])
+        last = draws[-1]
+        if not last.legal:
+            return Step("illegal-rack", move, draws=draws,
+                        message=f"illegal rack ({last.reason}): put every tile back and draw {len(last.rack)} "
+                                "again (FISE-10)")
+        state = g.moves[-1]
+        rejected = len(state.draws) - 1
+        a = announce.rack_announcement(g.alphabet, move, last.kept, last.drawn, self.settings.rules,
+                                       new_order=self.settings.new_order, exchanges=rejected, fixed=last.fixed)
+        return Step("rack", move, announcement=a, draws=draws)
+
+    def new_rack(self, tiles: Sequence[int] | None = None, reason: str = "the referee gives a new rack") -> Step:
+        """FISE-16: replace the rack of the open move (nobody, or the program, can play it). The whole rack goes
+        back and a new one is drawn (from the seed, or ``tiles`` from the hall)."""
+        g = self.game
+        if g.phase != "play":
+            raise GameError("no rack is on the stand")
+        move = g.move
+        r = self.settings.rules.racks
+        attempt = max(d.attempt for d in g.moves[-1].draws) + 1
+        if tiles is None:
+            returned = racks.subtract(g.rack, g.fixed) or ()
+            scratch = Bag(g.alphabet, tiles=[*g.bag.tiles, *returned])
+            draws = racks.draw_seeded(scratch, [], g.fixed, move, r, f"{self.settings.seed}:new",
+                                      first_attempt=attempt, source="new-rack")
+            # the old rack goes back with the first attempt
+            draws[0] = dataclasses.replace(draws[0], returned=tuple(returned))
+        else:
+            draws = [dataclasses.replace(racks.hand_draw(g.bag, g.rack, g.fixed, move, r, tiles, attempt,
+                                                         replace=True), source="new-rack")]
+        self._append([("draw", d.to_payload(g.alphabet)) for d in draws])
+        last = draws[-1]
+        if not last.legal:
+            return Step("illegal-rack", move, draws=draws, message=f"illegal rack ({last.reason}): draw again")
+        a = announce.rack_announcement(g.alphabet, move, last.kept, last.drawn, self.settings.rules,
+                                       new_order=self.settings.new_order, exchanges=0, fixed=last.fixed)
+        return Step("rack", move, announcement=a, draws=draws, message=reason)
+
+    # --- the master move ---------------------------------------------------------------------------------
+
+    def candidates(self) -> list[master.Candidate]:
+        """The tied top moves for the rack on the stand, in tie-break order (FISE-7 / GR-5E)."""
+        g = self.game
+        if g.phase != "play":
+            raise GameError("no rack is on the stand")
+        return master.top_moves(g.board, Rack(g.alphabet, g.rack), self._lexicon(), engine=self.settings.engine,
+                                order=self.settings.rules.master_order)
+
+    def place_master(self, choice: int | None = None, move_text: str | None = None,
+                     candidates: list[master.Candidate] | None = None) -> Step:
+        """Close the open move with its master move: the first of the tied top moves, or the tied move number
+        ``choice`` (1-based), or a move the referee announces (``move_text``, FISE-16: a weaker one stays).
+        In a prepared game the prepared move is placed (FISE-7b). When the rack cannot be played, a new rack
+        is drawn (seed racks) or asked for (hand racks); with an empty bag the game ends (FISE-13, GR-5B).
+        """
+        g = self.game
+        if g.phase != "play":
+            raise GameError("no rack is on the stand: draw one first" if g.phase == "rack" else "the game is over")
+        lexicon = self._lexicon()
+        cands = self.candidates() if candidates is None else candidates
+        move = g.move
+        prepared = None
+        if self.settings.racks == "prepared" and move <= len(self.settings.prepared):
+            prepared = self.settings.prepared[move - 1].move
+        if not cands and prepared is None and move_text is None:
+            if not g.bag.tiles:
+                end = self._record_end(move - 1, "no word can be formed with the tiles left", ("FISE-13", "GR-5B"))
+                return Step("end", move, end=end, message=end.reason)
+            if g.no_move_redraws >= self.settings.rules.no_move_redraws:
+                end = self._record_end(move - 1, f"no word after {g.no_move_redraws} new racks", ("FISE-13",))
+                return Step("end", move, end=end, message=end.reason)
+            if self.settings.racks == "seed":
+                step = self.new_rack(reason="the rack cannot be played: a new rack (FISE-16)")
+                if step.kind != "rack":
+                    return step
+                return self.place_master(choice, move_text)
+            return Step("no-move", move, message="the rack cannot be played: draw a new rack (FISE-16)")
+        top = cands[0].score if cands else None
+        remarks: list[str] = []
+        if prepared is not None or move_text is not None:
+            text = move_text if move_text is not None else prepared
+            assert text is not None
+            convention = self.settings.rules.notation if move_text is not None else "ro"
+            try:
+                placement = Placement.parse(text, g.alphabet, convention)
+            except (NotationError, TileError) as e:
+                raise GameError(f"cannot read the master move {text!r}: {e}") from None
+            chosen, remarks = master.referee_choice(g.board, Rack(g.alphabet, g.rack), lexicon, placement)
+            by = "prepared" if move_text is None else "referee"
+        else:
+            index = 0 if choice is None else choice - 1
+            if not 0 <= index < len(cands):
+                raise GameError(f"choose a tied move between 1 and {len(cands)}")
+            chosen = cands[index]
+            by = "program" if index == 0 else "referee"
+        if top is not None and chosen.score < top:
+            remarks.append(f"weaker than the top score {top}: it stays (FISE-16)")
+        order = self.settings.rules.master_order
+        ties = []
+        for i, c in enumerate(cands):
+            entry = {"position": c.placement.coord.format(), "word": word_labels(g.alphabet, c.placement.word),
+                     "score": c.score}
+            if i:
+                entry["behind"] = master.deciding_criterion(cands[i - 1], c, order)
+            ties.append(entry)
+        payload = {
+            "move": move,
+            "position": chosen.placement.coord.format(),
+            "word": word_labels(g.alphabet, chosen.placement.word),
+            "score": chosen.score,
+            "top": top,
+            "by": by,
+            "ties": ties,
+            "remarks": remarks,
+        }
+        if self.settings.variant == "joker":
+            payload["joker"] = _preview_joker(g, chosen)
+        self._append([("master", payload)])
+        m = g.moves[-1].master
+        assert m is not None
+        a = announce.master_announcement(g.alphabet, move, chosen.placement.coord.format(self.settings.rules.notation),
+                                         chosen.placement.word, chosen.score, ties=len(cands), by=by)
+        return Step("master", move, announcement=a, master=m, candidates=cands)
+
+    def next(self, tiles: Sequence[int] | None = None, choice: int | None = None,
+             move_text: str | None = None) -> list[Step]:
+        """One step forward: close the open move with its master (if a rack is on the stand), then open the
+        next one (in a hand game only when ``tiles`` are given)."""
+        steps = []
+        g = self.game
+        if g.phase == "over":
+            raise GameError("the game is over")
+        if g.phase == "play":
+            step = self.place_master(choice, move_text)
+            steps.append(step)
+            if step.kind != "master" or (self.settings.racks == "hand" and tiles is None):
+                return steps
+        steps.append(self.draw(tiles))
+        return steps
+
+    def play_auto(self, on_step: Callable[[Step], None] | None = None, max_moves: int | None = None) -> Game:
+        """Play the game alone to its end (seed or prepared racks): draw, master, draw... (FISE-1)."""
+        if self.settings.racks == "hand":
+            raise GameError("a hand-drawn game cannot play itself")
+        played = 0
+        while self.game.phase != "over":
+            if max_moves is not None and played >= max_moves and self.game.phase == "rack":
+                break
+            step = self.draw() if self.game.phase == "rack" else self.place_master()
+            if step.kind == "master":
+                played += 1
+            if on_step is not None:
+                on_step(step)
+        return self.game
+
+
+def _preview_joker(g: Game, chosen: master.Candidate) -> dict[str, Any] | None:
+    """What FISE-20 will do with the blank of this master move (recorded with it, checked on replay)."""
+    return variants.joker_after_master(g.alphabet, chosen.new, g.bag.tiles, len(g.reserve))
+
+
+def _player_payload(p: Player) -> dict[str, Any]:
+    return {"number": p.number, "name": p.name, "table": p.table, "members": list(p.members)}
+
+
+def latest_game(journal: Journal) -> str:
+    games = journal.games(FORMAT)
+    if not games:
+        raise GameError(f"no duplicate game in {journal.path}")
+    return games[-1].id

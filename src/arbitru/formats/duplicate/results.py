@@ -1,0 +1,321 @@
+"""Results: per move per player with bonuses, totals, percentages, single-game ranking and multi-game standings
+(FISE-11, FISE-12, FISE-15, FISE-16, FISE-17, FISE-22, GR-5D, GR-7).
+
+- A move counts the engine's score of the player's slip when it is valid, else 0 with the reasons (FISE-12,
+  FISE-14, GR-6, GR-8.1); no slip is 0; a player who left gets 0 for the rest (GR-7).
+- Bonuses (FISE-11), added at the end and listed (move, player, value): *automatic* — ``top`` to a player who
+  alone matches (or beats, after a ruling) the program's top score; when nobody matched, ``best`` to a player
+  who alone has the best score among the players, if that score is above 0; *manual* — ``manual`` to a player
+  who alone reached the round's maximum among the players, if above 0.
+- Percentage (GR-7): the player's points (bonuses apart) over the master total, the sum of the master moves
+  placed on the board (a weaker master move counts as placed, FISE-16).
+- Single-game ranking (FISE-15): total, then the rule set's tie-breaks: number of top moves (moves matching the
+  program's top score), best single move; players still tied share the place and are flagged for a
+  sudden-death playoff when the rule set lists it.
+- Referee errors found later (FISE-16, GR-5D) are rulings on words: they change verdicts and totals, never the
+  board; the results are recomputed from the journal every time.
+- Multi-game standings (FISE-15): by mean place (a player absent from a game takes the last place, the number
+  of players in the standings), or by mean percentage ``(p1/M1 + … + pn/Mn)/n`` where ``px`` is the player's
+  points in move ``x``, ``Mx`` the best score of any player in that move and ``n`` the moves of all games (moves
+  where nobody scored are left out: ``0/0`` says nothing), or by total; the other criteria break ties.
+- FISE-22 (b) rating figure: the mean of the per-game percentages without the best and the worst.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from arbitru.engine.lexicon import Lexicon
+from arbitru.formats.duplicate.game import End, Game, Player
+from arbitru.formats.duplicate.slips import Verdict
+
+STANDING_METHODS = ("mean-place", "mean-percentage", "total")
+
+
+@dataclass
+class MoveLine:
+    """One player's move: the points counted, the bonus, the reasons for 0, whether it matched the top."""
+
+    move: int
+    score: int
+    bonus: int = 0
+    reasons: list[str] = field(default_factory=list)
+    top: bool = False
+    verdict: Verdict | None = None
+    running: int = 0
+
+    def written(self) -> str:
+        """Position and word as the player wrote them."""
+        if self.verdict is None:
+            return ""
+        return f"{self.verdict.slip.position} {self.verdict.slip.word}".strip()
+
+
+@dataclass
+class PlayerLine:
+    player: Player
+    moves: list[MoveLine]
+    points: int
+    bonus: int
+    percentage: Fraction
+    top_moves: int
+    best_move: int
+    place: int = 0
+    playoff: bool = False
+
+    @property
+    def total(self) -> int:
+        return self.points + self.bonus
+
+
+@dataclass(frozen=True)
+class BonusAward:
+    move: int
+    player: str
+    value: int
+    why: str
+
+
+@dataclass(frozen=True)
+class MasterLine:
+    move: int
+    rack: str
+    position: str
+    word: str
+    score: int
+    top: int | None
+    running: int
+    by: str
+    ties: int
+    remarks: tuple[str, ...]
+
+
+@dataclass
+class GameResult:
+    game_id: str
+    title: str
+    rules: str
+    lexicon: str
+    masters: list[MasterLine]
+    master_total: int
+    lines: list[PlayerLine]
+    bonuses: list[BonusAward]
+    end: End | None
+    unattributed: list[Verdict]
+    #: the best score of any player in each move (FISE-15's Mx)
+    best_by_move: dict[int, int]
+
+    def line(self, player: str) -> PlayerLine:
+        for line in self.lines:
+            if line.player.number == player:
+                return line
+        raise KeyError(player)
+
+
+def compute(game: Game, lexicon: Lexicon) -> GameResult:
+    """The results of a game as its journal stands (closed moves only)."""
+    rules = game.rules
+    closed = [m for m in game.moves if m.master is not None]
+    players = dict(game.players)
+    if not players:
+        for (_, number) in game.slips:
+            if number.strip():
+                players.setdefault(number, Player(number))
+    verdicts: dict[tuple[int, str], Verdict] = {}
+    unattributed: list[Verdict] = []
+    for (move, number), slip in game.slips.items():
+        if move > len(closed):
+            continue
+        v = game.verdict(slip, lexicon)
+        if number in players:
+            verdicts[(move, number)] = v
+        else:
+            unattributed.append(v)
+    order = sorted(players.values(), key=lambda p: (int(p.number), "") if p.number.isdigit() else (10**9, p.number))
+    lines: dict[str, list[MoveLine]] = {p.number: [] for p in order}
+    bonuses: list[BonusAward] = []
+    best_by_move: dict[int, int] = {}
+    for state in closed:
+        m = state.master
+        assert m is not None
+        top = m.top if m.top is not None else m.score
+        row: dict[str, MoveLine] = {}
+        for p in order:
+            v = verdicts.get((state.number, p.number))
+            left = p.withdrawn_after is not None and state.number > p.withdrawn_after
+            if v is None:
+                line = MoveLine(state.number, 0, reasons=["withdrawn" if left else "no-slip"])
+            else:
+                line = MoveLine(state.number, v.score, reasons=v.codes(), verdict=v)
+            line.top = line.score > 0 and line.score >= top
+            row[p.number] = line
+            lines[p.number].append(line)
+        active = [n for n, line in row.items() if "withdrawn" not in line.reasons]
+        best_by_move[state.number] = max((row[n].score for n in active), default=0)
+        for award in _bonuses(rules.bonus, state.number, {n: row[n].score for n in active}, top):
+            row[award.player].bonus += award.value
+            bonuses.append(award)
+    result_lines = []
+    total_master = game.master_total()
+    for p in order:
+        ms = lines[p.number]
+        running = 0
+        for line in ms:
+            running += line.score
+            line.running = running
+        points = sum(line.score for line in ms)
+        result_lines.append(PlayerLine(
+            player=p,
+            moves=ms,
+            points=points,
+            bonus=sum(line.bonus for line in ms),
+            percentage=Fraction(points, total_master) if total_master else Fraction(0),
+            top_moves=sum(1 for line in ms if line.top),
+            best_move=max((line.score for line in ms), default=0),
+        ))
+    _rank(result_lines, rules.tie_breaks)
+    masters = []
+    running = 0
+    for state in closed:
+        m = state.master
+        assert m is not None
+        running += m.score
+        masters.append(MasterLine(
+            state.number, _rack_text(game, state.rack), m.placement.coord.format(rules.notation),
+            game.alphabet.format(m.placement.word), m.score, m.top, running, m.by, len(m.ties),
+            tuple(m.remarks),
+        ))
+    return GameResult(game.id, game.settings.title or game.id, rules.title, game.settings.lexicon, masters,
+                      total_master, result_lines, bonuses, game.end, unattributed, best_by_move)
+
+
+def _rack_text(game: Game, rack: tuple[int, ...]) -> str:
+    from arbitru.formats.duplicate.racks import sort_tiles
+
+    return "".join(game.alphabet.label(t) if len(game.alphabet.label(t)) == 1 else f"[{game.alphabet.label(t)}]"
+                   for t in sort_tiles(rack))
+
+
+def _bonuses(bonus, move: int, scores: dict[str, int], top: int) -> list[BonusAward]:  # type: ignore[no-untyped-def]
+    """FISE-11 for one move."""
+    if bonus.mode == "none" or not scores:
+        return []
+    if bonus.mode == "automatic":
+        matched = [n for n, s in scores.items() if s > 0 and s >= top]
+        if len(matched) == 1:
+            return [BonusAward(move, matched[0], bonus.top, "alone matched the program's top score")]
+        if matched:
+            return []
+        best = max(scores.values())
+        leaders = [n for n, s in scores.items() if s == best]
+        if best > 0 and len(leaders) == 1:
+            return [BonusAward(move, leaders[0], bonus.best, "alone had the best score among the players")]
+        return []
+    best = max(scores.values())
+    leaders = [n for n, s in scores.items() if s == best]
+    if best > 0 and len(leaders) == 1:
+        return [BonusAward(move, leaders[0], bonus.manual, "alone reached the round's maximum")]
+    return []
+
+
+def _rank(lines: list[PlayerLine], tie_breaks: tuple[str, ...]) -> None:
+    def key(line: PlayerLine) -> tuple[int, ...]:
+        k = [-line.total]
+        if "top-moves" in tie_breaks:
+            k.append(-line.top_moves)
+        if "best-move" in tie_breaks:
+            k.append(-line.best_move)
+        return tuple(k)
+
+    lines.sort(key=lambda line: (key(line), _num(line.player.number)))
+    for i, line in enumerate(lines):
+        line.place = lines[i - 1].place if i and key(lines[i - 1]) == key(line) else i + 1
+    if "playoff" in tie_breaks:
+        for line in lines:
+            line.playoff = sum(1 for other in lines if key(other) == key(line)) > 1
+
+
+def _num(number: str) -> tuple[int, str]:
+    return (int(number), "") if number.isdigit() else (10**9, number)
+
+
+# --- several games -----------------------------------------------------------------------------------------
+
+
+@dataclass
+class Standing:
+    name: str
+    places: list[int | None]
+    mean_place: Fraction
+    mean_percentage: Fraction
+    total: int
+    games: int
+    place: int = 0
+
+
+def _identity(p: Player) -> str:
+    return p.name or " + ".join(p.members) or p.number
+
+
+def standings(results: list[GameResult], method: str = "mean-place") -> list[Standing]:
+    """Multi-game standings (FISE-15): ``mean-place``, ``mean-percentage`` or ``total``; players are matched
+    across games by name (by number when unnamed)."""
+    if method not in STANDING_METHODS:
+        raise ValueError(f"unknown standings method {method!r}; known: {', '.join(STANDING_METHODS)}")
+    names: list[str] = []
+    for r in results:
+        for line in r.lines:
+            if _identity(line.player) not in names:
+                names.append(_identity(line.player))
+    last = len(names)
+    out = []
+    for name in names:
+        places: list[int | None] = []
+        ratio = Fraction(0)
+        n = 0
+        total = 0
+        games = 0
+        for r in results:
+            line = next((ln for ln in r.lines if _identity(ln.player) == name), None)
+            places.append(line.place if line else None)
+            if line:
+                games += 1
+                total += line.total
+            for move, best in r.best_by_move.items():
+                if best <= 0:
+                    continue
+                n += 1
+                if line:
+                    ratio += Fraction(line.moves[move - 1].score, best)
+        mean_place = Fraction(sum(p if p is not None else last for p in places), len(results) or 1)
+        out.append(Standing(name, places, mean_place, ratio / n if n else Fraction(0), total, games))
+
+    def key(s: Standing) -> tuple[object, ...]:
+        if method == "mean-place":
+            return (s.mean_place, -s.mean_percentage)
+        if method == "mean-percentage":
+            return (-s.mean_percentage, s.mean_place)
+        return (-s.total, s.mean_place)
+
+    out.sort(key=lambda s: (key(s), s.name))
+    for i, s in enumerate(out):
+        s.place = out[i - 1].place if i and key(out[i - 1]) == key(s) else i + 1
+    return out
+
+
+def rating_percentage(percentages: list[Fraction]) -> Fraction:
+    """FISE-22 (b): the mean of a player's per-game percentages without the best and the worst (with fewer than
+    three games nothing is dropped)."""
+    if not percentages:
+        return Fraction(0)
+    kept = sorted(percentages)[1:-1] if len(percentages) >= 3 else list(percentages)
+    return sum(kept, Fraction(0)) / len(kept)
+
+
+def percent(x: Fraction, digits: int = 2) -> str:
+    """A fraction as a percentage with fixed decimals, rounded half up (exact, no float)."""
+    scaled = x * 100 * 10**digits
+    whole = (scaled.numerator * 2 + scaled.denominator) // (2 * scaled.denominator)
+    text = str(whole).rjust(digits + 1, "0")
+    return f"{text[:-digits]}.{text[-digits:]}" if digits else text

@@ -1,0 +1,338 @@
+"""Slips and their verdicts (FISE-5, FISE-6, FISE-12, FISE-14, GR-4, GR-5C, GR-6, GR-8.1).
+
+A slip is stored as written — position and main word as text, lower case for a circled blank, the declared
+score if any — in the journal *before* anything is computed; its verdict is a pure function of the slip, the
+board and rack of its move, the word list, the referee's rulings and the rule set, so it is recomputed on every
+replay and changes when a ruling does (FISE-16, GR-5D).
+
+Every reason for 0 is listed, not only the first:
+
+==================  ==========================================================================  ===============
+code                meaning                                                                     rules
+==================  ==========================================================================  ===============
+``late``            handed in after time                                                        FISE-5, GR-5C
+``unsigned``        no player number: nobody can tell whose slip it is                          FISE-14
+``unknown-player``  a player number nobody has                                                  FISE-14
+``withdrawn``       the player had left the game                                                GR-7
+``illegible``       the referee could not read it                                               FISE-14
+``no-move``         no position or no word                                                      FISE-12
+``bad-position``    the position cannot be read (a sign missing, a row or column that is none)  FISE-14, GR-6
+``bad-word``        a character that is not a letter of the tile set                             FISE-14
+``wrong-position``  the word does not stand there (off the board, other letters under it, not   FISE-14, GR-6
+                    the whole word, not connected, first move off the centre)
+``not-on-rack``     letters that are not on the rack                                             GR-6
+``blank-unmarked``  a blank used but not circled: FISE where it is ambiguous (the possible       FISE-14, GR-6
+                    blank squares give different scores), GR always (a blank already on the
+                    board needs no circle)
+``not-in-list``     the main word or a cross word is not in the list (after rulings)             FISE-12, GR-6
+==================  ==========================================================================  ===============
+
+The score counted is always the engine's (GR-8.1); a declared score that differs is noted for the referee.
+
+>>> from arbitru.engine.tiles import alphabet
+>>> from arbitru.engine.lexicon import Lexicon
+>>> from arbitru.engine.board import Board
+>>> from arbitru.formats.duplicate.rulesets import ruleset
+>>> es = alphabet("es")
+>>> lex = Lexicon.from_words(["CASA"], es)
+>>> v = judge(Slip(1, "7", "H5", "CASA", 12), Board(es), es.parse_rack("ACASXYZ"), lex, ruleset("fise"))
+>>> v.score, v.reasons
+(12, [])
+>>> judge(Slip(1, "7", "5H", "CASA", 12), Board(es), es.parse_rack("ACASXYZ"), lex, ruleset("fise")).codes()
+['wrong-position']
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from arbitru.engine.board import Board
+from arbitru.engine.lexicon import Lexicon
+from arbitru.engine.notation import Coordinate
+from arbitru.engine.placement import Placement
+from arbitru.engine.rules import check, score_words
+from arbitru.engine.tiles import BLANK, BLANK_BIT, Rack, is_blank, letter_of
+from arbitru.errors import ArbitruError, IllegalPlacementError, NotationError, TileError
+from arbitru.formats.duplicate.rulesets import RuleSet
+
+RULES = {
+    "late": ("FISE-5", "FISE-14", "GR-5C", "GR-6"),
+    "unsigned": ("FISE-14",),
+    "unknown-player": ("FISE-14",),
+    "withdrawn": ("GR-7",),
+    "illegible": ("FISE-14",),
+    "no-move": ("FISE-12",),
+    "bad-position": ("FISE-14", "GR-6"),
+    "bad-word": ("FISE-14",),
+    "wrong-position": ("FISE-14", "GR-6"),
+    "not-on-rack": ("GR-6",),
+    "blank-unmarked": ("FISE-14", "GR-6"),
+    "not-in-list": ("FISE-12", "GR-6"),
+}
+
+_WRONG_POSITION = {"off-board", "conflict", "not-whole-word", "not-centre", "not-connected", "no-new-tile",
+                   "too-short"}
+
+
+class SlipFileError(ArbitruError):
+    """A file of slips that cannot be read; every bad line is named."""
+
+
+@dataclass(frozen=True)
+class Slip:
+    """A slip as written (FISE-6, GR-4): move (round), player number, position, main word (lower case for a
+    circled blank), declared score (None when not written), and what the referee noted on receiving it."""
+
+    move: int
+    player: str
+    position: str = ""
+    word: str = ""
+    score: int | None = None
+    late: bool = False
+    illegible: bool = False
+    table: str = ""
+    note: str = ""
+
+    def to_payload(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_payload(cls, p: Mapping[str, Any]) -> Slip:
+        score = p.get("score")
+        return cls(
+            move=int(p["move"]),
+            player=str(p.get("player") or ""),
+            position=str(p.get("position") or ""),
+            word=str(p.get("word") or ""),
+            score=None if score is None else int(score),
+            late=bool(p.get("late", False)),
+            illegible=bool(p.get("illegible", False)),
+            table=str(p.get("table") or ""),
+            note=str(p.get("note") or ""),
+        )
+
+
+@dataclass
+class Verdict:
+    """The judgement of one slip: the points counted, the engine's score of the move as written, every reason
+    for 0, and notes (a declared score that differs, an unmarked blank that was not ambiguous)."""
+
+    slip: Slip
+    score: int = 0
+    computed: int | None = None
+    placement: Placement | None = None
+    reasons: list[tuple[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    words: list[str] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        return not self.reasons
+
+    def codes(self) -> list[str]:
+        return [code for code, _ in self.reasons]
+
+    def rules(self) -> list[str]:
+        """The rule IDs behind the reasons."""
+        out: list[str] = []
+        for code in self.codes():
+            out.extend(r for r in RULES.get(code, ()) if r not in out)
+        return out
+
+    def fail(self, code: str, text: str) -> None:
+        self.reasons.append((code, text))
+
+
+def word_key(alpha_format: str) -> str:
+    """The form a word takes in rulings: upper case, blanks as their letters."""
+    return alpha_format.upper()
+
+
+def judge(
+    slip: Slip, board: Board, rack: Rack, lexicon: Lexicon, rules: RuleSet,
+    rulings: Mapping[str, bool] | None = None, *, players: set[str] | None = None, withdrawn: bool = False,
+) -> Verdict:
+    """Judge a slip against the board and rack of its move; ``rulings`` maps words (upper case) to the
+    referee's decision, which overrides the list (FISE-16, GR-5D). ``players`` (when known) are the numbers
+    registered for the game."""
+    alpha = board.alphabet
+    v = Verdict(slip)
+    if slip.late:
+        v.fail("late", "handed in after time")
+    if not slip.player.strip():
+        v.fail("unsigned", "no player number on the slip")
+    elif players is not None and slip.player not in players:
+        v.fail("unknown-player", f"no player {slip.player} in this game")
+    if withdrawn:
+        v.fail("withdrawn", "the player had left the game")
+    if slip.illegible:
+        v.fail("illegible", "the referee could not read the slip")
+    if not slip.position.strip() or not slip.word.strip():
+        if not v.reasons or slip.position.strip() or slip.word.strip():
+            v.fail("no-move", "no position" if slip.word.strip() else "no word")
+        return v
+    try:
+        coord = Coordinate.parse(slip.position, rules.notation)
+    except NotationError as e:
+        v.fail("bad-position", str(e))
+        return v
+    try:
+        word = tuple(alpha.split(slip.word, blanks=True))
+    except TileError as e:
+        v.fail("bad-word", str(e))
+        return v
+    placement = Placement(coord, word)
+    try:
+        new = board.new_tiles(placement)
+    except IllegalPlacementError as e:
+        for _code, text in e.reasons:
+            v.fail("wrong-position", text)
+        return v
+    placement = _resolve_blanks(v, board, rack, placement, new, rules)
+    v.placement = placement
+    result = check(board, placement, None, rack, bingo_bonus=rules.bingo_bonus)
+    for code, text in result.reasons:
+        if code in _WRONG_POSITION:
+            v.fail("wrong-position", text)
+        elif code in ("tile-not-available", "no-such-tile"):
+            if "not-on-rack" not in v.codes() and "blank-unmarked" not in v.codes():
+                v.fail("not-on-rack", text)
+        else:
+            v.fail(code, text)
+    if result.words:
+        v.computed = result.score
+        for w in result.words:
+            text = word_key(alpha.format(letter_of(t) for t in w.tiles))
+            v.words.append(text)
+            ruled = (rulings or {}).get(text)
+            ok = lexicon.contains_tiles(w.tiles) if ruled is None else ruled
+            if not ok:
+                kind = "main word" if w.main else "cross word"
+                why = " (ruled out by the referee)" if ruled is False else f" is not in {lexicon.name}"
+                v.fail("not-in-list", f"{kind} {text}{why}")
+            elif ruled is True and not lexicon.contains_tiles(w.tiles):
+                v.notes.append(f"{text} accepted by the referee's ruling")
+    if rules.declared_score and slip.score is None:
+        v.notes.append("no score written (FISE-6)")
+    if slip.score is not None and v.computed is not None and slip.score != v.computed:
+        v.notes.append(f"declared {slip.score}, the engine scores {v.computed}: the engine's score counts")
+    v.score = v.computed if v.valid and v.computed is not None else 0
+    return v
+
+
+def _resolve_blanks(
+    v: Verdict, board: Board, rack: Rack, placement: Placement, new: list[tuple[int, int]], rules: RuleSet
+) -> Placement:
+    """Find the blanks a player used without circling them; decide by the rule set (FISE-14 / GR-6)."""
+    alpha = board.alphabet
+    natural = Counter(t for _, t in new if not is_blank(t))
+    marked = sum(1 for _, t in new if is_blank(t))
+    short = {t: n - rack.counts[t] for t, n in natural.items() if n > rack.counts[t]}
+    free = rack.counts[BLANK] - marked
+    shortage = sum(short.values())
+    if not shortage or shortage > free:
+        return placement  # nothing to resolve, or letters simply not on the rack (check() says so)
+    letters = " ".join(alpha.label(t) for t in short)
+    if rules.blank_marking == "always":
+        v.fail("blank-unmarked", f"a blank stands for {letters} but is not circled")
+        return placement
+    # FISE-14: ambiguous when the possible places of the blank(s) give different scores
+    options_per_letter = []
+    for t, n in short.items():
+        squares = [sq for sq, tile in new if tile == t]
+        options_per_letter.append(list(itertools.combinations(squares, n)))
+    scores: dict[int, Placement] = {}
+    for combo in itertools.product(*options_per_letter):
+        blank_squares = {sq for group in combo for sq in group}
+        word = tuple(
+            tile | BLANK_BIT if sq in blank_squares else tile
+            for sq, tile in zip(placement.squares(), placement.word, strict=True)
+        )
+        candidate = Placement(placement.coord, word)
+        cand_new = [(sq, t | BLANK_BIT if sq in blank_squares else t) for sq, t in new]
+        words, _ = score_words(board, candidate, cand_new)
+        scores.setdefault(sum(w.score for w in words), candidate)
+    if len(scores) > 1:
+        v.fail("blank-unmarked", f"a blank stands for {letters} but is not circled, and where it stands changes "
+               f"the score ({', '.join(str(s) for s in sorted(scores))})")
+        return placement
+    v.notes.append(f"blank for {letters} not circled, but its place does not change the score (FISE-14)")
+    return next(iter(scores.values()))
+
+
+_BOOL = {"": False, "0": False, "no": False, "n": False, "false": False, "1": True, "yes": True, "y": True,
+         "true": True, "x": True}
+COLUMNS = ("move", "player", "position", "word", "score", "late", "illegible", "table", "note")
+
+
+def read_slips(text: str, *, move: int | None = None) -> list[Slip]:
+    """Slips from CSV text with a header row naming columns among ``move, player, position, word, score, late,
+    illegible, table, note`` (comma, semicolon or tab separated). ``move`` may be given for the whole file.
+
+    :raises SlipFileError: listing every line that cannot be read; nothing is taken from a bad file.
+    """
+    if not text.strip():
+        raise SlipFileError("the slip file is empty")
+    first = text.lstrip("\ufeff").splitlines()[0]
+    delimiter = max((";", ",", "\t"), key=first.count)
+    try:
+        rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=delimiter))
+    except csv.Error as e:
+        raise SlipFileError(f"cannot read the slip file: {e}") from None
+    header = [h.strip().lower() for h in rows[0]]
+    unknown = [h for h in header if h not in COLUMNS]
+    if unknown:
+        raise SlipFileError(f"line 1: unknown column(s) {', '.join(unknown)}; known: {', '.join(COLUMNS)}")
+    missing = [c for c in ("player", "position", "word") if c not in header]
+    if "move" not in header and move is None:
+        missing.insert(0, "move")
+    if missing:
+        raise SlipFileError(f"line 1: missing column(s) {', '.join(missing)}")
+    slips, errors = [], []
+    for lineno, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) > len(header):
+            errors.append(f"line {lineno}: {len(row)} fields, the header has {len(header)}")
+            continue
+        cells = dict(zip(header, (c.strip() for c in row), strict=False))
+        try:
+            slips.append(_slip_from_cells(cells, move))
+        except ValueError as e:
+            errors.append(f"line {lineno}: {e}")
+    if errors:
+        raise SlipFileError("; ".join(errors))
+    return slips
+
+
+def _slip_from_cells(cells: dict[str, str], move: int | None) -> Slip:
+    raw_move = cells.get("move", "")
+    if raw_move:
+        if not raw_move.isdigit() or int(raw_move) < 1:
+            raise ValueError(f"move {raw_move!r} is not a move number")
+        number = int(raw_move)
+    elif move is not None:
+        number = move
+    else:
+        raise ValueError("no move number")
+    raw_score = cells.get("score", "")
+    score = None
+    if raw_score:
+        try:
+            score = int(raw_score)
+        except ValueError:
+            raise ValueError(f"score {raw_score!r} is not a number") from None
+    flags = {}
+    for name in ("late", "illegible"):
+        raw = cells.get(name, "").lower()
+        if raw not in _BOOL:
+            raise ValueError(f"{name} {raw!r} is not yes or no")
+        flags[name] = _BOOL[raw]
+    return Slip(number, cells.get("player", ""), cells.get("position", ""), cells.get("word", ""), score,
+                flags["late"], flags["illegible"], cells.get("table", ""), cells.get("note", ""))

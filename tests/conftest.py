@@ -1,0 +1,84 @@
+"""Shared fixtures of the engine suite: tile sets, small lexicons built in the test, and ENABLE.
+
+Lexicons here are built with the pure-Python KWG builder (:func:`build_kwg_python`), whatever is compiled, so the
+engine's Python layer is tested on its own; the compiled core is tested against it elsewhere.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+from arbitru.engine.lexicon import HEADER, MAGIC, MAX_WORD, MIN_WORD, Lexicon, build_kwg_python
+from arbitru.engine.tiles import Alphabet, alphabet
+
+# Deterministic property tests: the same examples on every run and machine, no example database on disk.
+settings.register_profile("arbitru", deadline=None, derandomize=True, database=None, print_blob=True)
+settings.load_profile("arbitru")
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+ENABLE_PATH = SHARED / "lexicons" / "enable1.txt"
+
+
+def python_lexicon(
+    words: Iterable[str | Sequence[int]], alpha: Alphabet, name: str = "test", *, gaddag: bool = True
+) -> Lexicon:
+    """A lexicon compiled by the pure-Python builder; words as text (folded and split) or as tile codes."""
+    tiles: list[Sequence[int]] = []
+    texts: list[str] = []
+    for w in words:
+        (texts if isinstance(w, str) else tiles).append(w)
+    if texts:
+        encoded, _rejected = Lexicon.encode_words(texts, alpha)
+        tiles.extend(encoded)
+    arcs = build_kwg_python(tiles, gaddag=gaddag)
+    data = HEADER.pack(MAGIC, alpha.size, len(arcs)) + struct.pack(f"<{len(arcs)}I", *arcs)
+    return Lexicon(name, alpha, data)
+
+
+@pytest.fixture(scope="session")
+def make_lexicon() -> Callable[..., Lexicon]:
+    """``make_lexicon(words, alpha, name="test", gaddag=True)``: see :func:`python_lexicon`."""
+    return python_lexicon
+
+
+@pytest.fixture(scope="session")
+def ro() -> Alphabet:
+    return alphabet("ro")
+
+
+@pytest.fixture(scope="session")
+def en() -> Alphabet:
+    return alphabet("en")
+
+
+@pytest.fixture(scope="session")
+def es() -> Alphabet:
+    return alphabet("es")
+
+
+@pytest.fixture(scope="session")
+def enable_words() -> list[tuple[int, ...]]:
+    """ENABLE's words of 2–15 letters as English tile codes (A=1 … Z=26), sorted.
+
+    Fails (never skips) when the list is missing: it comes with the project's shared material.
+    """
+    if not ENABLE_PATH.exists():
+        pytest.fail(f"ENABLE word list missing: {ENABLE_PATH}")
+    words = ENABLE_PATH.read_text("ascii").split()
+    # ENABLE is plain lower-case ASCII, so the English codes are the letters' places in the alphabet; the test
+    # suite checks this shortcut against Lexicon.encode_words on a sample (test_lexicon.py)
+    return sorted(
+        tuple(ord(c) - 96 for c in w) for w in words if MIN_WORD <= len(w) <= MAX_WORD
+    )
+
+
+@pytest.fixture(scope="session")
+def enable(enable_words: list[tuple[int, ...]]) -> Lexicon:
+    """ENABLE as a DAWG-only lexicon (the pure-Python GADDAG of ENABLE takes ~30 s; the reference generator and
+    the membership tests only walk the DAWG)."""
+    return python_lexicon(enable_words, alphabet("en"), "ENABLE", gaddag=False)

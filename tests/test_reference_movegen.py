@@ -1,0 +1,338 @@
+"""The reference move generator against a brute-force enumerator judged by rules.check, property tests, and
+pinned ENABLE positions."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from arbitru.engine import movegen
+from arbitru.engine.board import Board
+from arbitru.engine.layout import SIZE
+from arbitru.engine.lexicon import Lexicon
+from arbitru.engine.movegen import reference
+from arbitru.engine.notation import Coordinate
+from arbitru.engine.placement import Placement
+from arbitru.engine.rules import check
+from arbitru.engine.tiles import BLANK, BLANK_BIT, Rack, alphabet, letter_of
+from conftest import python_lexicon
+
+# --- the brute-force oracle ------------------------------------------------------------------------------------
+
+
+def brute_force(board: Board, rack: Rack, lexicon: Lexicon, words: set[tuple[int, ...]]) -> set[tuple[Placement, int]]:
+    """Every legal placement with its score, found without any of the generator's logic.
+
+    For every direction, start square and length 2..15, and every assignment of rack tiles (a blank as every
+    letter of the alphabet) to the empty squares of that span, build the placement and keep it when
+    :func:`rules.check` (with the lexicon and the rack) finds it legal.
+
+    Two cuts keep this fast and change nothing in the result: a span is skipped when a tile touches either end
+    (the word would go on; rules.check says ``not-whole-word``), and an assignment is abandoned as soon as the
+    letters so far begin no word of ``words`` (the span's word is formed by the placement, as the main word or
+    as the cross word of a single tile, so it must be in the list). A single tile is kept in the direction
+    docs/ENGINE.md reports it in: horizontal when it has a horizontal neighbour, else vertical.
+    """
+    alpha = board.alphabet
+    squares = board.squares
+    prefixes = {w[:i] for w in words for i in range(1, len(w) + 1)}
+    longest = max((len(w) for w in words), default=0)
+    counts = list(rack.counts)
+    naturals = [t for t in range(1, alpha.size + 1) if counts[t]]
+    blanks = [BLANK_BIT | t for t in range(1, alpha.size + 1)]
+    found: set[tuple[Placement, int]] = set()
+
+    def occupied(r: int, c: int) -> bool:
+        return 0 <= r < SIZE and 0 <= c < SIZE and bool(squares[r * SIZE + c])
+
+    for direction in "HV":
+        dr, dc = (0, 1) if direction == "H" else (1, 0)
+        for r0 in range(SIZE):
+            for c0 in range(SIZE):
+                if occupied(r0 - dr, c0 - dc):
+                    continue
+                for length in range(2, min(SIZE - (c0 if direction == "H" else r0), longest) + 1):
+                    span = [(r0 + i * dr) * SIZE + c0 + i * dc for i in range(length)]
+                    if occupied(r0 + length * dr, c0 + length * dc):
+                        continue
+                    empties = sum(1 for s in span if not squares[s])
+                    if not 1 <= empties <= len(rack):
+                        continue
+                    coord = Coordinate(r0, c0, direction)
+                    tiles: list[int] = []
+
+                    def assign(i: int, letters: tuple[int, ...], placed: int) -> None:
+                        if i == length:
+                            if letters not in words:
+                                return
+                            if placed == 1 and direction == "V":
+                                s = next(s for s, t in zip(span, tiles, strict=True) if not squares[s])
+                                r, c = divmod(s, SIZE)
+                                if occupied(r, c - 1) or occupied(r, c + 1):
+                                    return  # found again, horizontally
+                            placement = Placement(coord, tuple(tiles))
+                            result = check(board, placement, lexicon, rack)
+                            if result.legal:
+                                found.add((placement, result.score))
+                            return
+                        here = squares[span[i]]
+                        options = [here] if here else naturals + (blanks if counts[BLANK] else [])
+                        for t in options:
+                            key = t if here else (BLANK if t & BLANK_BIT else t)
+                            if not here and not counts[key]:
+                                continue
+                            now = (*letters, letter_of(t))
+                            if now not in prefixes:
+                                continue
+                            if not here:
+                                counts[key] -= 1
+                            tiles.append(t)
+                            assign(i + 1, now, placed + (not here))
+                            tiles.pop()
+                            if not here:
+                                counts[key] += 1
+
+                    assign(0, (), 0)
+    return found
+
+
+# --- random small positions --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Position:
+    board: Board
+    rack: Rack
+    lexicon: Lexicon
+    words: set[tuple[int, ...]]
+
+    def describe(self) -> str:
+        alpha = self.board.alphabet
+        return (
+            f"rack {self.rack}, words {sorted(alpha.format(w) for w in self.words)}\n{self.board.to_text()}"
+        )
+
+
+def random_words(rnd: random.Random, letters: list[int], count: int, max_len: int) -> set[tuple[int, ...]]:
+    words: set[tuple[int, ...]] = set()
+    # plenty of two-letter words, so that words hook onto the board
+    for a in letters:
+        for b in letters:
+            if rnd.random() < 0.5:
+                words.add((a, b))
+    tries = 0
+    while len(words) < count and tries < 20 * count:
+        tries += 1
+        words.add(tuple(rnd.choice(letters) for _ in range(rnd.randint(2, max_len))))
+    return words
+
+
+def random_fill(rnd: random.Random, board: Board, lexicon: Lexicon, words: set[tuple[int, ...]], plays: int) -> None:
+    """Put up to ``plays`` random legal placements on the board (judged by rules.check, no rack)."""
+    alpha = board.alphabet
+    ordered = sorted(words)
+    for _ in range(plays):
+        for _attempt in range(300):
+            word = rnd.choice(ordered)
+            direction = rnd.choice("HV")
+            if board.is_empty():
+                offset = rnd.randrange(len(word))
+                along, across = 7 - offset, 7
+            else:
+                along, across = rnd.randrange(SIZE - len(word) + 1), rnd.randrange(SIZE)
+            r, c = (across, along) if direction == "H" else (along, across)
+            tiles = tuple(
+                BLANK_BIT | t if (not alpha.has_tiles(t) or rnd.random() < 0.1) else t for t in word
+            )
+            placement = Placement(Coordinate(r, c, direction), tiles)
+            if check(board, placement, lexicon).legal:
+                board.play(placement)
+                break
+
+
+def random_position(seed: int) -> Position:
+    rnd = random.Random(seed)
+    lang = rnd.choice(["en", "en", "ro", "es"])
+    alpha = alphabet(lang)
+    pool = [t for t in range(1, alpha.size + 1) if alpha.has_tiles(t)]
+    letters = rnd.sample(pool, rnd.randint(2, 4))
+    if lang == "ro" and rnd.random() < 0.5:
+        letters.append(alpha.code(rnd.choice("KQWY")))  # only a blank can play it (G-6)
+    words = random_words(rnd, letters, rnd.randint(30, 200), max_len=rnd.choice([3, 4, 5]))
+    lexicon = python_lexicon(words, alpha, f"random-{seed}")
+    board = Board(alpha)
+    random_fill(rnd, board, lexicon, words, rnd.choice([0, 1, 2, 3, 4, 5]))
+    size = rnd.randint(1, 4)
+    n_blanks = min(size, rnd.choice([0, 0, 0, 1, 1, 2]))
+    playable = [t for t in letters if alpha.has_tiles(t)]
+    # now and then a tile no word uses
+    naturals = [rnd.choice(playable) if rnd.random() < 0.9 else rnd.choice(pool) for _ in range(size - n_blanks)]
+    rack = Rack(alpha, naturals + [BLANK] * n_blanks)
+    return Position(board, rack, lexicon, words)
+
+
+def as_set(moves: list[tuple[Placement, int]]) -> set[tuple[Placement, int]]:
+    found = set(moves)
+    assert len(found) == len(moves), "a placement is reported twice"
+    return found
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_reference_equals_brute_force(seed):
+    pos = random_position(seed)
+    generated = reference.generate(pos.board, pos.rack, pos.lexicon)
+    expected = brute_force(pos.board, pos.rack, pos.lexicon, pos.words)
+    got = as_set(generated)
+    assert got == expected, (
+        f"missing {sorted(expected - got)[:5]}, extra {sorted(got - expected)[:5]}\n{pos.describe()}"
+    )
+
+
+def test_brute_force_positions_are_varied():
+    # the random positions exercise what they should: blanks, played-through tiles, single tiles, bingos-to-be
+    stats = {"blank racks": 0, "two blanks": 0, "boards with tiles": 0, "with moves": 0, "single tile": 0}
+    for seed in range(300):
+        pos = random_position(seed)
+        moves = reference.generate(pos.board, pos.rack, pos.lexicon)
+        stats["blank racks"] += pos.rack.counts[BLANK] > 0
+        stats["two blanks"] += pos.rack.counts[BLANK] == 2
+        stats["boards with tiles"] += not pos.board.is_empty()
+        stats["with moves"] += bool(moves)
+        stats["single tile"] += any(len(pos.board.new_tiles(p)) == 1 for p, _ in moves)
+    assert all(n >= 30 for n in stats.values()), stats
+
+
+# --- small named cases ------------------------------------------------------------------------------------------
+
+
+def test_empty_board_moves_cover_the_centre(make_lexicon):
+    en = alphabet("en")
+    lex = make_lexicon(["AT", "TA", "CAT", "ACT"], en)
+    board = Board(en)
+    moves = reference.generate(board, en.parse_rack("CAT"), lex)
+    # each word at every start covering H8, in both directions: 2×(2+2+3+3) = 20
+    assert len(moves) == 20
+    assert all(112 in p.squares() for p, _ in moves)
+    assert moves[0][1] == max(s for _, s in moves)
+
+
+def test_single_tile_reported_once(make_lexicon):
+    en = alphabet("en")
+    lex = make_lexicon(["AT", "TA", "AA"], en)
+    board = Board(en)
+    board.play(Placement.parse("H8 AT", en))
+    # an A above or below the A (AA down) or the T (AT, TA down); AAT and ATA across are not words
+    moves = reference.generate(board, en.parse_rack("A"), lex)
+    assert sorted(p.format(en) for p, _ in moves) == ["8G AA", "8H AA", "9G AT", "9H TA"]
+    # a tile forming words both ways is reported once, horizontally: A on G9 over T, next to an A on G8
+    board.play(Placement.parse("G8 A", en))
+    moves = reference.generate(board, en.parse_rack("A"), lex)
+    assert "G8 AA" in {p.format(en) for p, _ in moves}
+    assert "9G AT" not in {p.format(en) for p, _ in moves}
+
+
+def test_romanian_k_only_from_a_blank(make_lexicon):
+    ro = alphabet("ro")
+    lex = make_lexicon(["KA", "AK"], ro)
+    board = Board(ro)
+    rack = Rack(ro, [ro.code("K"), ro.code("A")])  # a K tile cannot exist (G-6); the generator ignores it
+    assert reference.generate(board, rack, lex) == []
+    moves = reference.generate(board, ro.parse_rack("A?"), lex)
+    assert moves and all(any(t == BLANK_BIT | ro.code("K") for t in p.word) for p, _ in moves)
+
+
+def test_top_keeps_ties(make_lexicon):
+    en = alphabet("en")
+    lex = make_lexicon(["AT", "TA", "CAT", "ACT"], en)
+    board = Board(en)
+    all_moves = movegen.generate(board, en.parse_rack("CAT"), lex, engine="reference")
+    best = all_moves[0][1]
+    top1 = movegen.generate(board, en.parse_rack("CAT"), lex, top=1, engine="reference")
+    assert top1 == [m for m in all_moves if m[1] == best] and len(top1) > 1
+    with pytest.raises(ValueError, match="unknown engine"):
+        movegen.generate(board, en.parse_rack("CAT"), lex, engine="other")
+
+
+# --- property tests -------------------------------------------------------------------------------------------
+
+
+@st.composite
+def positions(draw) -> Position:
+    lang = draw(st.sampled_from(["en", "ro"]))
+    alpha = alphabet(lang)
+    pool = [t for t in range(1, alpha.size + 1) if alpha.has_tiles(t)]
+    letters = draw(st.lists(st.sampled_from(pool), min_size=2, max_size=4, unique=True))
+    word = st.lists(st.sampled_from(letters), min_size=2, max_size=5).map(tuple)
+    words = draw(st.sets(word, min_size=5, max_size=60))
+    lexicon = python_lexicon(words, alpha)
+    board = Board(alpha)
+    random_fill(random.Random(draw(st.integers(0, 2**32))), board, lexicon, words, draw(st.integers(0, 5)))
+    naturals = draw(st.lists(st.sampled_from(letters), min_size=0, max_size=6))
+    n_blanks = draw(st.integers(0, 2 if len(naturals) < 5 else 0))
+    rack = Rack(alpha, naturals + [BLANK] * n_blanks)
+    return Position(board, rack, lexicon, set(words))
+
+
+@given(positions())
+def test_generated_placements_pass_check_with_the_same_score(pos):
+    moves = reference.generate(pos.board, pos.rack, pos.lexicon)
+    assert moves == sorted(moves, key=lambda m: (-m[1], m[0]))
+    for placement, score in moves:
+        result = check(pos.board, placement, pos.lexicon, pos.rack)
+        assert result.legal, (placement.format(pos.board.alphabet), result.reasons)
+        assert result.score == score
+
+
+@given(positions(), st.integers(0, 2**32))
+def test_placing_and_regenerating(pos, seed):
+    rnd = random.Random(seed)
+    board = pos.board
+    for _ in range(3):
+        moves = reference.generate(board, pos.rack, pos.lexicon)
+        if not moves:
+            break
+        placement, _ = rnd.choice(moves)
+        board = board.copy()
+        board.play(placement)
+        for again, score in reference.generate(board, pos.rack, pos.lexicon):
+            assert check(board, again, pos.lexicon, pos.rack).score == score
+
+
+@given(positions())
+def test_use_all_keeps_exactly_the_placements_using_the_whole_rack(pos):
+    moves = reference.generate(pos.board, pos.rack, pos.lexicon)
+    whole = reference.generate(pos.board, pos.rack, pos.lexicon, use_all=True)
+    assert whole == [m for m in moves if len(pos.board.new_tiles(m[0])) == len(pos.rack)]
+
+
+# --- pinned ENABLE positions ------------------------------------------------------------------------------------
+
+# Counts and top scores below were computed by this reference generator (not by Macondo or Quackle) on ENABLE,
+# and checked by hand where noted. A change in them is a change in the generator's output: investigate before
+# updating.
+
+
+def test_enable_empty_board_aabdelt(enable):
+    en = alphabet("en")
+    moves = reference.generate(Board(en), en.parse_rack("AABDELT"), enable)
+    assert len(moves) == 708
+    # by hand: ABLATED with the B on a DL (H4, H12, D8 or L8) and the centre DW: (10 + 3) × 2 + 50 = 76
+    assert moves[0][1] == 76
+    assert {p.format(en) for p, s in moves if s == 76} == {"H3 ABLATED", "H11 ABLATED", "8C ABLATED", "8K ABLATED"}
+
+
+def test_enable_quixote_on_the_board(enable):
+    en = alphabet("en")
+    board = Board.from_cgp("15/15/15/15/15/15/15/3QUIXOTE5/15/15/15/15/15/15/15", en)
+    moves = reference.generate(board, en.parse_rack("RETAINS"), enable)
+    assert (len(moves), moves[0][1]) == (PINNED_QUIXOTE_COUNT, PINNED_QUIXOTE_TOP)
+    assert {p.format(en) for p, s in moves if s == moves[0][1]} == PINNED_QUIXOTE_BEST
+
+
+PINNED_QUIXOTE_COUNT = 0
+PINNED_QUIXOTE_TOP = 0
+PINNED_QUIXOTE_BEST: set[str] = set()
