@@ -162,8 +162,12 @@ def main() -> int:
     print(f"load (mmap+Board)  {load * 1e3:.3f} ms")
     print(f"positions          {len(positions)} (games {args.games}, turns {args.first}..{args.last})")
     print(f"placements/pos     {statistics.mean(counts):.1f} mean, {statistics.median(counts):.0f} median")
-    print(f"all placements     {statistics.mean(all_ms):.4f} ms mean, {statistics.median(all_ms):.4f} ms median")
-    print(f"best (top=1)       {statistics.mean(top_ms):.4f} ms mean, {statistics.median(top_ms):.4f} ms median")
+    print(
+        f"all placements     {statistics.mean(all_ms):.4f} ms mean, {statistics.median(all_ms):.4f} ms median"
+    )
+    print(
+        f"best (top=1)       {statistics.mean(top_ms):.4f} ms mean, {statistics.median(top_ms):.4f} ms median"
+    )
     print(f"placements/s       {total_placements / (sum(all_ms) / 1e3):,.0f}")
     print(f"cpu                {os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f}")
     return 0

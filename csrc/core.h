@@ -30,8 +30,10 @@ enum {
     KB_OK = 0,
     KB_NOMEM = 1,
     KB_BADTILE = 2, /* a byte outside 1..alphabet_size; *err_pos is its offset */
-    KB_TOOBIG = 3   /* more than 2^24 entries */
+    KB_TOOBIG = 3,  /* more than 2^24 entries */
+    KB_LONGWORD = 4 /* a word longer than KWG_MAX_WORD; *err_pos is its offset */
 };
+#define KWG_MAX_WORD 255
 
 /* words: tile strings separated by 0 bytes. On KB_OK, *out is a malloc'ed array of *out_n entries. */
 int kwg_build(const uint8_t *words, size_t len, int alphabet_size, uint32_t **out, size_t *out_n,
@@ -42,6 +44,15 @@ int kwg_build(const uint8_t *words, size_t len, int alphabet_size, uint32_t **ou
 int kwg_check(const uint32_t *kwg, size_t n);
 
 /* ---- board and move generation (movegen.c) ---- */
+
+/* Multiset signatures of the words of bingo_tiles..15 letters (sum of per-letter random keys), to rule
+ * out bingos in top-k bounds. A collision only makes a bound looser. Shared by copies. */
+typedef struct {
+    int refs;
+    uint32_t mask;
+    uint64_t *slots; /* 0 = empty */
+    uint64_t keys[64];
+} AnagramIndex;
 
 /* One orientation of the board, "line-major": index = line * 15 + pos.
  * Orientation 0 (H): line = row, pos = col.  Orientation 1 (V): line = col, pos = row.
@@ -62,6 +73,7 @@ typedef struct {
     int16_t xscore[2][N_SQ];  /* sum of the cross word's existing tiles, -1 = no cross word */
     int bingo_tiles, bingo_bonus;
     int n_tiles;              /* tiles on the board */
+    AnagramIndex *anagrams;   /* built on the first top-k call that can use it; NULL before */
 } CBoard;
 
 /* Scratch space owned by one Board object (reused across calls). */
@@ -81,8 +93,10 @@ int cb_set_squares(CBoard *b, const uint8_t *squares, int *bad);
 void cb_get_squares(const CBoard *b, uint8_t *out);
 /* dir 0 = H, 1 = V. Returns 0, or a negative error code (see movegen.c). */
 int cb_place(CBoard *b, int row, int col, int dir, const uint8_t *tiles, int n);
-/* rack: n_letters + 1 counts. Returns 0, or -1 on allocation failure. Records in buf->out. */
-int cb_generate(const CBoard *b, GenBuf *buf, const uint8_t *rack, int top, int flags);
+/* rack: n_letters + 1 counts. Returns 0, or -1 on allocation failure. Records in buf->out.
+ * May build b->anagrams (the only change to b). */
+int cb_generate(CBoard *b, GenBuf *buf, const uint8_t *rack, int top, int flags);
+void anagrams_release(AnagramIndex *a);
 void genbuf_free(GenBuf *buf);
 
 /* Walk helpers shared with the module. */

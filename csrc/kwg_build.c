@@ -26,7 +26,7 @@
 static double kb_now(void)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return t.tv_sec + t.tv_nsec * 1e-9;
 }
 #define TICK(name) fprintf(stderr, "%-10s %.3f\n", name, kb_now() - kb_t0), kb_t0 = kb_now()
@@ -114,6 +114,70 @@ static void msd_sort(Str *a, Str *tmp, size_t n, uint32_t d, int rev)
     }
 }
 
+/* Sorts by the first 10 letters packed into a 60-bit key (6 bits a letter, 0 past the end: integer order is
+ * string order) with an LSD radix sort that reads each string once, then sorts runs of equal keys from
+ * letter 10 on. Keys sit next to the indices, so the passes stream through memory. */
+typedef struct {
+    uint64_t key;
+    uint64_t idx;
+} KeyIdx;
+
+_Static_assert(sizeof(KeyIdx) == sizeof(Str), "the key array doubles as a string array");
+
+#define KEY_LETTERS 10
+#define DIGIT_BITS 12
+#define DIGITS 5 /* 5 * 12 = 60 bits */
+
+static int sort_strs(Str *v, size_t n, int rev)
+{
+    if (n < 2) return 0;
+    KeyIdx *a = malloc(n * sizeof(KeyIdx)), *t = malloc(n * sizeof(KeyIdx));
+    size_t *cnt = malloc(((size_t)1 << DIGIT_BITS) * sizeof(size_t));
+    if (!a || !t || !cnt) {
+        free(a);
+        free(t);
+        free(cnt);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const Str *x = &v[i];
+        uint64_t k = 0;
+        for (uint32_t j = 0; j < KEY_LETTERS; j++) k = k << 6 | key_at(x, j, rev);
+        a[i].key = k;
+        a[i].idx = i;
+    }
+    const size_t nb = (size_t)1 << DIGIT_BITS;
+    for (int d = 0; d < DIGITS; d++) {
+        int shift = d * DIGIT_BITS;
+        memset(cnt, 0, nb * sizeof(size_t));
+        for (size_t i = 0; i < n; i++) cnt[a[i].key >> shift & (nb - 1)]++;
+        if (cnt[a[0].key >> shift & (nb - 1)] == n) continue; /* one digit value: nothing moves */
+        size_t s = 0;
+        for (size_t b = 0; b < nb; b++) {
+            size_t c = cnt[b];
+            cnt[b] = s;
+            s += c;
+        }
+        for (size_t i = 0; i < n; i++) t[cnt[a[i].key >> shift & (nb - 1)]++] = a[i];
+        KeyIdx *sw = a;
+        a = t;
+        t = sw;
+    }
+    Str *sorted = (Str *)t;
+    for (size_t i = 0; i < n; i++) sorted[i] = v[a[i].idx];
+    memcpy(v, sorted, n * sizeof(Str));
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && a[j].key == a[i].key) j++;
+        if (j - i > 1) msd_sort(v + i, sorted, j - i, KEY_LETTERS, rev);
+        i = j;
+    }
+    free(a);
+    free(t);
+    free(cnt);
+    return 0;
+}
+
 /* ------------------------------------------------------------------ state table */
 
 typedef struct {
@@ -131,7 +195,7 @@ typedef struct {
     int err;
 } Pool;
 
-static inline uint32_t state_hash(unsigned tile, unsigned acc, uint32_t child, uint32_t next)
+static inline uint64_t state_hash(unsigned tile, unsigned acc, uint32_t child, uint32_t next)
 {
     uint64_t h = ((uint64_t)child << 32 | next) ^ ((uint64_t)(tile << 1 | acc) << 56);
     h ^= h >> 33;
@@ -139,8 +203,14 @@ static inline uint32_t state_hash(unsigned tile, unsigned acc, uint32_t child, u
     h ^= h >> 33;
     h *= 0xc4ceb9fe1a85ec53ULL;
     h ^= h >> 33;
-    return (uint32_t)h;
+    return h;
 }
+
+/* Hash slots hold 8 bits of the hash above the state id (ids stay below 2^24: each state becomes at least
+ * one KWG entry), so a probe rarely reads a state that does not match. */
+#define ID_BITS 24
+#define ID_MASK 0xFFFFFFu
+#define FP(h) ((uint32_t)((h) >> 56) << ID_BITS)
 
 static int pool_init(Pool *P, uint32_t cap)
 {
@@ -172,9 +242,10 @@ static int pool_rehash(Pool *P)
     uint32_t mask = hs - 1;
     for (uint32_t id = 1; id < P->n; id++) {
         State *s = &P->st[id];
-        uint32_t slot = state_hash(s->tile, s->acc, s->child, s->next) & mask;
+        uint64_t h = state_hash(s->tile, s->acc, s->child, s->next);
+        uint32_t slot = (uint32_t)h & mask;
         while (ht[slot]) slot = (slot + 1) & mask;
-        ht[slot] = id;
+        ht[slot] = FP(h) | id;
     }
     free(P->ht);
     P->ht = ht;
@@ -184,19 +255,22 @@ static int pool_rehash(Pool *P)
 
 static uint32_t intern(Pool *P, unsigned tile, unsigned acc, uint32_t child, uint32_t next)
 {
-    uint32_t slot = state_hash(tile, acc, child, next) & P->hmask;
-    uint32_t id;
-    while ((id = P->ht[slot]) != 0) {
-        const State *s = &P->st[id];
-        if (s->child == child && s->next == next && s->tile == tile && s->acc == acc) return id;
+    uint64_t h = state_hash(tile, acc, child, next);
+    uint32_t slot = (uint32_t)h & P->hmask;
+    uint32_t id, v;
+    while ((v = P->ht[slot]) != 0) {
+        if ((v & ~ID_MASK) == FP(h)) {
+            const State *s = &P->st[v & ID_MASK];
+            if (s->child == child && s->next == next && s->tile == tile && s->acc == acc) return v & ID_MASK;
+        }
         slot = (slot + 1) & P->hmask;
     }
     if (P->n == P->cap) {
-        if (P->cap >= 0x7FFFFFFFu) {
+        if (P->cap >= KWG_MAX_ENTRIES) {
             P->err = KB_TOOBIG;
             return 0;
         }
-        uint32_t nc = P->cap * 2;
+        uint32_t nc = P->cap * 2 < KWG_MAX_ENTRIES ? P->cap * 2 : KWG_MAX_ENTRIES;
         State *ns = realloc(P->st, (size_t)nc * sizeof(State));
         if (!ns) {
             P->err = KB_NOMEM;
@@ -211,7 +285,7 @@ static uint32_t intern(Pool *P, unsigned tile, unsigned acc, uint32_t child, uin
     s->next = next;
     s->tile = (uint8_t)tile;
     s->acc = (uint8_t)acc;
-    P->ht[slot] = id;
+    P->ht[slot] = FP(h) | id;
     if ((uint64_t)P->n * 2 > P->hmask) {
         if (pool_rehash(P)) P->err = KB_NOMEM;
     }
@@ -469,12 +543,12 @@ int kwg_build(const uint8_t *words, size_t len, int alphabet_size, uint32_t **ou
               size_t *err_pos)
 {
     StrVec w = {0}, recs = {0};
-    Str *tmp = NULL;
     Pool P;
     Stack S = {0};
     int rc = KB_NOMEM;
     int pool_ok = 0;
     uint32_t maxlen = 0;
+    size_t total = 0; /* letters */
 
 #ifdef KB_TIMING
     double kb_t0 = kb_now();
@@ -492,20 +566,20 @@ int kwg_build(const uint8_t *words, size_t len, int alphabet_size, uint32_t **ou
             j++;
         }
         if (j > i) {
-            if (j - i > 0xFFFFFF) {
+            if (j - i > KWG_MAX_WORD) {
                 *err_pos = i;
-                rc = KB_TOOBIG;
+                rc = KB_LONGWORD;
                 goto done;
             }
             if (strvec_push(&w, words + i, (uint32_t)(j - i), 0)) goto done;
+            total += j - i;
             if (j - i > maxlen) maxlen = (uint32_t)(j - i);
         }
         i = j + 1;
     }
-    tmp = malloc((w.n ? w.n : 1) * sizeof(Str));
-    if (!tmp) goto done;
+
     TICK("split");
-    msd_sort(w.v, tmp, w.n, 0, 0);
+    if (sort_strs(w.v, w.n, 0)) goto done;
     TICK("sort");
     /* dedupe */
     size_t nw = 0;
@@ -514,7 +588,8 @@ int kwg_build(const uint8_t *words, size_t len, int alphabet_size, uint32_t **ou
         w.v[nw++] = w.v[k];
     }
 
-    if (pool_init(&P, (uint32_t)(nw * 4 < 0x10000000 ? nw * 4 : 0x10000000))) {
+    /* about one state per two letters in real lists (ENABLE: 0.47) */
+    if (pool_init(&P, (uint32_t)(total / 2 < 0x1000000 ? total / 2 + 1024 : 0x1000000))) {
         pool_free(&P);
         goto done;
     }
@@ -524,14 +599,13 @@ int kwg_build(const uint8_t *words, size_t len, int alphabet_size, uint32_t **ou
     int err = 0;
     uint32_t dawg_root = build_dawg(&P, &S, w.v, nw, &recs, &err);
     TICK("dawg");
+    free(w.v); /* the prefix records point into the input, not here */
+    w.v = NULL;
     if (err || P.err) {
         rc = err ? err : P.err;
         goto done;
     }
-    free(tmp);
-    tmp = malloc((recs.n ? recs.n : 1) * sizeof(Str));
-    if (!tmp) goto done;
-    msd_sort(recs.v, tmp, recs.n, 0, 1);
+    if (sort_strs(recs.v, recs.n, 1)) goto done;
     TICK("sort rev");
     uint32_t gaddag_root = build_gaddag(&P, &S, recs.v, recs.n);
     TICK("gaddag");
@@ -542,12 +616,8 @@ int kwg_build(const uint8_t *words, size_t len, int alphabet_size, uint32_t **ou
         rc = P.err;
         goto done;
     }
-    free(tmp);
-    tmp = NULL;
     free(recs.v);
     recs.v = NULL;
-    free(w.v);
-    w.v = NULL;
     free(P.ht);
     P.ht = NULL;
     rc = layout(&P, dawg_root, gaddag_root, out, out_n);
@@ -555,7 +625,6 @@ int kwg_build(const uint8_t *words, size_t len, int alphabet_size, uint32_t **ou
 done:
     free(w.v);
     free(recs.v);
-    free(tmp);
     if (pool_ok) pool_free(&P);
     stack_free(&S);
     return rc;

@@ -120,6 +120,8 @@ static PyObject *py_build_kwg(PyObject *self, PyObject *args)
     } else if (rc == KB_BADTILE) {
         PyErr_Format(PyExc_ValueError, "byte %u at offset %zu is not a tile of a %d-letter alphabet",
                      (unsigned)copy[err_pos], err_pos, alphabet_size);
+    } else if (rc == KB_LONGWORD) {
+        PyErr_Format(PyExc_ValueError, "the word at offset %zu is longer than %d tiles", err_pos, KWG_MAX_WORD);
     } else if (rc == KB_TOOBIG) {
         PyErr_SetString(PyExc_ValueError, "word list too large for the KWG format (2^24 entries)");
     } else {
@@ -227,6 +229,8 @@ static int check_idle(BoardObject *self)
 
 static void Board_dealloc(BoardObject *self)
 {
+    anagrams_release(self->b.anagrams);
+    self->b.anagrams = NULL;
     kwgref_release(&self->ref);
     genbuf_free(&self->buf);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -282,6 +286,7 @@ static int Board_init(BoardObject *self, PyObject *args, PyObject *kwds)
     kwgref_release(&self->ref);
     self->ref = ref;
     CBoard *b = &self->b;
+    anagrams_release(b->anagrams);
     memset(b, 0, sizeof *b);
     b->kwg = ref.kwg;
     b->kwg_n = ref.n;
@@ -414,6 +419,7 @@ static PyObject *Board_copy(BoardObject *self, PyObject *unused)
     c->ref.kwg = self->ref.kwg; /* same exporter, same memory */
     c->ref.n = self->ref.n;
     c->b = self->b;
+    if (c->b.anagrams) c->b.anagrams->refs++;
     return (PyObject *)c;
 }
 

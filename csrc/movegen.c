@@ -200,6 +200,110 @@ int cb_place(CBoard *b, int row, int col, int dir, const uint8_t *tiles, int n)
     return 0;
 }
 
+/* ------------------------------------------------------------------ anagram index */
+
+static uint64_t letter_key(unsigned t)
+{
+    uint64_t z = 0x9E3779B97F4A7C15ULL * (t + 1);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static inline uint64_t sig_fix(uint64_t s)
+{
+    return s ? s : 1;
+}
+
+static inline uint32_t sig_slot(uint64_t s, uint32_t mask)
+{
+    return (uint32_t)(s >> 32 ^ s) & mask;
+}
+
+static int anag_contains(const AnagramIndex *a, uint64_t s)
+{
+    s = sig_fix(s);
+    for (uint32_t i = sig_slot(s, a->mask);; i = (i + 1) & a->mask) {
+        if (a->slots[i] == s) return 1;
+        if (!a->slots[i]) return 0;
+    }
+}
+
+typedef struct {
+    const uint32_t *kwg;
+    uint64_t keys[64];
+    int lo, hi;
+    uint64_t *sigs;
+    size_t n, cap;
+    int err;
+} AnagBuild;
+
+static void anag_collect(AnagBuild *A, uint32_t list, int depth, uint64_t sig)
+{
+    for (uint32_t i = list; list; i++) {
+        uint32_t e = A->kwg[i];
+        uint64_t s = sig + A->keys[KWG_TILE(e)];
+        if ((e & KWG_ACC_BIT) && depth + 1 >= A->lo) {
+            if (A->n == A->cap) {
+                size_t nc = A->cap ? A->cap * 2 : 4096;
+                uint64_t *ns = realloc(A->sigs, nc * sizeof(uint64_t));
+                if (!ns) {
+                    A->err = 1;
+                    return;
+                }
+                A->sigs = ns;
+                A->cap = nc;
+            }
+            A->sigs[A->n++] = sig_fix(s);
+        }
+        if (depth + 1 < A->hi && KWG_ARC(e)) anag_collect(A, KWG_ARC(e), depth + 1, s);
+        if (e & KWG_END_BIT) break;
+    }
+}
+
+static AnagramIndex *anagrams_build(const CBoard *b)
+{
+    AnagBuild A;
+    memset(&A, 0, sizeof A);
+    A.kwg = b->kwg;
+    A.lo = b->bingo_tiles;
+    A.hi = DIM;
+    for (int t = 0; t < 64; t++) A.keys[t] = letter_key((unsigned)t);
+    anag_collect(&A, KWG_ARC(b->kwg[0]), 0, 0);
+    AnagramIndex *a = NULL;
+    if (!A.err) a = calloc(1, sizeof *a);
+    if (a) {
+        uint32_t size = 1024;
+        while (size < A.n * 2 + 1) size <<= 1;
+        a->slots = calloc(size, sizeof(uint64_t));
+        a->mask = size - 1;
+        a->refs = 1;
+        if (!a->slots) {
+            free(a);
+            a = NULL;
+        }
+    }
+    if (a) {
+        memcpy(a->keys, A.keys, sizeof a->keys);
+        for (size_t k = 0; k < A.n; k++) {
+            uint64_t s = A.sigs[k];
+            uint32_t i = sig_slot(s, a->mask);
+            while (a->slots[i] && a->slots[i] != s) i = (i + 1) & a->mask;
+            a->slots[i] = s;
+        }
+    }
+    free(A.sigs);
+    return a;
+}
+
+void anagrams_release(AnagramIndex *a)
+{
+    if (a && --a->refs == 0) {
+        free(a->slots);
+        free(a);
+    }
+}
+
 /* ------------------------------------------------------------------ generation */
 
 typedef struct {
@@ -216,9 +320,14 @@ typedef struct {
     uint8_t rack[64];  /* natural tiles left */
     uint8_t rack0[64]; /* natural tiles of the whole rack */
     int nblank, ntiles, rack_total, blanks0;
-    uint64_t rmask, all;
+    uint64_t rmask, rmask0, all;
     const uint8_t *values;
     int vals[16]; /* rack tile values, descending (blanks 0) */
+    /* bingo feasibility for top-k bounds: can the rack plus the board tiles a placement goes through
+     * make a word (any order)? Unknown (always yes) when bingo_index is NULL. */
+    const AnagramIndex *bingo_index;
+    uint64_t bingo_sig;    /* signature of the rack's natural tiles */
+    const uint64_t *keys;  /* per-letter signature keys (all 0 without an index) */
     int flags, bingo_tiles, bingo_bonus;
     /* output */
     GenBuf *buf;
@@ -416,28 +525,37 @@ static inline void go_right(Gen *g, int pos, uint32_t e, int ms, int wmul, int x
     uint64_t avail = g->xs[pos] & (g->nblank ? g->all : g->rmask);                                       \
     if (!avail) return;                                                                                  \
     unsigned top_t = 63 - (unsigned)__builtin_clzll(avail);                                              \
-    int lm = g->lm[pos], wm = g->wm[pos], xc = g->xc[pos];                                               \
-    int nwmul = wmul * wm;                                                                               \
+    /* first pass: the entries to follow, prefetching their child lists */                            \
+    uint32_t match[64];                                                                                  \
+    int nm = 0;                                                                                          \
     for (uint32_t i = list;; i++) {                                                                      \
         uint32_t e = kwg[i];                                                                             \
         unsigned t = KWG_TILE(e);                                                                        \
-        if (t > top_t) return;                                                                           \
+        if (t > top_t) break;                                                                            \
         if ((avail >> t) & 1) {                                                                          \
-            int v = lm * g->values[t];                                                                   \
-            g->ntiles--;                                                                                 \
-            g->word[pos] = (uint8_t)t;                                                                   \
-            if (g->rack[t]) {                                                                            \
-                if (!--g->rack[t]) g->rmask &= ~(1ULL << t);                                             \
-                GO(g, pos, e, ms + v, nwmul, xc >= 0 ? xt + (xc + v) * wm : xt, placed + 1);             \
-                if (!g->rack[t]++) g->rmask |= 1ULL << t;                                                \
-            } else {                                                                                     \
-                g->nblank--;                                                                             \
-                GO(g, pos, e, ms + v, nwmul, xc >= 0 ? xt + (xc + v) * wm : xt, placed + 1);             \
-                g->nblank++;                                                                             \
-            }                                                                                            \
-            g->ntiles++;                                                                                 \
+            __builtin_prefetch(&kwg[KWG_ARC(e)]);                                                        \
+            match[nm++] = e;                                                                             \
         }                                                                                                \
-        if (e & KWG_END_BIT) return;                                                                     \
+        if (e & KWG_END_BIT) break;                                                                      \
+    }                                                                                                    \
+    int lm = g->lm[pos], wm = g->wm[pos], xc = g->xc[pos];                                               \
+    int nwmul = wmul * wm;                                                                               \
+    for (int k = 0; k < nm; k++) {                                                                       \
+        uint32_t e = match[k];                                                                           \
+        unsigned t = KWG_TILE(e);                                                                        \
+        int v = lm * g->values[t];                                                                       \
+        g->ntiles--;                                                                                     \
+        g->word[pos] = (uint8_t)t;                                                                       \
+        if (g->rack[t]) {                                                                                \
+            if (!--g->rack[t]) g->rmask &= ~(1ULL << t);                                                 \
+            GO(g, pos, e, ms + v, nwmul, xc >= 0 ? xt + (xc + v) * wm : xt, placed + 1);                 \
+            if (!g->rack[t]++) g->rmask |= 1ULL << t;                                                    \
+        } else {                                                                                         \
+            g->nblank--;                                                                                 \
+            GO(g, pos, e, ms + v, nwmul, xc >= 0 ? xt + (xc + v) * wm : xt, placed + 1);                 \
+            g->nblank++;                                                                                 \
+        }                                                                                                \
+        g->ntiles++;                                                                                     \
     }
 
 static void gen_left(Gen *g, int pos, uint32_t list, int ms, int wmul, int xt, int placed)
@@ -489,6 +607,30 @@ static void run_anchor(Gen *g, int a, int ll)
     gen_left(g, a, KWG_ARC(g->kwg[1]), 0, 1, 0, 0);
 }
 
+/* Could the rack's tiles together with board tiles of signature through form a word? */
+static int bingo_possible(const Gen *g, uint64_t through)
+{
+    const AnagramIndex *a = g->bingo_index;
+    if (!a) return 1;
+    uint64_t s = g->bingo_sig + through;
+    if (g->blanks0 == 0) return anag_contains(a, s);
+    for (int y = 1; y <= g->b->n_letters; y++) { /* one blank */
+        if (anag_contains(a, s + a->keys[y])) return 1;
+    }
+    return 0;
+}
+
+/* Highest value of a rack tile allowed by a cross-set (a blank, worth 0, fits any non-empty set). */
+static inline int cap_of(const Gen *g, uint64_t xset)
+{
+    int cap = 0;
+    for (uint64_t m = xset & g->rmask0; m; m &= m - 1) {
+        int v = g->values[__builtin_ctzll(m)];
+        if (v > cap) cap = v;
+    }
+    return cap;
+}
+
 /* Upper bound on the score of any placement generated from anchor a (left limit ll) of the
  * current line, or -1 when none can exist. Ignores the lexicon; keeps cross-set feasibility per
  * square, board edges, the left limit and the rack size. The score of a placement is
@@ -507,8 +649,12 @@ static int32_t shadow(Gen *g, int a, int ll)
     int use_all = g->flags & FLAG_USE_ALL;
 
     int Bl = 0, nleft;
+    uint64_t lsig = 0; /* signature of the board tiles the placement goes through on the left */
     if (a > 0 && bl[a - 1]) {
-        for (int p = a - 1; p >= 0 && bl[p]; p--) Bl += fv[p];
+        for (int p = a - 1; p >= 0 && bl[p]; p--) {
+            Bl += fv[p];
+            lsig += g->keys[bl[p]];
+        }
         nleft = 0;
     } else {
         nleft = a - ll;
@@ -516,21 +662,26 @@ static int32_t shadow(Gen *g, int a, int ll)
     if (nleft > R - 1) nleft = R - 1;
 
     /* right extents: ropt_np[j] tiles placed right of the anchor, ropt_b[j] board tiles */
+    /* ropt_s[j]: signature of the board tiles in it */
     int ropt_np[16], ropt_b[16], nro = 0;
+    uint64_t ropt_s[16], rsig = 0;
     int rpos[16], nr = 0, Br = 0;
     if (a == DIM - 1 || !bl[a + 1]) {
         ropt_np[nro] = 0;
+        ropt_s[nro] = 0;
         ropt_b[nro++] = 0;
     }
     for (int p = a + 1; p < DIM; p++) {
         if (bl[p]) {
             Br += fv[p];
+            rsig += g->keys[bl[p]];
         } else {
             if (nr + 2 > R || !(xs[p] & avail)) break;
             rpos[nr++] = p;
         }
         if (p == DIM - 1 || !bl[p + 1]) {
             ropt_np[nro] = nr;
+            ropt_s[nro] = rsig;
             ropt_b[nro++] = Br;
         }
     }
@@ -563,26 +714,44 @@ static int32_t shadow(Gen *g, int a, int ll)
         int W = 1, fixed = 0;
         for (int q = 0; q < n; q++) W *= wmv[sq[q]];
         fixed = (Bl + ropt_b[j]) * W;
-        int m[16];
+        int m[16], c[16];
         for (int q = 0; q < n; q++) {
             int s = sq[q];
-            int mult = W;
+            int mult = W, cap = g->vals[0];
             if (xc[s] >= 0) {
                 fixed += xc[s] * wmv[s];
                 mult += wmv[s];
+                cap = cap_of(g, xs[s]);
             }
             mult *= lmv[s];
-            /* insertion, descending */
+            /* insertion, descending multiplier */
             int r = q;
             while (r > 0 && m[r - 1] < mult) {
                 m[r] = m[r - 1];
+                c[r] = c[r - 1];
                 r--;
             }
             m[r] = mult;
+            c[r] = cap;
         }
+        /* Best assignment when a tile may go wherever its value is at most the square's cap (a
+         * relaxation of the cross-sets): largest tile first, to the best free square that allows it.
+         * Optimal for such nested constraints by the usual exchange argument. */
         int32_t bound = fixed;
-        for (int q = 0; q < n; q++) bound += m[q] * g->vals[q];
-        if (P >= g->bingo_tiles) bound += g->bingo_bonus;
+        unsigned taken = 0;
+        int left = n;
+        for (int t = 0; t < R && t < 16 && left; t++) {
+            int v = g->vals[t];
+            for (int q = 0; q < n; q++) {
+                if (!(taken >> q & 1) && c[q] >= v) {
+                    taken |= 1u << q;
+                    bound += m[q] * v;
+                    left--;
+                    break;
+                }
+            }
+        }
+        if (P >= g->bingo_tiles && bingo_possible(g, lsig + ropt_s[j])) bound += g->bingo_bonus;
         if (bound > best) best = bound;
     }
     return best;
@@ -609,7 +778,7 @@ static int rec_cmp(const void *x, const void *y)
 
 #define HEAP_MAX 65536
 
-int cb_generate(const CBoard *b, GenBuf *buf, const uint8_t *rack, int top, int flags)
+int cb_generate(CBoard *b, GenBuf *buf, const uint8_t *rack, int top, int flags)
 {
     Gen g;
     memset(&g, 0, sizeof g);
@@ -622,6 +791,8 @@ int cb_generate(const CBoard *b, GenBuf *buf, const uint8_t *rack, int top, int 
     g.bingo_bonus = b->bingo_bonus;
     g.buf = buf;
     g.thr = INT32_MIN;
+    static const uint64_t no_keys[64];
+    g.keys = no_keys;
     buf->out_n = 0;
 
     g.nblank = rack[0];
@@ -636,6 +807,7 @@ int cb_generate(const CBoard *b, GenBuf *buf, const uint8_t *rack, int top, int 
         for (int k = 0; k < rack[t] && nv < 16; k++) g.vals[nv++] = b->values[t];
     }
     g.rack_total = g.ntiles;
+    g.rmask0 = g.rmask;
     /* descending */
     for (int i = 1; i < nv; i++) {
         int x = g.vals[i], j = i;
@@ -656,6 +828,14 @@ int cb_generate(const CBoard *b, GenBuf *buf, const uint8_t *rack, int top, int 
             buf->heap_cap = (size_t)top;
         }
         g.top = top;
+        if (b->bingo_bonus > 0 && g.rack_total == b->bingo_tiles && rack[0] <= 1) {
+            if (!b->anagrams) b->anagrams = anagrams_build(b); /* NULL on failure: bounds stay loose */
+            g.bingo_index = b->anagrams;
+            if (b->anagrams) {
+                g.keys = b->anagrams->keys;
+                for (int t = 1; t <= b->n_letters; t++) g.bingo_sig += rack[t] * g.keys[t];
+            }
+        }
         Unit units[2 * N_SQ];
         int nu = 0;
         for (int d = 0; d < 2; d++) {

@@ -98,7 +98,7 @@ ECHIPA ECHIPE ARBITRU ARBITRI MECI MECIURI GOLURI SCOR SCORURI TABLA TABLE LITER
 CUVANTUL JOCUL JOCURILE PUNCT PUNCTE PUNCTAJ TURUL TURE RUNDA RUNDE ROST ROSTUL STARE STARI STAREA
 STRAT STRATURI STEAG STEAGURI STINS STRIGAT SCARA SCARI SCOP SCOPURI SCRISOARE SCRISORI STRAIN STRAINI
 SENIN SENINA SENINE SENINI SEMINTE SECRET SECRETE SEMINTIE NEAM NEAMURI RASA RASE ARIPA ARIPI ARSE ARSI
-ARSA ARATE ARATI
+ARSA ARATE ARATI ALE ACT
 """.split()
 
 
@@ -155,3 +155,31 @@ def new_game(tmp_path, fixed: dict[int, str], lots: list[int] | None = None, *, 
 
 def rules(variant: str = "classic", blank_counts: str = "neither") -> GroupRules:
     return GroupRules(RO, lexicon(), variant=variant, blank_counts=blank_counts)
+
+
+COLUMNS = "player,table,turn,position,word,score,turn_total,note"
+
+
+def csv_text(rows: list[tuple[object, ...]], header: str = COLUMNS) -> str:
+    """Slip rows as CSV (fields quoted when they hold a comma or a quote)."""
+    import csv
+    import io
+
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(header.split(","))
+    for r in rows:
+        w.writerow(["" if x is None else x for x in r])
+    return out.getvalue()
+
+
+def play(tmp_path, fixed: dict[int, str], lots: list[int], rows: list[tuple[object, ...]], **kw):
+    """A game with these groups and lots, the slips stored, the state replayed."""
+    game = new_game(tmp_path, fixed, lots, **kw)
+    if rows:
+        game.import_slips_csv(csv_text(rows))
+    return game, game.replay()
+
+
+def verdict(state, player: str, turn: int, index: int = 1):
+    return next(v for v in state.results[player].slips[turn].placements if v.index == index)

@@ -1,7 +1,7 @@
 """Shared fixtures of the engine suite: tile sets, small lexicons built in the test, and ENABLE.
 
-Lexicons here are built with the pure-Python KWG builder (:func:`build_kwg_python`), whatever is compiled, so the
-engine's Python layer is tested on its own; the compiled core is tested against it elsewhere.
+Lexicons here are built with the pure-Python KWG builder (:func:`build_kwg_python`), whatever is compiled, so
+the engine's Python layer is tested on its own; the compiled core is tested against it elsewhere.
 """
 
 from __future__ import annotations
@@ -72,13 +72,11 @@ def enable_words() -> list[tuple[int, ...]]:
     words = ENABLE_PATH.read_text("ascii").split()
     # ENABLE is plain lower-case ASCII, so the English codes are the letters' places in the alphabet; the test
     # suite checks this shortcut against Lexicon.encode_words on a sample (test_lexicon.py)
-    return sorted(
-        tuple(ord(c) - 96 for c in w) for w in words if MIN_WORD <= len(w) <= MAX_WORD
-    )
+    return sorted(tuple(ord(c) - 96 for c in w) for w in words if MIN_WORD <= len(w) <= MAX_WORD)
 
 
 @pytest.fixture(scope="session")
 def enable(enable_words: list[tuple[int, ...]]) -> Lexicon:
-    """ENABLE as a DAWG-only lexicon (the pure-Python GADDAG of ENABLE takes ~30 s; the reference generator and
-    the membership tests only walk the DAWG)."""
+    """ENABLE as a DAWG-only lexicon: the pure-Python GADDAG of ENABLE takes ~30 s, and the reference
+    generator and the membership tests only walk the DAWG."""
     return python_lexicon(enable_words, alphabet("en"), "ENABLE", gaddag=False)

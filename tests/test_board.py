@@ -20,7 +20,7 @@ def sq(name: str) -> int:
     return c.square
 
 
-# --- G-1: the layout ---------------------------------------------------------------------------------------------
+# --- G-1: the layout ----------------------------------------------------------------------------------------
 
 PREMIUMS = {
     "TW": "A1 A8 A15 H1 H15 O1 O8 O15",
@@ -73,7 +73,7 @@ def test_layout_from_grid_errors():
         Layout.from_grid("...\n")
 
 
-# --- board text and CGP ------------------------------------------------------------------------------------------
+# --- board text and CGP -------------------------------------------------------------------------------------
 
 
 def random_board(lang: str, seed: int, fill: float = 0.3) -> Board:
@@ -103,7 +103,9 @@ def test_empty_board_files():
     board = Board(alphabet("en"))
     assert board.to_cgp() == "/".join(["15"] * 15)
     assert board.to_text() == ("." * 15 + "\n") * 15
-    assert Board.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINST?/ 0/0 0 lex NWL20;", board.alphabet)
+    assert Board.from_cgp(
+        "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINST?/ 0/0 0 lex NWL20;", board.alphabet
+    )
     assert board.is_empty() and board.tile_count() == 0
 
 
@@ -148,7 +150,10 @@ def test_g_7_board_blank_keeps_its_letter():
         board.new_tiles(Placement.parse("8G MEI", ro))
     assert err.value.reasons[0][0] == "conflict"
     # the same letter, written in either case, passes through it
-    assert board.new_tiles(Placement.parse("8G TAC", ro)) == [(sq("G8"), ro.code("T")), (sq("I8"), ro.code("C"))]
+    assert board.new_tiles(Placement.parse("8G TAC", ro)) == [
+        (sq("G8"), ro.code("T")),
+        (sq("I8"), ro.code("C")),
+    ]
     assert board.new_tiles(Placement.parse("8G Tac", ro)) == [
         (sq("G8"), ro.code("T")),
         (sq("I8"), BLANK_BIT | ro.code("C")),
@@ -180,7 +185,9 @@ def test_board_file_errors_name_line_and_column():
     rows = ["." * 15] * 15
     bad = list(rows)
     bad[3] = "...Σ..........."
-    with pytest.raises(BoardFileError, match=r"line 4, column 4: 'Σ' is not a letter of the Romanian tile set"):
+    with pytest.raises(
+        BoardFileError, match=r"line 4, column 4: 'Σ' is not a letter of the Romanian tile set"
+    ):
         Board.from_text("\n".join(bad), ro)
     # line numbers are the file's: a comment line before the grid counts
     with pytest.raises(BoardFileError, match=r"line 5, column 4"):
@@ -230,7 +237,7 @@ def test_board_equality_copy_and_repr():
     assert repr(board).startswith("Board.from_cgp(")
 
 
-# --- placing tiles ----------------------------------------------------------------------------------------------
+# --- placing tiles ------------------------------------------------------------------------------------------
 
 
 def test_new_tiles_play_and_remove():

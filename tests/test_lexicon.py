@@ -1,4 +1,4 @@
-"""The word automaton (KWG, docs/ENGINE.md): the pure-Python builder, walking, cross sets, files (RO-2, G-5)."""
+"""The word automaton (KWG, docs/ENGINE.md): the pure-Python builder, walking, cross sets, files (RO-2)."""
 
 from __future__ import annotations
 
@@ -31,9 +31,7 @@ RO = alphabet("ro")
 
 def random_words(seed: int, letters: int, count: int, max_len: int = 7) -> set[tuple[int, ...]]:
     rnd = random.Random(seed)
-    return {
-        tuple(rnd.randint(1, letters) for _ in range(rnd.randint(2, max_len))) for _ in range(count)
-    }
+    return {tuple(rnd.randint(1, letters) for _ in range(rnd.randint(2, max_len))) for _ in range(count)}
 
 
 def entries(arcs: list[int] | memoryview, index: int) -> list[tuple[int, bool, bool, int]]:
@@ -74,7 +72,7 @@ def reachable_lists(arcs: list[int], root: int) -> set[int]:
     return seen
 
 
-# --- the builder ---------------------------------------------------------------------------------------------------
+# --- the builder --------------------------------------------------------------------------------------------
 
 
 def test_gaddag_paths_follow_the_contract():
@@ -138,7 +136,7 @@ def test_builder_property(words):
     assert len(lex) == len(words)
 
 
-# --- walking ---------------------------------------------------------------------------------------------------
+# --- walking ------------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -206,7 +204,7 @@ def test_from_words_public_builder_matches(make_lexicon):
     assert [list(w) for w in make_lexicon(words, RO).words()] == expected
 
 
-# --- files ---------------------------------------------------------------------------------------------------
+# --- files --------------------------------------------------------------------------------------------------
 
 
 def test_save_and_load_by_memory_map(tmp_path):
@@ -252,7 +250,7 @@ def test_bad_files_raise_lexicon_error(tmp_path):
         Lexicon.load(tmp_path / "missing.kwg", RO)
 
 
-# --- ENABLE -------------------------------------------------------------------------------------------------------
+# --- ENABLE -------------------------------------------------------------------------------------------------
 
 
 def test_enable_fixture_encoding_matches_encode_words(enable_words):

@@ -13,7 +13,7 @@ from arbitru.errors import NotationError
 ALL_COORDINATES = [Coordinate(r, c, d) for r in range(SIZE) for c in range(SIZE) for d in "HV"]
 
 
-# --- the Romanian convention (RO-3.2.c), also FISE-6 --------------------------------------------------------------
+# --- the Romanian convention (RO-3.2.c), also FISE-6 --------------------------------------------------------
 
 
 def test_ro_3_2_c_row_letter_first_is_horizontal():
@@ -49,7 +49,7 @@ def test_ro_format():
     assert Coordinate(14, 0, "H").format() == "O1"
 
 
-# --- the Greek convention (GR-4) ----------------------------------------------------------------------------------
+# --- the Greek convention (GR-4) ----------------------------------------------------------------------------
 
 
 def test_gr_4_direction_sign_o_horizontal_k_vertical():
@@ -83,7 +83,7 @@ def test_gr_format():
     assert Coordinate(0, 4, "V").format("gr") == "A5 K"
 
 
-# --- the English convention ---------------------------------------------------------------------------------------
+# --- the English convention ---------------------------------------------------------------------------------
 
 
 def test_english_row_number_first_is_horizontal():
@@ -95,7 +95,7 @@ def test_english_row_number_first_is_horizontal():
     assert Coordinate(7, 3, "V").format("en") == "D8"
 
 
-# --- round trips ---------------------------------------------------------------------------------------------------
+# --- round trips --------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("convention", CONVENTIONS)
@@ -128,7 +128,7 @@ def test_coordinate_helpers():
     assert Coordinate.parse("H8").squares(3) == [112, 113, 114]
 
 
-# --- parse errors (RO-6.1 c, d; RO-6.3 b) --------------------------------------------------------------------------
+# --- parse errors (RO-6.1 c, d; RO-6.3 b) -------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -179,7 +179,7 @@ def test_parse_error_messages():
         Coordinate(0, 0, "H").format("xx")
 
 
-# --- placements as written -----------------------------------------------------------------------------------------
+# --- placements as written ----------------------------------------------------------------------------------
 
 
 def test_placement_parse_and_format():

@@ -21,7 +21,7 @@ def sq(name: str) -> int:
 
 
 def board_with(*placements: str, alpha=EN) -> Board:
-    """A board with these placements put on it unjudged (``"H7 CAT"``: row first horizontal, column first down)."""
+    """A board with these placements put on it, unjudged (``H7 CAT`` across, ``7H CAT`` down)."""
     board = Board(alpha)
     for text in placements:
         board.play(Placement.parse(text, alpha))
@@ -42,7 +42,7 @@ def lex(make_lexicon):
     return make_lexicon([*words.split(), "A" * 15], EN, "test")
 
 
-# --- G-2: where a placement may go ------------------------------------------------------------------------------
+# --- G-2: where a placement may go --------------------------------------------------------------------------
 
 
 def test_g_2_first_placement_covers_the_centre(lex):
@@ -114,7 +114,7 @@ def test_g_2_placement_from_tiles_reasons():
     assert Placement.from_tiles({sq("G15"): a}, edge.squares).coord.direction == "V"
 
 
-# --- G-3: scoring ------------------------------------------------------------------------------------------------
+# --- G-3: scoring -------------------------------------------------------------------------------------------
 
 
 def test_g_3_letter_multiplier_before_word_multiplier(lex):
@@ -219,7 +219,7 @@ def test_score_words_matches_check(lex):
     assert sum(w.score for w in words) + bingo == judge(board, "I7 ATE", lex).score
 
 
-# --- G-4: the bingo ---------------------------------------------------------------------------------------------
+# --- G-4: the bingo -----------------------------------------------------------------------------------------
 
 
 def test_g_4_seven_tiles_earn_50(lex):
@@ -246,7 +246,7 @@ def test_g_4_bonus_settings(lex):
     assert (result.bingo, result.score) == (35, 57)
 
 
-# --- G-5: every word in the list; a word may be played again ------------------------------------------------------
+# --- G-5: every word in the list; a word may be played again ------------------------------------------------
 
 
 def test_g_5_main_word_must_be_in_the_list(lex):
@@ -262,7 +262,7 @@ def test_g_5_same_word_may_be_played_again(lex):
     assert result.legal and result.score == 6
 
 
-# --- G-6: Romanian folding; K, Q, W, Y only as blanks ---------------------------------------------------------
+# --- G-6: Romanian folding; K, Q, W, Y only as blanks -------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
@@ -286,7 +286,7 @@ def test_g_6_k_q_w_y_only_through_a_blank(ro_lex):
     assert result.legal and result.score == 4  # (0 + 1 + 0 + 1) × 2
 
 
-# --- G-7: a blank's letter is fixed -------------------------------------------------------------------------------
+# --- G-7: a blank's letter is fixed -------------------------------------------------------------------------
 
 
 def test_g_7_board_blank_keeps_its_letter_and_value(lex):
@@ -305,7 +305,7 @@ def test_g_7_board_blank_keeps_its_letter_and_value(lex):
     assert judge(natural, "8G TaN", lex).score == 3
 
 
-# --- racks --------------------------------------------------------------------------------------------------------
+# --- racks --------------------------------------------------------------------------------------------------
 
 
 def test_tiles_must_come_from_the_rack(lex):

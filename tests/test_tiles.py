@@ -10,18 +10,19 @@ from arbitru.errors import TileError
 # count, value per letter; "?" is the blank. Sources: RULES.md (ro: RO-3.1, el: GR-3, pl, es: FISE tile set);
 # en and fr are the standard English and French sets.
 DISTRIBUTIONS = {
-    "ro": "A11·1 B2·9 C5·1 D4·2 E9·1 F2·8 G2·9 H1·10 I10·1 J1·10 L4·1 M3·4 N6·1 O5·1 P4·2 R7·1 S5·1 T7·1 U6·1 "
-    "V2·8 X1·10 Z1·10 ?2·0",
-    "el": "Α12·1 Β1·8 Γ2·4 Δ2·4 Ε8·1 Ζ1·10 Η7·1 Θ1·10 Ι8·1 Κ4·2 Λ3·3 Μ3·3 Ν6·1 Ξ1·10 Ο9·1 Π4·2 Ρ5·2 Σ7·1 Τ8·1 "
-    "Υ4·2 Φ1·8 Χ1·8 Ψ1·10 Ω3·3 ?2·0",
-    "pl": "A9·1 Ą1·5 B2·3 C3·2 Ć1·6 D3·2 E7·1 Ę1·5 F1·5 G2·3 H2·3 I8·1 J2·3 K3·2 L3·2 Ł2·3 M3·2 N5·1 Ń1·7 O6·1 "
-    "Ó1·5 P3·2 R4·1 S4·1 Ś1·5 T3·2 U2·3 W4·1 Y4·2 Z5·1 Ź1·9 Ż1·5 ?2·0",
-    "es": "A12·1 B2·3 C4·3 CH1·5 D5·2 E12·1 F1·4 G2·2 H2·4 I6·1 J1·8 L4·1 LL1·8 M2·3 N5·1 Ñ1·8 O9·1 P2·3 Q1·5 "
-    "R5·1 RR1·8 S6·1 T4·1 U5·1 V1·4 X1·8 Y1·4 Z1·10 ?2·0",
-    "en": "A9·1 B2·3 C2·3 D4·2 E12·1 F2·4 G3·2 H2·4 I9·1 J1·8 K1·5 L4·1 M2·3 N6·1 O8·1 P2·3 Q1·10 R6·1 S4·1 "
-    "T6·1 U4·1 V2·4 W2·4 X1·8 Y2·4 Z1·10 ?2·0",
-    "fr": "A9·1 B2·3 C2·3 D3·2 E15·1 F2·4 G2·2 H2·4 I8·1 J1·8 K1·10 L5·1 M3·2 N6·1 O6·1 P2·3 Q1·8 R6·1 S6·1 "
-    "T6·1 U6·1 V2·4 W1·10 X1·10 Y1·10 Z1·10 ?2·0",
+    "ro": "A11·1 B2·9 C5·1 D4·2 E9·1 F2·8 G2·9 H1·10 I10·1 J1·10 L4·1 M3·4 N6·1 O5·1 P4·2 "
+    "R7·1 S5·1 T7·1 U6·1 V2·8 X1·10 Z1·10 ?2·0",
+    "el": "Α12·1 Β1·8 Γ2·4 Δ2·4 Ε8·1 Ζ1·10 Η7·1 Θ1·10 Ι8·1 Κ4·2 Λ3·3 Μ3·3 Ν6·1 Ξ1·10 Ο9·1 "
+    "Π4·2 Ρ5·2 Σ7·1 Τ8·1 Υ4·2 Φ1·8 Χ1·8 Ψ1·10 Ω3·3 ?2·0",
+    "pl": "A9·1 Ą1·5 B2·3 C3·2 Ć1·6 D3·2 E7·1 Ę1·5 F1·5 G2·3 H2·3 I8·1 J2·3 K3·2 L3·2 Ł2·3 "
+    "M3·2 N5·1 Ń1·7 O6·1 Ó1·5 P3·2 R4·1 S4·1 Ś1·5 T3·2 U2·3 W4·1 Y4·2 Z5·1 Ź1·9 Ż1·5 "
+    "?2·0",
+    "es": "A12·1 B2·3 C4·3 CH1·5 D5·2 E12·1 F1·4 G2·2 H2·4 I6·1 J1·8 L4·1 LL1·8 M2·3 N5·1 "
+    "Ñ1·8 O9·1 P2·3 Q1·5 R5·1 RR1·8 S6·1 T4·1 U5·1 V1·4 X1·8 Y1·4 Z1·10 ?2·0",
+    "en": "A9·1 B2·3 C2·3 D4·2 E12·1 F2·4 G3·2 H2·4 I9·1 J1·8 K1·5 L4·1 M2·3 N6·1 O8·1 P2·3 "
+    "Q1·10 R6·1 S4·1 T6·1 U4·1 V2·4 W2·4 X1·8 Y2·4 Z1·10 ?2·0",
+    "fr": "A9·1 B2·3 C2·3 D3·2 E15·1 F2·4 G2·2 H2·4 I8·1 J1·8 K1·10 L5·1 M3·2 N6·1 O6·1 "
+    "P2·3 Q1·8 R6·1 S6·1 T6·1 U6·1 V2·4 W1·10 X1·10 Y1·10 Z1·10 ?2·0",
 }
 VOWELS = {
     "ro": "A E I O U",
@@ -47,12 +48,16 @@ def parse_distribution(text: str) -> dict[str, tuple[int, int]]:
 def distribution(lang: str) -> dict[str, tuple[int, int]]:
     """The tile set as loaded: label -> (count, value) for every letter that has tiles, and the blank."""
     alpha = alphabet(lang)
-    out = {alpha.labels[t]: (alpha.counts[t], alpha.values[t]) for t in range(1, alpha.size + 1) if alpha.counts[t]}
+    out = {
+        alpha.labels[t]: (alpha.counts[t], alpha.values[t])
+        for t in range(1, alpha.size + 1)
+        if alpha.counts[t]
+    }
     out["?"] = (alpha.counts[BLANK], alpha.values[BLANK])
     return out
 
 
-# --- distributions ---------------------------------------------------------------------------------------------
+# --- distributions ------------------------------------------------------------------------------------------
 
 
 def test_ro_3_1_romanian_distribution():
@@ -107,7 +112,7 @@ def test_alphabet_is_shared():
     assert alphabet("ro") is alphabet("ro")
 
 
-# --- spelling names --------------------------------------------------------------------------------------------
+# --- spelling names -----------------------------------------------------------------------------------------
 
 
 def test_ro_5_2_f_spelling_table_annex_2_verbatim():
@@ -141,7 +146,7 @@ def test_spanish_spelling_names_keep_spaces():
     assert es.spelling(BLANK) == "comodín"
 
 
-# --- G-6: Romanian folding and letters without tiles --------------------------------------------------------------
+# --- G-6: Romanian folding and letters without tiles --------------------------------------------------------
 
 
 def test_g_6_romanian_diacritics_fold():
@@ -184,7 +189,7 @@ def test_g_6_romanian_k_q_w_y_only_via_a_blank():
     assert ro.code("K") not in Bag(ro, seed=0).tiles
 
 
-# --- other languages' folding and splitting ---------------------------------------------------------------------
+# --- other languages' folding and splitting -----------------------------------------------------------------
 
 
 def test_spanish_digraphs_are_single_tiles():
@@ -276,7 +281,7 @@ def test_format_round_trip():
     assert ro.label(BLANK) == "?"
 
 
-# --- racks and bags ----------------------------------------------------------------------------------------------
+# --- racks and bags -----------------------------------------------------------------------------------------
 
 
 def test_rack_parse_and_counts():
@@ -287,10 +292,14 @@ def test_rack_parse_and_counts():
     assert rack.counts[ro.code("A")] == 2
     assert str(rack) == "AACS??"
     assert rack.vowels() == 2 and rack.consonants() == 2  # blanks count as neither
-    assert rack == Rack(ro, ro.split("CASA") + [BLANK, BLANK])
+    assert rack == Rack(ro, [*ro.split("CASA"), BLANK, BLANK])
     assert hash(rack) == hash(rack.copy())
     assert repr(rack) == "Rack('ro', 'AACS??')"
-    assert alphabet("es").parse_rack("CHE?").tiles() == [alphabet("es").code("CH"), alphabet("es").code("E"), 0]
+    assert alphabet("es").parse_rack("CHE?").tiles() == [
+        alphabet("es").code("CH"),
+        alphabet("es").code("E"),
+        0,
+    ]
 
 
 def test_rack_take():

@@ -129,6 +129,8 @@ def test_find_list_names_the_known_lists_when_unknown() -> None:
     message = "unknown word list 'loc-7.0'; known: loc-5.0, loc-6.0,"
     with pytest.raises(LexiconError, match=re.escape(message)):
         find_list("loc-7.0")
+    with pytest.raises(LexiconError):
+        raw_words("loc-7.0", default_home())  # at the call, not at the first entry
 
 
 def test_default_home_follows_arbitru_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

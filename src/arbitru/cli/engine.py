@@ -7,7 +7,6 @@ Bad input (an unknown list, a malformed board file, an impossible rack, a letter
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import sys
@@ -16,6 +15,7 @@ from pathlib import Path
 
 import click
 
+from arbitru.cli.common import OneLineCommand, emit_json
 from arbitru.engine import movegen
 from arbitru.engine.board import Board
 from arbitru.engine.layout import ROW_LETTERS, SIZE
@@ -80,9 +80,15 @@ def read_board(path: str, alpha: Alphabet) -> Board:
     used = board_tile_counts(board)
     for t, n in enumerate(used):
         if n > alpha.counts[t]:
-            what = "blanks" if t == BLANK else f"{alpha.label(t)} tiles"
-            raise BoardFileError(f"board file {path} has {n} {what}; the {alpha.name} set has {alpha.counts[t]}")
+            raise BoardFileError(
+                f"board file {path} has {n} × {_tile_name(alpha, t)}; "
+                f"the {alpha.name} set has {alpha.counts[t]}"
+            )
     return board
+
+
+def _tile_name(alpha: Alphabet, tile: int) -> str:
+    return "blank" if tile == BLANK else alpha.label(tile)
 
 
 def board_tile_counts(board: Board) -> list[int]:
@@ -112,9 +118,12 @@ def parse_rack(text: str, board: Board) -> Rack:
     left = unseen(board)
     for t, n in enumerate(rack.counts):
         if n > left[t]:
-            what = "blanks" if t == BLANK else f"{alpha.label(t)} tiles"
-            where = f" ({alpha.counts[t] - left[t]} on the board)" if left[t] < alpha.counts[t] else ""
-            raise TileError(f"rack {text!r} has {n} {what}; the {alpha.name} set has {alpha.counts[t]}{where}")
+            on_board = alpha.counts[t] - left[t]
+            where = f", {on_board} of them on the board" if on_board else ""
+            raise TileError(
+                f"rack {text!r} asks for {n} × {_tile_name(alpha, t)}; "
+                f"the {alpha.name} set has {alpha.counts[t]}{where}"
+            )
     return rack
 
 
@@ -134,10 +143,6 @@ def square_name(square: int) -> str:
     return f"{ROW_LETTERS[square // SIZE]}{square % SIZE + 1}"
 
 
-def new_tiles(board: Board, placement: Placement) -> list[tuple[int, int]]:
-    return [(sq, t) for sq, t in zip(placement.squares(), placement.word, strict=True) if not board.squares[sq]]
-
-
 def leave(rack: Rack, placed: list[int]) -> str:
     return str(rack.take(placed))
 
@@ -148,8 +153,11 @@ def render(board: Board, highlight: set[int], color: bool) -> str:
     if color:
         return text
     # without colour, the highlighted cell's padding space becomes a '*' (" A" -> "*A")
-    return re.sub(r"\x1b\[[0-9;]*m(.{2})\x1b\[0m", lambda m: "*" + m.group(1)[1:] if m.group(1)[0] == " " else
-                  m.group(1), text)
+    return re.sub(
+        r"\x1b\[[0-9;]*m(.{2})\x1b\[0m",
+        lambda m: "*" + m.group(1)[1:] if m.group(1)[0] == " " else m.group(1),
+        text,
+    )
 
 
 def generate(
@@ -162,10 +170,6 @@ def generate(
         raise ArbitruError("the compiled core is not built: use --engine reference") from None
 
 
-def emit_json(obj: object) -> None:
-    click.echo(json.dumps(obj, ensure_ascii=False))
-
-
 def list_line(found: catalog.ListInfo) -> str:
     return f"word list: {found.label()}"
 
@@ -173,7 +177,7 @@ def list_line(found: catalog.ListInfo) -> str:
 # --- check -------------------------------------------------------------------------------------------------
 
 
-@click.command("check")
+@click.command("check", cls=OneLineCommand)
 @lexicon_option
 @lang_option
 @json_option
@@ -201,12 +205,18 @@ def check_cmd(lexicon_name: str | None, lang: str | None, as_json: bool, words: 
 # --- score -------------------------------------------------------------------------------------------------
 
 
-@click.command("score")
+@click.command("score", cls=OneLineCommand)
 @lexicon_option
 @lang_option
-@click.option("--board", "board_file", metavar="FILE", help="Board: 15 lines of 15 squares, or CGP (default: empty).")
-@click.option("--play", "play", required=True, metavar="PLACEMENT", help='Position and whole word, e.g. "H8 CASA".')
-@click.option("--rack", "rack_text", metavar="RACK", help="Check the new tiles against this rack (? = blank).")
+@click.option(
+    "--board", "board_file", metavar="FILE", help="Board: 15 lines of 15 squares, or CGP (default: empty)."
+)
+@click.option(
+    "--play", "play", required=True, metavar="PLACEMENT", help='Position and whole word, e.g. "H8 CASA".'
+)
+@click.option(
+    "--rack", "rack_text", metavar="RACK", help="Check the new tiles against this rack (? = blank)."
+)
 @convention_option
 @json_option
 def score_cmd(
@@ -228,7 +238,9 @@ def score_cmd(
     words = [
         {
             "word": alpha.format(w.tiles),
-            "pos": Coordinate(w.start // SIZE, w.start % SIZE, "H" if w.horizontal else "V").format(convention),
+            "pos": Coordinate(w.start // SIZE, w.start % SIZE, "H" if w.horizontal else "V").format(
+                convention
+            ),
             "main": w.main,
             "letters": w.letter_sum,
             "word_mult": w.word_mult,
@@ -257,7 +269,9 @@ def score_cmd(
         kind = "main " if w["main"] else "cross"
         mark = "" if w["valid"] is not False else "  (not in the list)"
         mult = f" x{w['word_mult']}" if w["word_mult"] > 1 else ""
-        click.echo(f"  {kind} {w['pos']:<5} {w['word']:<15} {w['letters']:>3}{mult:<4} = {w['score']:>4}{mark}")
+        click.echo(
+            f"  {kind} {w['pos']:<5} {w['word']:<15} {w['letters']:>3}{mult:<4} = {w['score']:>4}{mark}"
+        )
     if result.bingo:
         click.echo(f"  bingo (all {RACK_SIZE} tiles){'':>12} +{result.bingo}")
     if result.words:
@@ -274,7 +288,7 @@ def move_records(
     alpha = board.alphabet
     out = []
     for rank, (placement, score) in enumerate(moves, start=1):
-        placed = [t for _sq, t in new_tiles(board, placement)]
+        placed = [t for _sq, t in board.new_tiles(placement)]
         out.append(
             {
                 "rank": rank,
@@ -293,12 +307,14 @@ def print_moves(records: list[dict[str, object]]) -> None:
         click.echo(f"{r['rank']:>3}  {r['pos']!s:<6} {r['word']!s:<15} {r['score']:>5}  {r['leave']}")
 
 
-@click.command("moves")
+@click.command("moves", cls=OneLineCommand)
 @lexicon_option
 @lang_option
-@click.option("--board", "board_file", metavar="FILE", help="Board: 15 lines of 15 squares, or CGP (default: empty).")
+@click.option(
+    "--board", "board_file", metavar="FILE", help="Board: 15 lines of 15 squares, or CGP (default: empty)."
+)
 @click.option("--rack", "rack_text", required=True, metavar="RACK", help="1 to 7 tiles, ? for a blank.")
-@click.option("--top", default=10, show_default=True, help="Keep the best N (ties with the N-th kept); 0 = all.")
+@click.option("--top", default=10, show_default=True, help="Show the best N (0 = all); ties are counted.")
 @engine_option
 @convention_option
 @json_option
@@ -312,22 +328,28 @@ def moves_cmd(
     convention: str,
     as_json: bool,
 ) -> None:
-    """The legal placements of RACK on the board, best first. --json: one object per line."""
+    """The legal placements of RACK on the board, best first. --json: one object per line.
+
+    Placements that tie with the N-th are not listed, only counted: the JSON lines are exactly N.
+    """
     if top < 0:
         raise ArbitruError("--top must be 0 (all) or more")
     lexicon, found = open_lexicon(lexicon_name, lang)
     board = read_board(board_file, lexicon.alphabet) if board_file else Board(lexicon.alphabet)
     rack = parse_rack(rack_text, board)
-    records = move_records(generate(board, rack, lexicon, top, engine), board, rack, convention)
+    moves = generate(board, rack, lexicon, top, engine)
+    shown = moves[:top] if top else moves
+    records = move_records(shown, board, rack, convention)
     if as_json:
-        summary = found.summary()
         for r in records:
-            emit_json({**r, "lexicon": summary})
+            emit_json({**r, "lexicon": found.name})
         return
     if not records:
         click.echo(f"no legal placement for {rack}")
     else:
         print_moves(records)
+    if len(moves) > len(shown):
+        click.echo(f"... and {len(moves) - len(shown)} more scoring {shown[-1][1]} (tied with #{len(shown)})")
     click.echo(list_line(found))
 
 
@@ -354,8 +376,10 @@ def draw_group(board: Board, seed: int) -> Rack:
         bag.put_back(drawn)
 
 
-@click.command("demo")
-@click.option("--seed", type=int, help="Seed of the draw (default: a random one, printed so it can be replayed).")
+@click.command("demo", cls=OneLineCommand)
+@click.option(
+    "--seed", type=int, help="Seed of the draw (default: a random one, printed so it can be replayed)."
+)
 @click.option("--rack", "rack_text", metavar="RACK", help="Play this rack instead of drawing one.")
 @click.option("--lexicon", "lexicon_name", metavar="NAME|PATH", help="Romanian word list (default: loc-5.0).")
 @click.option("--top", default=10, show_default=True, help="How many placements to list.")
@@ -377,17 +401,15 @@ def demo_cmd(
     lexicon, found = open_lexicon(lexicon_name, "ro")
     board = demo_board()
     if rack_text:
-        rack = parse_rack(rack_text, board)
+        rack, seed = parse_rack(rack_text, board), None
     else:
         seed = seed if seed is not None else random.SystemRandom().randrange(10**6)
         rack = draw_group(board, seed)
-    records = move_records(generate(board, rack, lexicon, top, engine), board, rack)[:top]
+    moves = generate(board, rack, lexicon, top, engine)[:top]
+    records = move_records(moves, board, rack)
     best = records[0] if records else None
     after = board.copy()
-    highlight: set[int] = set()
-    if best is not None:
-        placement = Placement.of(str(best["pos"]), str(best["word"]), board.alphabet)
-        highlight = {sq for sq, _t in after.play(placement)}
+    highlight = {sq for sq, _t in after.play(moves[0][0])} if moves else set()
     if as_json:
         emit_json(
             {
@@ -400,11 +422,11 @@ def demo_cmd(
         )
         return
     color = sys.stdout.isatty() if color is None else color
-    drawn = f"seed {seed}" if seed is not None and not rack_text else "given"
+    drawn = "given" if seed is None else f"seed {seed}"
     click.echo(f"Romanian anticipation, mid-game board; rack {rack} ({drawn})")
     click.echo(list_line(found))
     click.echo()
-    click.echo(render(after, highlight, color))
+    click.echo(render(after, highlight, color), color=color)
     click.echo()
     if best is None:
         click.echo(f"no legal placement for {rack}")

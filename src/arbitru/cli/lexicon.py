@@ -1,52 +1,49 @@
-"""``arbitru lexicon list|install|import|build``: the word lists in the catalog (:mod:`arbitru.lexicons.catalog`)."""
+"""``arbitru lexicon list|install|import|build|default``: the word lists of the catalog."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
+from arbitru.cli.common import OneLineCommand, emit_json
 from arbitru.engine.tiles import LANGUAGES
 from arbitru.lexicons import catalog
 
 
-def _emit_json(obj: object) -> None:
-    click.echo(json.dumps(obj, ensure_ascii=False))
-
-
-def _record(info: catalog.ListInfo) -> dict[str, object]:
-    out = {k: v for k, v in vars(info).items()}
-    out["default"] = info.is_default
+def _record(info: catalog.ListInfo, defaults: dict[str, str] | None = None) -> dict[str, object]:
+    out = dict(vars(info))
+    out["default"] = (defaults or catalog.defaults()).get(info.lang) == info.name
     return out
 
 
 @click.group("lexicon")
 def lexicon() -> None:
-    """Word lists: list, install the official ones, import a new edition, rebuild."""
+    """Word lists: list, install the official ones, import a new edition, rebuild, pick the default."""
 
 
-@lexicon.command("list")
+@lexicon.command("list", cls=OneLineCommand)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per list.")
 def list_cmd(as_json: bool) -> None:
     """The known word lists: built-in (installed or not) and imported."""
     rows = catalog.list_lexicons()
+    defaults = catalog.defaults()
     if as_json:
         for info in rows:
-            _emit_json(_record(info))
+            emit_json(_record(info, defaults))
         return
     click.echo(f"{'NAME':<12} {'LANG':<4} {'OFFICIAL':<8} {'DEFAULT':<7} {'WORDS':>9}  EDITION")
     for info in rows:
         words = f"{info.words:,}" if info.installed else "-"
         click.echo(
             f"{info.name:<12} {info.lang:<4} {'yes' if info.official else 'no':<8} "
-            f"{'yes' if info.is_default else '':<7} {words:>9}  {info.edition}"
+            f"{'yes' if defaults.get(info.lang) == info.name else '':<7} {words:>9}  {info.edition}"
             + ("" if info.installed else "  (not installed)")
         )
     click.echo(f"lists in {catalog.lexicon_dir()}")
 
 
-@lexicon.command("install")
+@lexicon.command("install", cls=OneLineCommand)
 @click.argument("names", nargs=-1)
 @click.option("--quiet", is_flag=True, help="Say nothing about lists already installed.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per list.")
@@ -55,22 +52,33 @@ def install_cmd(names: tuple[str, ...], quiet: bool, as_json: bool) -> None:
     done = catalog.install(list(names) or None, quiet=quiet, echo=lambda line: click.echo(line, err=True))
     if as_json:
         for info in done:
-            _emit_json(_record(info))
+            emit_json(_record(info))
 
 
-@lexicon.command("import")
+@lexicon.command("import", cls=OneLineCommand)
 @click.argument("file")
 @click.option("--lang", required=True, type=click.Choice(LANGUAGES), help="Tile set of the list.")
 @click.option("--name", required=True, help="Name in the catalog, e.g. loc-7.0.")
 @click.option("--official", is_flag=True, help="Mark it as a list a federation published.")
+@click.option("--default", "make_default", is_flag=True, help="Use it from now on when no list is named.")
 @click.option("--json", "as_json", is_flag=True, help="The list's record as JSON.")
-def import_cmd(file: str, lang: str, name: str, official: bool, as_json: bool) -> None:
+def import_cmd(file: str, lang: str, name: str, official: bool, make_default: bool, as_json: bool) -> None:
     """Compile a one-word-per-line UTF-8 file into the catalog (next year's LOC, say)."""
     info = catalog.import_list(Path(file), lang, name, official=official)
+    if make_default:
+        catalog.set_default(name)
     _report(info, as_json)
 
 
-@lexicon.command("build")
+@lexicon.command("default", cls=OneLineCommand)
+@click.argument("name")
+def default_cmd(name: str) -> None:
+    """Make the installed list NAME its language's default (RO-2: the arbiter picks the list)."""
+    info = catalog.set_default(name)
+    click.echo(f"{info.label()} is now the default {info.lang} list")
+
+
+@lexicon.command("build", cls=OneLineCommand)
 @click.argument("name")
 @click.option("--json", "as_json", is_flag=True, help="The list's record as JSON.")
 def build_cmd(name: str, as_json: bool) -> None:
@@ -80,9 +88,11 @@ def build_cmd(name: str, as_json: bool) -> None:
 
 def _report(info: catalog.ListInfo, as_json: bool) -> None:
     if as_json:
-        _emit_json(_record(info))
+        emit_json(_record(info))
         return
-    click.echo(f"{info.label()}: {info.entries:,} entries, built in {info.build_seconds:.1f} s -> {info.path}")
+    click.echo(
+        f"{info.label()}: {info.entries:,} entries, built in {info.build_seconds:.1f} s -> {info.path}"
+    )
     for reason, count in info.rejected_by_reason.items():
         examples = ", ".join(info.rejected_examples.get(reason, []))
         why = "letters outside the tile set" if reason == "letters" else "not 2–15 tiles"

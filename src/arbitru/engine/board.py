@@ -67,9 +67,8 @@ class Board:
                 new.append((sq, tile))
             elif letter_of(here) != letter_of(tile):
                 name = Coordinate(sq // SIZE, sq % SIZE, "H").format()
-                raise IllegalPlacementError(
-                    [("conflict", f"{name} holds {self.alphabet.label(here)}, not {self.alphabet.label(tile)}")]
-                )
+                have, want = self.alphabet.label(here), self.alphabet.label(tile)
+                raise IllegalPlacementError([("conflict", f"{name} holds {have}, not {want}")])
         return new
 
     def play(self, placement: Placement) -> list[tuple[int, int]]:
@@ -212,7 +211,8 @@ class Board:
                     if color and highlight and sq in highlight:
                         text = f"\x1b[1;33m{text}\x1b[0m"
                 else:
-                    text = " " + (marks.get(self.layout.premium_name(sq), "·") if sq != self.layout.centre else "*")
+                    mark = marks.get(self.layout.premium_name(sq), "·")
+                    text = " " + (mark if sq != self.layout.centre else "*")
                 cells.append(text)
             lines.append(f" {ROW_LETTERS[r]}  " + " ".join(cells))
         return "\n".join(lines)

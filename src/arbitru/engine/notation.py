@@ -89,9 +89,9 @@ class Coordinate:
     def parse(cls, text: str, convention: str = "ro") -> Coordinate:
         """Read a coordinate; raises :class:`NotationError` whose ``kind`` names the fault.
 
-        Kinds: ``empty``, ``missing-sign`` (a letter or number alone), ``unknown-row``, ``column-out-of-range``,
-        ``unknown-column`` and ``row-out-of-range`` (English: the letter is the column, the number the row),
-        ``missing-direction`` (Greek), ``syntax``.
+        Kinds: ``empty``, ``missing-sign`` (a letter or number alone), ``unknown-row``,
+        ``column-out-of-range``, ``unknown-column`` and ``row-out-of-range`` (English: the letter is the
+        column, the number the row), ``missing-direction`` (Greek), ``syntax``.
         """
         if convention not in CONVENTIONS:
             raise NotationError(f"unknown convention {convention!r}; known: {', '.join(CONVENTIONS)}")
@@ -118,7 +118,8 @@ class Coordinate:
     def _parse_pair(cls, tokens: list[str], raw: str, convention: str) -> Coordinate:
         if len(tokens) == 1:
             kind = "number" if tokens[0].isdigit() else "letter"
-            raise NotationError(f"position {raw!r} has only a {kind}: a coordinate sign is missing", "missing-sign")
+            message = f"position {raw!r} has only a {kind}: a coordinate sign is missing"
+            raise NotationError(message, "missing-sign")
         if len(tokens) != 2 or tokens[0].isdigit() == tokens[1].isdigit():
             raise NotationError(f"cannot read position {raw!r}: expected a letter and a number", "syntax")
         letter_first = not tokens[0].isdigit()
@@ -128,7 +129,8 @@ class Coordinate:
         value = int(number)
         if convention == "en":
             if not 1 <= value <= SIZE:
-                raise NotationError(f"row {value} out of range in {raw!r}: rows are 1 to 15", "row-out-of-range")
+                message = f"row {value} out of range in {raw!r}: rows are 1 to 15"
+                raise NotationError(message, "row-out-of-range")
             # English: letter = column; row number first = horizontal
             return cls(value - 1, index, VERTICAL if letter_first else HORIZONTAL)
         if not 1 <= value <= SIZE:

@@ -68,7 +68,9 @@ class Check:
             raise IllegalPlacementError(self.reasons)
 
 
-def score_words(board: Board, placement: Placement, new: list[tuple[int, int]]) -> tuple[list[WordScore], int]:
+def score_words(
+    board: Board, placement: Placement, new: list[tuple[int, int]]
+) -> tuple[list[WordScore], int]:
     """Score the main word and every new cross word of at least 2 letters, and the bingo (G-3, G-4).
 
     Premiums count only under new tiles; a blank is worth 0; word multipliers multiply together.
@@ -135,10 +137,10 @@ def check(
     squares = placement.squares()
     step = placement.coord.step()
     before, after = squares[0] - step, squares[-1] + step
-    if _on_line(squares[0], before, placement.coord.horizontal) and board.squares[before] or (
+    if (_on_line(squares[0], before, placement.coord.horizontal) and board.squares[before]) or (
         _on_line(squares[-1], after, placement.coord.horizontal) and board.squares[after]
     ):
-        start, tiles = board.word_through(squares[0], placement.coord.horizontal, dict(result.new))
+        _start, tiles = board.word_through(squares[0], placement.coord.horizontal, dict(result.new))
         result.fail("not-whole-word", f"the word formed is {alpha.format(tiles)}, not {word_text}")
     if board.is_empty():
         if board.layout.centre not in squares:

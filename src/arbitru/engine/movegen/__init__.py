@@ -23,7 +23,7 @@ def generate(
     use_all: bool = False,
     engine: str = "compiled",
 ) -> list[tuple[Placement, int]]:
-    """Placements with scores, best first; ``top=k`` keeps those scoring at least the k-th best (ties kept)."""
+    """Placements with scores, best first; ``top=k`` keeps those scoring at least the k-th best (ties too)."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
     from arbitru.engine.movegen import reference

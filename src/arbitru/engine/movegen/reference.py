@@ -1,9 +1,10 @@
 """The reference move generator: slow, plain Python, obviously correct. The oracle for the compiled core.
 
-For every line and every start square whose predecessor is empty, it walks the DAWG square by square,
-following tiles already on the board and trying rack tiles (blanks as every letter) on empty squares, keeping a
-letter on an empty square only when its cross word is a word. A word is kept when it ends before an empty square
-or the edge, places at least one tile and connects (or covers the centre on an empty board). Scores come from
+For every line and every start square whose predecessor is empty (and from which the rack can reach a tile
+of the board, or the centre of an empty board), it walks the DAWG square by square, following tiles already on
+the board and trying rack tiles (blanks as every letter) on empty squares, keeping a letter on an empty square
+only when its cross word is a word. A word is kept when it ends before an empty square or the edge, places at
+least one tile and connects (or covers the centre on an empty board). Scores come from
 :func:`arbitru.engine.rules.score_words`, the same function that judges players' placements.
 """
 
@@ -35,7 +36,7 @@ def generate(
     empty_board = board.is_empty()
     rack_size = len(rack)
     counts = list(rack.counts)
-    letters = range(1, board.alphabet.size + 1)
+    has_tiles = [board.alphabet.has_tiles(t) for t in range(board.alphabet.size + 1)]
     found: list[tuple[Placement, int]] = []
     cross_cache: dict[tuple[int, bool], int] = {}
 
@@ -58,6 +59,22 @@ def generate(
             for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
         )
 
+    # squares where a word links to the board (G-2): a tile, a square next to one, or the centre of an
+    # empty board
+    links = [bool(squares[sq]) or touches(sq) for sq in range(SIZE * SIZE)]
+    if empty_board:
+        links[board.layout.centre] = True
+
+    def can_link(line: list[int], start: int) -> bool:
+        """Can a word starting here reach a linking square before the rack runs out? (saves hopeless walks)"""
+        # every square before the first link is empty and takes a tile
+        for empties, sq in enumerate(line[start:], 1):
+            if links[sq]:
+                return True
+            if empties >= rack_size:
+                return False
+        return False
+
     def record(start_sq: int, word: list[int], new: list[tuple[int, int]], horizontal: bool) -> None:
         if use_all and len(new) != rack_size:
             return
@@ -72,55 +89,60 @@ def generate(
         bingo = bingo_bonus if len(new) == bingo_tiles else 0
         found.append((placement, sum(w.score for w in words) + bingo))
 
-    for horizontal in (True, False):
-        for line in range(SIZE):
-            line_squares = [line * SIZE + i if horizontal else i * SIZE + line for i in range(SIZE)]
-            for start in range(SIZE):
-                if start > 0 and squares[line_squares[start - 1]]:
+    def extend(
+        line: list[int],
+        horizontal: bool,
+        start: int,
+        i: int,
+        node: int,
+        word: list[int],
+        new: list[tuple[int, int]],
+        linked: bool,
+    ) -> None:
+        """Go on with square ``line[i]`` and the DAWG list ``node``; ``word`` began on ``line[start]``."""
+        if i >= SIZE:
+            return
+        sq = line[i]
+        here = squares[sq]
+        # (tile, accepts, child) for each tile that may go here and continues a word
+        options: list[tuple[int, bool, int]] = []
+        if here:
+            step_ = lexicon.follow(node, letter_of(here))
+            if step_ is not None:
+                options.append((here, *step_))
+        else:
+            for t, accepts, child in lexicon.arcs(node):
+                if not cross_ok(sq, t, horizontal):
                     continue
+                # a letter without tiles (Romanian K, Q, W, Y) only ever comes from a blank (G-6)
+                if counts[t] and has_tiles[t]:
+                    options.append((t, accepts, child))
+                if counts[BLANK]:
+                    options.append((BLANK_BIT | t, accepts, child))
+        for tile, accepts, child in options:
+            key = BLANK if tile & BLANK_BIT else tile
+            if not here:
+                counts[key] -= 1
+                new.append((sq, tile))
+            word.append(tile)
+            now_linked = linked or links[sq]
+            ends = i + 1 >= SIZE or not squares[line[i + 1]]
+            if accepts and ends and new and now_linked and len(word) >= 2:
+                record(line[start], list(word), list(new), horizontal)
+            if child:
+                extend(line, horizontal, start, i + 1, child, word, new, now_linked)
+            word.pop()
+            if not here:
+                new.pop()
+                counts[key] += 1
 
-                def extend(i: int, node: int, word: list[int], new: list[tuple[int, int]], linked: bool) -> None:
-                    if i >= SIZE:
-                        return
-                    sq = line_squares[i]
-                    here = squares[sq]
-                    options: list[int]
-                    if here:
-                        options = [here]
-                    else:
-                        options = []
-                        for t in letters:
-                            # a letter without tiles (Romanian K, Q, W, Y) only ever comes from a blank (G-6)
-                            if counts[t] and board.alphabet.has_tiles(t):
-                                options.append(t)
-                        if counts[BLANK]:
-                            options.extend(BLANK_BIT | t for t in letters)
-                    for tile in options:
-                        step_ = lexicon.follow(node, letter_of(tile))
-                        if step_ is None:
-                            continue
-                        accepts, child = step_
-                        if not here and not cross_ok(sq, letter_of(tile), horizontal):
-                            continue
-                        key = BLANK if tile & BLANK_BIT else tile
-                        if not here:
-                            counts[key] -= 1
-                            new.append((sq, tile))
-                        word.append(tile)
-                        now_linked = linked or bool(here) or (not here and touches(sq))
-                        if empty_board and sq == board.layout.centre:
-                            now_linked = True
-                        ends = i + 1 >= SIZE or not squares[line_squares[i + 1]]
-                        if accepts and ends and new and now_linked and len(word) >= 2:
-                            record(line_squares[start], list(word), list(new), horizontal)
-                        if child:
-                            extend(i + 1, child, word, new, now_linked)
-                        word.pop()
-                        if not here:
-                            new.pop()
-                            counts[key] += 1
-
-                extend(start, lexicon.dawg_root, [], [], False)
+    for horizontal in (True, False):
+        for line_no in range(SIZE):
+            line = [line_no * SIZE + i if horizontal else i * SIZE + line_no for i in range(SIZE)]
+            for start in range(SIZE):
+                if (start > 0 and squares[line[start - 1]]) or not can_link(line, start):
+                    continue
+                extend(line, horizontal, start, start, lexicon.dawg_root, [], [], False)
 
     found.sort(key=lambda pair: (-pair[1], pair[0]))
     return found
@@ -128,7 +150,7 @@ def generate(
 
 def _single_tile_direction(board: Board, sq: int) -> str:
     """A one-tile placement is reported horizontally when it forms a horizontal word (docs/ENGINE.md)."""
-    r, c = divmod(sq, SIZE)
+    c = sq % SIZE
     left = c > 0 and board.squares[sq - 1]
     right = c < SIZE - 1 and board.squares[sq + 1]
     return HORIZONTAL if left or right else VERTICAL

@@ -203,6 +203,8 @@ class Judge:
     def __init__(self, alpha: Alphabet, lexicon: Lexicon) -> None:
         self.alpha = alpha
         self.lexicon = lexicon
+        self._touch_key = b""
+        self._touch = b""
 
     def attempt(self, board: Board, coord: Coordinate, word: Sequence[int], pool: Pool,
                 lexicon: Lexicon | None) -> Attempt:
@@ -238,29 +240,43 @@ class Judge:
         if (coord.col if coord.horizontal else coord.row) + n > SIZE:
             return False
         squares = board.squares
-        step = coord.step()
-        sq0 = coord.square
-        placed = False
-        touching = False
-        empty = board.is_empty()
-        for i, tile in enumerate(word):
-            sq = sq0 + i * step
+        touch = self._touch_map(board)
+        step = 1 if coord.horizontal else SIZE
+        sq = coord.square
+        placed = touching = False
+        for tile in word:
             here = squares[sq]
             if here:
-                if letter_of(here) != letter_of(tile):
+                if here & 0x7F != tile & 0x7F:
                     return False
                 touching = True
             else:
                 placed = True
-                if empty:
-                    touching = touching or sq == board.layout.centre
-                elif not touching:
-                    r, c = divmod(sq, SIZE)
-                    touching = any(
-                        0 <= nr < SIZE and 0 <= nc < SIZE and squares[nr * SIZE + nc]
-                        for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-                    )
+                touching = touching or touch[sq]
+            sq += step
         return placed and touching
+
+    def _touch_map(self, board: Board) -> bytes:
+        """Squares a new tile may connect through: next to a tile (the centre on an empty board)."""
+        key = bytes(board.squares)
+        if key != self._touch_key:
+            squares = board.squares
+            touch = bytearray(SIZE * SIZE)
+            if not any(squares):
+                touch[board.layout.centre] = 1
+            for sq in range(SIZE * SIZE):
+                if squares[sq]:
+                    r, c = divmod(sq, SIZE)
+                    if r > 0:
+                        touch[sq - SIZE] = 1
+                    if r < SIZE - 1:
+                        touch[sq + SIZE] = 1
+                    if c > 0:
+                        touch[sq - 1] = 1
+                    if c < SIZE - 1:
+                        touch[sq + 1] = 1
+            self._touch_key, self._touch = key, bytes(touch)
+        return self._touch
 
 
 def _sort_reasons(reasons: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -305,6 +321,7 @@ class Verdict:
     new: list[tuple[int, int]] = field(default_factory=list)
     depends: set[tuple[int, int]] = field(default_factory=set)
     vowels: list[int] = field(default_factory=list)
+    foreign: bool = False  # judged invalid partly because of letters not from the group
 
     @property
     def pid(self) -> tuple[int, int]:
@@ -655,10 +672,12 @@ class PlayerCorrection:
         decisions = self._decision("placement", turn, index)
         decision = decisions[-1] if decisions else None
         verdicts = []
-        for group in groups:
+        for group in self._likely_first(row, groups):
             pool = self.pool(group)
             assert pool is not None
             verdicts.append(self._judge_with(turn, index, row, pool, None))
+            if verdicts[-1].on_board:
+                break
         verdict = _prefer(verdicts)
         if decision is not None:
             original = verdict.summary()
@@ -679,6 +698,21 @@ class PlayerCorrection:
         if verdict.on_board:
             self._place(verdict)
         return verdict
+
+    def _likely_first(self, row: SlipRow, groups: Sequence[int]) -> list[int]:
+        """Turn 1, one placement: try group 1 first when the word places at most 2 tiles where it is written."""
+        if len(groups) < 2:
+            return list(groups)
+        written = read_position(row.position)
+        try:
+            word = self.alpha.split(row.word.strip(), blanks=True)
+        except TileError:
+            return list(groups)
+        placed = len(word)
+        if written.coord is not None:
+            squares = [sq for sq in written.coord.squares(len(word)) if sq < SIZE * SIZE]
+            placed -= sum(1 for sq in squares if self.board.squares[sq])
+        return list(groups) if placed <= len(self._group_tiles(groups[0]) or ()) else list(reversed(groups))
 
     def _judge_with(self, turn: int, index: int, row: SlipRow, pool: Pool, decision: Decision | None) -> Verdict:
         alpha = self.alpha
@@ -731,24 +765,31 @@ class PlayerCorrection:
             candidates.sort(key=lambda c: c[0])
             _, kind, a = candidates[0]
             return self._accepted(turn, index, row, pool, a, kind, written, candidates=len(candidates))
-        # nothing with one error: is there a fit with both signs wrong (RO-6.1c)?
+        # nothing with one error: does the word fit the board at exactly one position, with both signs wrong
+        # (RO-6.1c)? With several fits nothing says what the player meant: the written position is judged.
+        fits: list[Coordinate] = []
         for coord in _all_coords():
             if coord in (meant.coord, written.coord) or _relation(written, coord) != "both":
                 continue
             if not self.judge.quick_fit(self.board, coord, word):
                 continue
-            a = self.judge.attempt(self.board, coord, word, pool, lexicon)
-            if a.ok:
-                return self._invalid(
-                    turn, index, row, pool.group, "RO-6.1c",
-                    f"both coordinate signs are wrong: {shown} fits the board only at {coord.format()}, "
-                    f"not at {written.text.strip()}",
-                )
+            if self.judge.attempt(self.board, coord, word, pool, lexicon).ok:
+                fits.append(coord)
+                if len(fits) > 1:
+                    break
+        if len(fits) == 1:
+            return self._invalid(
+                turn, index, row, pool.group, "RO-6.1c",
+                f"both coordinate signs are wrong: {shown} fits the player's board only at {fits[0].format()}, "
+                f"not at {written.text.strip()}",
+            )
         if first is not None:
             rule, text = first.reasons[0]
             more = "; ".join(t for _, t in first.reasons[1:3])
             fix = " (no position with one sign changed fits the board either, RO-6.3)" if rule == "RO-6.1b" else ""
-            return self._invalid(turn, index, row, pool.group, rule, text + fix + (f"; also: {more}" if more else ""))
+            foreign = any(t.startswith("letters not from") for _, t in first.reasons)
+            return self._invalid(turn, index, row, pool.group, rule, text + fix + (f"; also: {more}" if more else ""),
+                                 foreign=foreign)
         if written.row is None and written.col is None:
             return self._invalid(turn, index, row, pool.group, "RO-6.1c",
                                  f"both coordinate signs are wrong: {written.problem or written.text}")
@@ -1033,8 +1074,9 @@ def _prefer(verdicts: list[Verdict]) -> Verdict:
     rank = {"valid": 0, "corrected": 1}
 
     def key(v: Verdict) -> tuple[int, int, int]:
-        letters = 1 if v.reason.startswith("letters not from") else 0
-        return (rank.get(v.status, 2), letters, v.group or 0)
+        standing = rank.get(v.status, 2)
+        # a valid placement with group 1 rather than the 7-letter group; an invalid one with the 7-letter group
+        return (standing, int(v.foreign), (v.group or 0) if standing < 2 else -(v.group or 0))
 
     return min(verdicts, key=key)
 

@@ -215,6 +215,12 @@ class AnticipationGame:
     def _events(self) -> list[Event]:
         return self.journal.events(self.id)
 
+    def draw(self) -> Draw | None:
+        """The game's groups (None in the blind variant)."""
+        for e in self.journal.iter_events(self.id, "draw"):
+            return Draw.from_payload(self.alpha, e.payload)
+        return None
+
     def order(self) -> TurnOrder:
         order = TurnOrder()
         for e in self.journal.iter_events(self.id, "lot"):

@@ -234,6 +234,19 @@ def _legal(board: Board, coord: Coordinate, tiles: tuple[int, ...], group: list[
     """Is the word, written with these blank marks, a legal placement at coord with the group's tiles?"""
     if (coord.col if coord.horizontal else coord.row) + len(tiles) > SIZE:
         return False
+    squares = board.squares
+    new = touching = False
+    for i, t in enumerate(tiles):
+        sq = coord.square + i * coord.step()
+        if squares[sq]:
+            if letter_of(squares[sq]) != letter_of(t):
+                return False
+            touching = True
+        else:
+            new = True
+            touching = touching or _touches(squares, sq) or (sq == board.layout.centre and board.is_empty())
+    if not (new and touching):
+        return False
     try:
         chk = check(board, Placement(coord, tiles), lexicon, Rack(board.alphabet, group))
     except Exception:  # noqa: BLE001 - anything the engine refuses is not legal here
@@ -435,7 +448,8 @@ def _write(s: _PlayerSim, turn: int, index: int, g: int, group: list[int], play:
             w_one, w_rest = _neighbours(wrong)
             fits_one = [c for c in w_one if _legal(board, c, play.tiles, group, lexicon)]
             if kind == "both-signs":
-                if fits_one:
+                fits_rest = [c for c in w_rest if c != wrong and _legal(board, c, play.tiles, group, lexicon)]
+                if fits_one or fits_rest != [coord]:
                     continue
                 return (SlipRow(0, "", "", wrong.format(), word, score, "", ""), expect("invalid", "RO-6.1c"), None)
             if fits_one == [coord]:

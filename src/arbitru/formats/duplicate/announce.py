@@ -74,21 +74,34 @@ def clock_schedule(rules: RuleSet) -> list[Cue]:
     seconds = rules.clock.seconds
     cues = [Cue("clock-start", rules.clock.start_word, at=0)]
     for left in sorted(rules.clock.warnings, reverse=True):
-        text = f"{left // 60} minute{'s' if left >= 120 else ''} left" if left % 60 == 0 else f"{left} seconds left"
+        text = (
+            f"{left // 60} minute{'s' if left >= 120 else ''} left"
+            if left % 60 == 0
+            else f"{left} seconds left"
+        )
         cues.append(Cue("warning", text, at=seconds - left))
     cues.append(Cue("time", "time", at=seconds))
     return cues
 
 
 def rack_announcement(
-    alpha: Alphabet, move: int, kept: Sequence[int], drawn: Sequence[int], rules: RuleSet,
-    *, new_order: str = "draw", exchanges: int = 0, fixed: Sequence[int] = (),
+    alpha: Alphabet,
+    move: int,
+    kept: Sequence[int],
+    drawn: Sequence[int],
+    rules: RuleSet,
+    *,
+    new_order: str = "draw",
+    exchanges: int = 0,
+    fixed: Sequence[int] = (),
 ) -> Announcement:
     """The announcement of the rack of ``move`` (FISE-8): ``kept`` the leave, ``drawn`` the new tiles in draw
     order, ``exchanges`` the number of whole redraws before it (FISE-10)."""
     cues: list[Cue] = []
     if exchanges:
-        cues.append(Cue("exchange", f"rack drawn again whole {exchanges} time(s): no legal rack before (FISE-10)"))
+        cues.append(
+            Cue("exchange", f"rack drawn again whole {exchanges} time(s): no legal rack before (FISE-10)")
+        )
     leave = sort_tiles([*fixed, *kept])
     if leave:
         cues.append(Cue("leave", f"leave: {spell(alpha, leave)}", pace="slow", tiles=_labels(alpha, leave)))
@@ -104,7 +117,13 @@ def rack_announcement(
 
 
 def master_announcement(
-    alpha: Alphabet, move: int, position: str, word: Sequence[int], score: int, *, ties: int = 1,
+    alpha: Alphabet,
+    move: int,
+    position: str,
+    word: Sequence[int],
+    score: int,
+    *,
+    ties: int = 1,
     by: str = "program",
 ) -> Announcement:
     """The master move: its word, position and score, the word spelled (FISE-7a), how many moves tied."""

@@ -8,7 +8,7 @@ import csv
 import html
 import io
 
-from arbitru.formats.duplicate.results import GameResult, PlayerLine, Standing, percent
+from arbitru.formats.duplicate.results import GameResult, MoveLine, PlayerLine, Standing, percent
 
 FORMATS = ("text", "csv", "csv-moves", "html")
 
@@ -17,31 +17,83 @@ def summary_csv(result: GameResult) -> str:
     """One row per player: place, totals, percentage, FISE-15 tie-break figures."""
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(["place", "player", "name", "table", "points", "bonus", "total", "percent", "top_moves",
-                "best_move", "playoff"])
+    w.writerow(
+        [
+            "place",
+            "player",
+            "name",
+            "table",
+            "points",
+            "bonus",
+            "total",
+            "percent",
+            "top_moves",
+            "best_move",
+            "playoff",
+        ]
+    )
     for line in result.lines:
         p = line.player
-        w.writerow([line.place, p.number, p.name or " + ".join(p.members), p.table, line.points, line.bonus,
-                    line.total, percent(line.percentage), line.top_moves, line.best_move,
-                    "yes" if line.playoff else ""])
+        w.writerow(
+            [
+                line.place,
+                p.number,
+                p.name or " + ".join(p.members),
+                p.table,
+                line.points,
+                line.bonus,
+                line.total,
+                percent(line.percentage),
+                line.top_moves,
+                line.best_move,
+                "yes" if line.playoff else "",
+            ]
+        )
     return out.getvalue()
 
 
 def moves_csv(result: GameResult) -> str:
-    """One row per player and move (FISE-17): what was written, what counted, bonus, reasons, running total."""
+    """One row per player and move (FISE-17): what was written, what counted, bonus, reasons, running
+    total."""
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(["move", "player", "name", "position", "word", "declared", "computed", "score", "bonus", "reasons",
-                "running", "master_score"])
+    w.writerow(
+        [
+            "move",
+            "player",
+            "name",
+            "position",
+            "word",
+            "declared",
+            "computed",
+            "score",
+            "bonus",
+            "reasons",
+            "running",
+            "master_score",
+        ]
+    )
     masters = {m.move: m for m in result.masters}
     for line in sorted(result.lines, key=lambda ln: _num(ln.player.number)):
         for m in line.moves:
             v = m.verdict
             slip = v.slip if v else None
-            w.writerow([m.move, line.player.number, line.player.name, slip.position if slip else "",
-                        slip.word if slip else "", "" if slip is None or slip.score is None else slip.score,
-                        "" if v is None or v.computed is None else v.computed, m.score, m.bonus or "",
-                        " ".join(m.reasons), m.running, masters[m.move].score])
+            w.writerow(
+                [
+                    m.move,
+                    line.player.number,
+                    line.player.name,
+                    slip.position if slip else "",
+                    slip.word if slip else "",
+                    "" if slip is None or slip.score is None else slip.score,
+                    "" if v is None or v.computed is None else v.computed,
+                    m.score,
+                    m.bonus or "",
+                    " ".join(m.reasons),
+                    m.running,
+                    masters[m.move].score,
+                ]
+            )
     return out.getvalue()
 
 
@@ -61,18 +113,26 @@ def text(result: GameResult) -> str:
         if m.by != "program":
             notes.append(f"by the {m.by}")
         notes.extend(m.remarks)
-        lines.append(f"{m.move:>4}  {m.rack:<9} {m.position:<8} {m.word:<15} {m.score:>5} {m.running:>6}  "
-                     + "; ".join(notes))
+        lines.append(
+            f"{m.move:>4}  {m.rack:<9} {m.position:<8} {m.word:<15} {m.score:>5} {m.running:>6}  "
+            + "; ".join(notes)
+        )
     lines.append(f"Master total: {result.master_total}")
     if result.end:
-        lines.append(f"End after move {result.end.after_move}: {result.end.reason} ({', '.join(result.end.rules)})")
+        lines.append(
+            f"End after move {result.end.after_move}: {result.end.reason} ({', '.join(result.end.rules)})"
+        )
     lines += ["", "Ranking"]
-    lines.append(f"{'place':>5}  {'player':<24} {'points':>6} {'bonus':>5} {'total':>6} {'%':>7} {'tops':>4} "
-                 f"{'best':>4}")
+    lines.append(
+        f"{'place':>5}  {'player':<24} {'points':>6} {'bonus':>5} {'total':>6} {'%':>7} {'tops':>4} "
+        f"{'best':>4}"
+    )
     for line in result.lines:
         flag = "  playoff" if line.playoff else ""
-        lines.append(f"{line.place:>5}  {line.player.label():<24} {line.points:>6} {line.bonus:>5} {line.total:>6} "
-                     f"{percent(line.percentage):>7} {line.top_moves:>4} {line.best_move:>4}{flag}")
+        lines.append(
+            f"{line.place:>5}  {line.player.label():<24} {line.points:>6} {line.bonus:>5} {line.total:>6} "
+            f"{percent(line.percentage):>7} {line.top_moves:>4} {line.best_move:>4}{flag}"
+        )
     if result.bonuses:
         lines += ["", "Bonuses (FISE-11)"]
         for b in result.bonuses:
@@ -80,25 +140,29 @@ def text(result: GameResult) -> str:
     lines += ["", "Move by move (FISE-17)"]
     header = f"{'player':<24}" + "".join(f"{m.move:>5}" for m in result.masters) + f"{'total':>7}"
     lines.append(header)
-    lines.append(f"{'master':<24}" + "".join(f"{m.score:>5}" for m in result.masters)
-                 + f"{result.master_total:>7}")
+    lines.append(
+        f"{'master':<24}" + "".join(f"{m.score:>5}" for m in result.masters) + f"{result.master_total:>7}"
+    )
     for line in sorted(result.lines, key=lambda ln: _num(ln.player.number)):
-        cells = "".join(f"{_cell(m.score, m.bonus, m.reasons):>5}" for m in line.moves)
+        cells = "".join(f"{_cell(m):>5}" for m in line.moves)
         lines.append(f"{line.player.label():<24}{cells}{line.total:>7}")
     lines.append("(+b: bonus; z: 0 for a reason, see the CSV of moves)")
     if result.unattributed:
         lines += ["", "Slips nobody can be credited with (FISE-14)"]
         for v in result.unattributed:
             s = v.slip
-            lines.append(f"  move {s.move}: player {s.player or '?'} {s.position} {s.word}: "
-                         + "; ".join(t for _, t in v.reasons))
+            lines.append(
+                f"  move {s.move}: player {s.player or '?'} {s.position} {s.word}: "
+                + "; ".join(t for _, t in v.reasons)
+            )
     return "\n".join(lines) + "\n"
 
 
-def _cell(score: int, bonus: int, reasons: list[str]) -> str:
-    if reasons and reasons != ["no-slip"] and not score:
+def _cell(m: MoveLine) -> str:
+    """A grid cell: the score, ``+b`` a bonus, ``z`` a 0 for a reason other than no slip."""
+    if m.reasons and m.reasons != ["no-slip"] and not m.score:
         return "z"
-    return f"{score}" + (f"+{bonus}" if bonus else "")
+    return f"{m.score}" + (f"+{m.bonus}" if m.bonus else "")
 
 
 def html_page(result: GameResult) -> str:
@@ -106,24 +170,32 @@ def html_page(result: GameResult) -> str:
     e = html.escape
     rows = []
     for m in result.masters:
-        rows.append(f"<tr><td>{m.move}</td><td>{e(m.rack)}</td><td>{e(m.position)}</td><td>{e(m.word)}</td>"
-                    f"<td>{m.score}</td><td>{m.running}</td><td>{e('; '.join(m.remarks))}</td></tr>")
+        rows.append(
+            f"<tr><td>{m.move}</td><td>{e(m.rack)}</td><td>{e(m.position)}</td><td>{e(m.word)}</td>"
+            f"<td>{m.score}</td><td>{m.running}</td><td>{e('; '.join(m.remarks))}</td></tr>"
+        )
     ranking = []
     for line in result.lines:
-        ranking.append(f"<tr><td>{line.place}</td><td>{e(line.player.label())}</td><td>{line.points}</td>"
-                       f"<td>{line.bonus}</td><td>{line.total}</td><td>{percent(line.percentage)}</td>"
-                       f"<td>{line.top_moves}</td><td>{line.best_move}</td>"
-                       f"<td>{'playoff' if line.playoff else ''}</td></tr>")
+        ranking.append(
+            f"<tr><td>{line.place}</td><td>{e(line.player.label())}</td><td>{line.points}</td>"
+            f"<td>{line.bonus}</td><td>{line.total}</td><td>{percent(line.percentage)}</td>"
+            f"<td>{line.top_moves}</td><td>{line.best_move}</td>"
+            f"<td>{'playoff' if line.playoff else ''}</td></tr>"
+        )
     grid_head = "".join(f"<th>{m.move}</th>" for m in result.masters)
-    grid = [f"<tr><th>master</th>{''.join(f'<td>{m.score}</td>' for m in result.masters)}"
-            f"<td>{result.master_total}</td></tr>"]
+    grid = [
+        f"<tr><th>master</th>{''.join(f'<td>{m.score}</td>' for m in result.masters)}"
+        f"<td>{result.master_total}</td></tr>"
+    ]
     for line in sorted(result.lines, key=lambda ln: _num(ln.player.number)):
         cells = "".join(
-            f"<td title=\"{e(' '.join(m.reasons) or m.written())}\">{e(_cell(m.score, m.bonus, m.reasons))}</td>"
-            for m in line.moves)
+            f'<td title="{e(" ".join(m.reasons) or m.written())}">{e(_cell(m))}</td>' for m in line.moves
+        )
         grid.append(f"<tr><th>{e(line.player.label())}</th>{cells}<td>{line.total}</td></tr>")
-    bonuses = "".join(f"<li>move {b.move}: player {e(b.player)} +{b.value} ({e(b.why)})</li>" for b in result.bonuses)
-    end = (f"<p>End after move {result.end.after_move}: {e(result.end.reason)}</p>" if result.end else "")
+    bonuses = "".join(
+        f"<li>move {b.move}: player {e(b.player)} +{b.value} ({e(b.why)})</li>" for b in result.bonuses
+    )
+    end = f"<p>End after move {result.end.after_move}: {e(result.end.reason)}</p>" if result.end else ""
     return f"""<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>{e(result.title)}</title>
 <style>
@@ -135,35 +207,40 @@ td, th {{ border: 1px solid #999; padding: 2px 6px; text-align: right; }}
 <h1>{e(result.title)}</h1>
 <p>{e(result.rules)}; word list {e(result.lexicon)}</p>
 <h2>Ranking</h2>
-<table><tr><th>place</th><th>player</th><th>points</th><th>bonus</th><th>total</th><th>%</th><th>top moves</th>
+<table><tr><th>place</th><th>player</th><th>points</th><th>bonus</th><th>total</th><th>%</th><th>top
+moves</th>
 <th>best move</th><th></th></tr>
-{''.join(ranking)}</table>
+{"".join(ranking)}</table>
 <h2>Master moves</h2>
 <table><tr><th>move</th><th>rack</th><th>position</th><th>word</th><th>score</th><th>total</th><th>notes</th></tr>
-{''.join(rows)}</table>
+{"".join(rows)}</table>
 <p>Master total: {result.master_total}</p>{end}
-<h2>Bonuses (FISE-11)</h2><ul>{bonuses or '<li>none</li>'}</ul>
+<h2>Bonuses (FISE-11)</h2><ul>{bonuses or "<li>none</li>"}</ul>
 <h2>Move by move (FISE-17)</h2>
 <table><tr><th>player</th>{grid_head}<th>total</th></tr>
-{''.join(grid)}</table>
+{"".join(grid)}</table>
 </body></html>
 """
 
 
 def player_sheet(result: GameResult, line: PlayerLine) -> str:
-    """A player's record (FISE-6b): direction, position, word, score and running total of each move, beside the
-    master moves."""
+    """A player's record (FISE-6b): direction, position, word, score and running total of each move, beside
+    the master moves."""
     out = [f"{line.player.label()} — {result.title}", ""]
-    out.append(f"{'move':>4}  {'dir':<3} {'position':<8} {'word':<15} {'score':>5} {'total':>6}   "
-               f"{'master':<24} {'score':>5} {'total':>6}")
+    out.append(
+        f"{'move':>4}  {'dir':<3} {'position':<8} {'word':<15} {'score':>5} {'total':>6}   "
+        f"{'master':<24} {'score':>5} {'total':>6}"
+    )
     for m, master in zip(line.moves, result.masters, strict=True):
         v = m.verdict
         placement = v.placement if v else None
         direction = ("H" if placement.coord.horizontal else "V") if placement else ""
         slip = v.slip if v else None
-        out.append(f"{m.move:>4}  {direction:<3} {slip.position if slip else '':<8} {slip.word if slip else '':<15} "
-                   f"{m.score:>5} {m.running:>6}   {master.position + ' ' + master.word:<24} {master.score:>5} "
-                   f"{master.running:>6}")
+        out.append(
+            f"{m.move:>4}  {direction:<3} {slip.position if slip else '':<8} {slip.word if slip else '':<15} "
+            f"{m.score:>5} {m.running:>6}   {master.position + ' ' + master.word:<24} {master.score:>5} "
+            f"{master.running:>6}"
+        )
     return "\n".join(out) + "\n"
 
 
@@ -172,8 +249,10 @@ def standings_text(rows: list[Standing]) -> str:
     for s in rows:
         places = " ".join("-" if p is None else str(p) for p in s.places)
         mean_place = f"{float(s.mean_place):.2f}"
-        out.append(f"{s.place:>5}  {s.name:<24} {places:<20} {mean_place:>10} {percent(s.mean_percentage):>8} "
-                   f"{s.total:>6}")
+        out.append(
+            f"{s.place:>5}  {s.name:<24} {places:<20} {mean_place:>10} {percent(s.mean_percentage):>8} "
+            f"{s.total:>6}"
+        )
     return "\n".join(out) + "\n"
 
 
@@ -182,8 +261,17 @@ def standings_csv(rows: list[Standing]) -> str:
     w = csv.writer(out, lineterminator="\n")
     w.writerow(["place", "player", "places", "mean_place", "mean_percent", "total", "games"])
     for s in rows:
-        w.writerow([s.place, s.name, " ".join("-" if p is None else str(p) for p in s.places),
-                    f"{float(s.mean_place):.4f}", percent(s.mean_percentage, 4), s.total, s.games])
+        w.writerow(
+            [
+                s.place,
+                s.name,
+                " ".join("-" if p is None else str(p) for p in s.places),
+                f"{float(s.mean_place):.4f}",
+                percent(s.mean_percentage, 4),
+                s.total,
+                s.games,
+            ]
+        )
     return out.getvalue()
 
 

@@ -3,20 +3,16 @@
 Every decision is an event in the append-only journal (:mod:`arbitru.journal.store`), written before anything
 is computed from it, so the game survives a crash at any moment and replays identically:
 
-=============  =======================================================================================
-kind           payload
-=============  =======================================================================================
-``player``     ``number``, ``name``, ``table``, ``members`` (a pair, GR-1)
-``draw``       one attempt at a rack (:class:`~arbitru.formats.duplicate.racks.Draw`), legal or not
-``master``     the master move: ``move``, ``position``, ``word`` (labels, blanks in lower case), ``score``,
-               ``top`` (the generator's top score), ``by`` (program / referee / prepared), ``ties`` (every
-               tied move, in tie-break order), ``remarks``, ``joker`` (FISE-20)
-``slip``       a slip as written (:class:`~arbitru.formats.duplicate.slips.Slip`)
-``ruling``     ``word``, ``valid``, ``reason``, ``rule``: the referee's word decision (FISE-16, GR-5D); it
-               changes verdicts and scores, never the board
-``withdraw``   ``player``, ``after_move``: the player left (GR-7)
-``end``        ``after_move``, ``reason``, ``rules``
-=============  =======================================================================================
+- ``player``: ``number``, ``name``, ``table``, ``members`` (a pair, GR-1);
+- ``draw``: one attempt at a rack (:class:`~arbitru.formats.duplicate.racks.Draw`), legal or not;
+- ``master``: the master move: ``move``, ``position``, ``word`` (labels, blanks in lower case), ``score``,
+  ``top`` (the generator's top score), ``by`` (program, referee or prepared), ``ties`` (every tied move, in
+  tie-break order), ``remarks``, ``joker`` (FISE-20);
+- ``slip``: a slip as written (:class:`~arbitru.formats.duplicate.slips.Slip`);
+- ``ruling``: ``word``, ``valid``, ``reason``, ``rule``: the referee's decision on a word (FISE-16, GR-5D); it
+  changes verdicts and scores, never the board;
+- ``withdraw``: ``player``, ``after_move``: the player left (GR-7);
+- ``end``: ``after_move``, ``reason``, ``rules``.
 
 The game's settings (rule set, language, word list, seed, rack source, variant) are fixed when it is created
 (FISE-3) and stored with it. Moves are numbered from 1; a move is *open* once its rack is drawn and *closed*
@@ -35,7 +31,7 @@ from arbitru.engine.board import Board
 from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.notation import Coordinate
 from arbitru.engine.placement import Placement
-from arbitru.engine.tiles import BLANK, BLANK_BIT, Alphabet, Bag, Rack, alphabet, is_blank, letter_of
+from arbitru.engine.tiles import BLANK, BLANK_BIT, Alphabet, Bag, Rack, alphabet, letter_of
 from arbitru.errors import ArbitruError, JournalError, NotationError, TileError
 from arbitru.formats.duplicate import announce, master, racks, variants
 from arbitru.formats.duplicate.racks import Draw
@@ -129,8 +125,8 @@ class Settings:
 
 
 def read_prepared(text: str, alpha: Alphabet, convention: str = "ro") -> tuple[PreparedMove, ...]:
-    """A prepared game (FISE-7b): one move per line, ``RACK`` or ``RACK POSITION WORD`` (``#`` comments).
-    A GCG file (``>name: RACK POS WORD +score total``) is read too, its positions in GCG's own notation.
+    """A prepared game (FISE-7b): one move per line, ``RACK`` or ``RACK POSITION WORD`` (``#`` comments). A
+    GCG file (``>name: RACK POS WORD +score total``) is read too, its positions in GCG's own notation.
 
     :raises GameError: naming every line that cannot be read.
     """
@@ -301,8 +297,9 @@ class Game:
 
     def _on_player(self, p: dict[str, Any]) -> None:
         number = str(p["number"])
-        self.players[number] = Player(number, p.get("name", ""), str(p.get("table", "")),
-                                      tuple(p.get("members", ())))
+        self.players[number] = Player(
+            number, p.get("name", ""), str(p.get("table", "")), tuple(p.get("members", ()))
+        )
 
     def _on_withdraw(self, p: dict[str, Any]) -> None:
         player = self.players.setdefault(str(p["player"]), Player(str(p["player"])))
@@ -340,8 +337,9 @@ class Game:
 
     def _on_master(self, p: dict[str, Any]) -> None:
         if self.phase != "play" or int(p["move"]) != self.move:
-            raise JournalError(f"a master move for move {p['move']} while the game is at {self.phase} "
-                               f"{self.move}")
+            raise JournalError(
+                f"a master move for move {p['move']} while the game is at {self.phase} {self.move}"
+            )
         state = self.moves[-1]
         placement = Placement(Coordinate.parse(p["position"]), _word_from_labels(self.alphabet, p["word"]))
         new = self.board.play(placement)
@@ -351,9 +349,19 @@ class Game:
         joker = self._joker(new) if self.settings.variant == "joker" else None
         recorded = p.get("joker")
         if recorded is not None and joker != recorded:
-            raise JournalError(f"move {self.move}: FISE-20 blank handling {recorded} does not replay ({joker})")
-        state.master = Master(placement, int(p["score"]), p.get("top"), str(p.get("by", "program")),
-                              list(p.get("ties", [])), list(p.get("remarks", [])), new, joker)
+            raise JournalError(
+                f"move {self.move}: FISE-20 blank handling {recorded} does not replay ({joker})"
+            )
+        state.master = Master(
+            placement,
+            int(p["score"]),
+            p.get("top"),
+            str(p.get("by", "program")),
+            list(p.get("ties", [])),
+            list(p.get("remarks", [])),
+            new,
+            joker,
+        )
         self.attempt = 0
         self.no_move_redraws = 0
 
@@ -384,7 +392,11 @@ class Game:
         self.slip_log.append((self.last_seq + 1, slip))
 
     def _on_ruling(self, p: dict[str, Any]) -> None:
-        self.rulings[str(p["word"]).upper()] = (bool(p["valid"]), str(p.get("reason", "")), str(p.get("rule", "")))
+        self.rulings[str(p["word"]).upper()] = (
+            bool(p["valid"]),
+            str(p.get("reason", "")),
+            str(p.get("rule", "")),
+        )
 
     def _on_end(self, p: dict[str, Any]) -> None:
         self.end = End(int(p["after_move"]), str(p["reason"]), tuple(p.get("rules", ())))
@@ -397,8 +409,16 @@ class Game:
         player = self.players.get(slip.player)
         withdrawn = bool(player and player.withdrawn_after is not None and slip.move > player.withdrawn_after)
         known = set(self.players) if self.players else None
-        return judge(slip, state.board, Rack(self.alphabet, state.rack), lexicon, self.rules, self.rulings_map(),
-                     players=known, withdrawn=withdrawn)
+        return judge(
+            slip,
+            state.board,
+            Rack(self.alphabet, state.rack),
+            lexicon,
+            self.rules,
+            self.rulings_map(),
+            players=known,
+            withdrawn=withdrawn,
+        )
 
     def verdicts(self, lexicon: Lexicon, move: int | None = None) -> list[Verdict]:
         """The verdicts on the slips that count (the last one entered per player and move)."""
@@ -425,8 +445,12 @@ def word_labels(alpha: Alphabet, word: Iterable[int]) -> list[str]:
     return [alpha.label(t) for t in word]
 
 
-def replay(game_id: str, settings: Settings, events: Iterable[Event],
-           observer: Callable[[Game, Event], None] | None = None) -> Game:
+def replay(
+    game_id: str,
+    settings: Settings,
+    events: Iterable[Event],
+    observer: Callable[[Game, Event], None] | None = None,
+) -> Game:
     """Rebuild a game from its events; ``observer`` sees the state after each one (audits use it)."""
     game = Game(game_id, settings)
     for event in events:
@@ -466,14 +490,22 @@ class Session:
         except RuleSetError as e:
             raise GameError(f"game {game_id}: {e}") from None
         if lexicon is not None and lexicon.alphabet.lang != self.settings.lang:
-            raise GameError(f"word list {lexicon.name} is for {lexicon.alphabet.lang!r}, the game is "
-                            f"{self.settings.lang!r}")
+            raise GameError(
+                f"word list {lexicon.name} is for {lexicon.alphabet.lang!r}, the game is "
+                f"{self.settings.lang!r}"
+            )
         self.lexicon = lexicon
         self.game = replay(game_id, self.settings, journal.iter_events(game_id))
 
     @classmethod
-    def create(cls, journal: Journal, settings: Settings, lexicon: Lexicon | None = None,
-               players: Sequence[Player] = (), game_id: str | None = None) -> Session:
+    def create(
+        cls,
+        journal: Journal,
+        settings: Settings,
+        lexicon: Lexicon | None = None,
+        players: Sequence[Player] = (),
+        game_id: str | None = None,
+    ) -> Session:
         """Register a new game with its settings (FISE-3) and players."""
         gid = journal.create_game(FORMAT, settings.to_dict(), game_id)
         if players:
@@ -506,19 +538,24 @@ class Session:
         self._append([("player", _player_payload(player))])
 
     def withdraw(self, player: str, after_move: int | None = None) -> None:
-        """A player leaves: 0 for every move after ``after_move`` (default: the moves closed so far) (GR-7)."""
+        """A player leaves: 0 for every move after ``after_move`` (default: the moves closed so far)
+        (GR-7)."""
         if player not in self.game.players:
             raise GameError(f"no player {player} in this game")
         closed = sum(1 for m in self.game.moves if m.master)
-        self._append([("withdraw", {"player": player, "after_move": closed if after_move is None else after_move})])
+        self._append(
+            [("withdraw", {"player": player, "after_move": closed if after_move is None else after_move})]
+        )
 
     def add_slips(self, slips: Sequence[Slip]) -> list[Verdict]:
         """Store slips as written (one transaction), then judge them. A slip for a move not yet open is
         refused (nothing stored); a bad slip is stored and judged 0 with its reasons."""
         for s in slips:
             if not 1 <= s.move <= self.game.move:
-                raise GameError(f"slip of player {s.player or '?'} for move {s.move}: "
-                                f"{'no move is open yet' if not self.game.move else f'moves open: 1–{self.game.move}'}")
+                raise GameError(
+                    f"slip of player {s.player or '?'} for move {s.move}: "
+                    f"{'no move is open yet' if not self.game.move else f'moves open: 1–{self.game.move}'}"
+                )
         self._append([("slip", s.to_payload()) for s in slips])
         lexicon = self._lexicon()
         return [self.game.verdict(s, lexicon) for s in slips]
@@ -533,8 +570,8 @@ class Session:
         self._append([("ruling", {"word": key, "valid": valid, "reason": reason, "rule": rule})])
 
     def challenge(self, move: int, player: str) -> Verdict:
-        """GR-5D: a player may challenge only when his move makes a word of nine letters or more that is not in
-        the program's list and would have scored at least the top; returns the verdict to rule on.
+        """GR-5D: a player may challenge only when his move makes a word of nine letters or more that is not
+        in the program's list and would have scored at least the top; returns the verdict to rule on.
 
         :raises GameError: when the challenge is not admissible, with the reason.
         """
@@ -544,10 +581,14 @@ class Session:
         verdict = self.game.verdict(slip, self._lexicon())
         state = self.game.moves[move - 1]
         top = state.master.top if state.master and state.master.top is not None else None
-        missing = [w for w in verdict.words if len(self.game.alphabet.split(w)) >= 9 and w not in self._lexicon()]
+        missing = [
+            w for w in verdict.words if len(self.game.alphabet.split(w)) >= 9 and w not in self._lexicon()
+        ]
         if verdict.codes() != ["not-in-list"] or not missing:
-            raise GameError("GR-5D: only a move whose only fault is a word of 9+ letters missing from the list "
-                            "can be challenged")
+            raise GameError(
+                "GR-5D: only a move whose only fault is a word of 9+ letters missing from the list "
+                "can be challenged"
+            )
         if top is not None and (verdict.computed or 0) < top:
             raise GameError(f"GR-5D: the move scores {verdict.computed}, below the top {top}: no challenge")
         return verdict
@@ -574,12 +615,19 @@ class Session:
         pool = g.pool()
         if not pool:
             return self._record_end(closed, "the tiles have run out", ("FISE-1", "GR-5B"))
-        if racks.condition_for(r.racks, g.alphabet, closed + 1, g.bag.tiles, racks.subtract(g.rack, g.fixed) or (),
-                               g.fixed) is None:
+        if (
+            racks.condition_for(
+                r.racks, g.alphabet, closed + 1, g.bag.tiles, racks.subtract(g.rack, g.fixed) or (), g.fixed
+            )
+            is None
+        ):
             v, c, _b = racks.mix_of(g.alphabet, pool)
             which = "vowels" if not v else "consonants" if not c else "vowels or consonants"
-            return self._record_end(closed, f"no legal rack can be formed: the {which} have run out",
-                                    ("FISE-4", "FISE-13", "GR-5B", "GR-8.2"))
+            return self._record_end(
+                closed,
+                f"no legal rack can be formed: the {which} have run out",
+                ("FISE-4", "FISE-13", "GR-5B", "GR-8.2"),
+            )
         return None
 
     def _record_end(self, after: int, reason: str, rules: Sequence[str]) -> End:
@@ -608,35 +656,60 @@ class Session:
         nonfixed = list(racks.subtract(g.rack, g.fixed) or ())
         if source == "seed" and tiles is None:
             scratch = Bag(g.alphabet, tiles=g.bag.tiles)
-            draws = racks.draw_seeded(scratch, nonfixed, g.fixed, move, self.settings.rules.racks,
-                                      self.settings.seed, first_attempt=g.attempt + 1)
+            draws = racks.draw_seeded(
+                scratch,
+                nonfixed,
+                g.fixed,
+                move,
+                self.settings.rules.racks,
+                self.settings.seed,
+                first_attempt=g.attempt + 1,
+            )
         elif source == "prepared":
             if move > len(self.settings.prepared):
                 end = self._record_end(g.move, "the prepared racks are used up", ("FISE-7b", "FISE-13"))
                 return Step("end", g.move, end=end, message=end.reason)
             prepared = racks.from_labels(g.alphabet, self.settings.prepared[move - 1].rack)
-            draws = [racks.prepared_draw(g.bag, g.rack, g.fixed, move, self.settings.rules.racks, prepared,
-                                         g.attempt + 1)]
+            draws = [
+                racks.prepared_draw(
+                    g.bag, g.rack, g.fixed, move, self.settings.rules.racks, prepared, g.attempt + 1
+                )
+            ]
         else:
             if tiles is None:
                 raise GameError(f"move {move}: enter the tiles drawn in the hall")
-            draws = [racks.hand_draw(g.bag, g.rack, g.fixed, move, self.settings.rules.racks, tiles,
-                                     g.attempt + 1)]
+            draws = [
+                racks.hand_draw(g.bag, g.rack, g.fixed, move, self.settings.rules.racks, tiles, g.attempt + 1)
+            ]
         self._append([("draw", d.to_payload(g.alphabet)) for d in draws])
         last = draws[-1]
         if not last.legal:
-            return Step("illegal-rack", move, draws=draws,
-                        message=f"illegal rack ({last.reason}): put every tile back and draw {len(last.rack)} "
-                                "again (FISE-10)")
+            return Step(
+                "illegal-rack",
+                move,
+                draws=draws,
+                message=f"illegal rack ({last.reason}): put every tile back and draw {len(last.rack)} "
+                "again (FISE-10)",
+            )
         state = g.moves[-1]
         rejected = len(state.draws) - 1
-        a = announce.rack_announcement(g.alphabet, move, last.kept, last.drawn, self.settings.rules,
-                                       new_order=self.settings.new_order, exchanges=rejected, fixed=last.fixed)
+        a = announce.rack_announcement(
+            g.alphabet,
+            move,
+            last.kept,
+            last.drawn,
+            self.settings.rules,
+            new_order=self.settings.new_order,
+            exchanges=rejected,
+            fixed=last.fixed,
+        )
         return Step("rack", move, announcement=a, draws=draws)
 
-    def new_rack(self, tiles: Sequence[int] | None = None, reason: str = "the referee gives a new rack") -> Step:
-        """FISE-16: replace the rack of the open move (nobody, or the program, can play it). The whole rack goes
-        back and a new one is drawn (from the seed, or ``tiles`` from the hall)."""
+    def new_rack(
+        self, tiles: Sequence[int] | None = None, reason: str = "the referee gives a new rack"
+    ) -> Step:
+        """FISE-16: replace the rack of the open move (nobody, or the program, can play it). The whole rack
+        goes back and a new one is drawn (from the seed, or ``tiles`` from the hall)."""
         g = self.game
         if g.phase != "play":
             raise GameError("no rack is on the stand")
@@ -646,19 +719,41 @@ class Session:
         if tiles is None:
             returned = racks.subtract(g.rack, g.fixed) or ()
             scratch = Bag(g.alphabet, tiles=[*g.bag.tiles, *returned])
-            draws = racks.draw_seeded(scratch, [], g.fixed, move, r, f"{self.settings.seed}:new",
-                                      first_attempt=attempt, source="new-rack")
+            draws = racks.draw_seeded(
+                scratch,
+                [],
+                g.fixed,
+                move,
+                r,
+                f"{self.settings.seed}:new",
+                first_attempt=attempt,
+                source="new-rack",
+            )
             # the old rack goes back with the first attempt
             draws[0] = dataclasses.replace(draws[0], returned=tuple(returned))
         else:
-            draws = [dataclasses.replace(racks.hand_draw(g.bag, g.rack, g.fixed, move, r, tiles, attempt,
-                                                         replace=True), source="new-rack")]
+            draws = [
+                dataclasses.replace(
+                    racks.hand_draw(g.bag, g.rack, g.fixed, move, r, tiles, attempt, replace=True),
+                    source="new-rack",
+                )
+            ]
         self._append([("draw", d.to_payload(g.alphabet)) for d in draws])
         last = draws[-1]
         if not last.legal:
-            return Step("illegal-rack", move, draws=draws, message=f"illegal rack ({last.reason}): draw again")
-        a = announce.rack_announcement(g.alphabet, move, last.kept, last.drawn, self.settings.rules,
-                                       new_order=self.settings.new_order, exchanges=0, fixed=last.fixed)
+            return Step(
+                "illegal-rack", move, draws=draws, message=f"illegal rack ({last.reason}): draw again"
+            )
+        a = announce.rack_announcement(
+            g.alphabet,
+            move,
+            last.kept,
+            last.drawn,
+            self.settings.rules,
+            new_order=self.settings.new_order,
+            exchanges=0,
+            fixed=last.fixed,
+        )
         return Step("rack", move, announcement=a, draws=draws, message=reason)
 
     # --- the master move ---------------------------------------------------------------------------------
@@ -668,19 +763,30 @@ class Session:
         g = self.game
         if g.phase != "play":
             raise GameError("no rack is on the stand")
-        return master.top_moves(g.board, Rack(g.alphabet, g.rack), self._lexicon(), engine=self.settings.engine,
-                                order=self.settings.rules.master_order)
+        return master.top_moves(
+            g.board,
+            Rack(g.alphabet, g.rack),
+            self._lexicon(),
+            engine=self.settings.engine,
+            order=self.settings.rules.master_order,
+        )
 
-    def place_master(self, choice: int | None = None, move_text: str | None = None,
-                     candidates: list[master.Candidate] | None = None) -> Step:
+    def place_master(
+        self,
+        choice: int | None = None,
+        move_text: str | None = None,
+        candidates: list[master.Candidate] | None = None,
+    ) -> Step:
         """Close the open move with its master move: the first of the tied top moves, or the tied move number
-        ``choice`` (1-based), or a move the referee announces (``move_text``, FISE-16: a weaker one stays).
-        In a prepared game the prepared move is placed (FISE-7b). When the rack cannot be played, a new rack
-        is drawn (seed racks) or asked for (hand racks); with an empty bag the game ends (FISE-13, GR-5B).
+        ``choice`` (1-based), or a move the referee announces (``move_text``, FISE-16: a weaker one stays). In
+        a prepared game the prepared move is placed (FISE-7b). When the rack cannot be played, a new rack is
+        drawn (seed racks) or asked for (hand racks); with an empty bag the game ends (FISE-13, GR-5B).
         """
         g = self.game
         if g.phase != "play":
-            raise GameError("no rack is on the stand: draw one first" if g.phase == "rack" else "the game is over")
+            raise GameError(
+                "no rack is on the stand: draw one first" if g.phase == "rack" else "the game is over"
+            )
         lexicon = self._lexicon()
         cands = self.candidates() if candidates is None else candidates
         move = g.move
@@ -689,7 +795,9 @@ class Session:
             prepared = self.settings.prepared[move - 1].move
         if not cands and prepared is None and move_text is None:
             if not g.bag.tiles:
-                end = self._record_end(move - 1, "no word can be formed with the tiles left", ("FISE-13", "GR-5B"))
+                end = self._record_end(
+                    move - 1, "no word can be formed with the tiles left", ("FISE-13", "GR-5B")
+                )
                 return Step("end", move, end=end, message=end.reason)
             if g.no_move_redraws >= self.settings.rules.no_move_redraws:
                 end = self._record_end(move - 1, f"no word after {g.no_move_redraws} new racks", ("FISE-13",))
@@ -723,8 +831,11 @@ class Session:
         order = self.settings.rules.master_order
         ties = []
         for i, c in enumerate(cands):
-            entry = {"position": c.placement.coord.format(), "word": word_labels(g.alphabet, c.placement.word),
-                     "score": c.score}
+            entry = {
+                "position": c.placement.coord.format(),
+                "word": word_labels(g.alphabet, c.placement.word),
+                "score": c.score,
+            }
             if i:
                 entry["behind"] = master.deciding_criterion(cands[i - 1], c, order)
             ties.append(entry)
@@ -743,12 +854,20 @@ class Session:
         self._append([("master", payload)])
         m = g.moves[-1].master
         assert m is not None
-        a = announce.master_announcement(g.alphabet, move, chosen.placement.coord.format(self.settings.rules.notation),
-                                         chosen.placement.word, chosen.score, ties=len(cands), by=by)
+        a = announce.master_announcement(
+            g.alphabet,
+            move,
+            chosen.placement.coord.format(self.settings.rules.notation),
+            chosen.placement.word,
+            chosen.score,
+            ties=len(cands),
+            by=by,
+        )
         return Step("master", move, announcement=a, master=m, candidates=cands)
 
-    def next(self, tiles: Sequence[int] | None = None, choice: int | None = None,
-             move_text: str | None = None) -> list[Step]:
+    def next(
+        self, tiles: Sequence[int] | None = None, choice: int | None = None, move_text: str | None = None
+    ) -> list[Step]:
         """One step forward: close the open move with its master (if a rack is on the stand), then open the
         next one (in a hand game only when ``tiles`` are given)."""
         steps = []

@@ -16,8 +16,8 @@ Tiles of more than one letter (Spanish CH, LL, RR) are written in brackets, ``[C
 arbitru's board files and CGP. Tied moves, referee choices, rack redraws (FISE-10) and the FISE-20 blank are
 ``#note`` lines after their move.
 
-:func:`read` takes such a file back (a prepared game, FISE-7b), replaying it on a board to check that each move
-fits and that each rack holds the tiles played; every faulty line is named.
+:func:`read` takes such a file back (a prepared game, FISE-7b), replaying it on a board to check that each
+move fits and that each rack holds the tiles played; every faulty line is named.
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from dataclasses import dataclass
 from arbitru.engine.board import Board
 from arbitru.engine.notation import Coordinate
 from arbitru.engine.placement import Placement
-from arbitru.engine.rules import score_words
-from arbitru.engine.tiles import BLANK, Alphabet, Rack, letter_of
-from arbitru.errors import ArbitruError, IllegalPlacementError, NotationError, TileError
+from arbitru.engine.rules import check
+from arbitru.engine.tiles import BLANK, Alphabet, Rack
+from arbitru.errors import ArbitruError, NotationError, TileError
 
 
 class GcgError(ArbitruError):
@@ -95,7 +95,9 @@ def write(game: object, *, nick: str = "master", name: str = "Master moves") -> 
         lines.append(f">{nick}: {rack_text(alpha, state.rack)} {position} {word} +{m.score} {total}")
         rejected = [d for d in state.draws if not d.legal]
         if rejected:
-            lines.append(f"#note move {state.number}: rack drawn again whole {len(rejected)} time(s) (FISE-10)")
+            lines.append(
+                f"#note move {state.number}: rack drawn again whole {len(rejected)} time(s) (FISE-10)"
+            )
         if len(m.ties) > 1:
             tied = ", ".join(f"{t['position']} {''.join(t['word'])} {t['score']}" for t in m.ties)
             lines.append(f"#note move {state.number}: {len(m.ties)} tied top moves: {tied}")
@@ -106,13 +108,17 @@ def write(game: object, *, nick: str = "master", name: str = "Master moves") -> 
         if m.joker:
             j = m.joker
             what = "replaced by the real letter" if j["replaced"] else "stays on the board"
-            lines.append(f"#note move {state.number}: blank for {j['letter']} at {j['square']} {what} (FISE-20)")
+            lines.append(
+                f"#note move {state.number}: blank for {j['letter']} at {j['square']} {what} (FISE-20)"
+            )
     if game.end is not None:
         lines.append(f"#note end after move {game.end.after_move}: {game.end.reason}")
     return "\n".join(lines) + "\n"
 
 
-_MOVE = re.compile(r">(?P<nick>\S+):\s+(?P<rack>\S+)\s+(?P<pos>\w+)\s+(?P<play>\S+)\s+\+(?P<score>\d+)\s+(?P<total>-?\d+)\s*$")
+_MOVE = re.compile(
+    r">(?P<nick>\S+):\s+(?P<rack>\S+)\s+(?P<pos>\w+)\s+(?P<play>\S+)\s+\+(?P<score>\d+)\s+(?P<total>-?\d+)\s*$"
+)
 
 
 def _tiles(alpha: Alphabet, text: str, *, blanks: bool) -> list[int | None]:
@@ -158,8 +164,10 @@ def read(text: str, alpha: Alphabet) -> list[GcgMove]:
         m = _MOVE.match(line)
         if not m:
             if line.startswith(">"):
-                errors.append(f"line {lineno}: not a placement (exchanges, passes and challenges have no place in "
-                              "a duplicate record)")
+                errors.append(
+                    f"line {lineno}: not a placement (exchanges, passes and challenges have no place in "
+                    "a duplicate record)"
+                )
             else:
                 errors.append(f"line {lineno}: not a GCG line")
             continue
@@ -174,15 +182,17 @@ def read(text: str, alpha: Alphabet) -> list[GcgMove]:
             for sq, t in zip(squares, play, strict=True):
                 if t is None:
                     if not board.squares[sq]:
-                        raise GcgError(f"'.' on an empty square ({Coordinate(sq // 15, sq % 15, 'H').format()})")
+                        raise GcgError(
+                            f"'.' on an empty square ({Coordinate(sq // 15, sq % 15, 'H').format()})"
+                        )
                     word.append(board.squares[sq])
                 else:
                     word.append(t)
             placement = Placement(coord, tuple(word))
-            new = board.new_tiles(placement)
-            Rack(alpha, rack_tiles).take([t for _, t in new])
-            words, _ = score_words(board, placement, new)
-            score = sum(w.score for w in words) + (50 if len(new) == 7 else 0)
+            result = check(board, placement, None, Rack(alpha, rack_tiles))
+            if result.reasons:
+                raise GcgError("; ".join(text for _, text in result.reasons))
+            score = result.score
             declared = int(m["score"])
             if declared != score:
                 raise GcgError(f"the move scores {score}, the file says {declared}")
@@ -191,7 +201,7 @@ def read(text: str, alpha: Alphabet) -> list[GcgMove]:
                 raise GcgError(f"running total {m['total']}, the moves add up to {total}")
             board.play(placement)
             moves.append(GcgMove(lineno, m["nick"], tuple(rack_tiles), placement, declared, total))
-        except (GcgError, NotationError, TileError, IllegalPlacementError, IndexError) as e:
+        except (GcgError, NotationError, TileError, IndexError) as e:
             errors.append(f"line {lineno}: {e}")
             break  # later moves depend on this one
     if errors:
@@ -200,6 +210,3 @@ def read(text: str, alpha: Alphabet) -> list[GcgMove]:
         raise GcgError("the file holds no move")
     return moves
 
-
-def letters(word: Sequence[int]) -> tuple[int, ...]:
-    return tuple(letter_of(t) for t in word)

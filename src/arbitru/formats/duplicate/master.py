@@ -8,8 +8,9 @@ FISE-7 order, each criterion deciding only when the ones before it tie:
    neither; then fewer repeated letters in the leave (``Σ (count − 1)`` over letters appearing more than once,
    blanks not counted);
 3. the move that places fewer tiles;
-4. the main word first in alphabetical order: the tile set's own order (Spanish CH after C, LL after L, Ñ after
-   N, RR after R; Polish Ą after A...), a blank compared as the letter it stands for, a prefix before longer;
+4. the main word first in alphabetical order: the tile set's own order (Spanish CH after C, LL after L, Ñ
+   after N, RR after R; Polish Ą after A...), a blank compared as the letter it stands for, a prefix before
+   longer;
 5. position: a horizontal move before a vertical one (the rule lists the horizontal case first); among
    horizontals the start column nearest column 1, then the row nearest row A; among verticals the row nearest
    row A, then the column nearest column 1;
@@ -17,8 +18,8 @@ FISE-7 order, each criterion deciding only when the ones before it tie:
    word as possible.
 
 Program order (GR-5E, "the first move the program lists"), made deterministic: the start square in reading
-order (row A first, then column 1 first), horizontal before vertical, then the word by tile code (a natural tile
-before a blank). It does not depend on the order a generator finds moves in.
+order (row A first, then column 1 first), horizontal before vertical, then the word by tile code (a natural
+tile before a blank). It does not depend on the order a generator finds moves in.
 
 >>> from arbitru.engine.tiles import alphabet, Rack
 >>> from arbitru.engine.lexicon import Lexicon
@@ -75,8 +76,8 @@ class Candidate:
 
 
 def balance(alpha: Alphabet, leave: Sequence[int]) -> tuple[int, int]:
-    """How unbalanced a leave is (smaller is better, FISE-7 criterion 2): ``|vowels − consonants|`` with blanks
-    counted as neither, then the number of repeated letters.
+    """How unbalanced a leave is (smaller is better, FISE-7 criterion 2): ``|vowels − consonants|`` with
+    blanks counted as neither, then the number of repeated letters.
 
     >>> from arbitru.engine.tiles import alphabet
     >>> ro = alphabet("ro")
@@ -139,7 +140,12 @@ def candidate(board: Board, rack: Rack, placement: Placement, score: int) -> Can
 
 
 def top_moves(
-    board: Board, rack: Rack, lexicon: Lexicon, *, engine: str = "compiled", order: str = "fise",
+    board: Board,
+    rack: Rack,
+    lexicon: Lexicon,
+    *,
+    engine: str = "compiled",
+    order: str = "fise",
     bingo_bonus: int | None = None,
 ) -> list[Candidate]:
     """Every move of the top score, in tie-break order: the first is the master move. Empty when the rack
@@ -152,7 +158,9 @@ def top_moves(
     return sorted(found, key=ORDERS[order])
 
 
-def referee_choice(board: Board, rack: Rack, lexicon: Lexicon, placement: Placement) -> tuple[Candidate, list[str]]:
+def referee_choice(
+    board: Board, rack: Rack, lexicon: Lexicon, placement: Placement
+) -> tuple[Candidate, list[str]]:
     """A move the referee announces instead of the program's (FISE-16): it must be placeable with the rack;
     returns the candidate and the remarks (words not in the list — an invalid master stays on the board,
     FISE-16 — recorded for the results).

@@ -2,11 +2,12 @@
 every tile accounted for (FISE-4, FISE-10, FISE-13, GR-5A, GR-5B, GR-8.2).
 
 A rack is drawn in *attempts*. The first attempt of a move keeps the previous leave and fills it up to 7; when
-the rack is illegal, every tile on it goes back to the bag and 7 are drawn whole, again and again, until one is
-legal (FISE-10, GR-5A: "changes all 7 letters"; there is no limit on the number of exchanges — FISE-10 warns
-against a program that has one). The condition is chosen once per move from the tiles not yet on the board
-(:meth:`RackRule.condition`); when no legal rack can be formed from them, the game ends (FISE-4, FISE-13).
-Because the existence of a legal rack is checked exactly before any attempt, the redraws end with probability 1.
+the rack is illegal, every tile on it goes back to the bag and 7 are drawn whole, again and again, until one
+is legal (FISE-10, GR-5A: "changes all 7 letters"; there is no limit on the number of exchanges — FISE-10
+warns against a program that has one). The condition is chosen once per move from the tiles not yet on the
+board (:meth:`RackRule.condition`); when no legal rack can be formed from them, the game ends (FISE-4,
+FISE-13). Because the existence of a legal rack is checked exactly before any attempt, the redraws end with
+probability 1.
 
 Three sources give the tiles: a seed (each attempt draws with ``random.Random(f"{seed}:{move}:{attempt}")``,
 so a game replays and resumes after a crash identically), the referee's hand (the tiles drawn in the hall,
@@ -37,7 +38,8 @@ Tiles = tuple[int, ...]
 
 
 class RackError(ArbitruError):
-    """A rack that cannot be used: tiles not in the bag, the wrong number of tiles, an illegal prepared rack."""
+    """A rack that cannot be used: tiles not in the bag, the wrong number of tiles, an illegal prepared
+    rack."""
 
 
 def mix_of(alpha: Alphabet, tiles: Iterable[int]) -> tuple[int, int, int]:
@@ -102,7 +104,8 @@ class Draw:
 
     The tiles in ``returned`` go back to the bag first (a rack the referee replaces, FISE-16; a prepared rack
     that does not keep the leave); ``kept`` stay on the rack; ``drawn`` come out of the bag in draw order;
-    ``fixed`` is FISE-20's blank, always on the rack. An illegal rack goes back to the bag whole (but ``fixed``).
+    ``fixed`` is FISE-20's blank, always on the rack. An illegal rack goes back to the bag whole (but
+    ``fixed``).
     """
 
     move: int
@@ -151,16 +154,26 @@ class Draw:
 
 
 def condition_for(
-    rule: RackRule, alpha: Alphabet, move: int, bag: Sequence[int], rack: Sequence[int], fixed: Sequence[int] = ()
+    rule: RackRule,
+    alpha: Alphabet,
+    move: int,
+    bag: Sequence[int],
+    rack: Sequence[int],
+    fixed: Sequence[int] = (),
 ) -> str | None:
-    """The description of the condition for ``move`` given the bag and the tiles on the rack (``fixed`` apart),
-    or None when no legal rack exists (the game ends, FISE-4, FISE-13, GR-5B, GR-8.2)."""
+    """The description of the condition for ``move`` given the bag and the tiles on the rack (``fixed``
+    apart), or None when no legal rack exists (the game ends, FISE-4, FISE-13, GR-5B, GR-8.2)."""
     mix = rule.condition(move, mix_of(alpha, [*bag, *rack]), mix_of(alpha, fixed))
     return None if mix is None else mix.describe()
 
 
 def judge(
-    rule: RackRule, alpha: Alphabet, move: int, rack: Sequence[int], pool: Sequence[int], fixed: Sequence[int] = ()
+    rule: RackRule,
+    alpha: Alphabet,
+    move: int,
+    rack: Sequence[int],
+    pool: Sequence[int],
+    fixed: Sequence[int] = (),
 ) -> tuple[bool, str, str]:
     """Is ``rack`` legal at ``move``, the tiles not yet on the board being ``pool`` (bag and rack, ``fixed``
     apart)? Returns (legal, condition, reason)."""
@@ -174,8 +187,8 @@ def judge(
 
 
 def apply(bag: Bag, rack: list[int], draw: Draw) -> None:
-    """Carry a draw out on the bag and the rack (the rack list is changed in place): what the draw returns goes
-    back, what it draws comes out; an illegal rack goes back whole but its fixed blank.
+    """Carry a draw out on the bag and the rack (the rack list is changed in place): what the draw returns
+    goes back, what it draws comes out; an illegal rack goes back whole but its fixed blank.
 
     :raises TileError: when a tile drawn is not in the bag or a tile returned or kept is not on the rack.
     """
@@ -200,8 +213,15 @@ def _need(rule: RackRule, kept: Sequence[int], fixed: Sequence[int], bag: Bag) -
 
 
 def draw_seeded(
-    bag: Bag, leave: Sequence[int], fixed: Sequence[int], move: int, rule: RackRule, seed: int | str,
-    *, first_attempt: int = 1, source: str = "seed",
+    bag: Bag,
+    leave: Sequence[int],
+    fixed: Sequence[int],
+    move: int,
+    rule: RackRule,
+    seed: int | str,
+    *,
+    first_attempt: int = 1,
+    source: str = "seed",
 ) -> list[Draw]:
     """Every attempt at the rack of ``move``, the last one legal; the bag loses the tiles of that rack.
 
@@ -215,7 +235,7 @@ def draw_seeded(
     draws = []
     attempt = first_attempt
     while True:
-        kept = tuple(rack[len(fixed):])
+        kept = tuple(rack[len(fixed) :])
         bag.random = random.Random(f"{seed}:{move}:{attempt}")
         drawn = tuple(bag.draw(_need(rule, kept, fixed, bag)))
         bag.put_back(drawn)
@@ -229,8 +249,16 @@ def draw_seeded(
 
 
 def hand_draw(
-    bag: Bag, rack: Sequence[int], fixed: Sequence[int], move: int, rule: RackRule, drawn: Sequence[int],
-    attempt: int, *, source: str = "hand", replace: bool = False,
+    bag: Bag,
+    rack: Sequence[int],
+    fixed: Sequence[int],
+    move: int,
+    rule: RackRule,
+    drawn: Sequence[int],
+    attempt: int,
+    *,
+    source: str = "hand",
+    replace: bool = False,
 ) -> Draw:
     """Judge the tiles a referee drew in the hall (not yet applied: pass the result to :func:`apply`).
 
@@ -249,19 +277,24 @@ def hand_draw(
     for t, n in Counter(drawn).items():
         if in_bag[t] < n:
             left = in_bag[t]
-            raise RackError(
-                f"{alpha.label(t)} drawn {n} time(s) but only {left} left in the bag"
-            )
+            raise RackError(f"{alpha.label(t)} drawn {n} time(s) but only {left} left in the bag")
     want = min(rule.size - len(kept) - len(fixed), len(bag) + len(returned))
     if len(drawn) != want:
         raise RackError(f"move {move}: {want} tile(s) must be drawn, not {len(drawn)}")
     pool = [*bag.tiles, *nonfixed]
     legal, cond, reason = judge(rule, alpha, move, [*fixed, *kept, *drawn], pool, fixed)
-    return Draw(move, attempt, tuple(kept), tuple(drawn), legal, cond, reason, source, tuple(returned), tuple(fixed))
+    return Draw(
+        move, attempt, tuple(kept), tuple(drawn), legal, cond, reason, source, tuple(returned), tuple(fixed)
+    )
 
 
 def prepared_draw(
-    bag: Bag, rack: Sequence[int], fixed: Sequence[int], move: int, rule: RackRule, prepared: Sequence[int],
+    bag: Bag,
+    rack: Sequence[int],
+    fixed: Sequence[int],
+    move: int,
+    rule: RackRule,
+    prepared: Sequence[int],
     attempt: int,
 ) -> Draw:
     """The draw that gives a prepared rack (FISE-7b): the leave is kept when the prepared rack holds it, else

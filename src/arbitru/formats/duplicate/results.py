@@ -1,5 +1,5 @@
-"""Results: per move per player with bonuses, totals, percentages, single-game ranking and multi-game standings
-(FISE-11, FISE-12, FISE-15, FISE-16, FISE-17, FISE-22, GR-5D, GR-7).
+"""Results: per move per player with bonuses, totals, percentages, single-game ranking and multi-game
+standings (FISE-11, FISE-12, FISE-15, FISE-16, FISE-17, FISE-22, GR-5D, GR-7).
 
 - A move counts the engine's score of the player's slip when it is valid, else 0 with the reasons (FISE-12,
   FISE-14, GR-6, GR-8.1); no slip is 0; a player who left gets 0 for the rest (GR-7).
@@ -9,15 +9,15 @@
   who alone reached the round's maximum among the players, if above 0.
 - Percentage (GR-7): the player's points (bonuses apart) over the master total, the sum of the master moves
   placed on the board (a weaker master move counts as placed, FISE-16).
-- Single-game ranking (FISE-15): total, then the rule set's tie-breaks: number of top moves (moves matching the
-  program's top score), best single move; players still tied share the place and are flagged for a
+- Single-game ranking (FISE-15): total, then the rule set's tie-breaks: number of top moves (moves matching
+  the program's top score), best single move; players still tied share the place and are flagged for a
   sudden-death playoff when the rule set lists it.
 - Referee errors found later (FISE-16, GR-5D) are rulings on words: they change verdicts and totals, never the
   board; the results are recomputed from the journal every time.
 - Multi-game standings (FISE-15): by mean place (a player absent from a game takes the last place, the number
   of players in the standings), or by mean percentage ``(p1/M1 + … + pn/Mn)/n`` where ``px`` is the player's
-  points in move ``x``, ``Mx`` the best score of any player in that move and ``n`` the moves of all games (moves
-  where nobody scored are left out: ``0/0`` says nothing), or by total; the other criteria break ties.
+  points in move ``x``, ``Mx`` the best score of any player in that move and ``n`` the moves of all games
+  (moves where nobody scored are left out: ``0/0`` says nothing), or by total; the other criteria break ties.
 - FISE-22 (b) rating figure: the mean of the per-game percentages without the best and the worst.
 """
 
@@ -119,7 +119,7 @@ def compute(game: Game, lexicon: Lexicon) -> GameResult:
     closed = [m for m in game.moves if m.master is not None]
     players = dict(game.players)
     if not players:
-        for (_, number) in game.slips:
+        for _, number in game.slips:
             if number.strip():
                 players.setdefault(number, Player(number))
     verdicts: dict[tuple[int, str], Verdict] = {}
@@ -132,7 +132,9 @@ def compute(game: Game, lexicon: Lexicon) -> GameResult:
             verdicts[(move, number)] = v
         else:
             unattributed.append(v)
-    order = sorted(players.values(), key=lambda p: (int(p.number), "") if p.number.isdigit() else (10**9, p.number))
+    order = sorted(
+        players.values(), key=lambda p: (int(p.number), "") if p.number.isdigit() else (10**9, p.number)
+    )
     lines: dict[str, list[MoveLine]] = {p.number: [] for p in order}
     bonuses: list[BonusAward] = []
     best_by_move: dict[int, int] = {}
@@ -165,36 +167,60 @@ def compute(game: Game, lexicon: Lexicon) -> GameResult:
             running += line.score
             line.running = running
         points = sum(line.score for line in ms)
-        result_lines.append(PlayerLine(
-            player=p,
-            moves=ms,
-            points=points,
-            bonus=sum(line.bonus for line in ms),
-            percentage=Fraction(points, total_master) if total_master else Fraction(0),
-            top_moves=sum(1 for line in ms if line.top),
-            best_move=max((line.score for line in ms), default=0),
-        ))
-    _rank(result_lines, rules.tie_breaks)
+        result_lines.append(
+            PlayerLine(
+                player=p,
+                moves=ms,
+                points=points,
+                bonus=sum(line.bonus for line in ms),
+                percentage=Fraction(points, total_master) if total_master else Fraction(0),
+                top_moves=sum(1 for line in ms if line.top),
+                best_move=max((line.score for line in ms), default=0),
+            )
+        )
+    rank(result_lines, rules.tie_breaks)
     masters = []
     running = 0
     for state in closed:
         m = state.master
         assert m is not None
         running += m.score
-        masters.append(MasterLine(
-            state.number, _rack_text(game, state.rack), m.placement.coord.format(rules.notation),
-            game.alphabet.format(m.placement.word), m.score, m.top, running, m.by, len(m.ties),
-            tuple(m.remarks),
-        ))
-    return GameResult(game.id, game.settings.title or game.id, rules.title, game.settings.lexicon, masters,
-                      total_master, result_lines, bonuses, game.end, unattributed, best_by_move)
+        masters.append(
+            MasterLine(
+                state.number,
+                _rack_text(game, state.rack),
+                m.placement.coord.format(rules.notation),
+                game.alphabet.format(m.placement.word),
+                m.score,
+                m.top,
+                running,
+                m.by,
+                len(m.ties),
+                tuple(m.remarks),
+            )
+        )
+    return GameResult(
+        game.id,
+        game.settings.title or game.id,
+        rules.title,
+        game.settings.lexicon,
+        masters,
+        total_master,
+        result_lines,
+        bonuses,
+        game.end,
+        unattributed,
+        best_by_move,
+    )
 
 
 def _rack_text(game: Game, rack: tuple[int, ...]) -> str:
     from arbitru.formats.duplicate.racks import sort_tiles
 
-    return "".join(game.alphabet.label(t) if len(game.alphabet.label(t)) == 1 else f"[{game.alphabet.label(t)}]"
-                   for t in sort_tiles(rack))
+    return "".join(
+        game.alphabet.label(t) if len(game.alphabet.label(t)) == 1 else f"[{game.alphabet.label(t)}]"
+        for t in sort_tiles(rack)
+    )
 
 
 def _bonuses(bonus, move: int, scores: dict[str, int], top: int) -> list[BonusAward]:  # type: ignore[no-untyped-def]
@@ -219,7 +245,10 @@ def _bonuses(bonus, move: int, scores: dict[str, int], top: int) -> list[BonusAw
     return []
 
 
-def _rank(lines: list[PlayerLine], tie_breaks: tuple[str, ...]) -> None:
+def rank(lines: list[PlayerLine], tie_breaks: tuple[str, ...]) -> None:
+    """Sort and place players (FISE-15): total, then the tie-breaks in order; equal players share the place,
+    and are flagged for a playoff when ``playoff`` is among the tie-breaks."""
+
     def key(line: PlayerLine) -> tuple[int, ...]:
         k = [-line.total]
         if "top-moves" in tie_breaks:
@@ -305,8 +334,8 @@ def standings(results: list[GameResult], method: str = "mean-place") -> list[Sta
 
 
 def rating_percentage(percentages: list[Fraction]) -> Fraction:
-    """FISE-22 (b): the mean of a player's per-game percentages without the best and the worst (with fewer than
-    three games nothing is dropped)."""
+    """FISE-22 (b): the mean of a player's per-game percentages without the best and the worst (with fewer
+    than three games nothing is dropped)."""
     if not percentages:
         return Fraction(0)
     kept = sorted(percentages)[1:-1] if len(percentages) >= 3 else list(percentages)

@@ -1,8 +1,8 @@
-"""Duplicate rule sets as data: one value per game, fixed when the game is created and announced before it starts
-(FISE-3: number of moves, time per move, bonuses, procedures).
+"""Duplicate rule sets as data: one value per game, fixed when the game is created and announced before it
+starts (FISE-3: number of moves, time per move, bonuses, procedures).
 
-Three rule sets ship, each a :class:`RuleSet` any field of which can be changed per game
-(:func:`ruleset` with overrides, or :meth:`RuleSet.from_dict` on the journal's copy):
+Three rule sets ship, each a :class:`RuleSet` any field of which can be changed per game (:func:`ruleset` with
+overrides, or :meth:`RuleSet.from_dict` on the journal's copy):
 
 - ``fise`` — FISE duplicate: rack rule FISE-4 (fewer than 6 vowels and fewer than 6 consonants up to move 15,
   at least one of each from move 16), 3 minutes with warnings at 1 minute and 30 seconds (FISE-5), automatic
@@ -77,17 +77,18 @@ class Mix:
 class RackRule:
     """Which racks are legal at which move (FISE-4, GR-5A, GR-8.2, Romanian practice).
 
-    ``early`` holds for moves before ``late_from``, ``late`` from it on. ``blanks`` says how a blank counts
-    (RULES.md ⚙, default ``neither``: FISE-4 "blanks not counted"); ``either`` lets it count as whichever helps.
-    Before ``late_from``, the late condition applies as soon as the tiles not yet on the board (bag and rack)
-    hold fewer than ``pool_switch`` vowels or consonants (FISE-4's third clause: "only one left"), or the early
+    ``early`` holds for moves before ``late_from``, ``late`` from it on (``late_from=None``: the late
+    condition comes only when the tiles left call for it). ``blanks`` says how a blank counts (RULES.md ⚙,
+    default ``neither``: FISE-4 "blanks not counted"); ``either`` lets it count as whichever helps. Before
+    ``late_from``, the late condition applies as soon as the tiles not yet on the board (bag and rack) hold
+    fewer than ``pool_switch`` vowels or consonants (FISE-4's third clause: "only one left"), or the early
     condition cannot be met from them at all. When the late condition cannot be met either, no legal rack
     exists and the game ends (FISE-4 last clause, FISE-13, GR-5B, GR-8.2).
     """
 
     early: Mix
     late: Mix
-    late_from: int = 16
+    late_from: int | None = 16
     blanks: str = "neither"
     pool_switch: int = 2
     size: int = RACK_SIZE
@@ -102,11 +103,10 @@ class RackRule:
             return any(mix.holds(vowels + k, consonants + blanks - k) for k in range(blanks + 1))
         return mix.holds(vowels, consonants)
 
-    def feasible(
-        self, mix: Mix, pool: tuple[int, int, int], fixed: tuple[int, int, int] = (0, 0, 0)
-    ) -> bool:
+    def feasible(self, mix: Mix, pool: tuple[int, int, int], fixed: tuple[int, int, int] = (0, 0, 0)) -> bool:
         """Can a rack meeting ``mix`` be drawn whole from ``pool`` (vowels, consonants, blanks), on top of the
-        ``fixed`` tiles that never go back (FISE-20's blank)? The rack holds ``size`` tiles or all there are."""
+        ``fixed`` tiles that never go back (FISE-20's blank)? A rack holds ``size`` tiles, or all there
+        are."""
         pv, pc, pb = pool
         fv, fc, fb = fixed
         k = min(self.size - (fv + fc + fb), pv + pc + pb)
@@ -120,18 +120,28 @@ class RackRule:
     def condition(
         self, move: int, pool: tuple[int, int, int], fixed: tuple[int, int, int] = (0, 0, 0)
     ) -> Mix | None:
-        """The condition a rack of ``move`` must meet, given the tiles not yet on the board (``pool`` counts the
-        bag and the rack, ``fixed`` included); None when no legal rack can be formed (the game ends)."""
-        pv, pc, pb = (p + f for p, f in zip(pool, fixed, strict=True))
-        rest = (pool[0], pool[1], pool[2])
-        if move < self.late_from and min(pv, pc) >= self.pool_switch and self.feasible(self.early, rest, fixed):
+        """The condition a rack of ``move`` must meet, given the tiles not yet on the board: ``pool`` counts
+        the bag and the rack, ``fixed`` the tiles that never go back. None when no legal rack can be formed
+        (the game ends)."""
+        vowels, consonants = pool[0] + fixed[0], pool[1] + fixed[1]
+        if (
+            (self.late_from is None or move < self.late_from)
+            and min(vowels, consonants) >= self.pool_switch
+            and self.feasible(self.early, pool, fixed)
+        ):
             return self.early
-        return self.late if self.feasible(self.late, rest, fixed) else None
+        return self.late if self.feasible(self.late, pool, fixed) else None
 
     def describe(self) -> str:
+        blanks = f"blanks count as {self.blanks}"
+        if self.early == self.late:
+            return f"{self.early.describe()}; {blanks}"
+        switch = f"fewer than {self.pool_switch} vowels or consonants are left"
+        if self.late_from is None:
+            return f"{self.early.describe()}; {self.late.describe()} once {switch}; {blanks}"
         return (
-            f"moves 1–{self.late_from - 1}: {self.early.describe()}; from move {self.late_from}: "
-            f"{self.late.describe()}; blanks count as {self.blanks}"
+            f"moves 1–{self.late_from - 1}: {self.early.describe()}; from move {self.late_from} "
+            f"(or once {switch}): {self.late.describe()}; {blanks}"
         )
 
 
@@ -149,9 +159,9 @@ class Clock:
 class Bonus:
     """FISE-11 bonuses, announced before the game.
 
-    ``automatic``: ``top`` to a player who alone matches the program's top score; when nobody matched, ``best``
-    to a player who alone has the best score among the players (and scored). ``manual``: ``manual`` to a player
-    who alone reached the round's maximum among the players. ``none``: no bonus (GR).
+    ``automatic``: ``top`` to a player who alone matches the program's top score; when nobody matched,
+    ``best`` to a player who alone has the best score among the players (and scored). ``manual``: ``manual``
+    to a player who alone reached the round's maximum among the players. ``none``: no bonus (GR).
     """
 
     mode: str = "automatic"
@@ -234,6 +244,10 @@ class RuleSet:
         else:
             bonus = "none"
         warnings = ", ".join(_seconds(w) for w in self.clock.warnings)
+        if self.notation == "ro":
+            notation = "row first = horizontal, column first = vertical"
+        else:
+            notation = "letter, number, then O (horizontal) or K (vertical)"
         return [
             f"Rules: {self.title}",
             f"Moves: {self.moves if self.moves else 'until no legal rack is left'}",
@@ -241,8 +255,7 @@ class RuleSet:
             f"Racks: {self.racks.describe()}",
             f"Bonuses: {bonus}",
             f"Master-move ties: {'FISE-7 order' if self.master_order == 'fise' else 'program order (GR-5E)'}",
-            f"Slips: {'row first = horizontal, column first = vertical' if self.notation == 'ro' else 'letter, number, O or K'}"
-            f"; {'score written' if self.declared_score else 'no score written'}"
+            f"Slips: {notation}; {'score written' if self.declared_score else 'no score written'}"
             f"; blanks circled {'where ambiguous' if self.blank_marking == 'ambiguous' else 'always'}",
         ]
 
@@ -278,7 +291,7 @@ def _validate(r: RuleSet) -> None:
         raise bad(f"GR-5C: time per move is 2 to 3 minutes, not {r.clock.seconds} s")
     if r.bonus.manual not in (5, 10) and r.bonus.mode == "manual":
         raise bad("FISE-11: the manual bonus is 5 or 10 points")
-    if not 1 <= r.racks.size <= 7 or r.racks.late_from < 1:
+    if not 1 <= r.racks.size <= 7 or (r.racks.late_from is not None and r.racks.late_from < 1):
         raise bad("rack size is 1 to 7 and the late rule starts at move 1 or later")
     if r.no_move_redraws < 0 or r.bingo_bonus < 0:
         raise bad("counts and bonuses cannot be negative")
@@ -346,8 +359,14 @@ def ruleset(name: str, **overrides: Any) -> RuleSet:
             n = int(value)
             if n not in (1, 2):
                 raise RuleSetError(f"min_each is 1 (GR-8.2) or 2 (GR-5A), not {n}")
+            # GR-5A's "two of each" while the tiles left allow it, then GR-8.2's one of each: the game
+            # ends only when only vowels or only consonants are left (GR-5B, GR-8.2)
             mix = Mix(min_vowels=n, min_consonants=n)
-            racks = dataclasses.replace(racks, early=mix, late=mix if name == "greek" else racks.late)
+            late = Mix(min_vowels=1, min_consonants=1)
+            if name == "greek":
+                racks = dataclasses.replace(racks, early=mix, late=late, late_from=None if n > 1 else 16)
+            else:
+                racks = dataclasses.replace(racks, early=mix)
         elif key == "blanks":
             racks = dataclasses.replace(racks, blanks=str(value))
         elif key.startswith("bonus_"):

@@ -2,30 +2,25 @@
 
 A slip is stored as written — position and main word as text, lower case for a circled blank, the declared
 score if any — in the journal *before* anything is computed; its verdict is a pure function of the slip, the
-board and rack of its move, the word list, the referee's rulings and the rule set, so it is recomputed on every
-replay and changes when a ruling does (FISE-16, GR-5D).
+board and rack of its move, the word list, the referee's rulings and the rule set, so it is recomputed on
+every replay and changes when a ruling does (FISE-16, GR-5D).
 
 Every reason for 0 is listed, not only the first:
 
-==================  ==========================================================================  ===============
-code                meaning                                                                     rules
-==================  ==========================================================================  ===============
-``late``            handed in after time                                                        FISE-5, GR-5C
-``unsigned``        no player number: nobody can tell whose slip it is                          FISE-14
-``unknown-player``  a player number nobody has                                                  FISE-14
-``withdrawn``       the player had left the game                                                GR-7
-``illegible``       the referee could not read it                                               FISE-14
-``no-move``         no position or no word                                                      FISE-12
-``bad-position``    the position cannot be read (a sign missing, a row or column that is none)  FISE-14, GR-6
-``bad-word``        a character that is not a letter of the tile set                             FISE-14
-``wrong-position``  the word does not stand there (off the board, other letters under it, not   FISE-14, GR-6
-                    the whole word, not connected, first move off the centre)
-``not-on-rack``     letters that are not on the rack                                             GR-6
-``blank-unmarked``  a blank used but not circled: FISE where it is ambiguous (the possible       FISE-14, GR-6
-                    blank squares give different scores), GR always (a blank already on the
-                    board needs no circle)
-``not-in-list``     the main word or a cross word is not in the list (after rulings)             FISE-12, GR-6
-==================  ==========================================================================  ===============
+- ``late``: handed in after time (FISE-5, GR-5C);
+- ``unsigned``: no player number, nobody can tell whose slip it is (FISE-14);
+- ``unknown-player``: a player number nobody has (FISE-14);
+- ``withdrawn``: the player had left the game (GR-7);
+- ``illegible``: the referee could not read it (FISE-14);
+- ``no-move``: no position or no word (FISE-12);
+- ``bad-position``: the position cannot be read: a sign missing, a row or column that is none (FISE-14, GR-6);
+- ``bad-word``: a character that is not a letter of the tile set (FISE-14);
+- ``wrong-position``: the word does not stand there: off the board, other letters under it, not the whole
+  word, not connected, a first move off the centre (FISE-14, GR-6);
+- ``not-on-rack``: letters that are not on the rack (GR-6);
+- ``blank-unmarked``: a blank used but not circled; FISE voids it where it is ambiguous (the squares the blank
+  may be on give different scores), GR always (a blank already on the board needs no circle) (FISE-14, GR-6);
+- ``not-in-list``: the main word or a cross word is not in the list, after rulings (FISE-12, GR-6).
 
 The score counted is always the engine's (GR-8.1); a declared score that differs is noted for the referee.
 
@@ -76,8 +71,15 @@ RULES = {
     "not-in-list": ("FISE-12", "GR-6"),
 }
 
-_WRONG_POSITION = {"off-board", "conflict", "not-whole-word", "not-centre", "not-connected", "no-new-tile",
-                   "too-short"}
+_WRONG_POSITION = {
+    "off-board",
+    "conflict",
+    "not-whole-word",
+    "not-centre",
+    "not-connected",
+    "no-new-tile",
+    "too-short",
+}
 
 
 class SlipFileError(ArbitruError):
@@ -136,7 +138,8 @@ class Verdict:
         return not self.reasons
 
     def codes(self) -> list[str]:
-        return [code for code, _ in self.reasons]
+        """The reason codes, each once, in the order found."""
+        return list(dict.fromkeys(code for code, _ in self.reasons))
 
     def rules(self) -> list[str]:
         """The rule IDs behind the reasons."""
@@ -155,8 +158,15 @@ def word_key(alpha_format: str) -> str:
 
 
 def judge(
-    slip: Slip, board: Board, rack: Rack, lexicon: Lexicon, rules: RuleSet,
-    rulings: Mapping[str, bool] | None = None, *, players: set[str] | None = None, withdrawn: bool = False,
+    slip: Slip,
+    board: Board,
+    rack: Rack,
+    lexicon: Lexicon,
+    rules: RuleSet,
+    rulings: Mapping[str, bool] | None = None,
+    *,
+    players: set[str] | None = None,
+    withdrawn: bool = False,
 ) -> Verdict:
     """Judge a slip against the board and rack of its move; ``rulings`` maps words (upper case) to the
     referee's decision, which overrides the list (FISE-16, GR-5D). ``players`` (when known) are the numbers
@@ -259,15 +269,28 @@ def _resolve_blanks(
         words, _ = score_words(board, candidate, cand_new)
         scores.setdefault(sum(w.score for w in words), candidate)
     if len(scores) > 1:
-        v.fail("blank-unmarked", f"a blank stands for {letters} but is not circled, and where it stands changes "
-               f"the score ({', '.join(str(s) for s in sorted(scores))})")
+        v.fail(
+            "blank-unmarked",
+            f"a blank stands for {letters} but is not circled, and where it stands changes "
+            f"the score ({', '.join(str(s) for s in sorted(scores))})",
+        )
         return placement
     v.notes.append(f"blank for {letters} not circled, but its place does not change the score (FISE-14)")
     return next(iter(scores.values()))
 
 
-_BOOL = {"": False, "0": False, "no": False, "n": False, "false": False, "1": True, "yes": True, "y": True,
-         "true": True, "x": True}
+_BOOL = {
+    "": False,
+    "0": False,
+    "no": False,
+    "n": False,
+    "false": False,
+    "1": True,
+    "yes": True,
+    "y": True,
+    "true": True,
+    "x": True,
+}
 COLUMNS = ("move", "player", "position", "word", "score", "late", "illegible", "table", "note")
 
 
@@ -334,5 +357,14 @@ def _slip_from_cells(cells: dict[str, str], move: int | None) -> Slip:
         if raw not in _BOOL:
             raise ValueError(f"{name} {raw!r} is not yes or no")
         flags[name] = _BOOL[raw]
-    return Slip(number, cells.get("player", ""), cells.get("position", ""), cells.get("word", ""), score,
-                flags["late"], flags["illegible"], cells.get("table", ""), cells.get("note", ""))
+    return Slip(
+        number,
+        cells.get("player", ""),
+        cells.get("position", ""),
+        cells.get("word", ""),
+        score,
+        flags["late"],
+        flags["illegible"],
+        cells.get("table", ""),
+        cells.get("note", ""),
+    )

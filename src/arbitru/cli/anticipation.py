@@ -1,0 +1,405 @@
+"""``arbitru anticipation``: the Romanian *partida de anticipație* from the draw to the ranking.
+
+Every command works on a game in a journal (``--db``, default ``$ARBITRU_JOURNAL`` or ``arbitru.db``) and stores
+each event before computing anything from it; boards, scores and rankings are replayed from the events.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+
+from arbitru.errors import ArbitruError
+from arbitru.formats.anticipation.announce import announcement_script
+from arbitru.formats.anticipation.correction import PlayerResult, SlipVerdict
+from arbitru.formats.anticipation.draw import (
+    GroupRules,
+    GroupsError,
+    draw_groups,
+    format_group,
+    manual_draw,
+    parse_group,
+    parse_groups,
+)
+from arbitru.formats.anticipation.forms import write_forms
+from arbitru.formats.anticipation.game import AnticipationGame, GameState, read_seating_csv, resolve_lexicon
+from arbitru.formats.anticipation.variants import BLANK_COUNTS, TURNS, VARIANTS, Settings
+from arbitru.journal.store import Journal
+
+DEFAULT_DB = "arbitru.db"
+
+
+def _db_option(f: Any) -> Any:
+    return click.option(
+        "--db", "--journal", "db", default=lambda: os.environ.get("ARBITRU_JOURNAL", DEFAULT_DB),
+        show_default="$ARBITRU_JOURNAL or arbitru.db", help="The journal (SQLite) holding the games.",
+    )(f)
+
+
+def _open(db: str, game_id: str) -> AnticipationGame:
+    if not Path(db).exists():
+        raise ArbitruError(f"no journal {db}: create a game with 'arbitru anticipation new'")
+    return AnticipationGame(Journal(db), game_id)
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text("utf-8")
+    except UnicodeDecodeError as e:
+        raise ArbitruError(f"{path}: not UTF-8 text (byte {e.start})") from None
+
+
+@click.group("anticipation")
+def anticipation() -> None:
+    """The partida de anticipație (Romanian rules RO-*): draw, lots, slips, correction, ranking, forms."""
+
+
+@anticipation.command("new")
+@click.option("--seed", type=int, help="Draw the groups from this seed (RO-5.2.d–f), reproducibly.")
+@click.option("--groups", "groups_file", type=click.Path(exists=True, dir_okay=False),
+              help="Groups drawn in the hall, one per line (group 1 first).")
+@click.option("--variant", type=click.Choice(VARIANTS), default="classic", show_default=True,
+              help="RO-8.1 avocalic, RO-8.2 endurance, RO-8.3 total, RO-8.4 blind.")
+@click.option("--lexicon", "lexicon_name", help="The official list (catalog name or file); default the Romanian "
+              "default of the catalog.")
+@click.option("--blank-counts", type=click.Choice(BLANK_COUNTS), default="neither", show_default=True,
+              help="Whether a blank counts as a vowel, a consonant or neither in the draw conditions.")
+@click.option("--players", "players_file", type=click.Path(exists=True, dir_okay=False),
+              help="Seating: CSV player,table[,name] (RO-5.1).")
+@click.option("--lots", "all_lots", is_flag=True, help="Draw every turn's lot now as well (RO-4.4).")
+@click.option("--no-clock", is_flag=True, help="No visible clock: announce time every 2 minutes (RO-5.5.d).")
+@click.option("--id", "game_id", help="The game's id (default: generated).")
+@_db_option
+def new_cmd(seed: int | None, groups_file: str | None, variant: str, lexicon_name: str | None,
+            blank_counts: str, players_file: str | None, all_lots: bool, no_clock: bool, game_id: str | None,
+            db: str) -> None:
+    """Create a game: its groups (seeded draw or entered by hand), settings and seating."""
+    if seed is not None and groups_file:
+        raise click.UsageError("give --seed or --groups, not both")
+    if variant != "blind" and seed is None and not groups_file:
+        raise click.UsageError("give --seed N (the program draws) or --groups FILE (drawn in the hall)")
+    if lexicon_name is None:
+        from arbitru.lexicons.catalog import default_name
+
+        lexicon_name = default_name("ro")
+    settings = Settings(variant=variant, lexicon=lexicon_name, blank_counts=blank_counts, seed=seed,
+                        clock_visible=not no_clock)
+    game_draw = None
+    lexicon = resolve_lexicon(lexicon_name)
+    rules = GroupRules.for_settings(settings, lexicon.alphabet, lexicon)
+    if variant != "blind":
+        if groups_file:
+            game_draw = manual_draw(rules, parse_groups(lexicon.alphabet, _read(groups_file)))
+        else:
+            game_draw = draw_groups(rules, seed)
+    seating = read_seating_csv(_read(players_file)) if players_file else []
+    journal = Journal(db)
+    game = AnticipationGame.create(journal, settings, game_draw, lexicon=lexicon, seating=seating, game_id=game_id)
+    click.echo(f"game {game.id} ({variant}, list {lexicon.name}) in {db}")
+    if game_draw is not None:
+        for i, g in enumerate(game_draw.labels(lexicon.alphabet), 1):
+            click.echo(f"  group {i:2}: {g}")
+        for entry in game_draw.log:
+            if "regroup" in entry:
+                click.echo(f"  regrouped {entry['regroup']}: {entry['why']} (RO-5.2.e)")
+    if all_lots:
+        for lot in game.draw_all_lots():
+            click.echo(f"  turn {lot.turn:2}: group {lot.group}")
+
+
+@anticipation.command("show")
+@click.argument("game_id", metavar="GAME")
+@_db_option
+def show_cmd(game_id: str, db: str) -> None:
+    """Settings, groups, lots and slips stored so far."""
+    game = _open(db, game_id)
+    state = game.replay()
+    s = state.settings
+    click.echo(f"game {game.id}: {s.variant}, list {state.lexicon_name}, blanks count as {s.blank_counts}, "
+               f"seed {s.seed}")
+    for i, g in enumerate(state.groups_text(), 1):
+        turn = state.order.turn_of_group(i)
+        click.echo(f"  group {i:2}: {g:8} {'turn ' + str(turn) if turn else ''}")
+    for t in sorted(state.order.lots):
+        lot = state.order.lots[t]
+        click.echo(f"  turn {t:2}: group {lot.group} (drawn by {lot.drawn_by})")
+    click.echo(f"  players: {len(state.players())}, slips: {len(state.slips) + len(state.unattributed)}, "
+               f"events: {state.last_seq}")
+
+
+@anticipation.command("announce")
+@click.argument("game_id", metavar="GAME")
+@click.option("--json", "as_json", is_flag=True, help="The cues as JSON.")
+@_db_option
+def announce_cmd(game_id: str, as_json: bool, db: str) -> None:
+    """The announcement script: groups by the spelling table, second reading, timers (RO-5.2.f–h, RO-5.5)."""
+    game = _open(db, game_id)
+    state = game.replay()
+    if state.draw is None:
+        raise ArbitruError("this game has no common draw (blind variant): nothing to announce but the lots")
+    cues = announcement_script(game.alpha, state.draw, state.settings.variant, state.order,
+                               clock_visible=state.settings.clock_visible)
+    if as_json:
+        click.echo(json.dumps([c.to_dict() for c in cues], ensure_ascii=False, indent=1))
+        return
+    for c in cues:
+        minutes, seconds = divmod(c.at, 60)
+        click.echo(f"{int(minutes):4}:{seconds:04.1f}  {c.kind:5}  {c.text}")
+
+
+@anticipation.command("lot")
+@click.argument("game_id", metavar="GAME")
+@click.argument("turn", type=int, required=False)
+@click.option("--group", type=int, help="The group drawn in the hall (else drawn now from the game's seed).")
+@click.option("--arbiter", is_flag=True, help="The arbiter drew the lot (RO-5.3).")
+@click.option("--table", type=int, help="The table whose player drew (default: table = turn).")
+@click.option("--all", "all_lots", is_flag=True, help="Draw every remaining lot now (RO-4.4).")
+@_db_option
+def lot_cmd(game_id: str, turn: int | None, group: int | None, arbiter: bool, table: int | None,
+            all_lots: bool, db: str) -> None:
+    """Record the lot of a turn: the 7-letter group it plays (RO-5.3)."""
+    game = _open(db, game_id)
+    by = "arbiter" if arbiter else (f"table {table}" if table else None)
+    lots = game.draw_all_lots(by) if all_lots else [game.draw_lot(turn, group, by)]
+    draw = game.draw()
+    for lot in lots:
+        letters = f" {format_group(game.alpha, draw.groups[lot.group - 1])}" if draw else ""
+        click.echo(f"turn {lot.turn}: group {lot.group}{letters} (drawn by {lot.drawn_by})")
+
+
+@anticipation.command("players")
+@click.argument("game_id", metavar="GAME")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@_db_option
+def players_cmd(game_id: str, file: str, db: str) -> None:
+    """Register the seating: CSV player,table[,name] (RO-5.1)."""
+    game = _open(db, game_id)
+    seating = read_seating_csv(_read(file))
+    game.add_seating(seating)
+    click.echo(f"{len(seating)} players seated")
+
+
+@anticipation.command("blind")
+@click.argument("game_id", metavar="GAME")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@_db_option
+def blind_cmd(game_id: str, file: str, db: str) -> None:
+    """Store the players' sealed groups (RO-8.4): CSV player,group,letters, 15 rows per player."""
+    game = _open(db, game_id)
+    by_player: dict[str, dict[int, str]] = {}
+    for lineno, cells in enumerate(csv.reader(io.StringIO(_read(file))), 1):
+        if not cells or not any(c.strip() for c in cells) or (lineno == 1 and cells[0].strip() == "player"):
+            continue
+        if len(cells) != 3 or not cells[1].strip().isdigit():
+            raise ArbitruError(f"{file}, line {lineno}: expected player,group,letters")
+        by_player.setdefault(cells[0].strip(), {})[int(cells[1])] = cells[2]
+    for player, groups in by_player.items():
+        ordered = [parse_group(game.alpha, groups[i]) for i in sorted(groups)]
+        if sorted(groups) != list(range(1, len(groups) + 1)):
+            raise GroupsError([f"{player}: groups are numbered {sorted(groups)}, not 1 to 15"])
+        game.set_blind_groups(player, ordered)
+        click.echo(f"{player}: 15 groups stored")
+
+
+@anticipation.command("slips")
+@click.argument("game_id", metavar="GAME")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--turn", type=click.IntRange(1, TURNS), help="The turn these slips were collected in.")
+@click.option("--replace", is_flag=True, help="Re-enter slips already stored (the old entries stay in the journal).")
+@_db_option
+def slips_cmd(game_id: str, file: str, turn: int | None, replace: bool, db: str) -> None:
+    """Store slips exactly as written (CSV: player,table,turn,position,word,score,turn_total,note)."""
+    game = _open(db, game_id)
+    seqs = game.import_slips_csv(_read(file), turn=turn, replace=replace, source=Path(file).name)
+    click.echo(f"{len(seqs)} slips stored (events #{seqs[0]}–#{seqs[-1]})")
+
+
+@anticipation.command("correct")
+@click.argument("game_id", metavar="GAME")
+@click.option("--turn", type=click.IntRange(1, TURNS), help="Show this turn only (the correction runs on all).")
+@click.option("--json", "as_json", is_flag=True, help="The turn's verdicts as JSON.")
+@_db_option
+def correct_cmd(game_id: str, turn: int | None, as_json: bool, db: str) -> None:
+    """Correct: verification requests first, then every placement's verdict (rule and reason)."""
+    game = _open(db, game_id)
+    state = game.replay()
+    game.record_correction(state, turn)
+    turns = [turn] if turn else list(range(1, TURNS + 1))
+    if as_json:
+        out = {r.player: [r.slips[t].to_dict() for t in turns if t in r.slips] for r in state.ranking}
+        click.echo(json.dumps(out, ensure_ascii=False, indent=1))
+        return
+    # RO-5.3, RO-5.5.h: verification requests are answered before the correction
+    asked = [(r, t, sv) for r in state.ranking for t in turns if (sv := r.slips.get(t)) and sv.verifications]
+    if asked:
+        click.echo("Verification requests (RO-5.3):")
+        for r, t, sv in asked:
+            answers = "; ".join(v["answer"] for v in sv.verifications)
+            click.echo(f"  {_who(state, r)}, turn {t}: {answers}")
+    for r in state.ranking:
+        lines = _player_lines(r, turns)
+        if lines:
+            click.echo(_who(state, r))
+            for line in lines:
+                click.echo("  " + line)
+
+
+@anticipation.command("results")
+@click.argument("game_id", metavar="GAME")
+@click.option("--json", "as_json", is_flag=True, help="Everything as JSON.")
+@click.option("--player", help="One player only.")
+@_db_option
+def results_cmd(game_id: str, as_json: bool, player: str | None, db: str) -> None:
+    """Per player: each turn's placements with verdicts, warnings and penalties, total and place (RO-6.6)."""
+    game = _open(db, game_id)
+    state = game.replay()
+    if as_json:
+        data = state.to_dict()
+        if player:
+            data["players"] = [p for p in data["players"] if p["player"] == player]
+        click.echo(json.dumps(data, ensure_ascii=False, indent=1))
+        return
+    for r in state.ranking:
+        if player and r.player != player:
+            continue
+        place = f"{r.place}." if r.place else "—"
+        click.echo(f"{place:4} {_who(state, r)}: {r.total}" + (f"  [{r.eliminated}]" if r.eliminated else "")
+                   + (f"  [dropped out in turn {r.dropped_out}]" if r.dropped_out else ""))
+        if player or len(state.ranking) <= 20:
+            for line in _player_lines(r, sorted(r.slips)):
+                click.echo("       " + line)
+            click.echo(f"       placements {r.placement_points}, penalties −{r.penalties}, warnings "
+                       f"−{r.warning_costs}, disciplinary −{r.disciplinary}")
+
+
+@anticipation.command("decide")
+@click.argument("game_id", metavar="GAME")
+@click.argument("player")
+@click.option("--target", type=click.Choice(["placement", "warning", "penalty", "discipline", "total"]),
+              required=True)
+@click.option("--action", required=True, help="placement: valid|invalid|as; warning: cancel; penalty: cancel|set; "
+              "discipline: cancel; total: adjust.")
+@click.option("--reason", required=True, help="Why: it is kept with the decision (RO-6.5).")
+@click.option("--by", default="chief arbiter", show_default=True, help="Who decided (or 'appeal committee').")
+@click.option("--turn", type=int)
+@click.option("--index", type=int, help="Placement 1 or 2 of the slip (turn 1).")
+@click.option("--position", help="'as': the position the player meant.")
+@click.option("--word", help="'as': the word as meant (blanks in lower case).")
+@click.option("--points", type=int, help="'set' penalty or 'adjust' total.")
+@click.option("--event", type=int, help="'discipline': the sanction's event number.")
+@_db_option
+def decide_cmd(game_id: str, player: str, target: str, action: str, reason: str, by: str, turn: int | None,
+               index: int | None, position: str | None, word: str | None, points: int | None, event: int | None,
+               db: str) -> None:
+    """Record a contest or appeal decision (RO-6.5): a new entry with its reason; the old verdict stays visible."""
+    game = _open(db, game_id)
+    seq = game.decide(player, target, action, reason, by=by, turn=turn, index=index, position=position, word=word,
+                      points=points, event=event)
+    click.echo(f"decision #{seq} stored")
+
+
+@anticipation.command("warn")
+@click.argument("game_id", metavar="GAME")
+@click.argument("player")
+@click.option("--reason", required=True)
+@click.option("--turn", type=int)
+@_db_option
+def warn_cmd(game_id: str, player: str, reason: str, turn: int | None, db: str) -> None:
+    """A disciplinary warning: −20; the second eliminates (RO-6.4)."""
+    seq = _open(db, game_id).sanction(player, "disciplinary", reason, turn)
+    click.echo(f"disciplinary warning #{seq} stored")
+
+
+@anticipation.command("eliminate")
+@click.argument("game_id", metavar="GAME")
+@click.argument("player")
+@click.option("--reason", required=True)
+@click.option("--turn", type=int)
+@_db_option
+def eliminate_cmd(game_id: str, player: str, reason: str, turn: int | None, db: str) -> None:
+    """Eliminate a cheater: not corrected, no ranking points (RO-7.1)."""
+    seq = _open(db, game_id).sanction(player, "cheating", reason, turn)
+    click.echo(f"elimination #{seq} stored")
+
+
+@anticipation.command("board")
+@click.argument("game_id", metavar="GAME")
+@click.argument("player")
+@_db_option
+def board_cmd(game_id: str, player: str, db: str) -> None:
+    """A player's board as corrected (invalid and cancelled placements are not on it)."""
+    state = _open(db, game_id).replay()
+    r = state.results.get(player)
+    if r is None or r.board is None:
+        raise ArbitruError(f"no player {player!r} in this game")
+    click.echo(r.board.render())
+
+
+@anticipation.command("forms")
+@click.argument("game_id", metavar="GAME")
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Directory to write into.")
+@click.option("--with-groups", is_flag=True, help="Fill the groups in the annotation forms.")
+@_db_option
+def forms_cmd(game_id: str, out_dir: str, with_groups: bool, db: str) -> None:
+    """Write the Annex 3 forms as printable HTML: slips, annotation form, results sheets, ranking (RO-3.3)."""
+    state = _open(db, game_id).replay()
+    for path in write_forms(state, Path(out_dir), with_groups=with_groups):
+        click.echo(str(path))
+
+
+def _who(state: GameState, r: PlayerResult) -> str:
+    name = state.names.get(r.player, r.player)
+    return f"{name} (table {r.table})" if r.table else name
+
+
+def _player_lines(r: PlayerResult, turns: list[int]) -> list[str]:
+    lines = []
+    missing = []
+    for t in turns:
+        sv = r.slips.get(t)
+        if sv is None:
+            continue
+        if sv.status == "missing":
+            missing.append(str(t))
+            continue
+        lines.extend(_slip_lines(t, sv))
+    for sv in r.unattributed:
+        lines.append(f"slip #{sv.seq}: {sv.reason}")
+    if missing:
+        lines.append(f"no slip handed in: turn{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
+    return lines
+
+
+def _slip_lines(turn: int, sv: SlipVerdict) -> list[str]:
+    lines = []
+    if sv.status != "corrected":
+        lines.append(f"turn {turn}: {sv.reason}")
+    for c in sv.cancellations:
+        lines.append(f"turn {turn}: {c['text']}")
+    for v in sv.placements:
+        written = f"{v.written_position.strip() or '∅'} {v.written_word.strip() or '∅'}"
+        rule = f"{v.rule}: " if v.rule else ""
+        points = v.points if v.on_board else 0
+        lines.append(f"turn {turn}.{v.index} {written:22} {v.status:9} {points:4}  {rule}{v.reason}")
+        for note in v.notes:
+            lines.append(f"{'':12}{note}")
+        if v.original:
+            lines.append(f"{'':12}before decision: {v.original['status']} {v.original['rule']} {v.original['reason']}")
+        if v.penalty:
+            lines.append(f"{'':12}technical penalty −{v.penalty} ({v.penalty_rule})")
+    if sv.warning:
+        cost = f"−{sv.warning_cost}" if sv.warning_cost else "free"
+        lines.append(f"turn {turn}: technical warning {sv.warning_number} ({cost}), {sv.warning.rule}: "
+                     f"{sv.warning.text}")
+    for note in sv.notes:
+        lines.append(f"turn {turn}: {note}")
+    return lines
+
+
+commands = [anticipation]

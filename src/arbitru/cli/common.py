@@ -1,0 +1,25 @@
+"""What the engine and lexicon commands share: one-line usage errors and JSON output."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+
+class OneLineCommand(click.Command):
+    """A command whose usage errors (a missing option, a bad choice) are one line, like every other error."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as e:
+            error = click.ClickException(f"{e.format_message()} (see: {ctx.command_path} --help)")
+            error.exit_code = 2
+            raise error from None
+
+
+def emit_json(obj: Any) -> None:
+    """One JSON object on one line, non-ASCII letters as they are."""
+    click.echo(json.dumps(obj, ensure_ascii=False))

@@ -1,0 +1,577 @@
+"""``arbitru duplicate``: run a duplicate game (FISE, Greek, Romanian practice) from the racks to the
+standings.
+
+Every command works on a game in a journal (``--journal``, default ``$ARBITRU_JOURNAL`` or ``arbitru.db``;
+``--game``, default the latest duplicate game there) and writes each decision to it before showing anything.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from arbitru.engine.lexicon import Lexicon
+from arbitru.engine.tiles import alphabet
+from arbitru.errors import LexiconError
+from arbitru.formats.duplicate import export, gcg, racks, results, variants
+from arbitru.formats.duplicate.game import (
+    ENGINES,
+    SOURCES,
+    VARIANTS,
+    GameError,
+    Player,
+    Session,
+    Settings,
+    Step,
+    read_prepared,
+)
+from arbitru.formats.duplicate.rulesets import BLANK_MODES, BONUS_MODES, RULESETS, ruleset
+from arbitru.formats.duplicate.slips import Slip, Verdict, read_slips
+from arbitru.journal.store import Journal
+
+DEFAULT_JOURNAL = "arbitru.db"
+
+
+def load_lexicon(spec: str | None, lang: str) -> Lexicon:
+    """A word list by catalog name or path, or ``synthetic:N`` (a seeded stand-in list of N words, for trying
+    the software before the official lists are installed).
+
+    :raises LexiconError: when the list cannot be found or loaded.
+    """
+    if spec and spec.startswith("synthetic"):
+        from arbitru.formats.duplicate.audit import synthetic_lexicon
+
+        _, _, size = spec.partition(":")
+        if size and not size.isdigit():
+            raise LexiconError(f"synthetic list size {size!r} is not a number")
+        return synthetic_lexicon(lang, int(size or 800))
+    try:
+        from arbitru.lexicons.catalog import load
+    except ImportError:  # the catalog is not installed yet: take a path
+        if spec is None:
+            raise LexiconError("name a word list with --lexicon (a .kwg or .txt path)") from None
+        path = Path(spec)
+        if not path.is_file():
+            raise LexiconError(f"word list {spec} not found") from None
+        if path.suffix == ".kwg":
+            return Lexicon.load(path, lang)
+        words = path.read_text(encoding="utf-8").split()
+        return Lexicon.from_words(words, alphabet(lang), name=path.stem)
+    return load(spec, lang)
+
+
+def _open(journal: str, game: str | None, with_lexicon: bool = True) -> Session:
+    path = Path(journal)
+    if not path.exists():
+        raise GameError(f"no journal {journal}: create a game with 'arbitru duplicate new'")
+    session = Session.open_path(path, game)
+    if with_lexicon:
+        session.lexicon = load_lexicon(session.settings.lexicon, session.settings.lang)
+    return session
+
+
+journal_option = click.option(
+    "--journal",
+    "-j",
+    envvar="ARBITRU_JOURNAL",
+    default=DEFAULT_JOURNAL,
+    show_default=True,
+    help="The journal (SQLite) holding the games.",
+)
+game_option = click.option("--game", "-g", default=None, help="Game id (default: the latest duplicate game).")
+json_option = click.option("--json", "as_json", is_flag=True, help="Print the announcements as JSON data.")
+
+
+@click.group()
+def duplicate() -> None:
+    """Duplicate Scrabble: racks, master moves, slips, results (FISE, Greek, Romanian practice)."""
+
+
+def _parse_player(text: str) -> Player:
+    parts = text.split(":")
+    if len(parts) < 2 or not parts[0].strip():
+        raise click.BadParameter(f"{text!r}: write NUMBER:NAME[:TABLE] (a pair: NUMBER:NAME1+NAME2)")
+    number, name = parts[0].strip(), parts[1].strip()
+    table = parts[2].strip() if len(parts) > 2 else ""
+    if "+" in name:
+        first, _, second = name.partition("+")
+        return variants.pair(number, first.strip(), second.strip(), table)
+    return Player(number, name, table)
+
+
+@duplicate.command()
+@journal_option
+@click.option("--rules", "rules_name", type=click.Choice(sorted(RULESETS)), default="fise", show_default=True)
+@click.option("--lang", default=None, help="Tile set: ro, es, pl, el, en, fr (default by rule set).")
+@click.option("--lexicon", default=None, help="Word list: catalog name, .kwg/.txt path, or synthetic:N.")
+@click.option("--seed", default=None, help="Seed of the racks (default: random, recorded).")
+@click.option("--moves", type=click.IntRange(1), default=None, help="Planned number of moves (FISE-3).")
+@click.option("--seconds", type=click.IntRange(1), default=None, help="Time per move (FISE-5, GR-5C).")
+@click.option(
+    "--min-each",
+    type=click.IntRange(1, 2),
+    default=None,
+    help="Greek rack rule: 1 (GR-8.2) or 2 (GR-5A) vowels and consonants.",
+)
+@click.option(
+    "--blanks", type=click.Choice(BLANK_MODES), default=None, help="How a blank counts in rack rules."
+)
+@click.option("--bonus", type=click.Choice(BONUS_MODES), default=None, help="FISE-11 bonus mode.")
+@click.option("--bonus-top", type=int, default=None, help="Automatic bonus for a sole top (default 10).")
+@click.option("--bonus-best", type=int, default=None, help="Automatic bonus for a sole best (default 5).")
+@click.option("--bonus-manual", type=click.Choice(["5", "10"]), default=None, help="Manual bonus (FISE-11).")
+@click.option(
+    "--racks",
+    "source",
+    type=click.Choice(SOURCES),
+    default="seed",
+    show_default=True,
+    help="Where racks come from: the seed, the hall (hand), a prepared file (FISE-7b).",
+)
+@click.option(
+    "--prepared",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Prepared racks and moves: RACK [POSITION WORD] per line, or a GCG file.",
+)
+@click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
+@click.option("--engine", type=click.Choice(ENGINES), default="compiled", show_default=True)
+@click.option(
+    "--new-order",
+    type=click.Choice(["draw", "vowels-first"]),
+    default="draw",
+    show_default=True,
+    help="Order the new tiles are announced in (FISE-8).",
+)
+@click.option("--player", "players", multiple=True, help="NUMBER:NAME[:TABLE], a pair NUMBER:A+B (GR-1).")
+@click.option("--title", default="", help="Title of the game for the results.")
+def new(
+    journal: str,
+    rules_name: str,
+    lang: str | None,
+    lexicon: str | None,
+    seed: str | None,
+    moves: int | None,
+    seconds: int | None,
+    min_each: int | None,
+    blanks: str | None,
+    bonus: str | None,
+    bonus_top: int | None,
+    bonus_best: int | None,
+    bonus_manual: str | None,
+    source: str,
+    prepared: str | None,
+    variant: str,
+    engine: str,
+    new_order: str,
+    players: tuple[str, ...],
+    title: str,
+) -> None:
+    """Create a game and print the settings to announce (FISE-3)."""
+    lang = lang or {"fise": "es", "greek": "el", "romanian": "ro"}[rules_name]
+    rs = ruleset(
+        rules_name,
+        moves=moves,
+        seconds=seconds,
+        min_each=min_each,
+        blanks=blanks,
+        bonus_mode=bonus,
+        bonus_top=bonus_top,
+        bonus_best=bonus_best,
+        bonus_manual=int(bonus_manual) if bonus_manual else None,
+    )
+    lex = load_lexicon(lexicon, lang)
+    prepared_moves: tuple[Any, ...] = ()
+    if source == "prepared" or prepared:
+        if not prepared:
+            raise click.UsageError("--racks prepared needs --prepared FILE")
+        text = _read_text(prepared)
+        prepared_moves = read_prepared(text, alphabet(lang), rs.notation)
+        source = "prepared"
+    if seed is None:
+        import secrets
+
+        seed = secrets.token_hex(4)
+    settings = Settings(
+        rs,
+        lang,
+        lexicon or lex.name,
+        seed=seed,
+        racks=source,
+        variant=variant,
+        engine=engine,
+        new_order=new_order,
+        prepared=prepared_moves,
+        title=title,
+    )
+    with Journal(journal) as j:
+        session = Session.create(j, settings, lex, [_parse_player(p) for p in players])
+        click.echo(f"game {session.id} in {journal}")
+        for line in settings.announcement():
+            click.echo(line)
+
+
+def _read_text(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise GameError(f"{path} is not UTF-8 text") from None
+
+
+def _show_step(session: Session, step: Step, as_json: bool) -> None:
+    if as_json:
+        data: dict[str, Any] = {"kind": step.kind, "move": step.move, "message": step.message}
+        if step.announcement:
+            data["announcement"] = step.announcement.to_dict()
+        if step.end:
+            data["end"] = {
+                "after_move": step.end.after_move,
+                "reason": step.end.reason,
+                "rules": step.end.rules,
+            }
+        click.echo(json.dumps(data, ensure_ascii=False))
+        return
+    alpha = session.game.alphabet
+    if step.kind == "master" and step.master:
+        m = step.master
+        click.echo(
+            f"move {step.move}: master {m.placement.coord.format(session.settings.rules.notation)} "
+            f"{alpha.format(m.placement.word)} {m.score} (total {session.game.master_total()}, by {m.by})"
+        )
+        if len(step.candidates) > 1:
+            click.echo(f"  {len(step.candidates)} tied top moves (choose another with --choose N):")
+            for i, c in enumerate(step.candidates, 1):
+                click.echo(f"  {i:>3}. {c.describe(session.settings.rules.notation)}")
+        for remark in m.remarks:
+            click.echo(f"  note: {remark}")
+        if m.joker:
+            j = m.joker
+            click.echo(
+                f"  FISE-20: blank for {j['letter']} at {j['square']} "
+                f"{'replaced by the real letter' if j['replaced'] else 'stays on the board'}"
+            )
+    elif step.kind in ("rack",) and step.announcement:
+        click.echo(step.announcement.script())
+    elif step.kind == "end" and step.end:
+        click.echo(
+            f"game over after move {step.end.after_move}: {step.end.reason} ({', '.join(step.end.rules)})"
+        )
+    else:
+        click.echo(f"move {step.move}: {step.message}")
+
+
+@duplicate.command(name="next")
+@journal_option
+@game_option
+@click.option("--draw", "drawn", default=None, help="Tiles drawn in the hall (hand racks), e.g. 'CASA?'.")
+@click.option("--choose", type=click.IntRange(1), default=None, help="Place the N-th tied top move (FISE-7).")
+@click.option(
+    "--move",
+    "move_text",
+    default=None,
+    help="Place this move as master instead (FISE-16: a weaker one stays), e.g. 'H8 CASA'.",
+)
+@json_option
+def next_(
+    journal: str,
+    game: str | None,
+    drawn: str | None,
+    choose: int | None,
+    move_text: str | None,
+    as_json: bool,
+) -> None:
+    """Close the open move with its master move, then draw and announce the next rack."""
+    session = _open(journal, game)
+    tiles = racks.parse_tiles(session.game.alphabet, drawn) if drawn else None
+    for step in session.next(tiles, choose, move_text):
+        _show_step(session, step, as_json)
+
+
+@duplicate.command()
+@journal_option
+@game_option
+def ties(journal: str, game: str | None) -> None:
+    """List the tied top moves for the rack on the stand, in tie-break order (FISE-7, GR-5E)."""
+    session = _open(journal, game)
+    cands = session.candidates()
+    from arbitru.formats.duplicate.master import deciding_criterion
+
+    order = session.settings.rules.master_order
+    for i, c in enumerate(cands, 1):
+        why = f"  (after {i - 1}: {deciding_criterion(cands[i - 2], c, order)})" if i > 1 else ""
+        click.echo(f"{i:>3}. {c.describe(session.settings.rules.notation)}{why}")
+    if not cands:
+        click.echo("the rack cannot be played")
+
+
+@duplicate.command(name="new-rack")
+@journal_option
+@game_option
+@click.option("--draw", "drawn", default=None, help="The new rack drawn in the hall (hand racks).")
+@json_option
+def new_rack(journal: str, game: str | None, drawn: str | None, as_json: bool) -> None:
+    """Replace the rack on the stand with a new one (FISE-16)."""
+    session = _open(journal, game, with_lexicon=False)
+    tiles = racks.parse_tiles(session.game.alphabet, drawn) if drawn else None
+    _show_step(session, session.new_rack(tiles), as_json)
+
+
+def _show_verdicts(verdicts: list[Verdict]) -> None:
+    for v in verdicts:
+        s = v.slip
+        head = f"move {s.move} player {s.player or '?'}: {s.position} {s.word}".rstrip()
+        if v.valid:
+            click.echo(f"{head}: {v.score}")
+        else:
+            rules = ", ".join(v.rules())
+            click.echo(
+                f"{head}: 0 — " + "; ".join(text for _, text in v.reasons) + (f" ({rules})" if rules else "")
+            )
+        for note in v.notes:
+            click.echo(f"    note: {note}")
+
+
+@duplicate.command()
+@journal_option
+@game_option
+@click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
+@click.option(
+    "--move", type=click.IntRange(1), default=None, help="Move of the slips (default: the open one)."
+)
+@click.option("--player", default=None, help="One slip: the player's number.")
+@click.option("--position", default="", help="One slip: the position as written.")
+@click.option("--word", default="", help="One slip: the main word, a circled blank in lower case.")
+@click.option("--score", type=int, default=None, help="One slip: the score written (FISE-6).")
+@click.option("--late", is_flag=True, help="One slip: handed in after time.")
+@click.option("--illegible", is_flag=True, help="One slip: unreadable.")
+def slips(
+    journal: str,
+    game: str | None,
+    file: str | None,
+    move: int | None,
+    player: str | None,
+    position: str,
+    word: str,
+    score: int | None,
+    late: bool,
+    illegible: bool,
+) -> None:
+    """Enter slips (a CSV file, or one with --player ...), store them, and print each verdict."""
+    session = _open(journal, game)
+    number = move or session.game.move
+    if file:
+        text = sys.stdin.read() if file == "-" else _read_text(file)
+        entered = read_slips(text, move=number)
+    elif player is not None:
+        entered = [Slip(number, player, position, word, score, late, illegible)]
+    else:
+        raise click.UsageError("give a CSV file of slips or one slip with --player")
+    _show_verdicts(session.add_slips(entered))
+
+
+@duplicate.command()
+@journal_option
+@game_option
+@click.argument("word")
+@click.option("--valid/--invalid", required=True, help="The referee's decision on the word.")
+@click.option("--reason", default="", help="Why (kept with the decision).")
+@click.option(
+    "--rule", "rule_id", type=click.Choice(["FISE-16", "GR-5D"]), default="FISE-16", show_default=True
+)
+def rule(journal: str, game: str | None, word: str, valid: bool, reason: str, rule_id: str) -> None:
+    """Rule on a word after the fact: scores change, the board does not (FISE-16, GR-5D)."""
+    session = _open(journal, game, with_lexicon=False)
+    session.rule(word, valid, reason, rule_id)
+    click.echo(f"{word.upper()} ruled {'valid' if valid else 'invalid'}; results are recomputed")
+
+
+@duplicate.command()
+@journal_option
+@game_option
+@click.argument("player")
+@click.option(
+    "--after", type=click.IntRange(0), default=None, help="Last move played (default: moves closed)."
+)
+def withdraw(journal: str, game: str | None, player: str, after: int | None) -> None:
+    """A player leaves the game: 0 for the remaining moves (GR-7)."""
+    session = _open(journal, game, with_lexicon=False)
+    session.withdraw(player, after)
+    click.echo(f"player {player} withdrawn")
+
+
+@duplicate.command(name="end")
+@journal_option
+@game_option
+@click.argument("reason")
+def end_(journal: str, game: str | None, reason: str) -> None:
+    """End the game now (FISE-13: the referee says so)."""
+    session = _open(journal, game, with_lexicon=False)
+    end = session.end_game(reason)
+    click.echo(f"game over after move {end.after_move}: {end.reason}")
+
+
+@duplicate.command()
+@journal_option
+@game_option
+def show(journal: str, game: str | None) -> None:
+    """Show the board, the rack, the move and the clock of the game (FISE-2)."""
+    session = _open(journal, game, with_lexicon=False)
+    g = session.game
+    click.echo(g.board.render())
+    click.echo(
+        f"move {g.move} ({g.phase}); rack {racks.labels(g.alphabet, racks.sort_tiles(g.rack))}; "
+        f"bag {len(g.bag)}; master total {g.master_total()}"
+    )
+    clock = session.settings.rules.clock
+    click.echo(
+        f"clock: {clock.seconds} s per move; warnings at {', '.join(str(w) for w in clock.warnings)} s left"
+    )
+    if g.end:
+        click.echo(f"game over after move {g.end.after_move}: {g.end.reason}")
+
+
+def _out(text: str, out: str | None) -> None:
+    if out:
+        Path(out).write_text(text, encoding="utf-8")
+        click.echo(f"written {out}", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
+@duplicate.command(name="results")
+@journal_option
+@game_option
+@click.option("--format", "fmt", type=click.Choice(export.FORMATS), default="text", show_default=True)
+@click.option("--player", default=None, help="Print this player's record sheet (FISE-6b).")
+@click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write to a file.")
+def results_(journal: str, game: str | None, fmt: str, player: str | None, out: str | None) -> None:
+    """Results move by move with bonuses, ranking and percentages (FISE-11, FISE-15, FISE-17, GR-7)."""
+    session = _open(journal, game)
+    assert session.lexicon is not None
+    result = results.compute(session.game, session.lexicon)
+    if player is not None:
+        try:
+            line = result.line(player)
+        except KeyError:
+            raise GameError(f"no player {player} in the results") from None
+        _out(export.player_sheet(result, line), out)
+        return
+    _out(export.render(result, fmt), out)
+
+
+@duplicate.command(name="export")
+@journal_option
+@game_option
+@click.option(
+    "--format", "fmt", type=click.Choice(["gcg", *export.FORMATS]), default="gcg", show_default=True
+)
+@click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write to a file.")
+def export_(journal: str, game: str | None, fmt: str, out: str | None) -> None:
+    """Export the master moves as GCG (Quackle, Macondo, Woogles) or the results as CSV, HTML or text."""
+    session = _open(journal, game, with_lexicon=fmt != "gcg")
+    if fmt == "gcg":
+        _out(gcg.write(session.game), out)
+        return
+    assert session.lexicon is not None
+    _out(export.render(results.compute(session.game, session.lexicon), fmt), out)
+
+
+@duplicate.command(name="standings")
+@journal_option
+@click.argument("games", nargs=-1)
+@click.option(
+    "--method", type=click.Choice(results.STANDING_METHODS), default="mean-place", show_default=True
+)
+@click.option("--format", "fmt", type=click.Choice(["text", "csv"]), default="text", show_default=True)
+def standings_(journal: str, games: tuple[str, ...], method: str, fmt: str) -> None:
+    """Standings over several games: mean place (absent = last) or mean percentage (FISE-15)."""
+    with Journal(journal) as j:
+        ids = list(games) or [g.id for g in j.games("duplicate")]
+    found = []
+    for gid in ids:
+        session = _open(journal, gid)
+        assert session.lexicon is not None
+        found.append(results.compute(session.game, session.lexicon))
+    rows = results.standings(found, method)
+    click.echo(export.standings_text(rows) if fmt == "text" else export.standings_csv(rows), nl=False)
+
+
+@duplicate.command()
+@click.option("--auto", is_flag=True, required=True, help="Play the whole game alone (the only mode so far).")
+@click.option("--journal", "-j", default=None, help="Keep the game in this journal (default: in memory).")
+@click.option("--rules", "rules_name", type=click.Choice(sorted(RULESETS)), default="fise", show_default=True)
+@click.option("--lang", default=None, help="Tile set (default by rule set).")
+@click.option("--lexicon", default=None, help="Word list: catalog name, path, or synthetic:N.")
+@click.option("--seed", default="1", show_default=True)
+@click.option("--moves", type=click.IntRange(1), default=None)
+@click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
+@click.option("--engine", type=click.Choice(ENGINES), default="compiled", show_default=True)
+@json_option
+def play(
+    auto: bool,
+    journal: str | None,
+    rules_name: str,
+    lang: str | None,
+    lexicon: str | None,
+    seed: str,
+    moves: int | None,
+    variant: str,
+    engine: str,
+    as_json: bool,
+) -> None:
+    """Play a whole game alone, printing each rack, master move and running total (FISE-1)."""
+    lang = lang or {"fise": "es", "greek": "el", "romanian": "ro"}[rules_name]
+    lex = load_lexicon(lexicon, lang)
+    settings = Settings(
+        ruleset(rules_name, moves=moves),
+        lang,
+        lexicon or lex.name,
+        seed=seed,
+        variant=variant,
+        engine=engine,
+        title=f"auto {rules_name} {lang} seed {seed}",
+    )
+    j = Journal(journal or ":memory:")
+    session = Session.create(j, settings, lex)
+    alpha = session.game.alphabet
+    if not as_json:
+        for line in settings.announcement():
+            click.echo(line)
+
+    def show_step(step: Step) -> None:
+        if as_json:
+            _show_step(session, step, True)
+            return
+        if step.kind == "rack":
+            rack = racks.labels(alpha, racks.sort_tiles(session.game.rack))
+            redrawn = sum(1 for d in step.draws if not d.legal)
+            click.echo(
+                f"move {step.move:>2}  rack {' '.join(rack):<22}"
+                + (f" (redrawn {redrawn})" if redrawn else "")
+            )
+        elif step.kind == "master" and step.master:
+            m = step.master
+            ties_note = f" [{len(step.candidates)} tied]" if len(step.candidates) > 1 else ""
+            click.echo(
+                f"         master {m.placement.coord.format(settings.rules.notation):<6} "
+                f"{alpha.format(m.placement.word):<15} {m.score:>4}  total {session.game.master_total():>5}"
+                f"{ties_note}"
+            )
+        elif step.kind == "end" and step.end:
+            click.echo(f"game over after move {step.end.after_move}: {step.end.reason}")
+
+    try:
+        session.play_auto(show_step)
+    finally:
+        if journal:
+            click.echo(f"game {session.id} in {journal}", err=True)
+        j.close()
+
+
+commands = [duplicate]
+
+__all__ = ["commands", "load_lexicon"]

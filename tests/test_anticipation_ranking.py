@@ -1,0 +1,115 @@
+"""Disciplinary warnings, contests, ranking, cheating (RO-6.4, RO-6.5, RO-6.6, RO-7.1)."""
+
+from __future__ import annotations
+
+from anticipation_support import new_game, play, verdict
+from test_anticipation_correction import AL, CAL, GROUPS, LOTS, VEST, row
+
+from arbitru.formats.anticipation.ranking import places
+
+
+def test_ro_6_4_disciplinary_warning_costs_20(tmp_path):
+    game, _ = play(tmp_path, GROUPS, LOTS, [AL, CAL])
+    seq = game.sanction("Ana", "disciplinary", "talking during turn 2", turn=2)
+    st = game.replay()
+    r = st.results["Ana"]
+    assert (r.disciplinary, r.total, r.eliminated, r.place) == (20, 4 + 3 - 20, "", 1)
+    assert r.sanctions == [{"seq": seq, "kind": "disciplinary", "reason": "talking during turn 2", "turn": 2,
+                            "withdrawn": False}]
+
+
+def test_ro_6_4_second_disciplinary_warning_eliminates(tmp_path):
+    game, _ = play(tmp_path, GROUPS, LOTS, [AL, CAL, ("Dan", 2, *AL[2:])])
+    game.sanction("Ana", "disciplinary", "talking")
+    game.sanction("Ana", "disciplinary", "looking at table 3")
+    st = game.replay()
+    r = st.results["Ana"]
+    assert r.eliminated == "eliminated: second disciplinary warning (RO-6.4): looking at table 3"
+    assert r.place is None and st.ranking[-1].player == "Ana"
+    assert r.slips[1].status == "void"  # correction stops
+    assert st.results["Dan"].place == 1
+
+
+def test_ro_7_1_cheater_is_eliminated_and_not_corrected(tmp_path):
+    game, _ = play(tmp_path, GROUPS, LOTS, [AL, CAL, ("Dan", 2, *AL[2:])])
+    game.sanction("Ana", "cheating", "a word list on the table")
+    st = game.replay()
+    r = st.results["Ana"]
+    assert r.eliminated.startswith("eliminated for cheating (RO-7.1)")
+    assert all(sv.status == "void" for sv in r.slips.values() if sv.status != "missing")
+    assert r.place is None and [p.player for p in st.ranking] == ["Dan", "Ana"]
+
+
+def test_ro_6_6_ties_share_the_higher_place():
+    assert places([("a", 10), ("b", 30), ("c", 30), ("d", 5), ("e", 10)]) == {"b": 1, "c": 1, "a": 3, "e": 3,
+                                                                               "d": 5}
+
+
+def test_ro_6_6_ranking_by_total(tmp_path):
+    rows = [AL, CAL, ("Dan", 2, *AL[2:]), ("Ion", 3, *AL[2:]), ("Eva", 4, *AL[2:]), ("Eva", 4, *CAL[2:])]
+    game, st = play(tmp_path, GROUPS, LOTS, rows)
+    game.sanction("Ion", "cheating", "phone")
+    st = game.replay()
+    assert [(r.player, r.place, r.total) for r in st.ranking] == [("Ana", 1, 7), ("Eva", 1, 7), ("Dan", 3, 4),
+                                                                   ("Ion", None, 0)]
+
+
+def test_ro_6_5_contest_decision_keeps_the_old_verdict(tmp_path):
+    # 9G AI: the cross word ALI is not in the list; the appeal committee accepts it (a decision, with its reason)
+    game, st = play(tmp_path, GROUPS, [2, 4, 3, *range(5, 16)], [AL, row(2, "9G", "AI", 3)])
+    assert verdict(st, "Ana", 2).status == "invalid"
+    seq = game.decide("Ana", "placement", "valid", "ALI accepted by the appeal committee", by="appeal committee",
+                      turn=2)
+    st = game.replay()
+    v = verdict(st, "Ana", 2)
+    assert (v.status, v.rule, v.points) == ("valid", "RO-6.5", 6)  # AI 2 + 1, ALI 3
+    assert v.original["status"] == "invalid" and v.original["rule"] == "RO-6.1a"
+    assert v.decisions == [seq]
+    assert any("ALI accepted by the appeal committee" in n for n in v.notes)
+    events = [e.kind for e in game.journal.events(game.id)]
+    assert events.count("slip") == 2 and events[-1] == "decision"  # nothing rewritten
+
+
+def test_ro_6_5_the_player_meant_another_position(tmp_path):
+    # G6 CAT fits at G5 and at G7: G5 is taken and flagged (RO-5.5.i); the arbiter's check at the table says G7
+    game, st = play(tmp_path, GROUPS, LOTS, [AL, row(2, "G6", "CAT", 12)])
+    v = verdict(st, "Ana", 2)
+    assert (v.rule, v.position) == ("RO-6.3b", "G5")
+    assert any("2 positions fit the player's board" in n for n in v.notes)
+    game.decide("Ana", "placement", "as", "the player's grid shows G7", turn=2, position="G7")
+    v = verdict(game.replay(), "Ana", 2)
+    # G7 CAT: CAT 2 + 1 + 2, cross words CA 3 and AL 2: 10, so the penalty is capped at 10
+    assert (v.status, v.rule, v.position, v.points, v.penalty) == ("corrected", "RO-6.3b", "G7", 10, 10)
+    assert v.original["position"] == "G5"
+
+
+def test_ro_6_5_warning_penalty_and_total_decisions(tmp_path):
+    game, st = play(tmp_path, GROUPS, LOTS, [AL, CAL, row(3, "G9", "VEST", 25)])
+    assert st.results["Ana"].slips[3].warning and verdict(st, "Ana", 3).penalty == 20
+    game.decide("Ana", "warning", "cancel", "the score was misread by the arbiter", turn=3)
+    game.decide("Ana", "penalty", "set", "half penalty by the appeal committee", turn=3, points=10)
+    game.decide("Ana", "total", "adjust", "arithmetic error on the results sheet", points=2)
+    s = game.sanction("Ana", "disciplinary", "noise")
+    game.decide("Ana", "discipline", "cancel", "it was the neighbour", event=s)
+    r = game.replay().results["Ana"]
+    assert r.slips[3].warning is None and r.slips[3].decisions
+    assert verdict(game.replay(), "Ana", 3).penalty == 10
+    assert r.disciplinary == 0 and r.sanctions[0]["withdrawn"]
+    assert r.total == 4 + 3 + 24 - 10 + 2
+
+
+def test_ro_6_5_decisions_need_a_reason(tmp_path):
+    import pytest
+
+    from arbitru.errors import ArbitruError
+
+    game = new_game(tmp_path, GROUPS, LOTS)
+    with pytest.raises(ArbitruError, match="reason"):
+        game.decide("Ana", "placement", "valid", " ", turn=1)
+    with pytest.raises(ArbitruError, match="one of valid, invalid, as"):
+        game.decide("Ana", "placement", "accept", "x", turn=1)
+
+
+def test_vest_scenario_total(tmp_path):
+    _, st = play(tmp_path, GROUPS, LOTS, [AL, CAL, VEST])
+    assert st.results["Ana"].total == 31
