@@ -74,7 +74,7 @@ def run(
         moves += report.moves
         redraws += report.rejected
         ties += report.ties
-        ends[report.end.split(":")[0]] += 1
+        ends[report.end_kind] += 1
         problems.extend(f"seed {seed}: {p}" for p in report.problems)
         journal.close()
     per_move = game_seconds / moves if moves else 0.0

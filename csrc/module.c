@@ -57,8 +57,9 @@ static int kwgref_get(KwgRef *k, PyObject *obj, int alphabet_size)
         PyErr_SetString(PyExc_ValueError, "kwg length is not a multiple of 4");
         return -1;
     }
-    if (((uintptr_t)p & 3) != 0) {
-        /* unaligned: keep an aligned private copy (bytes data is aligned) */
+    if (((uintptr_t)p & 3) != 0 || !view.readonly) {
+        /* unaligned, or writable (the array must not change under a board): keep a private copy; bytes data
+         * is aligned and read-only */
         PyObject *copy = PyBytes_FromStringAndSize(p, len);
         PyBuffer_Release(&view);
         if (!copy) return -1;
@@ -281,6 +282,29 @@ static int Board_init(BoardObject *self, PyObject *args, PyObject *kwds)
             return -1;
         }
     }
+    /* scores are int32: the worst placement on this layout must fit (the standard one is far below) */
+    double line_product = 1, max_lm = 1, max_wm = 1, max_value = 0;
+    for (int line = 0; line < DIM; line++) {
+        double row = 1, col = 1;
+        for (int i = 0; i < DIM; i++) {
+            row *= wm[line * DIM + i];
+            col *= wm[i * DIM + line];
+        }
+        if (row > line_product) line_product = row;
+        if (col > line_product) line_product = col;
+    }
+    for (int s = 0; s < N_SQ; s++) {
+        if (lm[s] > max_lm) max_lm = lm[s];
+        if (wm[s] > max_wm) max_wm = wm[s];
+    }
+    for (int t = 1; t <= n; t++) {
+        if (values[t] > max_value) max_value = values[t];
+    }
+    double word = DIM * max_value * max_lm;
+    if (line_product * word + DIM * word * max_wm + bingo_bonus > 2147483647.0) {
+        PyErr_SetString(PyExc_ValueError, "premium layout and letter values could overflow 32-bit scores");
+        return -1;
+    }
     KwgRef ref;
     if (kwgref_get(&ref, kwg, n) < 0) return -1;
     kwgref_release(&self->ref);
@@ -449,18 +473,18 @@ static PyObject *Board_get_bingo_bonus(BoardObject *self, void *closure)
 
 static PyMethodDef Board_methods[] = {
     {"set_squares", (PyCFunction)Board_set_squares, METH_O,
-     "set_squares(squares, /)\n--\n\nLoad 225 squares (row-major) and compute cross-sets from scratch."},
-    {"squares", (PyCFunction)Board_squares, METH_NOARGS, "squares()\n--\n\nThe 225 squares, row-major."},
+     "set_squares($self, squares, /)\n--\n\nLoad 225 squares (row-major) and compute cross-sets from scratch."},
+    {"squares", (PyCFunction)Board_squares, METH_NOARGS, "squares($self, /)\n--\n\nThe 225 squares, row-major."},
     {"place", (PyCFunction)Board_place, METH_VARARGS,
-     "place(row, col, dir, tiles, /)\n--\n\nPut a placement on the board (tiles: one code per square of the "
+     "place($self, row, col, dir, tiles, /)\n--\n\nPut a placement on the board (tiles: one code per square of the "
      "main word, 0 = already on the board) and update the cross-sets it changes. Checks squares, not words."},
     {"generate", (PyCFunction)(void (*)(void))Board_generate, METH_VARARGS | METH_KEYWORDS,
-     "generate(rack, top=0, flags=0)\n--\n\nPlacements as 24-byte records (see csrc/README.md)."},
+     "generate($self, /, rack, top=0, flags=0)\n--\n\nPlacements as 24-byte records (see csrc/README.md)."},
     {"cross_set", (PyCFunction)Board_cross_set, METH_VARARGS,
-     "cross_set(row, col, dir, /)\n--\n\nBit mask of letters a dir-placement may put on the square (0 if occupied)."},
+     "cross_set($self, row, col, dir, /)\n--\n\nBit mask of letters a dir-placement may put on the square (0 if occupied)."},
     {"cross_score", (PyCFunction)Board_cross_score, METH_VARARGS,
-     "cross_score(row, col, dir, /)\n--\n\nFace value of the cross word's existing tiles, -1 if none."},
-    {"copy", (PyCFunction)Board_copy, METH_NOARGS, "copy()\n--\n\nAn independent board sharing the kwg buffer."},
+     "cross_score($self, row, col, dir, /)\n--\n\nFace value of the cross word's existing tiles, -1 if none."},
+    {"copy", (PyCFunction)Board_copy, METH_NOARGS, "copy($self, /)\n--\n\nAn independent board sharing the kwg buffer."},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef Board_getset[] = {

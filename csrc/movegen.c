@@ -482,6 +482,12 @@ static void record(Gen *g, int s, int e, int ms, int wmul, int xt, int placed)
 static void gen_left(Gen *g, int pos, uint32_t list, int ms, int wmul, int xt, int placed);
 static void gen_right(Gen *g, int pos, uint32_t list, int ms, int wmul, int xt, int placed);
 
+/* Can the search go on to square p: a board tile, or a rack tile the cross-set allows? */
+static inline int can_fill(const Gen *g, int p)
+{
+    return g->bl[p] || (g->ntiles && (g->xs[p] & (g->nblank ? g->all : g->rmask)));
+}
+
 /* Square pos (<= anchor) now holds the tile of entry e. */
 static inline void go_left(Gen *g, int pos, uint32_t e, int ms, int wmul, int xt, int placed)
 {
@@ -489,8 +495,8 @@ static inline void go_left(Gen *g, int pos, uint32_t e, int ms, int wmul, int xt
     if ((e & KWG_ACC_BIT) && noleft && g->right_open && pos < g->anchor) record(g, pos, g->anchor, ms, wmul, xt, placed);
     uint32_t child = KWG_ARC(e);
     if (!child) return;
-    if (pos > g->ll && (g->bl[pos - 1] || g->ntiles)) gen_left(g, pos - 1, child, ms, wmul, xt, placed);
-    if (noleft && g->anchor < DIM - 1 && (g->bl[g->anchor + 1] || g->ntiles)) {
+    if (pos > g->ll && can_fill(g, pos - 1)) gen_left(g, pos - 1, child, ms, wmul, xt, placed);
+    if (noleft && g->anchor < DIM - 1 && can_fill(g, g->anchor + 1)) {
         uint32_t sep = g->kwg[child];
         if (KWG_TILE(sep) == 0 && KWG_ARC(sep)) {
             g->left_end = pos;
@@ -505,67 +511,77 @@ static inline void go_right(Gen *g, int pos, uint32_t e, int ms, int wmul, int x
     if ((e & KWG_ACC_BIT) && noright) record(g, g->left_end, pos, ms, wmul, xt, placed);
     uint32_t child = KWG_ARC(e);
     if (!child) return;
-    if (pos < DIM - 1 && (g->bl[pos + 1] || g->ntiles)) gen_right(g, pos + 1, child, ms, wmul, xt, placed);
+    if (pos < DIM - 1 && can_fill(g, pos + 1)) gen_right(g, pos + 1, child, ms, wmul, xt, placed);
 }
 
-#define GEN_BODY(GO)                                                                                     \
-    const uint32_t *kwg = g->kwg;                                                                        \
-    unsigned b = g->bl[pos];                                                                             \
-    if (b) {                                                                                             \
-        for (uint32_t i = list;; i++) {                                                                  \
-            uint32_t e = kwg[i];                                                                         \
-            unsigned t = KWG_TILE(e);                                                                    \
-            if (t == b) {                                                                                \
-                GO(g, pos, e, ms + g->fv[pos], wmul, xt, placed);                                        \
-                return;                                                                                  \
-            }                                                                                            \
-            if (t > b || (e & KWG_END_BIT)) return;                                                      \
-        }                                                                                                \
-    }                                                                                                    \
-    uint64_t avail = g->xs[pos] & (g->nblank ? g->all : g->rmask);                                       \
-    if (!avail) return;                                                                                  \
-    unsigned top_t = 63 - (unsigned)__builtin_clzll(avail);                                              \
-    /* first pass: the entries to follow, prefetching their child lists */                            \
-    uint32_t match[64];                                                                                  \
-    int nm = 0;                                                                                          \
-    for (uint32_t i = list;; i++) {                                                                      \
-        uint32_t e = kwg[i];                                                                             \
-        unsigned t = KWG_TILE(e);                                                                        \
-        if (t > top_t) break;                                                                            \
-        if ((avail >> t) & 1) {                                                                          \
-            __builtin_prefetch(&kwg[KWG_ARC(e)]);                                                        \
-            match[nm++] = e;                                                                             \
-        }                                                                                                \
-        if (e & KWG_END_BIT) break;                                                                      \
-    }                                                                                                    \
-    int lm = g->lm[pos], wm = g->wm[pos], xc = g->xc[pos];                                               \
-    int nwmul = wmul * wm;                                                                               \
-    for (int k = 0; k < nm; k++) {                                                                       \
-        uint32_t e = match[k];                                                                           \
-        unsigned t = KWG_TILE(e);                                                                        \
-        int v = lm * g->values[t];                                                                       \
-        g->ntiles--;                                                                                     \
-        g->word[pos] = (uint8_t)t;                                                                       \
-        if (g->rack[t]) {                                                                                \
-            if (!--g->rack[t]) g->rmask &= ~(1ULL << t);                                                 \
-            GO(g, pos, e, ms + v, nwmul, xc >= 0 ? xt + (xc + v) * wm : xt, placed + 1);                 \
-            if (!g->rack[t]++) g->rmask |= 1ULL << t;                                                    \
-        } else {                                                                                         \
-            g->nblank--;                                                                                 \
-            GO(g, pos, e, ms + v, nwmul, xc >= 0 ? xt + (xc + v) * wm : xt, placed + 1);                 \
-            g->nblank++;                                                                                 \
-        }                                                                                                \
-        g->ntiles++;                                                                                     \
+/* Fills square pos from the sibling list at index list: the board's tile if there is one, else each rack
+ * letter (a blank when no natural tile is left) that the cross-set allows and the list continues with. */
+static inline __attribute__((always_inline)) void gen_square(Gen *g, int pos, uint32_t list, int ms, int wmul,
+                                                             int xt, int placed, int right)
+{
+    const uint32_t *kwg = g->kwg;
+    unsigned b = g->bl[pos];
+    if (b) {
+        /* follow the whole run of board tiles: no word can end inside it */
+        const uint8_t *bl = g->bl;
+        for (;;) {
+            uint32_t i = list, e;
+            for (;; i++) {
+                e = kwg[i];
+                unsigned t = KWG_TILE(e);
+                if (t == b) break;
+                if (t > b || (e & KWG_END_BIT)) return;
+            }
+            ms += g->fv[pos];
+            int next = right ? pos + 1 : pos - 1;
+            if (next < 0 || next >= DIM || !(b = bl[next])) {
+                if (right) go_right(g, pos, e, ms, wmul, xt, placed);
+                else go_left(g, pos, e, ms, wmul, xt, placed);
+                return;
+            }
+            if (!(list = KWG_ARC(e))) return;
+            pos = next;
+        }
     }
+    uint64_t avail = g->xs[pos] & (g->nblank ? g->all : g->rmask);
+    if (!avail) return;
+    unsigned top_t = 63 - (unsigned)__builtin_clzll(avail);
+    int lm = g->lm[pos], wm = g->wm[pos], xc = g->xc[pos];
+    int nwmul = wmul * wm;
+    for (uint32_t i = list;; i++) {
+        uint32_t e = kwg[i];
+        unsigned t = KWG_TILE(e);
+        if (t > top_t) break;
+        if ((avail >> t) & 1) {
+            int v = lm * g->values[t];
+            int nxt = xc >= 0 ? xt + (xc + v) * wm : xt;
+            g->ntiles--;
+            g->word[pos] = (uint8_t)t;
+            if (g->rack[t]) {
+                if (!--g->rack[t]) g->rmask &= ~(1ULL << t);
+                if (right) go_right(g, pos, e, ms + v, nwmul, nxt, placed + 1);
+                else go_left(g, pos, e, ms + v, nwmul, nxt, placed + 1);
+                if (!g->rack[t]++) g->rmask |= 1ULL << t;
+            } else {
+                g->nblank--;
+                if (right) go_right(g, pos, e, ms + v, nwmul, nxt, placed + 1);
+                else go_left(g, pos, e, ms + v, nwmul, nxt, placed + 1);
+                g->nblank++;
+            }
+            g->ntiles++;
+        }
+        if (e & KWG_END_BIT) break;
+    }
+}
 
 static void gen_left(Gen *g, int pos, uint32_t list, int ms, int wmul, int xt, int placed)
 {
-    GEN_BODY(go_left)
+    gen_square(g, pos, list, ms, wmul, xt, placed, 0);
 }
 
 static void gen_right(Gen *g, int pos, uint32_t list, int ms, int wmul, int xt, int placed)
 {
-    GEN_BODY(go_right)
+    gen_square(g, pos, list, ms, wmul, xt, placed, 1);
 }
 
 static void setup_line(Gen *g, int d, int l)
@@ -583,7 +599,7 @@ static void setup_line(Gen *g, int d, int l)
     memset(g->word, 0, sizeof g->word);
 }
 
-/* Anchors of the current line, left to right; prev[i] = left limit for anchors[i]. */
+/* Anchors of the current line, left to right (the left limit of each is one past the previous). */
 static int line_anchors(const Gen *g, int *anchors)
 {
     int n = 0;
@@ -798,24 +814,19 @@ int cb_generate(CBoard *b, GenBuf *buf, const uint8_t *rack, int top, int flags)
     g.nblank = rack[0];
     g.blanks0 = rack[0];
     g.ntiles = rack[0];
-    int nv = 0;
-    for (int k = 0; k < rack[0] && nv < 16; k++) g.vals[nv++] = 0;
+    int per_value[256] = {0};
+    per_value[0] = rack[0];
     for (int t = 1; t <= b->n_letters; t++) {
         g.rack[t] = g.rack0[t] = rack[t];
         g.ntiles += rack[t];
         if (rack[t]) g.rmask |= 1ULL << t;
-        for (int k = 0; k < rack[t] && nv < 16; k++) g.vals[nv++] = b->values[t];
+        per_value[b->values[t]] += rack[t];
     }
     g.rack_total = g.ntiles;
     g.rmask0 = g.rmask;
-    /* descending */
-    for (int i = 1; i < nv; i++) {
-        int x = g.vals[i], j = i;
-        while (j > 0 && g.vals[j - 1] < x) {
-            g.vals[j] = g.vals[j - 1];
-            j--;
-        }
-        g.vals[j] = x;
+    /* the 16 highest tile values, descending (no placement takes more than 15 tiles) */
+    for (int v = 255, nv = 0; v >= 0 && nv < 16; v--) {
+        for (int k = 0; k < per_value[v] && nv < 16; k++) g.vals[nv++] = v;
     }
     if (g.ntiles == 0 || !KWG_ARC(b->kwg[1])) return 0;
 

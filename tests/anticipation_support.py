@@ -183,3 +183,44 @@ def play(tmp_path, fixed: dict[int, str], lots: list[int], rows: list[tuple[obje
 
 def verdict(state, player: str, turn: int, index: int = 1):
     return next(v for v in state.results[player].slips[turn].placements if v.index == index)
+
+
+# --- a scripted game for the crash test ------------------------------------------------------------------------
+
+SCRIPT_GROUPS = {1: "AL", 2: "BDEIOTU", 3: "ACEINRT", 4: "AEINSTV", 5: "ADEIORT", 6: "ACEILNO"}
+SCRIPT_WORDS = [("H7", "AL"), ("H6", "CAL"), ("9G", "VEST"), ("6F", "ARC"), ("F5", "LAC"), ("G9", "VEST"),
+                ("Z99", "CASA"), ("", "PAS"), ("10G", "VEST")]
+
+
+def scripted_slips(players: int = 40) -> list:
+    """Slips of a scripted game, in the order they are entered: turn by turn, player by player."""
+    from arbitru.formats.anticipation.slips import Slip, SlipRow
+
+    out = []
+    for turn in range(1, 15):
+        for p in range(players):
+            position, word = SCRIPT_WORDS[(p + turn) % len(SCRIPT_WORDS)]
+            note = "Anulez turul 2" if (p + turn) % 11 == 0 and turn > 2 else ""
+            rows = [SlipRow(1, str(p + 1), str(turn), position, word, str((p * turn) % 30), "", note)]
+            out.append(Slip(f"P{p:02d}", turn, rows, "script", str(turn)))
+    return out
+
+
+def run_scripted_game(db: str, game_id: str = "crash") -> None:
+    """Create the scripted game and enter its slips one per transaction, printing each committed seq."""
+    import sys
+
+    lex = lexicon()
+    journal = Journal(db)
+    game = AnticipationGame.create(journal, Settings(lexicon=lex.name), Draw(groups_with(SCRIPT_GROUPS), "manual"),
+                                   lexicon=lex, game_id=game_id)
+    for turn in range(1, 15):
+        seq = journal.append(game.id, "lot", {"turn": turn, "group": turn + 1, "drawn_by": f"table {turn}"})
+        print(seq, flush=True)
+    for i, slip in enumerate(scripted_slips()):
+        (seq,) = game.enter_slips([slip])
+        print(seq, flush=True)
+        if i % 97 == 96:
+            seq = game.record_correction(game.replay(), slip.turn)
+            print(seq, flush=True)
+    sys.stdout.write("done\n")

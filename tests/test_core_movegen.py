@@ -429,6 +429,8 @@ def test_errors() -> None:
         _core.Board(kwg, 26, b"\x00" * 5, STANDARD.letter_mult, STANDARD.word_mult)
     with pytest.raises(ValueError, match="multipliers"):
         _core.Board(kwg, 26, VALUES, bytes(225), STANDARD.word_mult)
+    with pytest.raises(ValueError, match="overflow"):
+        _core.Board(kwg, 26, VALUES, STANDARD.letter_mult, bytes([9] * 225))
     with pytest.raises(ValueError, match="alphabet size"):
         _core.Board(_core.KWG_MAGIC + struct.pack("<II", 5, len(kwg) // 4) + kwg, 26, VALUES,
                     STANDARD.letter_mult, STANDARD.word_mult)  # fmt: skip

@@ -368,3 +368,14 @@ def test_gr_1_pairs_share_a_board_and_a_slip():
     r = compute(s.game, s.lexicon)
     assert r.lines[0].player.members == ("Eleni", "Nikos") and r.lines[0].points == 12
     assert "Eleni + Nikos" in export.text(r)
+
+
+def test_fise_19_a_sudden_death_game_is_ranked_by_moves_survived():
+    s = session(variant="sudden-death", players=("1", "2"))
+    s.draw(tiles("CASAXYZ"))
+    s.add_slips([slip(1, "1", "H5", "CASA"), slip(1, "2", "H7", "AS")])
+    s.place_master()
+    r = compute(s.game, s.lexicon)
+    assert [(x.player, x.moves, x.out_at) for x in r.sudden_death] == [("1", 1, None), ("2", 1, 1)]
+    assert "Sudden death (FISE-19)" in export.text(r)
+    assert compute(session().game, s.lexicon).sudden_death is None

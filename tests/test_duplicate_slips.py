@@ -4,12 +4,14 @@ files."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from arbitru.engine.board import Board
 from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.placement import Placement
 from arbitru.engine.tiles import alphabet
-from arbitru.formats.duplicate import export, racks
+from arbitru.formats.duplicate import export, gcg, racks
 from arbitru.formats.duplicate.game import GameError, Player, Session, Settings
 from arbitru.formats.duplicate.results import compute
 from arbitru.formats.duplicate.rulesets import ruleset
@@ -264,3 +266,32 @@ def test_a_bad_file_names_every_bad_line():
     with pytest.raises(SlipFileError) as e:
         read_slips("move,player,position,word,score\nx,1,H5,CASA,1\n1,1,H5,CASA,y\n")
     assert "line 2" in str(e.value) and "line 3" in str(e.value)
+
+
+# --- whatever is written, a verdict; whatever is in a file, slips or a reason ------------------------------
+
+TEXT = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=24)
+
+
+@given(position=TEXT, word=TEXT, player=TEXT, score=st.one_of(st.none(), st.integers(-1000, 1000)))
+def test_any_slip_gets_a_verdict_never_an_exception(position, word, player, score):
+    board = played("H5 CASA")
+    for rules in (FISE, GREEK):
+        v = judge(Slip(2, player, position, word, score), board, ES.parse_rack("CASA?XY"), LEX, rules)
+        assert v.score >= 0 and (v.valid or v.reasons)
+
+
+@given(st.text(max_size=300))
+def test_any_slip_file_gives_slips_or_a_reason(text):
+    try:
+        read_slips(text, move=1)
+    except SlipFileError as e:
+        assert str(e)
+
+
+@given(st.text(max_size=300))
+def test_any_gcg_file_gives_moves_or_a_reason(text):
+    try:
+        gcg.read(text, ES)
+    except gcg.GcgError as e:
+        assert str(e)

@@ -18,11 +18,12 @@ from arbitru.engine.lexicon import (
     MAGIC,
     TILE_SHIFT,
     Lexicon,
+    WordEncoder,
     build_kwg_python,
     gaddag_paths,
 )
 from arbitru.engine.tiles import alphabet
-from arbitru.errors import LexiconError
+from arbitru.errors import LexiconError, TileError
 from conftest import python_lexicon
 
 EN = alphabet("en")
@@ -194,6 +195,18 @@ def test_encode_words_rejects_and_folds():
     assert rejected == ["a", "ABCDEFGHIJKLMNOP", "ΑΒ", "  "]
     es_tiles, _ = Lexicon.encode_words(["CHURRO"], alphabet("es"))
     assert len(es_tiles[0]) == 4  # word length counts tiles, not characters
+
+
+def test_word_encoder_agrees_with_fold_and_split():
+    # a combining mark that NFC cannot attach (acute on T) is dropped by Alphabet.fold, so by the encoder too
+    for raw in ("cat\u0301", "ȚARĂ", "\u0301", "ca t", "CAΣA"):
+        folded = RO.fold(raw)
+        try:
+            expected = RO.split(folded) if folded else None
+        except TileError:
+            expected = None
+        got = WordEncoder(RO).tiles(raw)
+        assert (list(got) if got is not None else None) == expected, raw
 
 
 def test_from_words_public_builder_matches(make_lexicon):

@@ -38,7 +38,7 @@ def codes(result) -> list[str]:
 
 @pytest.fixture(scope="module")
 def lex(make_lexicon):
-    words = "QUITE AQUA TEA CAT CATS ATE CA AT TE HIS SO BANDIT BANDITS AD ABSOLUTE TAN DOG AS"
+    words = "QUITE AQUA TEA CAT CATS CATCH ATE CA AT TE HIS SO BANDIT BANDITS AD ABSOLUTE TAN DOG AS"
     return make_lexicon([*words.split(), "A" * 15], EN, "test")
 
 
@@ -124,6 +124,15 @@ def test_g_3_letter_multiplier_before_word_multiplier(lex):
     main = result.words[0]
     assert (main.letter_sum, main.word_mult, main.score, main.main) == (24, 2, 48, True)
     assert judge(Board(EN), "8D QUITE", lex).score == 48  # the same down column 8 (D8 is a DL too)
+
+
+def test_g_3_triple_letter_before_double_word(lex):
+    # CATCH on B2..B6 through a T on the board at B4: C on B2 (DW), H on B6 (TL).
+    # C3 + A1 + T1 + C3 + H4×3 = 20, × 2 = 40 (the word multiplier first would give 32)
+    board = board_with("B4 T")
+    result = judge(board, "B2 CATCH", lex)
+    assert result.legal
+    assert (result.words[0].letter_sum, result.words[0].word_mult, result.score) == (20, 2, 40)
 
 
 def test_g_3_word_multipliers_multiply_x4(lex):

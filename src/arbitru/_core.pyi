@@ -1,6 +1,6 @@
 """Typed stub of the compiled core (csrc/, documented in csrc/README.md)."""
 
-from typing import Final
+from typing import Final, final
 
 from typing_extensions import Buffer  # collections.abc.Buffer from Python 3.12
 
@@ -30,6 +30,7 @@ def kwg_words(kwg: Buffer, alphabet_size: int = -1, /) -> list[bytes]:
 def contains(kwg: Buffer, word: Buffer, /) -> bool:
     """Is ``word`` (letter codes, no blank bit) in the DAWG?"""
 
+@final
 class Board:
     """15×15 board with per-square cross-sets over a KWG; generates placements.
 

@@ -126,8 +126,10 @@ class _Folding(dict[int, str]):
     def __missing__(self, key: int) -> str:
         ch = chr(key)
         folded = None if ch.isspace() else self.alpha.fold(ch)
-        if not folded:
+        if folded is None:
             value = _REJECT
+        elif not folded:
+            value = ""  # a lone combining mark NFC could not attach: Alphabet.fold drops it too
         elif self.codes is not None:
             # single-letter tile sets: straight to the tile codes, one character per tile
             value = "".join(self.codes[c] for c in folded)

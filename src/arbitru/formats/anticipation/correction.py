@@ -474,6 +474,7 @@ class PlayerResult:
     total: int = 0
     place: int | None = None
     board: Board | None = None
+    vowels_left: dict[str, int] | None = None  # RO-8.1: the player's vowel stock at the end
 
     def verdicts(self) -> list[Verdict]:
         return [v for t in sorted(self.slips) for v in self.slips[t].placements]
@@ -496,6 +497,7 @@ class PlayerResult:
             "turns": [self.slips[t].to_dict() for t in sorted(self.slips)],
             "unattributed": [s.to_dict() for s in self.unattributed],
             "board": self.board.to_text() if self.board is not None else None,
+            "vowels_left": self.vowels_left,
         }
 
 
@@ -1013,6 +1015,8 @@ class PlayerCorrection:
     def finish(self) -> PlayerResult:
         r = self.result
         r.board = self.board
+        if self.stock is not None:
+            r.vowels_left = {self.alpha.label(t): n for t, n in enumerate(self.stock) if self.alpha.is_vowel(t)}
         every = r.verdicts()
         # RO-6.3: the penalty is capped by the value of the placement and of the later ones formed with its help
         for v in every:

@@ -33,7 +33,9 @@ from arbitru.engine.tiles import BLANK, Alphabet, Bag, Rack
 from arbitru.errors import ArbitruError, TileError
 from arbitru.formats.anticipation.variants import GROUP1_SIZE, GROUP_SIZE, GROUPS, Settings
 
-MAX_ATTEMPTS = 20000
+MAX_ATTEMPTS = 2000  # draws of one group before it is said not to meet the condition
+ESCALATE = 5  # regroupings before one more group is returned
+MAX_REGROUPS = 200
 
 
 class DrawError(ArbitruError):
@@ -188,6 +190,81 @@ def stand_alone_scrabble(alpha: Alphabet, lexicon: Lexicon | None, tiles: Sequen
     return list(word) if n and walk(lexicon.dawg_root) else None
 
 
+def _words_with(alpha: Alphabet, lexicon: Lexicon, pool: Sequence[int], must: int, size: int,
+                budget: int) -> list[list[int]]:
+    """Groups of ``size`` tiles from the pool that spell a word using the tile ``must`` (RO-8.2).
+
+    Walks the GADDAG from ``must`` (every word through that letter), else the DAWG when the list has none.
+    """
+    counts = Rack(alpha, pool).counts
+    found: list[list[int]] = []
+    taken: list[int] = []
+    steps = 0
+
+    def walk(node: int, separated: bool, has_must: bool) -> None:
+        nonlocal steps
+        for tile, accepts, child in lexicon.arcs(node):
+            steps += 1
+            if steps > budget:
+                return
+            if tile == 0:  # the GADDAG separator: from the reversed prefix to the suffix
+                if not separated and child:
+                    walk(child, True, has_must)
+                continue
+            for key in (tile, BLANK):
+                if not counts[key] or (key == BLANK and counts[tile]):
+                    continue
+                counts[key] -= 1
+                taken.append(key)
+                if len(taken) == size:
+                    if accepts and (has_must or key == must):
+                        found.append(list(taken))
+                elif child:
+                    walk(child, separated, has_must or key == must)
+                taken.pop()
+                counts[key] += 1
+
+    if lexicon.gaddag_root and counts[must]:
+        first = lexicon.follow(lexicon.gaddag_root, must)
+        if first is not None:
+            counts[must] -= 1
+            taken.append(must)
+            walk(first[1], False, True)
+    else:
+        walk(lexicon.dawg_root, True, False)
+    return found
+
+
+def _partition(rules: GroupRules, pool: list[int], n: int, rng: Any, budget: list[int]) -> list[list[int]] | None:
+    """Split the pool into n groups that each meet the condition, hardest tile first (a supervised redraw)."""
+    if n == 0:
+        return []
+    if budget[0] <= 0 or not rules.feasible(pool, n):
+        return None
+    alpha = rules.alpha
+    # the tile with the fewest words is usually the one worth most (X, Z, H, J, ...)
+    must = max(pool, key=lambda t: (t != BLANK, alpha.values[t] if t != BLANK else -1, t))
+    options = _words_with(alpha, rules.lexicon, pool, must, GROUP_SIZE, 20000) if rules.lexicon else []
+    budget[0] -= 1
+    rng.shuffle(options)
+    # keep the letters left balanced: words with about the pool's share of vowels first
+    share = sum(1 for t in pool if t != BLANK and alpha.is_vowel(t)) * GROUP_SIZE / len(pool)
+    options.sort(key=lambda o: abs(sum(1 for t in o if t != BLANK and alpha.is_vowel(t)) - share))
+    tried: set[tuple[int, ...]] = set()
+    for option in options[:12]:
+        key = tuple(sorted(option))
+        if key in tried or rules.group_problem(option) is not None:
+            continue
+        tried.add(key)
+        rest = list(pool)
+        for t in option:
+            rest.remove(t)
+        found = _partition(rules, rest, n - 1, rng, budget)
+        if found is not None:
+            return [option, *found]
+    return None
+
+
 @dataclass
 class Draw:
     """The groups (index 0 = group 1), each sorted, and how they were obtained."""
@@ -259,6 +336,20 @@ def draw_groups(
         raise DrawError(f"no group 1 meeting the condition in {max_attempts} draws")
     groups: list[list[int]] = [sort_group(g1)]
     supervised_from: int | None = None
+    regroups = 0
+    if rules.variant == "endurance":
+        # RO-8.2: random draws rarely leave letters that still form 7-letter words at the end, so the 14 groups
+        # are chosen by a seeded search: each at random among the words of the letters left that use the
+        # hardest letter left (the vowel/consonant condition holds as well)
+        for _ in range(5):
+            parts = _partition(rules, list(bag.tiles), GROUPS - 1, bag.random, [300])
+            if parts is not None:
+                for tiles in parts:
+                    bag.remove(tiles)
+                    groups.append(sort_group(tiles))
+                log.append({"searched": list(range(2, GROUPS + 1))})
+                return Draw(groups, "seeded", seed, log)
+        raise DrawError("no split of the letters into 14 groups that each form a 7-letter word was found (RO-8.2)")
 
     while len(groups) < GROUPS:
         number = len(groups) + 1
@@ -280,9 +371,14 @@ def draw_groups(
         if accepted is not None:
             groups.append(sort_group(accepted))
             continue
-        # RO-5.2.e: the last group(s) cannot meet the condition: regroup
+        # RO-5.2.e: the last group(s) cannot meet the condition: regroup. The smallest number that can meet the
+        # letter-count condition is returned; when the draws keep failing there (RO-8.2: no 7-letter word), one
+        # more group goes back every few tries.
         drawn = groups[1:]
-        k = groups_to_return(rules, drawn, bag.tiles, left)
+        regroups += 1
+        k = min(len(drawn), groups_to_return(rules, drawn, bag.tiles, left) + (regroups - 1) // ESCALATE)
+        if regroups > MAX_REGROUPS:
+            raise DrawError(f"the draw cannot be completed under its conditions after {MAX_REGROUPS} regroupings")
         back = list(range(number - k, GROUPS + 1))
         log.append({
             "regroup": back,

@@ -45,6 +45,7 @@ class Report:
     sampled: int = 0
     ties: int = 0
     end: str = ""
+    end_kind: str = ""
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -151,23 +152,38 @@ def _check_end(game: Game, report: Report) -> None:
     if end is None:
         return
     report.end = end.reason
+    report.end_kind = end.kind
     rules = game.settings.rules
     pool = game.pool()
-    if "planned" in end.reason and rules.moves is not None and end.after_move != rules.moves:
+    closed = sum(1 for m in game.moves if m.master)
+    if end.after_move != closed:
+        report.add("end", f"ended after move {end.after_move}, but {closed} moves were closed")
+    if end.kind == "planned" and end.after_move != rules.moves:
         report.add("end", f"ended for the planned moves after {end.after_move}, planned {rules.moves}")
-    if "run out" in end.reason and "no legal rack" not in end.reason and pool:
-        report.add("end", f"ended with tiles run out, but {len(pool)} are left")
-    if "no legal rack" in end.reason:
-        cond = racks.condition_for(
-            rules.racks,
-            game.alphabet,
-            end.after_move + 1,
-            game.bag.tiles,
-            racks.subtract(game.rack, game.fixed) or (),
-            game.fixed,
-        )
-        if cond is not None:
-            report.add("end", f"ended with no legal rack, but {cond} can still be met")
+    if end.kind == "tiles-out" and pool:
+        report.add("end", f"ended with the tiles run out, but {len(pool)} are left")
+    if end.kind == "no-legal-rack":
+        left = [*pool, *game.fixed]
+        if _some_legal_rack(rules.racks, game.alphabet, end.after_move + 1, left):
+            report.add("end", "ended with no legal rack, but one can be formed from the tiles left")
+    if end.kind == "no-word" and game.bag.tiles:
+        report.add("end", "ended with no word and an empty bag, but the bag holds tiles")
+
+
+def _some_legal_rack(rule: RackRule, alpha: Alphabet, move: int, left: Sequence[int]) -> bool:
+    """Does any rack drawn whole from ``left`` meet the rule? (by the vowel/consonant/blank make-up)"""
+    vowels = [t for t in left if t and alpha.is_vowel(t)]
+    blanks = [t for t in left if t == 0]
+    consonants = [t for t in left if t and not alpha.is_vowel(t)]
+    size = min(rule.size, len(left))
+    for v in range(min(len(vowels), size) + 1):
+        for c in range(min(len(consonants), size - v) + 1):
+            b = size - v - c
+            if b <= len(blanks) and rack_is_legal(
+                rule, alpha, move, vowels[:v] + consonants[:c] + blanks[:b], left
+            ):
+                return True
+    return False
 
 
 def _check_master(game: Game, state: object, lexicon: Lexicon, reference: str, report: Report) -> None:

@@ -133,6 +133,13 @@ def text(result: GameResult) -> str:
             f"{line.place:>5}  {line.player.label():<24} {line.points:>6} {line.bonus:>5} {line.total:>6} "
             f"{percent(line.percentage):>7} {line.top_moves:>4} {line.best_move:>4}{flag}"
         )
+    if result.sudden_death is not None:
+        lines += ["", "Sudden death (FISE-19): moves played, then the score of the last one"]
+        for sd in result.sudden_death:
+            out = f"out at move {sd.out_at}" if sd.out_at else "still in"
+            lines.append(
+                f"{sd.place:>5}  {sd.name:<24} {sd.moves:>3} moves, last {sd.last_score:>4}  ({out})"
+            )
     if result.bonuses:
         lines += ["", "Bonuses (FISE-11)"]
         for b in result.bonuses:

@@ -208,11 +208,17 @@ class MoveState:
     pool: tuple[int, ...] = ()
 
 
+#: why a game ended: the planned moves played, no tile left, no legal rack, no word with the tiles left (the
+#: bag empty), no word after the rule set's number of new racks, the prepared racks used up, the referee
+END_KINDS = ("planned", "tiles-out", "no-legal-rack", "no-word", "no-word-redraws", "prepared-out", "referee")
+
+
 @dataclass
 class End:
     after_move: int
     reason: str
     rules: tuple[str, ...]
+    kind: str = "referee"
 
 
 class Game:
@@ -238,7 +244,6 @@ class Game:
         self.moves: list[MoveState] = []
         self.players: dict[str, Player] = {}
         self.slips: dict[tuple[int, str], Slip] = {}
-        self.slip_log: list[tuple[int, Slip]] = []
         self.rulings: dict[str, tuple[bool, str, str]] = {}
         self.end: End | None = None
         self.attempt = 0
@@ -389,7 +394,6 @@ class Game:
         if slip.move > self.move or slip.move < 1:
             raise JournalError(f"a slip for move {slip.move}, which is not open")
         self.slips[(slip.move, slip.player)] = slip
-        self.slip_log.append((self.last_seq + 1, slip))
 
     def _on_ruling(self, p: dict[str, Any]) -> None:
         self.rulings[str(p["word"]).upper()] = (
@@ -399,7 +403,9 @@ class Game:
         )
 
     def _on_end(self, p: dict[str, Any]) -> None:
-        self.end = End(int(p["after_move"]), str(p["reason"]), tuple(p.get("rules", ())))
+        self.end = End(
+            int(p["after_move"]), str(p["reason"]), tuple(p.get("rules", ())), str(p.get("kind", "referee"))
+        )
 
     # --- judging -----------------------------------------------------------------------------------------
 
@@ -598,9 +604,7 @@ class Session:
         if self.game.end is not None:
             raise GameError("the game is over already")
         closed = sum(1 for m in self.game.moves if m.master)
-        self._append([("end", {"after_move": closed, "reason": reason, "rules": list(rules)})])
-        assert self.game.end is not None
-        return self.game.end
+        return self._record_end(closed, reason, rules, "referee")
 
     # --- racks -------------------------------------------------------------------------------------------
 
@@ -611,10 +615,12 @@ class Session:
         closed = g.move
         r = self.settings.rules
         if r.moves is not None and closed >= r.moves:
-            return self._record_end(closed, f"the {r.moves} planned moves are played", ("FISE-3", "FISE-13"))
+            return self._record_end(
+                closed, f"the {r.moves} planned moves are played", ("FISE-3", "FISE-13"), "planned"
+            )
         pool = g.pool()
         if not pool:
-            return self._record_end(closed, "the tiles have run out", ("FISE-1", "GR-5B"))
+            return self._record_end(closed, "the tiles have run out", ("FISE-1", "GR-5B"), "tiles-out")
         if (
             racks.condition_for(
                 r.racks, g.alphabet, closed + 1, g.bag.tiles, racks.subtract(g.rack, g.fixed) or (), g.fixed
@@ -627,11 +633,13 @@ class Session:
                 closed,
                 f"no legal rack can be formed: the {which} have run out",
                 ("FISE-4", "FISE-13", "GR-5B", "GR-8.2"),
+                "no-legal-rack",
             )
         return None
 
-    def _record_end(self, after: int, reason: str, rules: Sequence[str]) -> End:
-        self._append([("end", {"after_move": after, "reason": reason, "rules": list(rules)})])
+    def _record_end(self, after: int, reason: str, rules: Sequence[str], kind: str) -> End:
+        payload = {"after_move": after, "reason": reason, "rules": list(rules), "kind": kind}
+        self._append([("end", payload)])
         assert self.game.end is not None
         return self.game.end
 
@@ -667,7 +675,9 @@ class Session:
             )
         elif source == "prepared":
             if move > len(self.settings.prepared):
-                end = self._record_end(g.move, "the prepared racks are used up", ("FISE-7b", "FISE-13"))
+                end = self._record_end(
+                    g.move, "the prepared racks are used up", ("FISE-7b", "FISE-13"), "prepared-out"
+                )
                 return Step("end", g.move, end=end, message=end.reason)
             prepared = racks.from_labels(g.alphabet, self.settings.prepared[move - 1].rack)
             draws = [
@@ -796,11 +806,13 @@ class Session:
         if not cands and prepared is None and move_text is None:
             if not g.bag.tiles:
                 end = self._record_end(
-                    move - 1, "no word can be formed with the tiles left", ("FISE-13", "GR-5B")
+                    move - 1, "no word can be formed with the tiles left", ("FISE-13", "GR-5B"), "no-word"
                 )
                 return Step("end", move, end=end, message=end.reason)
             if g.no_move_redraws >= self.settings.rules.no_move_redraws:
-                end = self._record_end(move - 1, f"no word after {g.no_move_redraws} new racks", ("FISE-13",))
+                end = self._record_end(
+                    move - 1, f"no word after {g.no_move_redraws} new racks", ("FISE-13",), "no-word-redraws"
+                )
                 return Step("end", move, end=end, message=end.reason)
             if self.settings.racks == "seed":
                 step = self.new_rack(reason="the rack cannot be played: a new rack (FISE-16)")

@@ -209,4 +209,3 @@ def read(text: str, alpha: Alphabet) -> list[GcgMove]:
     if not moves:
         raise GcgError("the file holds no move")
     return moves
-

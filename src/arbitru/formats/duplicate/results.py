@@ -29,6 +29,7 @@ from fractions import Fraction
 from arbitru.engine.lexicon import Lexicon
 from arbitru.formats.duplicate.game import End, Game, Player
 from arbitru.formats.duplicate.slips import Verdict
+from arbitru.formats.duplicate.variants import SuddenDeathLine, sudden_death
 
 STANDING_METHODS = ("mean-place", "mean-percentage", "total")
 
@@ -105,6 +106,8 @@ class GameResult:
     unattributed: list[Verdict]
     #: the best score of any player in each move (FISE-15's Mx)
     best_by_move: dict[int, int]
+    #: the FISE-19 ranking of a sudden-death game (None for other variants)
+    sudden_death: list[SuddenDeathLine] | None = None
 
     def line(self, player: str) -> PlayerLine:
         for line in self.lines:
@@ -199,7 +202,7 @@ def compute(game: Game, lexicon: Lexicon) -> GameResult:
                 tuple(m.remarks),
             )
         )
-    return GameResult(
+    result = GameResult(
         game.id,
         game.settings.title or game.id,
         rules.title,
@@ -212,6 +215,9 @@ def compute(game: Game, lexicon: Lexicon) -> GameResult:
         unattributed,
         best_by_move,
     )
+    if game.settings.variant == "sudden-death":
+        result.sudden_death = sudden_death(result)
+    return result
 
 
 def _rack_text(game: Game, rack: tuple[int, ...]) -> str:
