@@ -119,9 +119,30 @@ _Static_assert(sizeof(KeyIdx) == sizeof(Str), "the key array doubles as a string
 #define DIGIT_BITS 12
 #define DIGITS 5 /* 5 * 12 = 60 bits */
 
-static int sort_strs(Str *v, size_t n, int rev)
+static inline uint64_t pack_key(const Str *x, int rev)
 {
-    if (n < 2) return 0;
+    uint64_t k = 0;
+    for (uint32_t j = 0; j < KEY_LETTERS; j++) k = k << 6 | key_at(x, j, rev);
+    return k;
+}
+
+/* Letter j < KEY_LETTERS of a packed key. */
+static inline unsigned key_letter(uint64_t key, uint32_t j)
+{
+    return (unsigned)(key >> (6 * (KEY_LETTERS - 1 - j))) & 63;
+}
+
+/* If keys is not NULL, *keys receives the sorted strings' packed keys (malloc'ed, n entries). */
+static int sort_strs(Str *v, size_t n, int rev, uint64_t **keys)
+{
+    if (n < 2) {
+        if (keys) {
+            *keys = malloc(sizeof(uint64_t));
+            if (!*keys) return -1;
+            **keys = n ? pack_key(v, rev) : 0;
+        }
+        return 0;
+    }
     KeyIdx *a = malloc(n * sizeof(KeyIdx)), *t = malloc(n * sizeof(KeyIdx));
     size_t *cnt = malloc(((size_t)1 << DIGIT_BITS) * sizeof(size_t));
     if (!a || !t || !cnt) {
@@ -131,10 +152,7 @@ static int sort_strs(Str *v, size_t n, int rev)
         return -1;
     }
     for (size_t i = 0; i < n; i++) {
-        const Str *x = &v[i];
-        uint64_t k = 0;
-        for (uint32_t j = 0; j < KEY_LETTERS; j++) k = k << 6 | key_at(x, j, rev);
-        a[i].key = k;
+        a[i].key = pack_key(&v[i], rev);
         a[i].idx = i;
     }
     const size_t nb = (size_t)1 << DIGIT_BITS;
@@ -163,9 +181,16 @@ static int sort_strs(Str *v, size_t n, int rev)
         if (j - i > 1) msd_sort(v + i, sorted, j - i, KEY_LETTERS, rev);
         i = j;
     }
-    free(a);
     free(t);
     free(cnt);
+    if (keys) {
+        uint64_t *k = (uint64_t *)a; /* k[i] lies at or before a[i]: compacting in place is safe */
+        for (size_t i = 0; i < n; i++) k[i] = a[i].key;
+        uint64_t *shrunk = realloc(k, n * sizeof(uint64_t));
+        *keys = shrunk ? shrunk : k;
+    } else {
+        free(a);
+    }
     return 0;
 }
 
@@ -217,14 +242,16 @@ static void advise_huge(void *p, size_t size)
 #endif
 }
 
-static int pool_init(Pool *P, uint32_t cap)
+/* cap: room for states (untouched room costs address space only); expect: states likely needed, which
+ * sizes the hash table (it doubles when half full). */
+static int pool_init(Pool *P, uint32_t cap, uint32_t expect)
 {
     memset(P, 0, sizeof *P);
     if (cap < 1024) cap = 1024;
     P->cap = cap;
     P->st = malloc((size_t)cap * sizeof(State));
-    uint32_t hs = 1;
-    while (hs < cap * 2u) hs <<= 1;
+    uint32_t hs = 1024;
+    while (hs < expect * 2u && hs < cap * 2u) hs <<= 1;
     P->ht = calloc(hs, sizeof(uint32_t));
     P->hmask = hs - 1;
     if (!P->st || !P->ht) return -1;
@@ -375,14 +402,10 @@ static int strvec_push(StrVec *V, const uint8_t *p, uint32_t n, uint32_t aux)
     return 0;
 }
 
-static uint32_t common_prefix(const Str *a, const Str *b, int rev)
+static uint32_t common_prefix(const Str *a, const Str *b)
 {
     uint32_t m = a->n < b->n ? a->n : b->n, i = 0;
-    if (!rev) {
-        while (i < m && a->p[i] == b->p[i]) i++;
-    } else {
-        while (i < m && a->p[a->n - 1 - i] == b->p[b->n - 1 - i]) i++;
-    }
+    while (i < m && a->p[i] == b->p[i]) i++;
     return i;
 }
 
@@ -393,7 +416,7 @@ static uint32_t build_dawg(Pool *P, Stack *S, const Str *w, size_t nw, StrVec *r
     const Str *prev = &empty;
     for (size_t i = 0; i <= nw; i++) {
         const Str *cur = i < nw ? &w[i] : &empty;
-        uint32_t L = i < nw ? common_prefix(prev, cur, 0) : 0;
+        uint32_t L = i < nw ? common_prefix(prev, cur) : 0;
         for (uint32_t d = prev->n; d > L; d--) {
             uint32_t head = finish_node(P, S, d);
             PArc *in = last_arc(S, d - 1);
@@ -411,22 +434,40 @@ static uint32_t build_dawg(Pool *P, Stack *S, const Str *w, size_t nw, StrVec *r
     return finish_node(P, S, 0);
 }
 
-/* GADDAG part before the separator, over prefix records sorted by reversed prefix. */
-static uint32_t build_gaddag(Pool *P, Stack *S, const Str *r, size_t nr)
+/* GADDAG part before the separator, over prefix records sorted by reversed prefix. keys[i] holds the
+ * first letters of record i (sort_strs), so most records are built without reading their (scattered)
+ * strings. */
+static uint32_t build_gaddag(Pool *P, Stack *S, const Str *r, const uint64_t *keys, size_t nr)
 {
     const Str empty = {NULL, 0, 0};
     const Str *prev = &empty;
+    uint64_t pkey = 0;
     for (size_t i = 0; i <= nr; i++) {
         const Str *cur = i < nr ? &r[i] : &empty;
-        uint32_t L = i < nr ? common_prefix(prev, cur, 1) : 0;
+        uint64_t ckey = i < nr ? keys[i] : 0;
+        uint32_t L = 0;
+        if (i < nr) {
+            uint64_t x = pkey ^ ckey;
+            if (x) {
+                L = (uint32_t)(__builtin_clzll(x) - (64 - 6 * KEY_LETTERS)) / 6;
+            } else { /* the same first letters: distinct strings, so both go on */
+                L = KEY_LETTERS;
+                uint32_t m = prev->n < cur->n ? prev->n : cur->n;
+                while (L < m && prev->p[prev->n - 1 - L] == cur->p[cur->n - 1 - L]) L++;
+            }
+        }
         for (uint32_t d = prev->n; d > L; d--) last_arc(S, d - 1)->child = finish_node(P, S, d);
         if (i == nr) break;
         /* L < cur->n: records are distinct and a string sorts before its extensions */
-        for (uint32_t d = L + 1; d <= cur->n; d++) push_arc(S, d - 1, cur->p[cur->n - d], 0);
+        for (uint32_t d = L + 1; d <= cur->n; d++) {
+            unsigned t = d <= KEY_LETTERS ? key_letter(ckey, d - 1) : cur->p[cur->n - d];
+            push_arc(S, d - 1, t, 0);
+        }
         last_arc(S, cur->n - 1)->acc = cur->aux & 1;
         uint32_t dawg = cur->aux >> 1;
         if (dawg) push_arc(S, cur->n, 0, 0)->child = dawg;
         prev = cur;
+        pkey = ckey;
         if (P->err) break;
     }
     return finish_node(P, S, 0);
@@ -552,6 +593,7 @@ int kwg_build(const uint8_t *words, size_t len, int alphabet_size, uint32_t **ou
               size_t *err_pos)
 {
     StrVec w = {0}, recs = {0};
+    uint64_t *rkeys = NULL;
     Pool P;
     Stack S = {0};
     int rc = KB_NOMEM;
@@ -584,7 +626,7 @@ int kwg_build(const uint8_t *words, size_t len, int alphabet_size, uint32_t **ou
         i = j + 1;
     }
 
-    if (sort_strs(w.v, w.n, 0)) goto done;
+    if (sort_strs(w.v, w.n, 0, NULL)) goto done;
     /* dedupe */
     size_t nw = 0;
     for (size_t k = 0; k < w.n; k++) {
@@ -592,8 +634,9 @@ int kwg_build(const uint8_t *words, size_t len, int alphabet_size, uint32_t **ou
         w.v[nw++] = w.v[k];
     }
 
-    /* about one state per two letters in real lists (ENABLE: 0.47) */
-    if (pool_init(&P, (uint32_t)(total / 2 < 0x1000000 ? total / 2 + 1024 : 0x1000000))) {
+    /* states per letter: ENABLE 0.47, a 3.2M-word Polish list 0.11 */
+    if (pool_init(&P, (uint32_t)(total / 2 < 0x1000000 ? total / 2 + 1024 : 0x1000000),
+                  (uint32_t)(total / 8 < 0x1000000 ? total / 8 : 0x1000000))) {
         pool_free(&P);
         goto done;
     }
@@ -612,8 +655,8 @@ int kwg_build(const uint8_t *words, size_t len, int alphabet_size, uint32_t **ou
         rc = err ? err : P.err;
         goto done;
     }
-    if (sort_strs(recs.v, recs.n, 1)) goto done;
-    uint32_t gaddag_root = build_gaddag(&P, &S, recs.v, recs.n);
+    if (sort_strs(recs.v, recs.n, 1, &rkeys)) goto done;
+    uint32_t gaddag_root = build_gaddag(&P, &S, recs.v, rkeys, recs.n);
     if (P.err) {
         rc = P.err;
         goto done;
@@ -626,6 +669,7 @@ int kwg_build(const uint8_t *words, size_t len, int alphabet_size, uint32_t **ou
 done:
     free(w.v);
     free(recs.v);
+    free(rkeys);
     if (pool_ok) pool_free(&P);
     stack_free(&S);
     return rc;

@@ -553,6 +553,7 @@ static inline __attribute__((always_inline)) void gen_square(Gen *g, int pos, ui
         unsigned t = KWG_TILE(e);
         if (t > top_t) break;
         if ((avail >> t) & 1) {
+            __builtin_prefetch(&kwg[KWG_ARC(e)]); /* the child list is read right after this bookkeeping */
             int v = lm * g->values[t];
             int nxt = xc >= 0 ? xt + (xc + v) * wm : xt;
             g->ntiles--;

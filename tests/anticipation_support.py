@@ -99,7 +99,7 @@ CUVANTUL JOCUL JOCURILE PUNCT PUNCTE PUNCTAJ TURUL TURE RUNDA RUNDE ROST ROSTUL 
 STRAT STRATURI STEAG STEAGURI STINS STRIGAT SCARA SCARI SCOP SCOPURI SCRISOARE SCRISORI STRAIN STRAINI
 SENIN SENINA SENINE SENINI SEMINTE SECRET SECRETE SEMINTIE NEAM NEAMURI RASA RASE ARIPA ARIPI ARSE ARSI
 ARSA ARATE ARATI ALE ACT
-""".split()
+""".split()  # noqa: SIM905 - a word list reads better as text
 
 
 @cache
@@ -138,16 +138,24 @@ def groups_with(fixed: dict[int, str]) -> list[list[int]]:
     return [sort_group(groups[n]) for n in range(1, 16)]
 
 
-def new_game(tmp_path, fixed: dict[int, str], lots: list[int] | None = None, *, variant: str = "classic",
-             seating: list[tuple[str, int, str]] | None = None, db: str = "games.db") -> AnticipationGame:
+def new_game(
+    tmp_path,
+    fixed: dict[int, str],
+    lots: list[int] | None = None,
+    *,
+    variant: str = "classic",
+    seating: list[tuple[str, int, str]] | None = None,
+    db: str = "games.db",
+) -> AnticipationGame:
     """A game with hand-made groups and lots (turn k plays lots[k-1]), in a journal under ``tmp_path``."""
     lex = lexicon()
     journal = Journal(tmp_path / db)
     settings = Settings(variant=variant, lexicon=lex.name)
     groups = groups_with(fixed)
     draw = Draw(groups, "manual")
-    game = AnticipationGame.create(journal, settings, None if variant == "blind" else draw, lexicon=lex,
-                                   seating=seating or ())
+    game = AnticipationGame.create(
+        journal, settings, None if variant == "blind" else draw, lexicon=lex, seating=seating or ()
+    )
     for turn, group in enumerate(lots or [], 1):
         game.draw_lot(turn, group)
     return game
@@ -185,11 +193,20 @@ def verdict(state, player: str, turn: int, index: int = 1):
     return next(v for v in state.results[player].slips[turn].placements if v.index == index)
 
 
-# --- a scripted game for the crash test ------------------------------------------------------------------------
+# --- a scripted game for the crash test ---------------------------------------------------------------------
 
 SCRIPT_GROUPS = {1: "AL", 2: "BDEIOTU", 3: "ACEINRT", 4: "AEINSTV", 5: "ADEIORT", 6: "ACEILNO"}
-SCRIPT_WORDS = [("H7", "AL"), ("H6", "CAL"), ("9G", "VEST"), ("6F", "ARC"), ("F5", "LAC"), ("G9", "VEST"),
-                ("Z99", "CASA"), ("", "PAS"), ("10G", "VEST")]
+SCRIPT_WORDS = [
+    ("H7", "AL"),
+    ("H6", "CAL"),
+    ("9G", "VEST"),
+    ("6F", "ARC"),
+    ("F5", "LAC"),
+    ("G9", "VEST"),
+    ("Z99", "CASA"),
+    ("", "PAS"),
+    ("10G", "VEST"),
+]
 
 
 def scripted_slips(players: int = 40) -> list:
@@ -212,8 +229,13 @@ def run_scripted_game(db: str, game_id: str = "crash") -> None:
 
     lex = lexicon()
     journal = Journal(db)
-    game = AnticipationGame.create(journal, Settings(lexicon=lex.name), Draw(groups_with(SCRIPT_GROUPS), "manual"),
-                                   lexicon=lex, game_id=game_id)
+    game = AnticipationGame.create(
+        journal,
+        Settings(lexicon=lex.name),
+        Draw(groups_with(SCRIPT_GROUPS), "manual"),
+        lexicon=lex,
+        game_id=game_id,
+    )
     for turn in range(1, 15):
         seq = journal.append(game.id, "lot", {"turn": turn, "group": turn + 1, "drawn_by": f"table {turn}"})
         print(seq, flush=True)

@@ -37,8 +37,9 @@ def test_ro_5_3_turn1_two_placements(tmp_path):
 
 def test_ro_5_3_turn1_one_placement_with_either_group(tmp_path):
     # H8 BOT with group 2 alone: (B 9 + O 1 + T 1) × 2 = 22; Dan plays group 1 alone
-    _, st = play(tmp_path, GROUPS, LOTS, [row(1, "H8", "BOT", 22, 22), row(1, "H7", "AL", 4, 4, player="Dan",
-                                                                            table=2)])
+    _, st = play(
+        tmp_path, GROUPS, LOTS, [row(1, "H8", "BOT", 22, 22), row(1, "H7", "AL", 4, 4, player="Dan", table=2)]
+    )
     assert (verdict(st, "Ana", 1).group, verdict(st, "Ana", 1).points) == (2, 22)
     assert (verdict(st, "Dan", 1).group, verdict(st, "Dan", 1).points) == (1, 4)
 
@@ -82,7 +83,8 @@ def test_ro_6_1_b_not_connected(tmp_path):
 
 
 def test_ro_6_1_b_first_placement_not_on_the_centre(tmp_path):
-    # AL fits the empty board through H8 in several ways, none one error away from A1: the written one is judged
+    # AL fits the empty board through H8 in several ways, none one error away from A1: the written one is
+    # judged
     _, st = play(tmp_path, GROUPS, LOTS, [row(1, "A1", "AL", 4, 4)])
     v = verdict(st, "Ana", 1)
     assert (v.status, v.rule) == ("invalid", "RO-6.1b")
@@ -113,8 +115,11 @@ def test_ro_6_1_c_unreadable_signs(tmp_path):
 def test_ro_6_1_d_missing_sign(tmp_path):
     rows = [AL, CAL, row(3, "G", "VEST", 24)]
     for player, table, position in (("Dan", 2, "9"), ("Ion", 3, "")):
-        rows += [(player, table, *AL[2:]), (player, table, *CAL[2:]), row(3, position, "VEST", 24, player=player,
-                                                                             table=table)]
+        rows += [
+            (player, table, *AL[2:]),
+            (player, table, *CAL[2:]),
+            row(3, position, "VEST", 24, player=player, table=table),
+        ]
     _, st = play(tmp_path, GROUPS, LOTS, rows)
     for player in ("Ana", "Dan", "Ion"):
         v = verdict(st, player, 3)
@@ -149,8 +154,12 @@ def test_ro_6_3_penalty_capped_by_the_placements_value(tmp_path):
 
 def test_ro_6_3_penalty_capped_by_dependent_placements(tmp_path):
     # turn 3 J8 CAL is formed with the help of turn 2's C: C 1 + A 1 + L on J10 (TL) 3 = 5; cap 3 + 5 = 8
-    _, st = play(tmp_path, {1: "AL", 3: "ACDEIOR", 4: "AELNOSU"}, LOTS,
-                 [AL, row(2, "H8", "LAC", 3), row(3, "J8", "CAL", 5)])
+    _, st = play(
+        tmp_path,
+        {1: "AL", 3: "ACDEIOR", 4: "AELNOSU"},
+        LOTS,
+        [AL, row(2, "H8", "LAC", 3), row(3, "J8", "CAL", 5)],
+    )
     v = verdict(st, "Ana", 2)
     assert (v.penalty, verdict(st, "Ana", 3).points) == (8, 5)
     assert any("penalty capped at 8" in n for n in v.notes)
@@ -166,13 +175,17 @@ def test_ro_6_3_penalty_apart_from_the_warnings(tmp_path):
 
 def test_ro_6_2_a_table_or_name_on_the_turn_1_slip(tmp_path):
     seating = [("Ana", 1, "Ana Pop"), ("Dan", 2, "Dan Ion"), ("Ion", 3, "Ion Vas")]
-    rows = [row(1, "H7", "AL", 4, 4, table=""), row(1, "H7", "AL", 4, 4, player="Dan", table=5),
-            row(1, "H7", "AL", 4, 4, player="Ion", table=3)]
+    rows = [
+        row(1, "H7", "AL", 4, 4, table=""),
+        row(1, "H7", "AL", 4, 4, player="Dan", table=5),
+        row(1, "H7", "AL", 4, 4, player="Ion", table=3),
+    ]
     _, st = play(tmp_path, GROUPS, LOTS, rows, seating=seating)
     assert st.results["Ana"].slips[1].warning.rule == "RO-6.2a"
     assert "table number is missing" in st.results["Ana"].slips[1].warning.text
-    assert st.results["Dan"].slips[1].warning.text == ("wrong table number on the turn-1 slip: 5, the player "
-                                                       "sits at table 2")
+    assert st.results["Dan"].slips[1].warning.text == (
+        "wrong table number on the turn-1 slip: 5, the player sits at table 2"
+    )
     assert st.results["Ion"].slips[1].warning is None
 
 
@@ -180,8 +193,10 @@ def test_ro_6_2_a_name_on_the_turn_1_slip(tmp_path):
     from anticipation_support import new_game
 
     game = new_game(tmp_path, GROUPS, LOTS, seating=[("Ana", 1, "Ana Pop"), ("Dan", 2, "Dan Ion")])
-    text = ("player,table,turn,position,word,score,turn_total,note,name\n"
-            "Ana,1,1,H7,AL,4,4,,\nDan,2,1,H7,AL,4,4,,Dan Ionescu\n")
+    text = (
+        "player,table,turn,position,word,score,turn_total,note,name\n"
+        "Ana,1,1,H7,AL,4,4,,\nDan,2,1,H7,AL,4,4,,Dan Ionescu\n"
+    )
     game.import_slips_csv(text)
     st = game.replay()
     assert st.results["Ana"].slips[1].warning.text == "the player's name is missing on the turn-1 slip"
@@ -194,19 +209,26 @@ def test_ro_6_2_b_table_or_turn_number_missing(tmp_path):
     game = new_game(tmp_path, GROUPS, LOTS)
     game.import_slips_csv("player,table,turn,position,word,score,turn_total,note\nAna,1,1,H7,AL,4,4,\n")
     game.import_slips_csv("player,table,turn,position,word,score,turn_total,note\nAna,,2,H6,CAL,3,,\n")
-    game.import_slips_csv("player,table,turn,position,word,score,turn_total,note\nAna,1,,9G,VEST,24,,\n",
-                          turn=3)
+    game.import_slips_csv(
+        "player,table,turn,position,word,score,turn_total,note\nAna,1,,9G,VEST,24,,\n", turn=3
+    )
     st = game.replay()
     assert st.results["Ana"].slips[2].warning.text == "the table number is missing"
     assert st.results["Ana"].slips[3].warning.text == "the turn number is missing"
-    assert (st.results["Ana"].slips[2].warning.rule, st.results["Ana"].slips[3].warning.rule) == ("RO-6.2b",) * 2
+    assert (st.results["Ana"].slips[2].warning.rule, st.results["Ana"].slips[3].warning.rule) == (
+        "RO-6.2b",
+    ) * 2
 
 
 def test_ro_6_2_c_unmarked_blank(tmp_path):
     # 7E CASA with group ACEIRT?: the S is the blank, on G7 (DL) worth 0: C 1 + A 1 + s 0 + A 1 = 3
     fixed = {1: "AL", 3: "ACEIRT?"}
-    rows = [AL, row(2, "7E", "CASA", 3), row(1, "H7", "AL", 4, 4, player="Dan", table=2),
-            row(2, "7E", "CAsA", 3, player="Dan", table=2)]
+    rows = [
+        AL,
+        row(2, "7E", "CASA", 3),
+        row(1, "H7", "AL", 4, 4, player="Dan", table=2),
+        row(2, "7E", "CAsA", 3, player="Dan", table=2),
+    ]
     _, st = play(tmp_path, fixed, LOTS, rows)
     ana, dan = verdict(st, "Ana", 2), verdict(st, "Dan", 2)
     assert (ana.status, ana.word, ana.points, ana.unmarked_blanks) == ("valid", "CAsA", 3, 1)
@@ -215,10 +237,14 @@ def test_ro_6_2_c_unmarked_blank(tmp_path):
 
 
 def test_ro_6_2_d_score_wrong_or_missing(tmp_path):
-    rows = [row(1, "H7", "AL", 4, 25), row(1, "7G", "BAT", 20, 25),  # 21, not 20
-            row(1, "H7", "AL", 4, "", player="Dan", table=2), row(1, "7G", "BAT", 21, "", player="Dan", table=2),
-            row(1, "H7", "AL", "", 4, player="Ion", table=3),  # one placement: the turn total is its score
-            row(1, "H7", "AL", "", "", player="Eva", table=4)]
+    rows = [
+        row(1, "H7", "AL", 4, 25),
+        row(1, "7G", "BAT", 20, 25),  # 21, not 20
+        row(1, "H7", "AL", 4, "", player="Dan", table=2),
+        row(1, "7G", "BAT", 21, "", player="Dan", table=2),
+        row(1, "H7", "AL", "", 4, player="Ion", table=3),  # one placement: the turn total is its score
+        row(1, "H7", "AL", "", "", player="Eva", table=4),
+    ]
     _, st = play(tmp_path, GROUPS, LOTS, rows)
     assert st.results["Ana"].slips[1].warning.text == "the score of BAT is 21, not 20"
     assert st.results["Dan"].slips[1].warning.text == "the turn total is missing (it is 25)"
@@ -235,8 +261,13 @@ def test_ro_6_2_one_warning_per_slip(tmp_path):
 
 
 def test_ro_6_2_first_three_warnings_free(tmp_path):
-    rows = [row(1, "H7", "AL", 5, 5), row(2, "H6", "CAL", 2), row(3, "9G", "VEST", 20),
-            row(4, "6F", "ARC", ""), row(5, "F5", "LAC", 1)]
+    rows = [
+        row(1, "H7", "AL", 5, 5),
+        row(2, "H6", "CAL", 2),
+        row(3, "9G", "VEST", 20),
+        row(4, "6F", "ARC", ""),
+        row(5, "F5", "LAC", 1),
+    ]
     _, st = play(tmp_path, GROUPS, LOTS, rows)
     r = st.results["Ana"]
     assert [r.slips[t].warning_cost for t in range(1, 6)] == [0, 0, 0, 5, 5]
@@ -244,16 +275,25 @@ def test_ro_6_2_first_three_warnings_free(tmp_path):
     assert r.total == 4 + 3 + 24 + 5 + 3 - 10
 
 
-CASCADE = [AL, CAL, VEST,
-           row(4, "6F", "ARC", 5),  # A on F6 (TL) 3 + R 1 + C 1, formed with turn 2's C
-           row(5, "F5", "LAC", 3)]  # through turn 4's A
+CASCADE = [
+    AL,
+    CAL,
+    VEST,
+    row(4, "6F", "ARC", 5),  # A on F6 (TL) 3 + R 1 + C 1, formed with turn 2's C
+    row(5, "F5", "LAC", 3),
+]  # through turn 4's A
 
 
 def test_ro_5_3_cancellation_cascades(tmp_path):
     _, st = play(tmp_path, GROUPS, LOTS, [*CASCADE, row(6, "", "", note="Anulez turul 2")])
     r = st.results["Ana"]
-    assert [verdict(st, "Ana", t).status for t in range(1, 6)] == ["valid", "cancelled", "valid", "cancelled",
-                                                                  "cancelled"]
+    assert [verdict(st, "Ana", t).status for t in range(1, 6)] == [
+        "valid",
+        "cancelled",
+        "valid",
+        "cancelled",
+        "cancelled",
+    ]
     assert verdict(st, "Ana", 2).reason == "cancelled by the player in turn 6 (Anulez turul 2)"
     assert "formed with the help of turn 2" in verdict(st, "Ana", 4).reason
     assert "formed with the help of turn 2" in verdict(st, "Ana", 5).reason
@@ -262,14 +302,21 @@ def test_ro_5_3_cancellation_cascades(tmp_path):
     assert any("rescored 24 → 23" in n for n in verdict(st, "Ana", 3).notes)
     assert r.total == 4 + 23
     text = r.slips[6].cancellations[0]["text"]
-    assert text == "turn 2 cancelled; turn 3 rescored 24 → 23; turn 4 cancelled with it; turn 5 cancelled with it"
+    assert (
+        text
+        == "turn 2 cancelled; turn 3 rescored 24 → 23; turn 4 cancelled with it; turn 5 cancelled with it"
+    )
     assert r.board.to_text().splitlines()[7] == "......ALE......"
 
 
 def test_ro_5_3_cancellation_then_play_on_the_freed_squares(tmp_path):
     # turn 3 cancels turn 2 (H6 CAL) and plays CAL again on the squares it freed, with group 6's C
-    _, st = play(tmp_path, GROUPS, [2, 3, 6, *range(4, 6), *range(7, 16)],
-                 [AL, CAL, row(3, "H6", "CAL", 3, note="Anulez turul 2")])
+    _, st = play(
+        tmp_path,
+        GROUPS,
+        [2, 3, 6, *range(4, 6), *range(7, 16)],
+        [AL, CAL, row(3, "H6", "CAL", 3, note="Anulez turul 2")],
+    )
     assert verdict(st, "Ana", 2).status == "cancelled"
     assert (verdict(st, "Ana", 3).status, verdict(st, "Ana", 3).points) == ("valid", 3)
 
@@ -301,12 +348,14 @@ def test_ro_5_5_i_several_positions_fit(tmp_path):
 
 def test_malformed_slips_are_judged_never_a_crash(tmp_path):
     rows = [
-        row(1, "H7", "AL", "4?", "4"),                  # an unreadable score: a wrong score (RO-6.2d)
-        row(2, "H6", "C4L", 3),                          # a digit in the word
-        row(3, "", "", note="gibberish"),                # no placement, a note nobody understands
-        row(4, "Q0", "VEST", 24),                        # nonsense position
-        row(5, "H6", "CAL", 3), row(5, "I9", "AT", 2),   # two placements in turn 5
-        row(1, "H7", "AL", 4, 4, player="Dan", table=2), row(1, "I7", "LA", 4, 8, player="Dan", table=2),
+        row(1, "H7", "AL", "4?", "4"),  # an unreadable score: a wrong score (RO-6.2d)
+        row(2, "H6", "C4L", 3),  # a digit in the word
+        row(3, "", "", note="gibberish"),  # no placement, a note nobody understands
+        row(4, "Q0", "VEST", 24),  # nonsense position
+        row(5, "H6", "CAL", 3),
+        row(5, "I9", "AT", 2),  # two placements in turn 5
+        row(1, "H7", "AL", 4, 4, player="Dan", table=2),
+        row(1, "I7", "LA", 4, 8, player="Dan", table=2),
         row(1, "G7", "LA", 4, 12, player="Dan", table=2),  # three placements in turn 1
         row(17, "H7", "AL", 4, 4, player="Ion", table=3),  # a turn that does not exist
         row(6, "H7", "alx", 0, player="Eva", table=4),  # lower case and a foreign letter

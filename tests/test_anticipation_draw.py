@@ -3,11 +3,12 @@ RO-5.5, RO-8.1, RO-8.2)."""
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 
 import pytest
-from anticipation_support import RO, groups_with, lexicon, new_game, rules
 
+from anticipation_support import RO, groups_with, lexicon, new_game, rules
 from arbitru.engine.board import Board
 from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.movegen import generate
@@ -47,10 +48,30 @@ class ScriptedBag(Bag):
 
 def test_ro_3_1_tile_set():
     # RO-3.1: count and value of every tile, 100 tiles
-    expected = {"A": (11, 1), "B": (2, 9), "C": (5, 1), "D": (4, 2), "E": (9, 1), "F": (2, 8), "G": (2, 9),
-                "H": (1, 10), "I": (10, 1), "J": (1, 10), "L": (4, 1), "M": (3, 4), "N": (6, 1), "O": (5, 1),
-                "P": (4, 2), "R": (7, 1), "S": (5, 1), "T": (7, 1), "U": (6, 1), "V": (2, 8), "X": (1, 10),
-                "Z": (1, 10)}
+    expected = {
+        "A": (11, 1),
+        "B": (2, 9),
+        "C": (5, 1),
+        "D": (4, 2),
+        "E": (9, 1),
+        "F": (2, 8),
+        "G": (2, 9),
+        "H": (1, 10),
+        "I": (10, 1),
+        "J": (1, 10),
+        "L": (4, 1),
+        "M": (3, 4),
+        "N": (6, 1),
+        "O": (5, 1),
+        "P": (4, 2),
+        "R": (7, 1),
+        "S": (5, 1),
+        "T": (7, 1),
+        "U": (6, 1),
+        "V": (2, 8),
+        "X": (1, 10),
+        "Z": (1, 10),
+    }
     for label, (count, value) in expected.items():
         t = RO.code(label)
         assert (RO.counts[t], RO.values[t]) == (count, value), label
@@ -146,8 +167,9 @@ def test_ro_5_2_e_regroup_example():
     d = draw_groups(r, bag=ScriptedBag(script, seed=9))
     regroups = [e for e in d.log if "regroup" in e]
     assert [e["regroup"] for e in regroups] == [[13, 14, 15]]
-    assert [format_group(RO, g) for g in d.groups[:12]] == [format_group(RO, parse_group(RO, g))
-                                                              for g in script[:12]]
+    assert [format_group(RO, g) for g in d.groups[:12]] == [
+        format_group(RO, parse_group(RO, g)) for g in script[:12]
+    ]
     for g in d.groups[12:]:
         assert r.counts(g)[0] == 1  # exactly the 3 vowels, one in each group
     assert group_problems(r, d.groups) == []
@@ -156,9 +178,13 @@ def test_ro_5_2_e_regroup_example():
 def test_ro_5_2_e_smallest_number_of_last_groups():
     r = rules()
     g = lambda s: parse_group(RO, s)  # noqa: E731
-    drawn = [g("ABCDEFG")] * 10 + [g("AEIBCDF"), g("AEBCDFG"), g("ABCDFGH")]  # ..., 12: 3 vowels, 13: 2, 14: 1
+    drawn = [g("ABCDEFG")] * 10 + [
+        g("AEIBCDF"),
+        g("AEBCDFG"),
+        g("ABCDFGH"),
+    ]  # ..., 12: 3 vowels, 13: 2, 14: 1
     assert groups_to_return(r, drawn, g("BCDFGHJ"), 1) == 2  # 13 and 14 with 15: 3 vowels for 3 groups
-    assert groups_to_return(r, drawn[:-1] + [g("AEBCDFG")], g("BCDFGHJ"), 1) == 1
+    assert groups_to_return(r, [*drawn[:-1], g("AEBCDFG")], g("BCDFGHJ"), 1) == 1
 
 
 def test_ro_5_2_f_letters_sorted_blanks_last():
@@ -172,8 +198,17 @@ def test_ro_5_2_f_announcement_by_the_spelling_table():
     groups = groups_with({1: "AL", 2: "ACEIRT?"})
     script = announcement_script(RO, Draw(groups, "manual"))
     says = [c for c in script if c.kind == "say" and c.group == 2][:8]
-    assert [c.text for c in says] == ["Grupa 2", "ANA", "CONSTANTIN", "ELENA", "ION", "RADU", "TUDOR", "JOKER"]
-    gaps = {round(b.at - a.at, 1) for a, b in zip(says, says[1:], strict=False)}
+    assert [c.text for c in says] == [
+        "Grupa 2",
+        "ANA",
+        "CONSTANTIN",
+        "ELENA",
+        "ION",
+        "RADU",
+        "TUDOR",
+        "JOKER",
+    ]
+    gaps = {round(b.at - a.at, 1) for a, b in itertools.pairwise(says)}
     assert gaps == {2.5}
     shows = [c.text for c in script if c.kind == "show" and c.group == 2 and c.turn is None]
     assert shows == ["Grupa 2: A C E I R T ?"]
@@ -182,14 +217,17 @@ def test_ro_5_2_f_announcement_by_the_spelling_table():
 def test_ro_5_2_g_h_second_reading_then_the_analysis_timer():
     script = announcement_script(RO, Draw(groups_with({1: "AL"}), "manual"))
     recap = next(i for i, c in enumerate(script) if c.text == "Recapitulare.")
-    quick = [c for c in script[recap + 1:] if c.kind == "say" and c.text.startswith("Grupa")][:15]
+    quick = [c for c in script[recap + 1 :] if c.kind == "say" and c.text.startswith("Grupa")][:15]
     assert len(quick) == 15 and quick[0].text == "Grupa 1: ANA, LUCA."
     timer = next(c for c in script if c.kind == "timer")
     assert timer.at > quick[-1].at and "45 de minute" in timer.text
     calls = [c for c in script if c.kind == "time" and c.turn is None]
     assert [(round((c.at - timer.at) / 60), c.text) for c in calls] == [
-        (15, "Mai sunt 30 de minute."), (25, "Mai sunt 20 de minute."), (35, "Mai sunt 10 minute."),
-        (44, "Mai este 1 minut.")]
+        (15, "Mai sunt 30 de minute."),
+        (25, "Mai sunt 20 de minute."),
+        (35, "Mai sunt 10 minute."),
+        (44, "Mai este 1 minut."),
+    ]
 
 
 def test_ro_4_3_thinking_times():
@@ -202,9 +240,27 @@ def test_ro_4_3_thinking_times():
         start = next(c for c in script if c.kind == "timer" and c.turn == turn)
         stop = next(c for c in script if c.kind == "stop" and c.turn == turn)
         minutes[turn] = round((stop.at - start.at) / 60)
-    assert minutes == {1: 8, 2: 8, 3: 7, 4: 7, 5: 6, 6: 6, 7: 5, 8: 5, 9: 5, 10: 4, 11: 4, 12: 4, 13: 3, 14: 3}
+    assert minutes == {
+        1: 8,
+        2: 8,
+        3: 7,
+        4: 7,
+        5: 6,
+        6: 6,
+        7: 5,
+        8: 5,
+        9: 5,
+        10: 4,
+        11: 4,
+        12: 4,
+        13: 3,
+        14: 3,
+    }
     shown = [c.text for c in script if c.kind == "show" and c.turn == 1]
-    assert shown == ["Turul 1, grupa 1: AL", f"Turul 1, grupa 2: {format_group(RO, groups_with({1: 'AL'})[1])}"]
+    assert shown == [
+        "Turul 1, grupa 1: AL",
+        f"Turul 1, grupa 2: {format_group(RO, groups_with({1: 'AL'})[1])}",
+    ]
 
 
 def test_ro_5_5_c_one_minute_left_each_turn():
@@ -299,5 +355,5 @@ def test_ro_8_4_blind_groups_checked(tmp_path):
     game.set_blind_groups("Ana", groups_with({1: "NU"}))
     bad = groups_with({1: "NU"})
     bad[2] = bad[3]
-    with pytest.raises(GroupsError, match="Ion: .*used"):
+    with pytest.raises(GroupsError, match=r"Ion: .*used"):
         game.set_blind_groups("Ion", bad)

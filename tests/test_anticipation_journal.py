@@ -1,4 +1,4 @@
-"""The game journal: every event stored before anything is computed from it, replay deterministic, crash-safe."""
+"""The game journal: every event stored before anything is computed from it; deterministic; crash-safe."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ import time
 from pathlib import Path
 
 import pytest
-from anticipation_support import csv_text, lexicon, new_game, play, scripted_slips
-from test_anticipation_correction import AL, CAL, GROUPS, LOTS, VEST
 
+from anticipation_support import csv_text, lexicon, new_game, play, scripted_slips
 from arbitru.errors import JournalError
 from arbitru.formats.anticipation.game import AnticipationGame
 from arbitru.journal.store import Journal
+from test_anticipation_correction import AL, CAL, GROUPS, LOTS, VEST
 
 TESTS = Path(__file__).parent
 
@@ -94,8 +94,12 @@ def _rebuild(source: Journal, game_id: str, upto: int, path: Path) -> Journal:
 def test_crash_safety_sigkill_at_random_points(tmp_path, attempt):
     rng = random.Random(attempt)
     db = tmp_path / "crash.db"
-    child = subprocess.Popen([sys.executable, "-c", CHILD.format(tests=str(TESTS), db=str(db))],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD.format(tests=str(TESTS), db=str(db))],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     lines: list[str] = []
     reader = threading.Thread(target=lambda: lines.extend(child.stdout), daemon=True)
     reader.start()
@@ -106,6 +110,8 @@ def test_crash_safety_sigkill_at_random_points(tmp_path, attempt):
     # a line is printed after its event is committed; a torn last line is not counted
     committed = [int(x) for x in lines if x.endswith("\n") and x.strip().isdigit()]
     assert committed, f"the child committed nothing before the kill: {child.stderr.read()}"
+    assert "done\n" not in lines, "the kill came after the end of the script"
+    print(f"killed after {len(committed)} committed events")
 
     journal = Journal(db)
     events = journal.events("crash")

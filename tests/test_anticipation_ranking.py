@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from anticipation_support import new_game, play, verdict
-from test_anticipation_correction import AL, CAL, GROUPS, LOTS, VEST, row
+import itertools
 
+from anticipation_support import new_game, play, verdict
 from arbitru.formats.anticipation.ranking import places
+from test_anticipation_correction import AL, CAL, GROUPS, LOTS, VEST, row
 
 
 def test_ro_6_4_disciplinary_warning_costs_20(tmp_path):
@@ -14,8 +15,9 @@ def test_ro_6_4_disciplinary_warning_costs_20(tmp_path):
     st = game.replay()
     r = st.results["Ana"]
     assert (r.disciplinary, r.total, r.eliminated, r.place) == (20, 4 + 3 - 20, "", 1)
-    assert r.sanctions == [{"seq": seq, "kind": "disciplinary", "reason": "talking during turn 2", "turn": 2,
-                            "withdrawn": False}]
+    assert r.sanctions == [
+        {"seq": seq, "kind": "disciplinary", "reason": "talking during turn 2", "turn": 2, "withdrawn": False}
+    ]
 
 
 def test_ro_6_4_second_disciplinary_warning_eliminates(tmp_path):
@@ -41,8 +43,13 @@ def test_ro_7_1_cheater_is_eliminated_and_not_corrected(tmp_path):
 
 
 def test_ro_6_6_ties_share_the_higher_place():
-    assert places([("a", 10), ("b", 30), ("c", 30), ("d", 5), ("e", 10)]) == {"b": 1, "c": 1, "a": 3, "e": 3,
-                                                                               "d": 5}
+    assert places([("a", 10), ("b", 30), ("c", 30), ("d", 5), ("e", 10)]) == {
+        "b": 1,
+        "c": 1,
+        "a": 3,
+        "e": 3,
+        "d": 5,
+    }
 
 
 def test_ro_6_6_ranking_by_total(tmp_path):
@@ -50,16 +57,22 @@ def test_ro_6_6_ranking_by_total(tmp_path):
     game, st = play(tmp_path, GROUPS, LOTS, rows)
     game.sanction("Ion", "cheating", "phone")
     st = game.replay()
-    assert [(r.player, r.place, r.total) for r in st.ranking] == [("Ana", 1, 7), ("Eva", 1, 7), ("Dan", 3, 4),
-                                                                   ("Ion", None, 0)]
+    assert [(r.player, r.place, r.total) for r in st.ranking] == [
+        ("Ana", 1, 7),
+        ("Eva", 1, 7),
+        ("Dan", 3, 4),
+        ("Ion", None, 0),
+    ]
 
 
 def test_ro_6_5_contest_decision_keeps_the_old_verdict(tmp_path):
-    # 9G AI: the cross word ALI is not in the list; the appeal committee accepts it (a decision, with its reason)
+    # 9G AI: the cross word ALI is not in the list; the appeal committee accepts it (a decision, with its
+    # reason)
     game, st = play(tmp_path, GROUPS, [2, 4, 3, *range(5, 16)], [AL, row(2, "9G", "AI", 3)])
     assert verdict(st, "Ana", 2).status == "invalid"
-    seq = game.decide("Ana", "placement", "valid", "ALI accepted by the appeal committee", by="appeal committee",
-                      turn=2)
+    seq = game.decide(
+        "Ana", "placement", "valid", "ALI accepted by the appeal committee", by="appeal committee", turn=2
+    )
     st = game.replay()
     v = verdict(st, "Ana", 2)
     assert (v.status, v.rule, v.points) == ("valid", "RO-6.5", 6)  # AI 2 + 1, ALI 3
@@ -71,7 +84,8 @@ def test_ro_6_5_contest_decision_keeps_the_old_verdict(tmp_path):
 
 
 def test_ro_6_5_the_player_meant_another_position(tmp_path):
-    # G6 CAT fits at G5 and at G7: G5 is taken and flagged (RO-5.5.i); the arbiter's check at the table says G7
+    # G6 CAT fits at G5 and at G7: G5 is taken and flagged (RO-5.5.i); the arbiter's check at the table says
+    # G7
     game, st = play(tmp_path, GROUPS, LOTS, [AL, row(2, "G6", "CAT", 12)])
     v = verdict(st, "Ana", 2)
     assert (v.rule, v.position) == ("RO-6.3b", "G5")
@@ -113,3 +127,48 @@ def test_ro_6_5_decisions_need_a_reason(tmp_path):
 def test_vest_scenario_total(tmp_path):
     _, st = play(tmp_path, GROUPS, LOTS, [AL, CAL, VEST])
     assert st.results["Ana"].total == 31
+
+
+def test_ro_5_5_j_provisional_results_then_the_final_ranking(tmp_path):
+    import pytest
+
+    from arbitru.errors import ArbitruError
+
+    game, _ = play(tmp_path, GROUPS, LOTS, [AL, CAL, row(3, "G9", "VEST", 24)])
+    with pytest.raises(ArbitruError, match="deadline"):
+        game.publish("provisional")
+    game.publish("provisional", deadline="18:30")
+    assert game.replay().stage == "provisional"
+    game.decide("Ana", "penalty", "cancel", "contest upheld", turn=3)  # within the contest window
+    game.publish("final")
+    st = game.replay()
+    assert st.stage == "final" and st.publications[0]["totals"] == {"Ana": 11}
+    assert st.publications[1]["totals"] == {"Ana": 31}
+    with pytest.raises(ArbitruError, match="the ranking is final"):
+        game.decide("Ana", "total", "adjust", "late contest", points=5)
+
+
+def test_ro_2_the_official_list_is_named(tmp_path):
+    # RO-2: the list is the game's setting, recorded with the results and named in every verdict it decides
+    _game, st = play(tmp_path, GROUPS, LOTS, [row(1, "H8", "BTO", 22, 22)])
+    assert st.settings.lexicon == "test-ro" and st.to_dict()["lexicon"] == "test-ro"
+    assert "official list (test-ro)" in verdict(st, "Ana", 1).reason
+
+
+def test_ro_5_1_seating():
+    from arbitru.formats.anticipation.seating import Entrant, seat
+
+    entrants = [
+        Entrant("a", 1500, "X"),
+        Entrant("b", 1600, "X"),
+        Entrant("c", 1400, "Y"),
+        Entrant("d", 1300, "Y"),
+        Entrant("e", 1200, "Z"),
+        Entrant("late", 2100, "Q", late=True),
+    ]
+    tables = {p: t for p, t, _ in seat(entrants)}
+    # by rating, except that b and a (club X) and c and d (club Y) may not sit side by side
+    assert tables == {"b": 1, "c": 2, "a": 3, "d": 4, "e": 5, "late": 6}
+    order = sorted(tables, key=tables.get)
+    clubs = {e.player: e.club for e in entrants}
+    assert all(clubs[x] != clubs[y] for x, y in itertools.pairwise(order))

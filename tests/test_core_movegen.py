@@ -243,7 +243,7 @@ def test_single_tile_with_two_words_is_reported_horizontally_and_scores_both() -
     # A on H9: AA across (1 + 1 = 2) and TA down (1 + 1 = 2): one placement, horizontal, 4 points
     assert (7, 7, H, (0, *tiles_of("A")), 4) in got
     assert not any(m[:3] == (6, 8, V) for m in got)  # the same placement is not reported down too
-    # A under the T alone (H9 is taken by nothing): TA down without a horizontal word is vertical
+    # a lone T on the centre: A after it forms TA across (horizontal); A under it, TA down only (vertical)
     squares2 = bytearray(225)
     put(squares2, 7, 7, H, "T")
     board.set_squares(bytes(squares2))
@@ -265,7 +265,29 @@ def test_bingo_bonus_and_custom_bingo() -> None:
     assert board.bingo_tiles == 6 and board.bingo_bonus == 35
 
 
-def test_score_with_existing_premium_and_cross_premium() -> None:
+def test_one_tile_on_a_premium_counts_it_in_both_words() -> None:
+    board = make_board(lexicon(["AX", "TX"]))
+    squares = bytearray(225)
+    put(squares, 0, 5, H, "A")  # A6, above the TL B6
+    put(squares, 1, 4, H, "T")  # B5, left of it
+    put(squares, 0, 1, H, "A")  # A2, above the DW B2
+    put(squares, 1, 0, H, "T")  # B1, left of it
+    board.set_squares(bytes(squares))
+    got = moves(board, rack_of("X"))
+    (x,) = tiles_of("X")
+    # X on the TL: TX across 1 + 24, AX down 1 + 24; on the DW: (1 + 8) * 2 twice; reported across only
+    assert {(1, 4, H, (0, x), 50), (1, 0, H, (0, x), 36)} <= got
+    assert not {m for m in got if m[:3] in ((0, 5, V), (0, 1, V))}
+    # elsewhere X forms one word: AX across after an A, TX down under a T (plain squares)
+    assert got - {(1, 4, H, (0, x), 50), (1, 0, H, (0, x), 36)} == {
+        (0, 5, H, (0, x), 9),
+        (0, 1, H, (0, x), 9),
+        (1, 4, V, (0, x), 9),
+        (1, 0, V, (0, x), 9),
+    }
+
+
+def test_word_and_letter_premiums_on_new_tiles() -> None:
     board = make_board(lexicon(["ZA", "AZ", "ZAS", "AS"]))
     squares = bytearray(225)
     put(squares, 0, 1, H, "A")  # A on A2
@@ -388,6 +410,21 @@ def test_enable_empty_board_aeinrst(enable_kwg: bytes) -> None:
             expected.add((7, start, H, tiles_of(w), (7 + 1) * 2 + 50))
             expected.add((start, 7, V, tiles_of(w), (7 + 1) * 2 + 50))
     assert best == expected and len(anagrams) >= 8
+
+
+@pytest.mark.parametrize("rack", ["AEINRST", "AEINRS?", "CDEIORT", "QZXJKV?", "EEIIOUA", "AEINRST??"])
+def test_enable_top_k_with_bingos_through_board_tiles(enable_kwg: bytes, rack: str) -> None:
+    """Top-k bounds skip bingos only when the rack and the board tiles they would go through spell nothing."""
+    board = make_board(enable_kwg)
+    squares = bytearray(225)
+    put(squares, 7, 5, H, "CAT")
+    put(squares, 4, 9, V, "DOGS")
+    board.set_squares(bytes(squares))
+    every = records(board.generate(rack_of(rack)))
+    scores = sorted((m[0] for m in every), reverse=True)
+    for top in (1, 3, 20):
+        cut = scores[min(top, len(scores)) - 1]
+        assert sorted(records(board.generate(rack_of(rack), top))) == sorted(m for m in every if m[0] >= cut)
 
 
 def test_enable_self_play_top_k_and_incremental_updates(enable_kwg: bytes) -> None:

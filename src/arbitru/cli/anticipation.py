@@ -1,6 +1,7 @@
 """``arbitru anticipation``: the Romanian *partida de anticipație* from the draw to the ranking.
 
-Every command works on a game in a journal (``--db``, default ``$ARBITRU_JOURNAL`` or ``arbitru.db``) and stores
+Every command works on a game in a journal (``--db``, default ``$ARBITRU_JOURNAL`` or ``arbitru.db``) and
+stores
 each event before computing anything from it; boards, scores and rankings are replayed from the events.
 """
 
@@ -29,6 +30,7 @@ from arbitru.formats.anticipation.draw import (
 )
 from arbitru.formats.anticipation.forms import write_forms
 from arbitru.formats.anticipation.game import AnticipationGame, GameState, read_seating_csv, resolve_lexicon
+from arbitru.formats.anticipation.seating import read_entrants_csv, seat
 from arbitru.formats.anticipation.variants import BLANK_COUNTS, TURNS, VARIANTS, Settings
 from arbitru.journal.store import Journal
 
@@ -37,8 +39,12 @@ DEFAULT_DB = "arbitru.db"
 
 def _db_option(f: Any) -> Any:
     return click.option(
-        "--db", "--journal", "db", default=lambda: os.environ.get("ARBITRU_JOURNAL", DEFAULT_DB),
-        show_default="$ARBITRU_JOURNAL or arbitru.db", help="The journal (SQLite) holding the games.",
+        "--db",
+        "--journal",
+        "db",
+        default=lambda: os.environ.get("ARBITRU_JOURNAL", DEFAULT_DB),
+        show_default="$ARBITRU_JOURNAL or arbitru.db",
+        help="The journal (SQLite) holding the games.",
     )(f)
 
 
@@ -62,23 +68,53 @@ def anticipation() -> None:
 
 @anticipation.command("new")
 @click.option("--seed", type=int, help="Draw the groups from this seed (RO-5.2.d–f), reproducibly.")
-@click.option("--groups", "groups_file", type=click.Path(exists=True, dir_okay=False),
-              help="Groups drawn in the hall, one per line (group 1 first).")
-@click.option("--variant", type=click.Choice(VARIANTS), default="classic", show_default=True,
-              help="RO-8.1 avocalic, RO-8.2 endurance, RO-8.3 total, RO-8.4 blind.")
-@click.option("--lexicon", "lexicon_name", help="The official list (catalog name or file); default the Romanian "
-              "default of the catalog.")
-@click.option("--blank-counts", type=click.Choice(BLANK_COUNTS), default="neither", show_default=True,
-              help="Whether a blank counts as a vowel, a consonant or neither in the draw conditions.")
-@click.option("--players", "players_file", type=click.Path(exists=True, dir_okay=False),
-              help="Seating: CSV player,table[,name] (RO-5.1).")
+@click.option(
+    "--groups",
+    "groups_file",
+    type=click.Path(exists=True, dir_okay=False),
+    help="Groups drawn in the hall, one per line (group 1 first).",
+)
+@click.option(
+    "--variant",
+    type=click.Choice(VARIANTS),
+    default="classic",
+    show_default=True,
+    help="RO-8.1 avocalic, RO-8.2 endurance, RO-8.3 total, RO-8.4 blind.",
+)
+@click.option(
+    "--lexicon",
+    "lexicon_name",
+    help="The official list (catalog name or file); default the Romanian default of the catalog.",
+)
+@click.option(
+    "--blank-counts",
+    type=click.Choice(BLANK_COUNTS),
+    default="neither",
+    show_default=True,
+    help="Whether a blank counts as a vowel, a consonant or neither in the draw conditions.",
+)
+@click.option(
+    "--players",
+    "players_file",
+    type=click.Path(exists=True, dir_okay=False),
+    help="Seating: CSV player,table[,name] (RO-5.1).",
+)
 @click.option("--lots", "all_lots", is_flag=True, help="Draw every turn's lot now as well (RO-4.4).")
 @click.option("--no-clock", is_flag=True, help="No visible clock: announce time every 2 minutes (RO-5.5.d).")
 @click.option("--id", "game_id", help="The game's id (default: generated).")
 @_db_option
-def new_cmd(seed: int | None, groups_file: str | None, variant: str, lexicon_name: str | None,
-            blank_counts: str, players_file: str | None, all_lots: bool, no_clock: bool, game_id: str | None,
-            db: str) -> None:
+def new_cmd(
+    seed: int | None,
+    groups_file: str | None,
+    variant: str,
+    lexicon_name: str | None,
+    blank_counts: str,
+    players_file: str | None,
+    all_lots: bool,
+    no_clock: bool,
+    game_id: str | None,
+    db: str,
+) -> None:
     """Create a game: its groups (seeded draw or entered by hand), settings and seating."""
     if seed is not None and groups_file:
         raise click.UsageError("give --seed or --groups, not both")
@@ -88,8 +124,15 @@ def new_cmd(seed: int | None, groups_file: str | None, variant: str, lexicon_nam
         from arbitru.lexicons.catalog import default_name
 
         lexicon_name = default_name("ro")
-    settings = Settings(variant=variant, lexicon=lexicon_name, blank_counts=blank_counts, seed=seed,
-                        clock_visible=not no_clock)
+    elif Path(lexicon_name).is_file():
+        lexicon_name = str(Path(lexicon_name).resolve())  # later commands may run elsewhere
+    settings = Settings(
+        variant=variant,
+        lexicon=lexicon_name,
+        blank_counts=blank_counts,
+        seed=seed,
+        clock_visible=not no_clock,
+    )
     game_draw = None
     lexicon = resolve_lexicon(lexicon_name)
     rules = GroupRules.for_settings(settings, lexicon.alphabet, lexicon)
@@ -100,7 +143,9 @@ def new_cmd(seed: int | None, groups_file: str | None, variant: str, lexicon_nam
             game_draw = draw_groups(rules, seed)
     seating = read_seating_csv(_read(players_file)) if players_file else []
     journal = Journal(db)
-    game = AnticipationGame.create(journal, settings, game_draw, lexicon=lexicon, seating=seating, game_id=game_id)
+    game = AnticipationGame.create(
+        journal, settings, game_draw, lexicon=lexicon, seating=seating, game_id=game_id
+    )
     click.echo(f"game {game.id} ({variant}, list {lexicon.name}) in {db}")
     if game_draw is not None:
         for i, g in enumerate(game_draw.labels(lexicon.alphabet), 1):
@@ -121,16 +166,20 @@ def show_cmd(game_id: str, db: str) -> None:
     game = _open(db, game_id)
     state = game.replay()
     s = state.settings
-    click.echo(f"game {game.id}: {s.variant}, list {state.lexicon_name}, blanks count as {s.blank_counts}, "
-               f"seed {s.seed}")
+    click.echo(
+        f"game {game.id}: {s.variant}, list {state.lexicon_name}, blanks count as {s.blank_counts}, "
+        f"seed {s.seed}"
+    )
     for i, g in enumerate(state.groups_text(), 1):
         turn = state.order.turn_of_group(i)
         click.echo(f"  group {i:2}: {g:8} {'turn ' + str(turn) if turn else ''}")
     for t in sorted(state.order.lots):
         lot = state.order.lots[t]
         click.echo(f"  turn {t:2}: group {lot.group} (drawn by {lot.drawn_by})")
-    click.echo(f"  players: {len(state.players())}, slips: {len(state.slips) + len(state.unattributed)}, "
-               f"events: {state.last_seq}")
+    click.echo(
+        f"  players: {len(state.players())}, slips: {len(state.slips) + len(state.unattributed)}, "
+        f"events: {state.last_seq}"
+    )
 
 
 @anticipation.command("announce")
@@ -143,8 +192,13 @@ def announce_cmd(game_id: str, as_json: bool, db: str) -> None:
     state = game.replay()
     if state.draw is None:
         raise ArbitruError("this game has no common draw (blind variant): nothing to announce but the lots")
-    cues = announcement_script(game.alpha, state.draw, state.settings.variant, state.order,
-                               clock_visible=state.settings.clock_visible)
+    cues = announcement_script(
+        game.alpha,
+        state.draw,
+        state.settings.variant,
+        state.order,
+        clock_visible=state.settings.clock_visible,
+    )
     if as_json:
         click.echo(json.dumps([c.to_dict() for c in cues], ensure_ascii=False, indent=1))
         return
@@ -161,8 +215,15 @@ def announce_cmd(game_id: str, as_json: bool, db: str) -> None:
 @click.option("--table", type=int, help="The table whose player drew (default: table = turn).")
 @click.option("--all", "all_lots", is_flag=True, help="Draw every remaining lot now (RO-4.4).")
 @_db_option
-def lot_cmd(game_id: str, turn: int | None, group: int | None, arbiter: bool, table: int | None,
-            all_lots: bool, db: str) -> None:
+def lot_cmd(
+    game_id: str,
+    turn: int | None,
+    group: int | None,
+    arbiter: bool,
+    table: int | None,
+    all_lots: bool,
+    db: str,
+) -> None:
     """Record the lot of a turn: the 7-letter group it plays (RO-5.3)."""
     game = _open(db, game_id)
     by = "arbiter" if arbiter else (f"table {table}" if table else None)
@@ -183,6 +244,35 @@ def players_cmd(game_id: str, file: str, db: str) -> None:
     seating = read_seating_csv(_read(file))
     game.add_seating(seating)
     click.echo(f"{len(seating)} players seated")
+
+
+@anticipation.command("seat")
+@click.argument("game_id", metavar="GAME")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@_db_option
+def seat_cmd(game_id: str, file: str, db: str) -> None:
+    """Seat the players (RO-5.1) from CSV player,rating[,club[,late[,name]]] and register the seating."""
+    game = _open(db, game_id)
+    seating = seat(read_entrants_csv(_read(file)))
+    game.add_seating(seating)
+    for player, table, name in seating:
+        click.echo(f"table {table:3}: {name}" + (f" ({player})" if name != player else ""))
+
+
+@anticipation.command("publish")
+@click.argument("game_id", metavar="GAME")
+@click.option("--provisional", "stage", flag_value="provisional", help="Provisional results (RO-5.5.j).")
+@click.option("--final", "stage", flag_value="final", help="The final ranking: no more decisions.")
+@click.option("--deadline", default="", help="Provisional: until when contests may be lodged.")
+@_db_option
+def publish_cmd(game_id: str, stage: str | None, deadline: str, db: str) -> None:
+    """Publish provisional results with the deadline for contests, then the final ranking (RO-5.5.j)."""
+    if stage is None:
+        raise click.UsageError("give --provisional --deadline TIME, or --final")
+    seq = _open(db, game_id).publish(stage, deadline)
+    click.echo(
+        f"{stage} results published (event #{seq})" + (f"; contests until {deadline}" if deadline else "")
+    )
 
 
 @anticipation.command("blind")
@@ -211,7 +301,9 @@ def blind_cmd(game_id: str, file: str, db: str) -> None:
 @click.argument("game_id", metavar="GAME")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--turn", type=click.IntRange(1, TURNS), help="The turn these slips were collected in.")
-@click.option("--replace", is_flag=True, help="Re-enter slips already stored (the old entries stay in the journal).")
+@click.option(
+    "--replace", is_flag=True, help="Re-enter slips already stored (the old entries stay in the journal)."
+)
 @_db_option
 def slips_cmd(game_id: str, file: str, turn: int | None, replace: bool, db: str) -> None:
     """Store slips exactly as written (CSV: player,table,turn,position,word,score,turn_total,note)."""
@@ -222,7 +314,9 @@ def slips_cmd(game_id: str, file: str, turn: int | None, replace: bool, db: str)
 
 @anticipation.command("correct")
 @click.argument("game_id", metavar="GAME")
-@click.option("--turn", type=click.IntRange(1, TURNS), help="Show this turn only (the correction runs on all).")
+@click.option(
+    "--turn", type=click.IntRange(1, TURNS), help="Show this turn only (the correction runs on all)."
+)
 @click.option("--json", "as_json", is_flag=True, help="The turn's verdicts as JSON.")
 @_db_option
 def correct_cmd(game_id: str, turn: int | None, as_json: bool, db: str) -> None:
@@ -265,26 +359,41 @@ def results_cmd(game_id: str, as_json: bool, player: str | None, db: str) -> Non
             data["players"] = [p for p in data["players"] if p["player"] == player]
         click.echo(json.dumps(data, ensure_ascii=False, indent=1))
         return
+    if state.publications:
+        last = state.publications[-1]
+        click.echo(
+            f"{last['stage']} results" + (f", contests until {last['deadline']}" if last["deadline"] else "")
+        )
     for r in state.ranking:
         if player and r.player != player:
             continue
         place = f"{r.place}." if r.place else "—"
-        click.echo(f"{place:4} {_who(state, r)}: {r.total}" + (f"  [{r.eliminated}]" if r.eliminated else "")
-                   + (f"  [dropped out in turn {r.dropped_out}]" if r.dropped_out else ""))
+        click.echo(
+            f"{place:4} {_who(state, r)}: {r.total}"
+            + (f"  [{r.eliminated}]" if r.eliminated else "")
+            + (f"  [dropped out in turn {r.dropped_out}]" if r.dropped_out else "")
+        )
         if player or len(state.ranking) <= 20:
             for line in _player_lines(r, sorted(r.slips)):
                 click.echo("       " + line)
-            click.echo(f"       placements {r.placement_points}, penalties −{r.penalties}, warnings "
-                       f"−{r.warning_costs}, disciplinary −{r.disciplinary}")
+            click.echo(
+                f"       placements {r.placement_points}, penalties −{r.penalties}, warnings "
+                f"−{r.warning_costs}, disciplinary −{r.disciplinary}"
+            )
 
 
 @anticipation.command("decide")
 @click.argument("game_id", metavar="GAME")
 @click.argument("player")
-@click.option("--target", type=click.Choice(["placement", "warning", "penalty", "discipline", "total"]),
-              required=True)
-@click.option("--action", required=True, help="placement: valid|invalid|as; warning: cancel; penalty: cancel|set; "
-              "discipline: cancel; total: adjust.")
+@click.option(
+    "--target", type=click.Choice(["placement", "warning", "penalty", "discipline", "total"]), required=True
+)
+@click.option(
+    "--action",
+    required=True,
+    help="placement: valid|invalid|as; warning: cancel; penalty: cancel|set; "
+    "discipline: cancel; total: adjust.",
+)
 @click.option("--reason", required=True, help="Why: it is kept with the decision (RO-6.5).")
 @click.option("--by", default="chief arbiter", show_default=True, help="Who decided (or 'appeal committee').")
 @click.option("--turn", type=int)
@@ -294,13 +403,36 @@ def results_cmd(game_id: str, as_json: bool, player: str | None, db: str) -> Non
 @click.option("--points", type=int, help="'set' penalty or 'adjust' total.")
 @click.option("--event", type=int, help="'discipline': the sanction's event number.")
 @_db_option
-def decide_cmd(game_id: str, player: str, target: str, action: str, reason: str, by: str, turn: int | None,
-               index: int | None, position: str | None, word: str | None, points: int | None, event: int | None,
-               db: str) -> None:
-    """Record a contest or appeal decision (RO-6.5): a new entry with its reason; the old verdict stays visible."""
+def decide_cmd(
+    game_id: str,
+    player: str,
+    target: str,
+    action: str,
+    reason: str,
+    by: str,
+    turn: int | None,
+    index: int | None,
+    position: str | None,
+    word: str | None,
+    points: int | None,
+    event: int | None,
+    db: str,
+) -> None:
+    """Record a contest or appeal decision (RO-6.5): a new entry with its reason; the old verdict stays."""
     game = _open(db, game_id)
-    seq = game.decide(player, target, action, reason, by=by, turn=turn, index=index, position=position, word=word,
-                      points=points, event=event)
+    seq = game.decide(
+        player,
+        target,
+        action,
+        reason,
+        by=by,
+        turn=turn,
+        index=index,
+        position=position,
+        word=word,
+        points=points,
+        event=event,
+    )
     click.echo(f"decision #{seq} stored")
 
 
@@ -343,7 +475,9 @@ def board_cmd(game_id: str, player: str, db: str) -> None:
 
 @anticipation.command("forms")
 @click.argument("game_id", metavar="GAME")
-@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Directory to write into.")
+@click.option(
+    "--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Directory to write into."
+)
 @click.option("--with-groups", is_flag=True, help="Fill the groups in the annotation forms.")
 @_db_option
 def forms_cmd(game_id: str, out_dir: str, with_groups: bool, db: str) -> None:
@@ -390,13 +524,19 @@ def _slip_lines(turn: int, sv: SlipVerdict) -> list[str]:
         for note in v.notes:
             lines.append(f"{'':12}{note}")
         if v.original:
-            lines.append(f"{'':12}before decision: {v.original['status']} {v.original['rule']} {v.original['reason']}")
+            lines.append(
+                f"{'':12}before decision: {v.original['status']} {v.original['rule']} {v.original['reason']}"
+            )
         if v.penalty:
             lines.append(f"{'':12}technical penalty −{v.penalty} ({v.penalty_rule})")
     if sv.warning:
         cost = f"−{sv.warning_cost}" if sv.warning_cost else "free"
-        lines.append(f"turn {turn}: technical warning {sv.warning_number} ({cost}), {sv.warning.rule}: "
-                     f"{sv.warning.text}")
+        lines.append(
+            f"turn {turn}: technical warning {sv.warning_number} ({cost}), {sv.warning.rule}: "
+            f"{sv.warning.text}"
+        )
+    if sv.passed:
+        lines.append(f"turn {turn}: PAS")
     for note in sv.notes:
         lines.append(f"turn {turn}: {note}")
     return lines

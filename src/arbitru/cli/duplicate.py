@@ -37,8 +37,8 @@ DEFAULT_JOURNAL = "arbitru.db"
 
 
 def load_lexicon(spec: str | None, lang: str) -> Lexicon:
-    """A word list by catalog name or path, or ``synthetic:N`` (a seeded stand-in list of N words, for trying
-    the software before the official lists are installed).
+    """A word list by catalog name or path (:func:`arbitru.lexicons.catalog.load`; None: the language's
+    default), or ``synthetic:N``: a seeded stand-in list of N words, to try the software without a real list.
 
     :raises LexiconError: when the list cannot be found or loaded.
     """
@@ -49,18 +49,8 @@ def load_lexicon(spec: str | None, lang: str) -> Lexicon:
         if size and not size.isdigit():
             raise LexiconError(f"synthetic list size {size!r} is not a number")
         return synthetic_lexicon(lang, int(size or 800))
-    try:
-        from arbitru.lexicons.catalog import load
-    except ImportError:  # the catalog is not installed yet: take a path
-        if spec is None:
-            raise LexiconError("name a word list with --lexicon (a .kwg or .txt path)") from None
-        path = Path(spec)
-        if not path.is_file():
-            raise LexiconError(f"word list {spec} not found") from None
-        if path.suffix == ".kwg":
-            return Lexicon.load(path, lang)
-        words = path.read_text(encoding="utf-8").split()
-        return Lexicon.from_words(words, alphabet(lang), name=path.stem)
+    from arbitru.lexicons.catalog import load
+
     return load(spec, lang)
 
 

@@ -1,10 +1,14 @@
 """What the arbiter says and shows, as timed data (RO-4.3, RO-5.2.f–h, RO-5.3, RO-5.5.b–d, RO-8.1).
 
-The script is a list of :class:`Cue` in time order, seconds from the start of the draw's announcement. Each group is
-announced by its number, then its letters (alphabetical, blanks last) by the names of the spelling table (Annex 2),
-about 2.5 s apart, and written on the projected grid; then all groups are read again quickly and the analysis timer
+The script is a list of :class:`Cue` in time order, seconds from the start of the draw's announcement. Each
+group is
+announced by its number, then its letters (alphabetical, blanks last) by the names of the spelling table
+(Annex 2),
+about 2.5 s apart, and written on the projected grid; then all groups are read again quickly and the analysis
+timer
 starts (45 min, remaining time announced at 30, 20, 10 and 1 minutes). Each turn: the lot, the group(s), the
-thinking time, "1 minute" before the end (every 2 minutes and the last minute without a visible clock), "Stop".
+thinking time, "1 minute" before the end (every 2 minutes and the last minute without a visible clock),
+"Stop".
 The spoken texts are Romanian: they are read out in the hall.
 
 >>> from arbitru.engine.tiles import alphabet
@@ -36,7 +40,7 @@ LOT_GAP = 60.0  # between two turns: collecting slips, drawing the next lot
 
 @dataclass(frozen=True)
 class Cue:
-    """One thing to say or show at ``at`` seconds: ``kind`` is ``say``, ``show``, ``timer``, ``time`` or ``stop``."""
+    """A thing said or shown at ``at`` seconds; ``kind``: ``say``, ``show``, ``timer``, ``time``, ``stop``."""
 
     at: float
     kind: str
@@ -76,7 +80,9 @@ def announcement_script(
     cues: list[Cue] = []
     t = 0.0
 
-    def add(kind: str, text: str, group: int | None = None, turn: int | None = None, step: float = 0.0) -> None:
+    def add(
+        kind: str, text: str, group: int | None = None, turn: int | None = None, step: float = 0.0
+    ) -> None:
         nonlocal t
         cues.append(Cue(round(t, 1), kind, text, group, turn))
         t += step
@@ -87,8 +93,12 @@ def announcement_script(
         add("say", f"Grupa {number}", group=number, step=pace)
         for tile in said:
             add("say", alpha.spelling(tile), group=number, step=pace)
-        add("show", f"Grupa {number}: {' '.join(alpha.label(x) for x in said) or '—'}", group=number,
-            step=GROUP_GAP)
+        add(
+            "show",
+            f"Grupa {number}: {' '.join(alpha.label(x) for x in said) or '—'}",
+            group=number,
+            step=GROUP_GAP,
+        )
     # RO-5.2.g: the second reading, quickly, then the analysis timer starts
     add("say", "Recapitulare.", step=quick_pace)
     for number, tiles in enumerate(draw.groups, 1):
@@ -119,7 +129,9 @@ def announcement_script(
         minutes = TURN_MINUTES[turn]
         begin = t
         add("timer", f"Timp de gândire: {minutes} minute.", turn=turn)
-        calls = sorted({m for m in range(minutes - 2, 0, -2)} | {1}, reverse=True) if not clock_visible else [1]
+        calls = (
+            sorted({m for m in range(minutes - 2, 0, -2)} | {1}, reverse=True) if not clock_visible else [1]
+        )
         for left in calls:
             t = begin + (minutes - left) * 60
             add("time", minutes_left(left), turn=turn)

@@ -1,9 +1,13 @@
 """Correcting each player's own board, placement by placement (RO-5.3, RO-6, RO-7.1, RO-8).
 
-Every placement is judged on the board the player really has: an invalid placement (RO-6.1) scores 0 and stays off
-the board, so later placements are judged without it. A position that does not fit the board is searched for the
-placement the player must have meant: signs inverted (RO-6.3a) or one sign wrong (RO-6.3b) cost a technical penalty
-of 20 points, capped by the placement's value plus the values of the later placements formed with its help; two
+Every placement is judged on the board the player really has: an invalid placement (RO-6.1) scores 0 and stays
+off
+the board, so later placements are judged without it. A position that does not fit the board is searched for
+the
+placement the player must have meant: signs inverted (RO-6.3a) or one sign wrong (RO-6.3b) cost a technical
+penalty
+of 20 points, capped by the placement's value plus the values of the later placements formed with its help;
+two
 wrong signs (RO-6.1c) or a missing sign (RO-6.1d) make it invalid. A slip gets at most one technical warning
 (RO-6.2), the first three free, −5 from the fourth. ``Anulez turul X`` removes that turn's placement; later
 placements formed with its help are cancelled, those that only touched it are rescored (RO-5.3). Disciplinary
@@ -38,11 +42,19 @@ WARNING_COST = 5  # RO-6.2: from the 4th technical warning
 FREE_WARNINGS = 3
 
 #: engine reason codes that make a placement break the game's principles (RO-6.1b)
-_POSITION_CODES = ("off-board", "conflict", "not-whole-word", "not-centre", "not-connected", "no-new-tile",
-                   "too-short", "no-such-tile")
+_POSITION_CODES = (
+    "off-board",
+    "conflict",
+    "not-whole-word",
+    "not-centre",
+    "not-connected",
+    "no-new-tile",
+    "too-short",
+    "no-such-tile",
+)
 
 
-# --- reading a position --------------------------------------------------------------------------------------
+# --- reading a position -------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -82,8 +94,11 @@ def read_position(text: str) -> WrittenPosition:
     if len(tokens) == 2 and tokens[0].isdigit() != tokens[1].isdigit():
         letter_first = not tokens[0].isdigit()
         letter, number = (tokens[0], tokens[1]) if letter_first else (tokens[1], tokens[0])
-        row = "ABCDEFGHIJKLMNO".index(letter.upper()) if len(letter) == 1 and letter.upper() in "ABCDEFGHIJKLMNO" \
+        row = (
+            "ABCDEFGHIJKLMNO".index(letter.upper())
+            if len(letter) == 1 and letter.upper() in "ABCDEFGHIJKLMNO"
             else None
+        )
         col = int(number) - 1 if 1 <= int(number) <= SIZE else None
         bad = []
         if row is None:
@@ -99,8 +114,8 @@ def read_position(text: str) -> WrittenPosition:
 
 @dataclass
 class Pool:
-    """The tiles a placement may take: a group's letters (index 0 = blanks); in the avocalic variant, vowels from
-    the player's stock, at most ``vowel_cap`` of them (RO-8.1)."""
+    """The tiles a placement may take: a group's letters (index 0 = blanks); in the avocalic variant, vowels
+    from the player's stock, at most ``vowel_cap`` of them (RO-8.1)."""
 
     counts: list[int]
     label: str
@@ -118,8 +133,9 @@ class Assignment:
     vowels: list[int]  # vowels taken from the stock (RO-8.1)
 
 
-def _assign(alpha: Alphabet, pool: Pool, coord: Coordinate, word: Sequence[int],
-            new: list[tuple[int, int]]) -> tuple[list[Assignment], list[int]]:
+def _assign(
+    alpha: Alphabet, pool: Pool, coord: Coordinate, word: Sequence[int], new: list[tuple[int, int]]
+) -> tuple[list[Assignment], list[int]]:
     """Ways to take the new tiles from the pool; returns (assignments, tiles missing from the pool)."""
     counts = list(pool.counts)
     stock = list(pool.vowel_stock) if pool.vowel_stock is not None else None
@@ -172,7 +188,7 @@ def _assign(alpha: Alphabet, pool: Pool, coord: Coordinate, word: Sequence[int],
     return out, []
 
 
-# --- judging one placement ---------------------------------------------------------------------------------
+# --- judging one placement ----------------------------------------------------------------------------------
 
 
 @dataclass
@@ -206,8 +222,9 @@ class Judge:
         self._touch_key = b""
         self._touch = b""
 
-    def attempt(self, board: Board, coord: Coordinate, word: Sequence[int], pool: Pool,
-                lexicon: Lexicon | None) -> Attempt:
+    def attempt(
+        self, board: Board, coord: Coordinate, word: Sequence[int], pool: Pool, lexicon: Lexicon | None
+    ) -> Attempt:
         """Try the word at a coordinate on the player's board with tiles from the pool."""
         placement = Placement(coord, tuple(word))
         try:
@@ -217,7 +234,9 @@ class Judge:
         assignments, missing = _assign(self.alpha, pool, coord, word, new)
         reasons: list[tuple[str, str]] = []
         if missing:
-            letters = " ".join(self.alpha.label(letter_of(t)) if not is_blank(t) else "? (blank)" for t in missing)
+            letters = " ".join(
+                self.alpha.label(letter_of(t)) if not is_blank(t) else "? (blank)" for t in missing
+            )
             reasons.append(("RO-6.1b", f"letters not from {pool.label}: {letters}"))
             assignments = [Assignment(tuple(word), 0, 1, [])]
         best: Attempt | None = None
@@ -288,7 +307,7 @@ def _sort_reasons(reasons: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return sorted(reasons, key=rank)
 
 
-# --- verdicts ------------------------------------------------------------------------------------------------
+# --- verdicts -----------------------------------------------------------------------------------------------
 
 
 @dataclass
@@ -337,8 +356,14 @@ class Verdict:
 
     def summary(self) -> dict[str, Any]:
         return {
-            "status": self.status, "rule": self.rule, "reason": self.reason, "position": self.position,
-            "word": self.word, "score": self.score, "points": self.points, "penalty_rule": self.penalty_rule,
+            "status": self.status,
+            "rule": self.rule,
+            "reason": self.reason,
+            "position": self.position,
+            "word": self.word,
+            "score": self.score,
+            "points": self.points,
+            "penalty_rule": self.penalty_rule,
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -347,7 +372,11 @@ class Verdict:
             "index": self.index,
             "line": self.line,
             "group": self.group,
-            "written": {"position": self.written_position, "word": self.written_word, "score": self.written_score},
+            "written": {
+                "position": self.written_position,
+                "word": self.written_word,
+                "score": self.written_score,
+            },
             "status": self.status,
             "rule": self.rule,
             "reason": self.reason,
@@ -424,7 +453,7 @@ class SlipVerdict:
 
 @dataclass(frozen=True)
 class Decision:
-    """A contest or appeal decision (RO-6.5), applied on top of the correction; the verdict before it stays visible."""
+    """A contest or appeal decision (RO-6.5), applied on top of the correction; the old verdict stays."""
 
     seq: int
     player: str
@@ -501,7 +530,7 @@ class PlayerResult:
         }
 
 
-# --- the correction of one player -----------------------------------------------------------------------------
+# --- the correction of one player ---------------------------------------------------------------------------
 
 
 @dataclass
@@ -527,8 +556,13 @@ class Setup:
 class PlayerCorrection:
     """One player's board and verdicts, advanced turn by turn."""
 
-    def __init__(self, setup: Setup, player: str, decisions: Sequence[Decision] = (),
-                 sanctions: Sequence[Sanction] = ()) -> None:
+    def __init__(
+        self,
+        setup: Setup,
+        player: str,
+        decisions: Sequence[Decision] = (),
+        sanctions: Sequence[Sanction] = (),
+    ) -> None:
         self.setup = setup
         self.alpha = setup.alpha
         self.judge = Judge(setup.alpha, setup.lexicon)
@@ -541,7 +575,9 @@ class PlayerCorrection:
         self.stock: list[int] | None = None
         if setup.settings.variant == "avocalic":
             # RO-8.1: every vowel of the tile set, each usable once over the game
-            self.stock = [setup.alpha.counts[t] if setup.alpha.is_vowel(t) else 0 for t in range(setup.alpha.size + 1)]
+            self.stock = [
+                setup.alpha.counts[t] if setup.alpha.is_vowel(t) else 0 for t in range(setup.alpha.size + 1)
+            ]
         self._sanctions(sanctions)
 
     def _sanctions(self, sanctions: Sequence[Sanction]) -> None:
@@ -550,8 +586,15 @@ class PlayerCorrection:
         withdrawn = {d.event for d in self.decisions if d.target == "discipline"}
         disciplinary = 0
         for s in sanctions:
-            r.sanctions.append({"seq": s.seq, "kind": s.kind, "reason": s.reason, "turn": s.turn,
-                                "withdrawn": s.seq in withdrawn})
+            r.sanctions.append(
+                {
+                    "seq": s.seq,
+                    "kind": s.kind,
+                    "reason": s.reason,
+                    "turn": s.turn,
+                    "withdrawn": s.seq in withdrawn,
+                }
+            )
             if s.seq in withdrawn:
                 continue
             if s.kind == "cheating":
@@ -559,10 +602,12 @@ class PlayerCorrection:
             else:
                 disciplinary += 1
                 if disciplinary == 2:
-                    r.eliminated = r.eliminated or f"eliminated: second disciplinary warning (RO-6.4): {s.reason}"
+                    r.eliminated = (
+                        r.eliminated or f"eliminated: second disciplinary warning (RO-6.4): {s.reason}"
+                    )
         r.disciplinary = disciplinary * DISCIPLINARY
 
-    # --- helpers ---------------------------------------------------------------------------------------------
+    # --- helpers --------------------------------------------------------------------------------------------
 
     def _decision(self, target: str, turn: int | None = None, index: int | None = None) -> list[Decision]:
         return [d for d in self.decisions if d.target == target and d.turn == turn and d.index == index]
@@ -589,10 +634,11 @@ class PlayerCorrection:
             counts[t] += 1
         return Pool(counts, label, group, len(tiles))
 
-    # --- a turn ----------------------------------------------------------------------------------------------
+    # --- a turn ---------------------------------------------------------------------------------------------
 
-    def correct_turn(self, turn: int, slip: Slip | None, seq: int | None = None,
-                     replaced: Sequence[int] = ()) -> SlipVerdict:
+    def correct_turn(
+        self, turn: int, slip: Slip | None, seq: int | None = None, replaced: Sequence[int] = ()
+    ) -> SlipVerdict:
         sv = SlipVerdict(turn, seq, replaces=list(replaced))
         self.result.slips[turn] = sv
         if self.result.eliminated:
@@ -603,16 +649,24 @@ class PlayerCorrection:
             return sv
         groups = self.setup.groups_of(turn)
         if not groups:
-            sv.status, sv.reason = "void", f"no lot has been drawn for turn {turn} yet (RO-5.3): not corrected"
+            sv.status, sv.reason = (
+                "void",
+                f"no lot has been drawn for turn {turn} yet (RO-5.3): not corrected",
+            )
             if slip is not None:
-                sv.placements = [self._void(turn, i, r, sv.reason) for i, r in enumerate(slip.placements(), 1)]
+                sv.placements = [
+                    self._void(turn, i, r, sv.reason) for i, r in enumerate(slip.placements(), 1)
+                ]
             return sv
         if slip is None:
             sv.status, sv.reason = "missing", "no slip handed in"
             self._exclusive_turn_end(turn, sv)
             return sv
         if self.setup.settings.variant == "blind" and self.player not in self.setup.blind:
-            sv.status, sv.reason = "void", "no sealed groups were handed in by this player (RO-8.4): not corrected"
+            sv.status, sv.reason = (
+                "void",
+                "no sealed groups were handed in by this player (RO-8.4): not corrected",
+            )
             sv.placements = [self._void(turn, i, r, sv.reason) for i, r in enumerate(slip.placements(), 1)]
             return sv
         sv.written_total = slip.first("turn_total")
@@ -632,9 +686,16 @@ class PlayerCorrection:
         allowed = 2 if turn == 1 else 1
         for i, row in enumerate(rows, 1):
             if i > allowed:
-                sv.placements.append(self._invalid(
-                    turn, i, row, None, "RO-5.3",
-                    f"only {allowed} placement{'s' if allowed > 1 else ''} may be written in turn {turn}"))
+                sv.placements.append(
+                    self._invalid(
+                        turn,
+                        i,
+                        row,
+                        None,
+                        "RO-5.3",
+                        f"only {allowed} placement{'s' if allowed > 1 else ''} may be written in turn {turn}",
+                    )
+                )
                 continue
             if turn == 1 and len(rows) >= 2:
                 group = groups[0] if i == 1 else groups[1]
@@ -651,12 +712,14 @@ class PlayerCorrection:
     def _void(self, turn: int, index: int, row: SlipRow, reason: str) -> Verdict:
         return Verdict(turn, index, row.line, row.position, row.word, row.score, None, "void", "", reason)
 
-    def _invalid(self, turn: int, index: int, row: SlipRow, group: int | None, rule: str, reason: str,
-                 **extra: Any) -> Verdict:
-        return Verdict(turn, index, row.line, row.position, row.word, row.score, group, "invalid", rule, reason,
-                       **extra)
+    def _invalid(
+        self, turn: int, index: int, row: SlipRow, group: int | None, rule: str, reason: str, **extra: Any
+    ) -> Verdict:
+        return Verdict(
+            turn, index, row.line, row.position, row.word, row.score, group, "invalid", rule, reason, **extra
+        )
 
-    # --- verification (RO-5.3) -----------------------------------------------------------------------------
+    # --- verification (RO-5.3) ------------------------------------------------------------------------------
 
     def _verify(self, words: Sequence[str], slip: Slip) -> list[dict[str, Any]]:
         asked = list(words) or [r.word for r in slip.placements() if r.word.strip()]
@@ -664,11 +727,16 @@ class PlayerCorrection:
         for w in asked:
             folded = self.alpha.fold(w) or ""
             valid = bool(folded) and folded in self.setup.lexicon
-            out.append({"word": w, "valid": valid,
-                        "answer": f"{folded or w}: {'valid' if valid else 'NOT in ' + self.setup.lexicon.name}"})
+            out.append(
+                {
+                    "word": w,
+                    "valid": valid,
+                    "answer": f"{folded or w}: {'valid' if valid else 'NOT in ' + self.setup.lexicon.name}",
+                }
+            )
         return out
 
-    # --- one placement -------------------------------------------------------------------------------------
+    # --- one placement --------------------------------------------------------------------------------------
 
     def _judge_row(self, turn: int, index: int, row: SlipRow, groups: Sequence[int]) -> Verdict:
         decisions = self._decision("placement", turn, index)
@@ -685,8 +753,14 @@ class PlayerCorrection:
             original = verdict.summary()
             pools = {g: self.pool(g) for g in groups}
             if decision.action == "invalid":
-                verdict = self._invalid(turn, index, row, verdict.group, "RO-6.5",
-                                        f"decision #{decision.seq} ({decision.by}): {decision.reason}")
+                verdict = self._invalid(
+                    turn,
+                    index,
+                    row,
+                    verdict.group,
+                    "RO-6.5",
+                    f"decision #{decision.seq} ({decision.by}): {decision.reason}",
+                )
             else:
                 candidates = [self._judge_with(turn, index, row, p, decision) for p in pools.values() if p]
                 verdict = _prefer(candidates)
@@ -702,7 +776,7 @@ class PlayerCorrection:
         return verdict
 
     def _likely_first(self, row: SlipRow, groups: Sequence[int]) -> list[int]:
-        """Turn 1, one placement: try group 1 first when the word places at most 2 tiles where it is written."""
+        """Turn 1, one placement: group 1 first when the word places at most 2 tiles where it is written."""
         if len(groups) < 2:
             return list(groups)
         written = read_position(row.position)
@@ -716,7 +790,9 @@ class PlayerCorrection:
             placed -= sum(1 for sq in squares if self.board.squares[sq])
         return list(groups) if placed <= len(self._group_tiles(groups[0]) or ()) else list(reversed(groups))
 
-    def _judge_with(self, turn: int, index: int, row: SlipRow, pool: Pool, decision: Decision | None) -> Verdict:
+    def _judge_with(
+        self, turn: int, index: int, row: SlipRow, pool: Pool, decision: Decision | None
+    ) -> Verdict:
         alpha = self.alpha
         lexicon: Lexicon | None = self.setup.lexicon
         position_text, word_text = row.position, row.word
@@ -730,19 +806,34 @@ class PlayerCorrection:
         try:
             word = alpha.split(word_text.strip(), blanks=True)
         except TileError as e:
-            return self._invalid(turn, index, row, pool.group, "RO-6.1a", f"the main word cannot be read: {e}")
+            return self._invalid(
+                turn, index, row, pool.group, "RO-6.1a", f"the main word cannot be read: {e}"
+            )
         if len(word) < 2:
-            return self._invalid(turn, index, row, pool.group, "RO-6.1a",
-                                 f"{word_text.strip()!r} is not a word: a word has at least two letters")
+            return self._invalid(
+                turn,
+                index,
+                row,
+                pool.group,
+                "RO-6.1a",
+                f"{word_text.strip()!r} is not a word: a word has at least two letters",
+            )
         shown = alpha.format(word).upper()
         if lexicon is not None and not lexicon.contains_tiles(word):
-            return self._invalid(turn, index, row, pool.group, "RO-6.1a",
-                                 f"main word {shown} is not in the official list ({lexicon.name})")
+            return self._invalid(
+                turn,
+                index,
+                row,
+                pool.group,
+                "RO-6.1a",
+                f"main word {shown} is not in the official list ({lexicon.name})",
+            )
         written = read_position(row.position)
-        meant = read_position(position_text) if position_text is not row.position else written
+        meant = read_position(position_text) if decision is not None and decision.action == "as" else written
         if written.missing:
-            return self._invalid(turn, index, row, pool.group, "RO-6.1d",
-                                 f"a coordinate sign is missing: {written.problem}")
+            return self._invalid(
+                turn, index, row, pool.group, "RO-6.1d", f"a coordinate sign is missing: {written.problem}"
+            )
 
         # the placement as written (or as a decision says it was meant)
         first: Attempt | None = None
@@ -751,9 +842,15 @@ class PlayerCorrection:
             if first.ok:
                 kind = _relation(written, meant.coord)
                 if kind == "both":
-                    return self._invalid(turn, index, row, pool.group, "RO-6.1c",
-                                         f"both coordinate signs are wrong: written {written.text.strip()}, "
-                                         f"meant {meant.coord.format()}")
+                    return self._invalid(
+                        turn,
+                        index,
+                        row,
+                        pool.group,
+                        "RO-6.1c",
+                        f"both coordinate signs are wrong: written {written.text.strip()}, "
+                        f"meant {meant.coord.format()}",
+                    )
                 return self._accepted(turn, index, row, pool, first, kind, written, candidates=1)
         # search the player's board for what he must have meant (RO-6.3)
         candidates: list[tuple[tuple[int, int, Coordinate], str, Attempt]] = []
@@ -781,54 +878,117 @@ class PlayerCorrection:
                     break
         if len(fits) == 1:
             return self._invalid(
-                turn, index, row, pool.group, "RO-6.1c",
-                f"both coordinate signs are wrong: {shown} fits the player's board only at {fits[0].format()}, "
+                turn,
+                index,
+                row,
+                pool.group,
+                "RO-6.1c",
+                f"both coordinate signs are wrong: {shown} fits the player's board only at "
+                f"{fits[0].format()}, "
                 f"not at {written.text.strip()}",
             )
         if first is not None:
             rule, text = first.reasons[0]
             more = "; ".join(t for _, t in first.reasons[1:3])
-            fix = " (no position with one sign changed fits the board either, RO-6.3)" if rule == "RO-6.1b" else ""
+            fix = (
+                " (no position with one sign changed fits the board either, RO-6.3)"
+                if rule == "RO-6.1b"
+                else ""
+            )
             foreign = any(t.startswith("letters not from") for _, t in first.reasons)
-            return self._invalid(turn, index, row, pool.group, rule, text + fix + (f"; also: {more}" if more else ""),
-                                 foreign=foreign)
+            return self._invalid(
+                turn,
+                index,
+                row,
+                pool.group,
+                rule,
+                text + fix + (f"; also: {more}" if more else ""),
+                foreign=foreign,
+            )
         if written.row is None and written.col is None:
-            return self._invalid(turn, index, row, pool.group, "RO-6.1c",
-                                 f"both coordinate signs are wrong: {written.problem or written.text}")
-        return self._invalid(turn, index, row, pool.group, "RO-6.1b",
-                             f"{written.problem}, and no position with that sign changed fits the board (RO-6.3)")
+            return self._invalid(
+                turn,
+                index,
+                row,
+                pool.group,
+                "RO-6.1c",
+                f"both coordinate signs are wrong: {written.problem or written.text}",
+            )
+        return self._invalid(
+            turn,
+            index,
+            row,
+            pool.group,
+            "RO-6.1b",
+            f"{written.problem}, and no position with that sign changed fits the board (RO-6.3)",
+        )
 
-    def _accepted(self, turn: int, index: int, row: SlipRow, pool: Pool, a: Attempt, kind: str,
-                  written: WrittenPosition, candidates: int) -> Verdict:
+    def _accepted(
+        self,
+        turn: int,
+        index: int,
+        row: SlipRow,
+        pool: Pool,
+        a: Attempt,
+        kind: str,
+        written: WrittenPosition,
+        candidates: int,
+    ) -> Verdict:
         assert a.check is not None and a.assignment is not None
         alpha = self.alpha
         chk = a.check
         position = a.coord.format()
         word = alpha.format(a.assignment.tiles)
         breakdown = _words_text(alpha, chk)
-        v = Verdict(turn, index, row.line, row.position, row.word, row.score, pool.group, "valid", "",
-                    f"valid: {breakdown} = {chk.score}", position, word, chk.score, chk.score,
-                    unmarked_blanks=a.assignment.unmarked, coord=a.coord, tiles=a.assignment.tiles, new=chk.new,
-                    vowels=list(a.assignment.vowels))
+        v = Verdict(
+            turn,
+            index,
+            row.line,
+            row.position,
+            row.word,
+            row.score,
+            pool.group,
+            "valid",
+            "",
+            f"valid: {breakdown} = {chk.score}",
+            position,
+            word,
+            chk.score,
+            chk.score,
+            unmarked_blanks=a.assignment.unmarked,
+            coord=a.coord,
+            tiles=a.assignment.tiles,
+            new=chk.new,
+            vowels=list(a.assignment.vowels),
+        )
         if kind == "inverted":
             v.status, v.rule, v.penalty_rule = "corrected", "RO-6.3a", "RO-6.3a"
-            v.reason = (f"position signs inverted: written {written.text.strip()}, the player's board has {position}; "
-                        f"scored {chk.score} ({breakdown}); technical penalty −{PENALTY}, capped by the placement's "
-                        "value and the later placements formed with its help")
+            v.reason = (
+                f"position signs inverted: written {written.text.strip()}, "
+                f"the player's board has {position}; "
+                f"scored {chk.score} ({breakdown}); technical penalty −{PENALTY}, capped by the placement's "
+                "value and the later placements formed with its help"
+            )
         elif kind == "one-sign":
             v.status, v.rule, v.penalty_rule = "corrected", "RO-6.3b", "RO-6.3b"
-            v.reason = (f"one coordinate sign wrong: written {written.text.strip()}, the player's board has "
-                        f"{position}; scored {chk.score} ({breakdown}); technical penalty −{PENALTY}, capped by the "
-                        "placement's value and the later placements formed with its help")
+            v.reason = (
+                f"one coordinate sign wrong: written {written.text.strip()}, the player's board has "
+                f"{position}; scored {chk.score} ({breakdown}); technical penalty −{PENALTY}, capped by the "
+                "placement's value and the later placements formed with its help"
+            )
         if candidates > 1:
-            v.notes.append(f"{candidates} positions fit the player's board; {position} was taken: verify the "
-                           "player's grid at the table (RO-5.5.i)")
+            v.notes.append(
+                f"{candidates} positions fit the player's board; {position} was taken: verify the "
+                "player's grid at the table (RO-5.5.i)"
+            )
         if a.assignment.unmarked:
             n = a.assignment.unmarked
             v.notes.append(f"{n} blank{'s' if n > 1 else ''} not marked (RO-6.2c)")
             if a.assignment.choices > 1:
-                v.notes.append("the unmarked blank could stand on more than one square; the lowest score was "
-                               "taken: verify at the table (RO-5.5.i)")
+                v.notes.append(
+                    "the unmarked blank could stand on more than one square; the lowest score was "
+                    "taken: verify at the table (RO-5.5.i)"
+                )
         return v
 
     def _exclusive_check(self, v: Verdict) -> Verdict:
@@ -837,8 +997,10 @@ class PlayerCorrection:
         if not settings.exclusive or v.group == 1 or len(v.new) == GROUP_SIZE:
             return v
         v.status, v.rule = "invalid", settings.rule
-        v.reason = (f"{v.word} places {len(v.new)} of the 7 letters: every turn must place all 7 letters of the "
-                    f"group ({settings.rule})")
+        v.reason = (
+            f"{v.word} places {len(v.new)} of the 7 letters: every turn must place all 7 letters of the "
+            f"group ({settings.rule})"
+        )
         v.points = 0
         v.penalty_rule = ""
         return v
@@ -866,11 +1028,17 @@ class PlayerCorrection:
                 squares.update(start + i * step for i in range(len(tiles)))
         return {owner[sq] for sq in squares - own if sq in owner}
 
-    # --- cancellation (RO-5.3) -----------------------------------------------------------------------------
+    # --- cancellation (RO-5.3) ------------------------------------------------------------------------------
 
     def _cancel_note(self, turns: Sequence[int], raw: str, current: int) -> list[dict[str, Any]]:
         if not turns:
-            return [{"turn": None, "done": False, "text": f"{raw!r}: the turn to cancel cannot be read; no effect"}]
+            return [
+                {
+                    "turn": None,
+                    "done": False,
+                    "text": f"{raw!r}: the turn to cancel cannot be read; no effect",
+                }
+            ]
         return [self.cancel(t, current) for t in turns]
 
     def cancel(self, target: int, current: int) -> dict[str, Any]:
@@ -879,9 +1047,12 @@ class PlayerCorrection:
             return {"turn": target, "done": False, "text": f"turn {target} {why}: nothing to cancel (RO-5.3)"}
         gone = [v for v in self.alive if v.turn == target]
         if not gone:
-            return {"turn": target, "done": False,
-                    "text": f"turn {target} has no placement on the board (invalid, cancelled or not played): "
-                            "nothing to cancel"}
+            return {
+                "turn": target,
+                "done": False,
+                "text": f"turn {target} has no placement on the board (invalid, cancelled or not played): "
+                "nothing to cancel",
+            }
         for v in gone:
             v.status, v.points = "cancelled", 0
             v.rule = "RO-5.3"
@@ -914,21 +1085,27 @@ class PlayerCorrection:
             reason = ""
             chk = None
             if not same:
-                reason = (f"formed with the help of turn {cause}, cancelled in turn {current}: its main word "
-                          f"{v.word.upper() if v.word else ''} is no longer on the board")
+                reason = (
+                    f"formed with the help of turn {cause}, cancelled in turn {current}: its main word "
+                    f"{v.word.upper() if v.word else ''} is no longer on the board"
+                )
             else:
                 chk = check(board, Placement(v.coord, v.tiles), self.setup.lexicon)
                 if chk.reasons:
-                    reason = (f"no longer legal once turn {cause} is cancelled (turn {current}): "
-                              f"{chk.reasons[0][1]}")
+                    reason = (
+                        f"no longer legal once turn {cause} is cancelled (turn {current}): "
+                        f"{chk.reasons[0][1]}"
+                    )
             if reason:
                 v.status, v.points, v.rule, v.reason = "cancelled", 0, "RO-5.3", reason
                 effects.append(f"turn {v.turn} cancelled with it")
                 continue
             assert chk is not None
             if chk.score != v.points:
-                note = (f"rescored {v.points} → {chk.score} once turn {cause} was cancelled in turn {current} "
-                        f"({_words_text(self.alpha, chk)}) (RO-5.3)")
+                note = (
+                    f"rescored {v.points} → {chk.score} once turn {cause} was cancelled in turn {current} "
+                    f"({_words_text(self.alpha, chk)}) (RO-5.3)"
+                )
                 v.notes.append(note)
                 effects.append(f"turn {v.turn} rescored {v.points} → {chk.score}")
                 v.points = chk.score
@@ -940,7 +1117,7 @@ class PlayerCorrection:
         self.alive = kept
         return effects
 
-    # --- technical warnings (RO-6.2) -----------------------------------------------------------------------
+    # --- technical warnings (RO-6.2) ------------------------------------------------------------------------
 
     def _faults(self, turn: int, slip: Slip, sv: SlipVerdict) -> None:
         faults: list[Fault] = []
@@ -950,9 +1127,13 @@ class PlayerCorrection:
         if turn == 1:
             if not table:
                 faults.append(Fault("RO-6.2a", "the table number is missing on the turn-1 slip"))
-            elif seat is not None and table != str(seat):
-                faults.append(Fault("RO-6.2a", f"wrong table number on the turn-1 slip: {table}, the player sits at "
-                                               f"table {seat}"))
+            elif seat is not None and not _same_number(table, seat):
+                faults.append(
+                    Fault(
+                        "RO-6.2a",
+                        f"wrong table number on the turn-1 slip: {table}, the player sits at table {seat}",
+                    )
+                )
             if slip.has_column("name"):
                 name = slip.first("name").strip()
                 expected = self.setup.names.get(self.player, self.player)
@@ -962,9 +1143,11 @@ class PlayerCorrection:
                     faults.append(Fault("RO-6.2a", f"wrong name on the turn-1 slip: {name!r}"))
         if not table and turn != 1:
             faults.append(Fault("RO-6.2b", "the table number is missing"))
-        elif table and seat is not None and table != str(seat) and turn != 1:
-            sv.notes.append(f"table written {table}, the player sits at table {seat} (no warning: RO-6.2b counts "
-                            "only a missing number)")
+        elif table and seat is not None and not _same_number(table, seat) and turn != 1:
+            sv.notes.append(
+                f"table written {table}, the player sits at table {seat} (no warning: RO-6.2b counts "
+                "only a missing number)"
+            )
         if not written_turn:
             faults.append(Fault("RO-6.2b", "the turn number is missing"))
         elif written_turn != str(turn):
@@ -999,7 +1182,7 @@ class PlayerCorrection:
             if len(faults) > 1:
                 sv.notes.append("one technical warning per slip (RO-6.2): the other faults cost nothing")
 
-    # --- exclusive variants ----------------------------------------------------------------------------------
+    # --- exclusive variants ---------------------------------------------------------------------------------
 
     def _exclusive_turn_end(self, turn: int, sv: SlipVerdict) -> None:
         if self.setup.settings.variant != "endurance":
@@ -1010,15 +1193,18 @@ class PlayerCorrection:
             self.stopped = f"dropped out in turn {turn}: no scrabble placed (RO-8.2)"
             sv.notes.append(self.stopped)
 
-    # --- the end -------------------------------------------------------------------------------------------
+    # --- the end --------------------------------------------------------------------------------------------
 
     def finish(self) -> PlayerResult:
         r = self.result
         r.board = self.board
         if self.stock is not None:
-            r.vowels_left = {self.alpha.label(t): n for t, n in enumerate(self.stock) if self.alpha.is_vowel(t)}
+            r.vowels_left = {
+                self.alpha.label(t): n for t, n in enumerate(self.stock) if self.alpha.is_vowel(t)
+            }
         every = r.verdicts()
-        # RO-6.3: the penalty is capped by the value of the placement and of the later ones formed with its help
+        # RO-6.3: the penalty is capped by the value of the placement and of the later ones formed with its
+        # help
         for v in every:
             if not v.penalty_rule:
                 continue
@@ -1027,8 +1213,10 @@ class PlayerCorrection:
             v.penalty = min(PENALTY, cap)
             if v.penalty < PENALTY:
                 names = ", ".join(f"turn {t}" for t, _ in sorted(dependents)) or "none"
-                v.notes.append(f"penalty capped at {v.penalty}: the placement is worth {v.points}, the later "
-                               f"placements formed with its help ({names}) {cap - v.points} (RO-6.3)")
+                v.notes.append(
+                    f"penalty capped at {v.penalty}: the placement is worth {v.points}, the later "
+                    f"placements formed with its help ({names}) {cap - v.points} (RO-6.3)"
+                )
         for d in self.decisions:
             if d.target == "penalty":
                 for v in every:
@@ -1036,8 +1224,9 @@ class PlayerCorrection:
                         v.original = v.original or v.summary() | {"penalty": v.penalty}
                         v.penalty = 0 if d.action == "cancel" else max(0, int(d.points or 0))
                         v.decisions.append(d.seq)
-                        v.notes.append(f"penalty set to {v.penalty} by decision #{d.seq} ({d.by}): {d.reason} "
-                                       "(RO-6.5)")
+                        v.notes.append(
+                            f"penalty set to {v.penalty} by decision #{d.seq} ({d.by}): {d.reason} (RO-6.5)"
+                        )
         # RO-6.2: one warning per slip, the first three free
         count = 0
         for turn in sorted(r.slips):
@@ -1045,8 +1234,10 @@ class PlayerCorrection:
             cancel = [d for d in self.decisions if d.target == "warning" and d.turn == turn]
             if sv.warning and cancel:
                 sv.decisions = [d.seq for d in cancel]
-                sv.notes.append(f"technical warning ({sv.warning.rule}) withdrawn by decision #{cancel[-1].seq} "
-                                f"({cancel[-1].by}): {cancel[-1].reason} (RO-6.5)")
+                sv.notes.append(
+                    f"technical warning ({sv.warning.rule}) withdrawn by decision #{cancel[-1].seq} "
+                    f"({cancel[-1].by}): {cancel[-1].reason} (RO-6.5)"
+                )
                 sv.warning = None
             if sv.warning:
                 count += 1
@@ -1054,12 +1245,19 @@ class PlayerCorrection:
                 sv.warning_cost = WARNING_COST if count > FREE_WARNINGS else 0
         for d in self.decisions:
             if d.target == "total":
-                r.adjustments.append({"seq": d.seq, "points": int(d.points or 0), "reason": d.reason, "by": d.by})
+                r.adjustments.append(
+                    {"seq": d.seq, "points": int(d.points or 0), "reason": d.reason, "by": d.by}
+                )
         r.placement_points = sum(v.points for v in self.alive)
         r.penalties = sum(v.penalty for v in every)
         r.warning_costs = sum(sv.warning_cost for sv in r.slips.values())
-        r.total = (r.placement_points - r.penalties - r.warning_costs - r.disciplinary
-                   + sum(a["points"] for a in r.adjustments))
+        r.total = (
+            r.placement_points
+            - r.penalties
+            - r.warning_costs
+            - r.disciplinary
+            + sum(a["points"] for a in r.adjustments)
+        )
         return r
 
     def _dependents(self, pid: tuple[int, int]) -> set[tuple[int, int]]:
@@ -1079,7 +1277,8 @@ def _prefer(verdicts: list[Verdict]) -> Verdict:
 
     def key(v: Verdict) -> tuple[int, int, int]:
         standing = rank.get(v.status, 2)
-        # a valid placement with group 1 rather than the 7-letter group; an invalid one with the 7-letter group
+        # a valid placement with group 1 rather than the 7-letter group; an invalid one with the 7-letter
+        # group
         return (standing, int(v.foreign), (v.group or 0) if standing < 2 else -(v.group or 0))
 
     return min(verdicts, key=key)
@@ -1091,8 +1290,10 @@ def _relation(written: WrittenPosition, coord: Coordinate) -> str:
         return "same"
     if written.coord is not None and written.coord.transposed() == coord:
         return "inverted"
-    if written.horizontal is not None and written.horizontal == coord.horizontal and (
-        written.row == coord.row or written.col == coord.col
+    if (
+        written.horizontal is not None
+        and written.horizontal == coord.horizontal
+        and (written.row == coord.row or written.col == coord.col)
     ):
         return "one-sign"
     return "both"
@@ -1122,6 +1323,10 @@ def _all_coords() -> Iterable[Coordinate]:
                 yield Coordinate(row, col, direction)
 
 
+def _same_number(written: str, number: int) -> bool:
+    return written.strip() == str(number) or (written.strip().isdigit() and int(written) == number)
+
+
 def _int(text: str) -> int | None:
     text = text.strip()
     try:
@@ -1136,7 +1341,7 @@ def _norm(text: str) -> str:
     return fold(text)
 
 
-# --- the whole game ------------------------------------------------------------------------------------------
+# --- the whole game -----------------------------------------------------------------------------------------
 
 
 @dataclass
@@ -1151,8 +1356,13 @@ class SlipEntry:
 class Correction:
     """Every player's correction, advanced turn by turn (the bench times one turn of it)."""
 
-    def __init__(self, setup: Setup, players: Iterable[str], decisions: Sequence[Decision] = (),
-                 sanctions: Sequence[Sanction] = ()) -> None:
+    def __init__(
+        self,
+        setup: Setup,
+        players: Iterable[str],
+        decisions: Sequence[Decision] = (),
+        sanctions: Sequence[Sanction] = (),
+    ) -> None:
         self.setup = setup
         self.players: dict[str, PlayerCorrection] = {}
         by_player: dict[str, list[Decision]] = {}
@@ -1177,9 +1387,12 @@ class Correction:
     def add_unattributed(self, player: str, entry: SlipEntry) -> None:
         pc = self.players[player]
         slip = entry.slip
-        reason = (f"the slip cannot be placed in a turn: turn {slip.written_turn.strip()!r} does not exist "
-                  f"(turns are 1 to {TURNS})" if slip.written_turn.strip() else
-                  "the slip has no turn number and was not entered with the turn it was collected in (RO-6.2b)")
+        reason = (
+            f"the slip cannot be placed in a turn: turn {slip.written_turn.strip()!r} does not exist "
+            f"(turns are 1 to {TURNS})"
+            if slip.written_turn.strip()
+            else "the slip has no turn number and was not entered with the turn it was collected in (RO-6.2b)"
+        )
         sv = SlipVerdict(None, entry.seq, "void", reason + ": not corrected; re-enter it with --turn")
         sv.placements = [pc._void(0, i, r, sv.reason) for i, r in enumerate(slip.placements(), 1)]
         pc.result.unattributed.append(sv)

@@ -1,17 +1,22 @@
 """The draw of the letter groups (RO-1.1, RO-5.2.d–f, RO-8.1, RO-8.2, RO-8.4).
 
-All 100 tiles are split into group 1 (2 letters) and groups 2–15 (7 letters each). Group 1 must form *both words*
-(RO-5.2.d: both orders of its two letters are words; a doubled letter needs one word). Each 7-letter group holds at
-least one vowel and one consonant (RO-5.2.e); a group that does not is put back and drawn again. When, near the end,
-the last group(s) cannot meet the condition, the letters of the smallest number of last, consecutively drawn groups
+All 100 tiles are split into group 1 (2 letters) and groups 2–15 (7 letters each). Group 1 must form *both
+words*
+(RO-5.2.d: both orders of its two letters are words; a doubled letter needs one word). Each 7-letter group
+holds at
+least one vowel and one consonant (RO-5.2.e); a group that does not is put back and drawn again. When, near
+the end,
+the last group(s) cannot meet the condition, the letters of the smallest number of last, consecutively drawn
+groups
 for which it can be met go back into the bag, and those groups are drawn again one by one under supervision
-(every draw must meet the condition *and* leave the rest able to meet it). Letters are shown sorted alphabetically,
+(every draw must meet the condition *and* leave the rest able to meet it). Letters are shown sorted
+alphabetically,
 blanks last (RO-5.2.f).
 
 >>> from arbitru.engine.lexicon import Lexicon
 >>> from arbitru.engine.tiles import alphabet
 >>> ro = alphabet("ro")
->>> lex = Lexicon.from_words(["AL", "LA", "AM", "MA", "AN", "NA", "AS", "SA", "EL", "LE", "NU", "UN", "II"], ro)
+>>> lex = Lexicon.from_words(["AL", "LA", "AM", "MA", "AN", "NA", "AS", "SA", "EL", "LE", "II"], ro)
 >>> rules = GroupRules(ro, lex)
 >>> d = draw_groups(rules, seed=7)
 >>> len(d.groups), [len(g) for g in d.groups][:3], sum(len(g) for g in d.groups)
@@ -85,7 +90,7 @@ class GroupRules:
     def for_settings(cls, settings: Settings, alpha: Alphabet, lexicon: Lexicon | None) -> GroupRules:
         return cls(alpha, lexicon, variant=settings.variant, blank_counts=settings.blank_counts)
 
-    # --- letters -------------------------------------------------------------------------------------------
+    # --- letters --------------------------------------------------------------------------------------------
 
     def is_vowel(self, tile: int) -> bool:
         if tile == BLANK:
@@ -102,7 +107,7 @@ class GroupRules:
         tiles = list(tiles)
         return sum(map(self.is_vowel, tiles)), sum(map(self.is_consonant, tiles))
 
-    # --- conditions ----------------------------------------------------------------------------------------
+    # --- conditions -----------------------------------------------------------------------------------------
 
     def group1_problem(self, tiles: Sequence[int]) -> str | None:
         """Why group 1 fails its condition, or None (RO-5.2.d; RO-8.1 for avocalic)."""
@@ -119,7 +124,7 @@ class GroupRules:
         return None
 
     def both_words(self, tiles: Sequence[int]) -> bool:
-        """Both orders of the two letters are words (a doubled letter: one word); a blank may be any letter."""
+        """Both orders of the two letters are words (a doubled letter: one); a blank may be any letter."""
         if self.lexicon is None:
             raise DrawError("the draw of group 1 needs the word list (RO-5.2.d)")
         a, b = tiles
@@ -147,9 +152,10 @@ class GroupRules:
         return None
 
     def feasible(self, pool: Sequence[int], groups: int) -> bool:
-        """Can ``pool`` (7 × groups tiles) be split into ``groups`` groups that each meet the letter-count condition?
+        """Can ``pool`` (7 × groups tiles) be split into ``groups`` groups meeting the letter-count condition?
 
-        Exact for the vowel/consonant condition; for RO-8.2 a necessary condition (the words are tried by drawing).
+        Exact for the vowel/consonant condition; for RO-8.2 a necessary condition (the words are tried by
+        drawing).
         """
         if groups <= 0 or self.variant == "avocalic":
             return True
@@ -160,7 +166,8 @@ class GroupRules:
 def stand_alone_scrabble(alpha: Alphabet, lexicon: Lexicon | None, tiles: Sequence[int]) -> list[int] | None:
     """A word using all the tiles (blanks as any letter) on an empty board, or None (RO-8.2).
 
-    Equivalent to :func:`arbitru.engine.movegen.generate` with ``use_all=True`` on an empty board (a 7-letter word
+    Equivalent to :func:`arbitru.engine.movegen.generate` with ``use_all=True`` on an empty board (a 7-letter
+    word
     always fits through H8); an anagram walk of the word list is used because the draw tries many groups.
     """
     if lexicon is None:
@@ -190,8 +197,9 @@ def stand_alone_scrabble(alpha: Alphabet, lexicon: Lexicon | None, tiles: Sequen
     return list(word) if n and walk(lexicon.dawg_root) else None
 
 
-def _words_with(alpha: Alphabet, lexicon: Lexicon, pool: Sequence[int], must: int, size: int,
-                budget: int) -> list[list[int]]:
+def _words_with(
+    alpha: Alphabet, lexicon: Lexicon, pool: Sequence[int], must: int, size: int, budget: int
+) -> list[list[int]]:
     """Groups of ``size`` tiles from the pool that spell a word using the tile ``must`` (RO-8.2).
 
     Walks the GADDAG from ``must`` (every word through that letter), else the DAWG when the list has none.
@@ -235,7 +243,9 @@ def _words_with(alpha: Alphabet, lexicon: Lexicon, pool: Sequence[int], must: in
     return found
 
 
-def _partition(rules: GroupRules, pool: list[int], n: int, rng: Any, budget: list[int]) -> list[list[int]] | None:
+def _partition(
+    rules: GroupRules, pool: list[int], n: int, rng: Any, budget: list[int]
+) -> list[list[int]] | None:
     """Split the pool into n groups that each meet the condition, hardest tile first (a supervised redraw)."""
     if n == 0:
         return []
@@ -283,17 +293,21 @@ class Draw:
 
     @classmethod
     def from_payload(cls, alpha: Alphabet, data: dict[str, Any]) -> Draw:
-        return cls([parse_group(alpha, g) for g in data["groups"]], data["method"], data.get("seed"),
-                   data.get("log", []))
+        return cls(
+            [parse_group(alpha, g) for g in data["groups"]],
+            data["method"],
+            data.get("seed"),
+            data.get("log", []),
+        )
 
 
-def groups_to_return(
-    rules: GroupRules, drawn: Sequence[Sequence[int]], bag: Sequence[int], left: int
-) -> int:
+def groups_to_return(rules: GroupRules, drawn: Sequence[Sequence[int]], bag: Sequence[int], left: int) -> int:
     """How many of the last drawn 7-letter groups go back into the bag (RO-5.2.e).
 
-    ``drawn`` are groups 2.. drawn so far, ``bag`` the tiles left, ``left`` the groups not yet drawn (their letters
-    are in the bag). Returns the smallest ``k`` such that the last ``k`` drawn groups plus the bag can be split into
+    ``drawn`` are groups 2.. drawn so far, ``bag`` the tiles left, ``left`` the groups not yet drawn (their
+    letters
+    are in the bag). Returns the smallest ``k`` such that the last ``k`` drawn groups plus the bag can be
+    split into
     ``k + left`` groups that each meet the condition. The RO-5.2.e example:
 
     >>> from arbitru.engine.tiles import alphabet
@@ -338,7 +352,8 @@ def draw_groups(
     supervised_from: int | None = None
     regroups = 0
     if rules.variant == "endurance":
-        # RO-8.2: random draws rarely leave letters that still form 7-letter words at the end, so the 14 groups
+        # RO-8.2: random draws rarely leave letters that still form 7-letter words at the end, so the 14
+        # groups
         # are chosen by a seeded search: each at random among the words of the letters left that use the
         # hardest letter left (the vowel/consonant condition holds as well)
         for _ in range(5):
@@ -349,7 +364,9 @@ def draw_groups(
                     groups.append(sort_group(tiles))
                 log.append({"searched": list(range(2, GROUPS + 1))})
                 return Draw(groups, "seeded", seed, log)
-        raise DrawError("no split of the letters into 14 groups that each form a 7-letter word was found (RO-8.2)")
+        raise DrawError(
+            "no split of the letters into 14 groups that each form a 7-letter word was found (RO-8.2)"
+        )
 
     while len(groups) < GROUPS:
         number = len(groups) + 1
@@ -371,20 +388,26 @@ def draw_groups(
         if accepted is not None:
             groups.append(sort_group(accepted))
             continue
-        # RO-5.2.e: the last group(s) cannot meet the condition: regroup. The smallest number that can meet the
-        # letter-count condition is returned; when the draws keep failing there (RO-8.2: no 7-letter word), one
+        # RO-5.2.e: the last group(s) cannot meet the condition: regroup. The smallest number that can meet
+        # the
+        # letter-count condition is returned; when the draws keep failing there (RO-8.2: no 7-letter word),
+        # one
         # more group goes back every few tries.
         drawn = groups[1:]
         regroups += 1
         k = min(len(drawn), groups_to_return(rules, drawn, bag.tiles, left) + (regroups - 1) // ESCALATE)
         if regroups > MAX_REGROUPS:
-            raise DrawError(f"the draw cannot be completed under its conditions after {MAX_REGROUPS} regroupings")
+            raise DrawError(
+                f"the draw cannot be completed under its conditions after {MAX_REGROUPS} regroupings"
+            )
         back = list(range(number - k, GROUPS + 1))
-        log.append({
-            "regroup": back,
-            "why": f"group {number} cannot meet the condition with the letters left "
-                   f"({format_group(alpha, bag.tiles)})",
-        })
+        log.append(
+            {
+                "regroup": back,
+                "why": f"group {number} cannot meet the condition with the letters left "
+                f"({format_group(alpha, bag.tiles)})",
+            }
+        )
         for tiles in groups[-k:]:
             bag.put_back(tiles)
         del groups[-k:]
@@ -403,7 +426,7 @@ def _can_meet(rules: GroupRules, bag: Sequence[int], left: int, supervised: bool
     return vowels > 0 and consonants > 0
 
 
-# --- groups entered by hand ----------------------------------------------------------------------------------
+# --- groups entered by hand ---------------------------------------------------------------------------------
 
 
 _LINE = re.compile(r"^\s*(?:(?:grupa\s*)?(\d+)\s*[:.)=]\s*|(\d+)\s+)?(.*?)\s*$", re.IGNORECASE)
@@ -446,8 +469,10 @@ def group_problems(rules: GroupRules, groups: Sequence[Sequence[int]], who: str 
     for i, tiles in enumerate(groups, 1):
         size = GROUP1_SIZE if i == 1 else GROUP_SIZE
         if len(tiles) != size:
-            problems.append(f"{prefix}group {i} ({format_group(alpha, tiles)}) has {len(tiles)} letters, not {size} "
-                            "(RO-1.1)")
+            problems.append(
+                f"{prefix}group {i} ({format_group(alpha, tiles)}) has {len(tiles)} letters, not {size} "
+                "(RO-1.1)"
+            )
             continue
         problem = rules.group1_problem(tiles) if i == 1 else rules.group_problem(tiles)
         if problem:

@@ -1,7 +1,8 @@
-"""The competition forms of Annex 3 (RO-3.3) as printable HTML (A4, one page per player), and the ranking as CSV.
+"""The competition forms of Annex 3 (RO-3.3) as printable HTML (A4, a page per player), the ranking as CSV.
 
 - ``slips.html``: 16 slips per player (14 turns and 2 spare), each with *Tur, Punctaj, Masa, Poz., Depunere*.
-- ``annotation.html``: the annotation form: *Concurent, Masa*, the 15 groups, the 15×15 control grid (rows A–O,
+- ``annotation.html``: the annotation form: *Concurent, Masa*, the 15 groups, the 15×15 control grid (rows
+  A–O,
   columns 1–15) and the table *Tur, Grupa, Poz, Depunere, Pct, Total*, *TOTAL*, *LOC*.
 - ``results.html``: the same table filled from the correction, each placement's verdict with its rule, the
   warnings and penalties, the player's board in the control grid, the total and the place.
@@ -38,7 +39,8 @@ th { background: #eee; }
 .slip td { height: 7mm; }
 .grid td, .grid th { width: 6mm; height: 6mm; padding: 0; text-align: center; font-size: 9pt; }
 .grid th { background: #fff; border: none; }
-.dw { background: #f7c6c6; } .tw { background: #e06666; } .dl { background: #c9e3f7; } .tl { background: #5b9bd5; }
+.dw { background: #f7c6c6; } .tw { background: #e06666; } .dl { background: #c9e3f7; } .tl { background:
+#5b9bd5; }
 .wide { width: 100%; }
 .small { font-size: 8pt; }
 .invalid { color: #a00; }
@@ -46,8 +48,10 @@ th { background: #eee; }
 
 
 def _page(title: str, body: str) -> str:
-    return (f"<!DOCTYPE html>\n<html lang=\"ro\"><head><meta charset=\"utf-8\"><title>{escape(title)}</title>"
-            f"<style>{CSS}</style></head><body>\n{body}\n</body></html>\n")
+    return (
+        f'<!DOCTYPE html>\n<html lang="ro"><head><meta charset="utf-8"><title>{escape(title)}</title>'
+        f"<style>{CSS}</style></head><body>\n{body}\n</body></html>\n"
+    )
 
 
 def _grid(board_text: str | None = None, premium: bool = True) -> str:
@@ -84,9 +88,12 @@ def slips_page(player: str = "", table: int | None = None) -> str:
 def annotation_page(player: str = "", table: int | None = None, groups: list[str] | None = None) -> str:
     """The annotation form (Annex 3): player, table, groups, control grid, solution table."""
     group_rows = "".join(
-        f"<tr><td>{i}</td><td>{escape(groups[i - 1]) if groups else ''}</td></tr>" for i in range(1, GROUPS + 1)
+        f"<tr><td>{i}</td><td>{escape(groups[i - 1]) if groups else ''}</td></tr>"
+        for i in range(1, GROUPS + 1)
     )
-    turns = "".join(f"<tr><td>{t}</td><td></td><td></td><td></td><td></td><td></td></tr>" for t in range(1, 15))
+    turns = "".join(
+        f"<tr><td>{t}</td><td></td><td></td><td></td><td></td><td></td></tr>" for t in range(1, 15)
+    )
     return (
         '<div class="page"><h1>ANTICIPAȚIE</h1>'
         f"<p>CONCURENT: <b>{escape(player)}</b> &nbsp;&nbsp; MASA: <b>{table or ''}</b></p>"
@@ -110,8 +117,10 @@ def results_page(state: GameState, r: PlayerResult) -> str:
         group_text = " + ".join(str(g) for g in groups)
         if sv is None or not sv.placements:
             reason = sv.reason if sv else ""
-            rows.append(f"<tr><td>{turn}</td><td>{group_text}</td><td></td><td class='small'>{escape(reason)}</td>"
-                        f"<td></td><td>{running}</td><td></td></tr>")
+            rows.append(
+                f"<tr><td>{turn}</td><td>{group_text}</td><td></td><td class='small'>{escape(reason)}</td>"
+                f"<td></td><td>{running}</td><td></td></tr>"
+            )
         for v in sv.placements if sv else []:
             if v.on_board:
                 running += v.points
@@ -119,7 +128,8 @@ def results_page(state: GameState, r: PlayerResult) -> str:
             verdict = (v.rule + ": " if v.rule else "") + v.reason
             extra = "; ".join(v.notes)
             rows.append(
-                f"<tr{cls}><td>{turn}</td><td>{v.group or ''}</td><td>{escape(v.position or v.written_position)}</td>"
+                f"<tr{cls}><td>{turn}</td><td>{v.group or ''}</td>"
+                f"<td>{escape(v.position or v.written_position)}</td>"
                 f"<td>{escape(v.word or v.written_word)}</td><td>{v.points if v.on_board else 0}</td>"
                 f"<td>{running}</td><td class='small'>{escape(verdict)}"
                 f"{('<br>' + escape(extra)) if extra else ''}</td></tr>"
@@ -129,27 +139,42 @@ def results_page(state: GameState, r: PlayerResult) -> str:
         sv = r.slips[turn]
         if sv.warning:
             cost = f"−{sv.warning_cost}" if sv.warning_cost else "0"
-            deductions.append(f"<tr><td>{turn}</td><td>{sv.warning.rule}</td><td>{escape(sv.warning.text)} "
-                              f"(warning {sv.warning_number})</td><td>{cost}</td></tr>")
+            deductions.append(
+                f"<tr><td>{turn}</td><td>{sv.warning.rule}</td><td>{escape(sv.warning.text)} "
+                f"(warning {sv.warning_number})</td><td>{cost}</td></tr>"
+            )
         for v in sv.placements:
             if v.penalty:
-                deductions.append(f"<tr><td>{turn}</td><td>{v.penalty_rule}</td><td>technical penalty</td>"
-                                  f"<td>−{v.penalty}</td></tr>")
+                deductions.append(
+                    f"<tr><td>{turn}</td><td>{v.penalty_rule}</td><td>technical penalty</td>"
+                    f"<td>−{v.penalty}</td></tr>"
+                )
     for s in r.sanctions:
         status = " (withdrawn)" if s["withdrawn"] else ""
         rule = "RO-7.1" if s["kind"] == "cheating" else "RO-6.4"
-        deductions.append(f"<tr><td>{s['turn'] or ''}</td><td>{rule}</td><td>{escape(s['reason'])}{status}</td>"
-                          f"<td>{'' if s['withdrawn'] or s['kind'] == 'cheating' else '−20'}</td></tr>")
+        deductions.append(
+            f"<tr><td>{s['turn'] or ''}</td><td>{rule}</td><td>{escape(s['reason'])}{status}</td>"
+            f"<td>{'' if s['withdrawn'] or s['kind'] == 'cheating' else '−20'}</td></tr>"
+        )
     for a in r.adjustments:
-        deductions.append(f"<tr><td></td><td>RO-6.5</td><td>{escape(a['reason'])}</td><td>{a['points']:+d}</td></tr>")
-    ded = ("<h2>Avertismente, penalizări, decizii</h2><table class='wide'><tr><th>Tur</th><th>Regula</th>"
-           f"<th>Motiv</th><th>Puncte</th></tr>{''.join(deductions)}</table>") if deductions else ""
+        deductions.append(
+            f"<tr><td></td><td>RO-6.5</td><td>{escape(a['reason'])}</td><td>{a['points']:+d}</td></tr>"
+        )
+    ded = (
+        (
+            "<h2>Avertismente, penalizări, decizii</h2><table class='wide'><tr><th>Tur</th><th>Regula</th>"
+            f"<th>Motiv</th><th>Puncte</th></tr>{''.join(deductions)}</table>"
+        )
+        if deductions
+        else ""
+    )
     place = r.eliminated or (str(r.place) if r.place else "")
     return (
         f'<div class="page"><h1>Rezultate — {escape(name)}</h1>'
         f"<p>CONCURENT: <b>{escape(name)}</b> &nbsp;&nbsp; MASA: <b>{r.table or ''}</b> &nbsp;&nbsp; "
         f"Lista: {escape(state.lexicon_name)}</p>"
-        '<table class="wide"><tr><th>Tur</th><th>Grupa</th><th>Poz</th><th>Depunere</th><th>Pct</th><th>Total</th>'
+        '<table class="wide"><tr><th>Tur</th><th>Grupa</th><th>Poz</th><th>Depunere</th><th>Pct</th>'
+        "<th>Total</th>"
         f"<th>Corectură</th></tr>{''.join(rows)}</table>{ded}"
         f"<p>TOTAL: <b>{r.total}</b> &nbsp;&nbsp; LOC: <b>{escape(place)}</b></p>"
         f"{_grid(r.board.to_text() if r.board else None)}</div>"
@@ -159,24 +184,52 @@ def results_page(state: GameState, r: PlayerResult) -> str:
 def ranking_csv(state: GameState) -> str:
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(["place", "player", "name", "table", "total", "placements", "penalties", "warnings", "disciplinary",
-                "eliminated", "dropped_out"])
+    w.writerow(
+        [
+            "place",
+            "player",
+            "name",
+            "table",
+            "total",
+            "placements",
+            "penalties",
+            "warnings",
+            "disciplinary",
+            "eliminated",
+            "dropped_out",
+        ]
+    )
     for r in state.ranking:
-        w.writerow([r.place or "", r.player, state.names.get(r.player, r.player), r.table or "", r.total,
-                    r.placement_points, r.penalties, r.warning_costs, r.disciplinary, r.eliminated,
-                    r.dropped_out or ""])
+        w.writerow(
+            [
+                r.place or "",
+                r.player,
+                state.names.get(r.player, r.player),
+                r.table or "",
+                r.total,
+                r.placement_points,
+                r.penalties,
+                r.warning_costs,
+                r.disciplinary,
+                r.eliminated,
+                r.dropped_out or "",
+            ]
+        )
     return out.getvalue()
 
 
 def ranking_page(state: GameState) -> str:
     rows = "".join(
-        f"<tr><td>{r.place or '—'}</td><td>{escape(state.names.get(r.player, r.player))}</td><td>{r.table or ''}</td>"
+        f"<tr><td>{r.place or '—'}</td><td>{escape(state.names.get(r.player, r.player))}</td>"
+        f"<td>{r.table or ''}</td>"
         f"<td>{r.total}</td><td class='small'>{escape(r.eliminated)}"
         f"{(' dropped out in turn ' + str(r.dropped_out)) if r.dropped_out else ''}</td></tr>"
         for r in state.ranking
     )
-    return (f'<div class="page"><h1>Clasament — {escape(state.game_id)}</h1><table class="wide">'
-            f"<tr><th>Loc</th><th>Concurent</th><th>Masa</th><th>Total</th><th></th></tr>{rows}</table></div>")
+    return (
+        f'<div class="page"><h1>Clasament — {escape(state.game_id)}</h1><table class="wide">'
+        f"<tr><th>Loc</th><th>Concurent</th><th>Masa</th><th>Total</th><th></th></tr>{rows}</table></div>"
+    )
 
 
 def write_forms(state: GameState, out: Path, *, with_groups: bool = False) -> list[Path]:
@@ -185,11 +238,20 @@ def write_forms(state: GameState, out: Path, *, with_groups: bool = False) -> li
     players = state.players()
     seat = state.seating
     files = {
-        "slips.html": _page("Fluturași", "\n".join(
-            slips_page(state.names.get(p, p), seat.get(p)) for p in players) or slips_page()),
-        "annotation.html": _page("Formular de adnotare", "\n".join(
-            annotation_page(state.names.get(p, p), seat.get(p), state.groups_text() if with_groups else None)
-            for p in players) or annotation_page()),
+        "slips.html": _page(
+            "Fluturași",
+            "\n".join(slips_page(state.names.get(p, p), seat.get(p)) for p in players) or slips_page(),
+        ),
+        "annotation.html": _page(
+            "Formular de adnotare",
+            "\n".join(
+                annotation_page(
+                    state.names.get(p, p), seat.get(p), state.groups_text() if with_groups else None
+                )
+                for p in players
+            )
+            or annotation_page(),
+        ),
         "results.html": _page("Rezultate", "\n".join(results_page(state, r) for r in state.ranking)),
         "ranking.html": _page("Clasament", ranking_page(state)),
         "ranking.csv": ranking_csv(state),

@@ -11,8 +11,10 @@ Events (kind: payload):
 - ``decision``: a contest or appeal decision with its reason (RO-6.5).
 - ``sanction``: a disciplinary warning (RO-6.4) or an elimination for cheating (RO-7.1).
 - ``correction``: the record that a correction was run and what it gave (the state itself is always replayed).
+- ``publication``: provisional results with the deadline for contests, then the final ranking (RO-5.5.j).
 
-Boards, scores and rankings are never stored: :meth:`AnticipationGame.replay` derives them from the events, the
+Boards, scores and rankings are never stored: :meth:`AnticipationGame.replay` derives them from the events,
+the
 same way every time. Every event is committed before anything is computed from it.
 """
 
@@ -61,7 +63,7 @@ def register_lexicon(lexicon: Lexicon, name: str | None = None) -> None:
 
 
 def resolve_lexicon(spec: str, alpha: Alphabet | None = None) -> Lexicon:
-    """The word list a game names: one registered in this process, a file (``.kwg`` or one word per line), or an
+    """The word list a game names: one registered in this process, a file (``.kwg`` or words), or an
     official list from the catalog (RO-2).
 
     :raises LexiconError: when it cannot be found.
@@ -83,7 +85,9 @@ def resolve_lexicon(spec: str, alpha: Alphabet | None = None) -> Lexicon:
     try:
         from arbitru.lexicons.catalog import load  # type: ignore[import-not-found]
     except ImportError:
-        raise LexiconError(f"no word list {spec!r}: not a file, and the official lists are not installed") from None
+        raise LexiconError(
+            f"no word list {spec!r}: not a file, and the official lists are not installed"
+        ) from None
     try:
         lex = load(spec)
     except ArbitruError:
@@ -94,7 +98,7 @@ def resolve_lexicon(spec: str, alpha: Alphabet | None = None) -> Lexicon:
     return lex
 
 
-# --- the replayed state --------------------------------------------------------------------------------------
+# --- the replayed state -------------------------------------------------------------------------------------
 
 
 @dataclass
@@ -115,13 +119,14 @@ class GameState:
     decisions: list[Decision]
     sanctions: list[Sanction]
     corrections: list[dict[str, Any]]
+    publications: list[dict[str, Any]] = field(default_factory=list)
     results: dict[str, PlayerResult] = field(default_factory=dict)
     ranking: list[PlayerResult] = field(default_factory=list)
     last_seq: int = 0
 
     def players(self) -> list[str]:
         found = dict.fromkeys(sorted(self.seating, key=lambda p: (self.seating[p], p)))
-        for (player, _turn) in self.slips:
+        for player, _turn in self.slips:
             found.setdefault(player)
         for player, _ in self.unattributed:
             found.setdefault(player)
@@ -130,6 +135,11 @@ class GameState:
         for s in self.sanctions:
             found.setdefault(s.player)
         return list(found)
+
+    @property
+    def stage(self) -> str:
+        """``in play``, ``provisional`` (contests until the deadline) or ``final`` (RO-5.5.j)."""
+        return self.publications[-1]["stage"] if self.publications else "in play"
 
     def groups_text(self) -> list[str]:
         return self.draw.labels(self.alpha) if self.draw else []
@@ -142,10 +152,14 @@ class GameState:
             "lexicon": self.lexicon_name,
             "groups": self.groups_text(),
             "lots": [self.order.lots[t].to_payload() for t in sorted(self.order.lots)],
-            "players": [self.results[r.player].to_dict() | {"name": self.names.get(r.player, r.player)}
-                        for r in self.ranking],
+            "players": [
+                self.results[r.player].to_dict() | {"name": self.names.get(r.player, r.player)}
+                for r in self.ranking
+            ],
             "decisions": [d.__dict__ for d in self.decisions],
             "corrections": self.corrections,
+            "publications": self.publications,
+            "stage": self.stage,
             "events": self.last_seq,
         }
 
@@ -191,8 +205,9 @@ class AnticipationGame:
         alpha = alphabet(settings.lang)
         if settings.variant == "blind":
             if draw is not None:
-                raise GroupsError(["the blind variant has no common draw: each player hands in his own groups "
-                                   "(RO-8.4)"])
+                raise GroupsError(
+                    ["the blind variant has no common draw: each player hands in his own groups (RO-8.4)"]
+                )
         else:
             if draw is None:
                 raise GroupsError(["a game needs its groups: a seeded draw or groups entered by hand"])
@@ -210,7 +225,7 @@ class AnticipationGame:
             journal.append_many(gid, events)
         return cls(journal, gid, lexicon)
 
-    # --- recording -------------------------------------------------------------------------------------------
+    # --- recording ------------------------------------------------------------------------------------------
 
     def _events(self) -> list[Event]:
         return self.journal.events(self.id)
@@ -266,7 +281,8 @@ class AnticipationGame:
     def enter_slips(self, slips: Sequence[Slip], *, replace: bool = False) -> list[int]:
         """Store slips exactly as written, all in one transaction; nothing is computed before they are stored.
 
-        :raises SlipFileError: when a slip of the same player and turn is already stored and ``replace`` is not set.
+        :raises SlipFileError: when a slip of the same player and turn is already stored and ``replace`` is
+        not set.
         """
         if not replace:
             stored = {}
@@ -278,13 +294,15 @@ class AnticipationGame:
                 if s.turn is not None and key in stored:
                     line = s.rows[0].line if s.rows else "?"
                     raise SlipFileError(
-                        f"line {line}: a slip of {s.player} for turn {s.turn} is already stored (event #{stored[key]});"
+                        f"line {line}: a slip of {s.player} for turn {s.turn} is already stored "
+                        f"(event #{stored[key]});"
                         " use --replace to re-enter it"
                     )
         return self.journal.append_many(self.id, [("slip", s.to_payload()) for s in slips])
 
-    def import_slips_csv(self, text: str, *, turn: int | None = None, replace: bool = False,
-                         source: str = "") -> list[int]:
+    def import_slips_csv(
+        self, text: str, *, turn: int | None = None, replace: bool = False, source: str = ""
+    ) -> list[int]:
         seating = self._seating_players()
         slips = read_slips_csv(text, turn=turn, players=seating or None, source=source)
         if not slips:
@@ -297,16 +315,33 @@ class AnticipationGame:
             players.extend(p["player"] for p in e.payload["players"])
         return players
 
-    def decide(self, player: str, target: str, action: str, reason: str, *, by: str = "chief arbiter",
-               turn: int | None = None, index: int | None = None, position: str | None = None,
-               word: str | None = None, points: int | None = None, event: int | None = None) -> int:
-        """Record a contest or appeal decision with its reason (RO-6.5); the correction it changes stays visible."""
+    def decide(
+        self,
+        player: str,
+        target: str,
+        action: str,
+        reason: str,
+        *,
+        by: str = "chief arbiter",
+        turn: int | None = None,
+        index: int | None = None,
+        position: str | None = None,
+        word: str | None = None,
+        points: int | None = None,
+        event: int | None = None,
+    ) -> int:
+        """Record a contest or appeal decision with its reason (RO-6.5); the verdict it changes stays."""
         if target not in DECISION_TARGETS:
             raise ArbitruError(f"unknown decision target {target!r}; known: {', '.join(DECISION_TARGETS)}")
         if action not in DECISION_TARGETS[target]:
-            raise ArbitruError(f"a {target} decision is one of {', '.join(DECISION_TARGETS[target])}, not {action!r}")
+            raise ArbitruError(
+                f"a {target} decision is one of {', '.join(DECISION_TARGETS[target])}, not {action!r}"
+            )
         if not reason.strip():
             raise ArbitruError("a decision needs its reason (RO-6.5)")
+        final = self._final()
+        if final is not None:
+            raise ArbitruError(f"the ranking is final (event #{final}): no more decisions (RO-5.5.j, RO-6.5)")
         if target in ("placement", "warning", "penalty") and turn is None:
             raise ArbitruError(f"a {target} decision names the turn")
         if target == "placement" and index is None:
@@ -315,10 +350,43 @@ class AnticipationGame:
             raise ArbitruError("an 'as' decision gives the position and/or word the player meant")
         if target == "discipline" and event is None:
             raise ArbitruError("a discipline decision names the sanction's event number")
-        payload = {"player": player, "target": target, "action": action, "reason": reason, "by": by,
-                   "turn": turn, "index": index, "position": position, "word": word, "points": points,
-                   "event": event}
+        payload = {
+            "player": player,
+            "target": target,
+            "action": action,
+            "reason": reason,
+            "by": by,
+            "turn": turn,
+            "index": index,
+            "position": position,
+            "word": word,
+            "points": points,
+            "event": event,
+        }
         return self.journal.append(self.id, "decision", payload)
+
+    def _final(self) -> int | None:
+        for e in self.journal.iter_events(self.id, "publication"):
+            if e.payload["stage"] == "final":
+                return e.seq
+        return None
+
+    def publish(self, stage: str, deadline: str = "") -> int:
+        """Provisional results with the deadline for contests, then the final ranking (RO-5.5.j)."""
+        if stage not in ("provisional", "final"):
+            raise ArbitruError("results are published 'provisional' or 'final'")
+        if stage == "provisional" and not deadline.strip():
+            raise ArbitruError("provisional results state the deadline for contests (RO-5.5.j)")
+        final = self._final()
+        if final is not None:
+            raise ArbitruError(f"the ranking is final already (event #{final})")
+        state = self.replay()
+        totals = {r.player: r.total for r in state.ranking}
+        return self.journal.append(
+            self.id,
+            "publication",
+            {"stage": stage, "deadline": deadline, "digest": state.digest(), "totals": totals},
+        )
 
     def sanction(self, player: str, kind: str, reason: str, turn: int | None = None) -> int:
         """A disciplinary warning (RO-6.4) or elimination for cheating (RO-7.1)."""
@@ -326,20 +394,38 @@ class AnticipationGame:
             raise ArbitruError("a sanction is 'disciplinary' (RO-6.4) or 'cheating' (RO-7.1)")
         if not reason.strip():
             raise ArbitruError("a sanction needs its reason (RO-5.5.k)")
-        return self.journal.append(self.id, "sanction", {"player": player, "kind": kind, "reason": reason,
-                                                         "turn": turn})
+        return self.journal.append(
+            self.id, "sanction", {"player": player, "kind": kind, "reason": reason, "turn": turn}
+        )
 
     def record_correction(self, state: GameState, turn: int | None = None) -> int:
         totals = {r.player: r.total for r in state.ranking}
-        return self.journal.append(self.id, "correction", {"turn": turn, "digest": state.digest(), "totals": totals,
-                                                            "events": state.last_seq})
+        return self.journal.append(
+            self.id,
+            "correction",
+            {"turn": turn, "digest": state.digest(), "totals": totals, "events": state.last_seq},
+        )
 
-    # --- replay ----------------------------------------------------------------------------------------------
+    # --- replay ---------------------------------------------------------------------------------------------
 
     def replay(self, upto: int | None = None, events: Iterable[Event] | None = None) -> GameState:
         """Derive the whole state from the events (up to seq ``upto``), deterministically."""
-        state = GameState(self.id, self.settings, self.alpha, self.settings.lexicon, None, TurnOrder(), {}, {},
-                          {}, {}, [], [], [], [])
+        state = GameState(
+            self.id,
+            self.settings,
+            self.alpha,
+            self.settings.lexicon,
+            None,
+            TurnOrder(),
+            {},
+            {},
+            {},
+            {},
+            [],
+            [],
+            [],
+            [],
+        )
         for e in events if events is not None else self.journal.iter_events(self.id):
             if upto is not None and e.seq > upto:
                 break
@@ -348,10 +434,14 @@ class AnticipationGame:
         lexicon = self.lexicon
         state.lexicon_name = lexicon.name
         setup = Setup(
-            self.settings, self.alpha, lexicon,
+            self.settings,
+            self.alpha,
+            lexicon,
             state.draw.groups if state.draw else [],
             {t: lot.group for t, lot in state.order.lots.items()},
-            state.seating, state.names, state.blind,
+            state.seating,
+            state.names,
+            state.blind,
         )
         correction = Correction(setup, state.players(), state.decisions, state.sanctions)
         for player, entry in state.unattributed:
@@ -383,7 +473,7 @@ class AnticipationGame:
             else:
                 key = (slip.player, slip.turn)
                 old = state.slips.get(key)
-                replaces = ([*old.replaces, old.seq] if old and old.seq is not None else [])
+                replaces = [*old.replaces, old.seq] if old and old.seq is not None else []
                 state.slips[key] = SlipEntry(e.seq, slip, replaces)
         elif e.kind == "decision":
             state.decisions.append(Decision.from_payload(e.seq, p))
@@ -391,6 +481,8 @@ class AnticipationGame:
             state.sanctions.append(Sanction(e.seq, p["player"], p["kind"], p["reason"], p.get("turn")))
         elif e.kind == "correction":
             state.corrections.append({"seq": e.seq, **p})
+        elif e.kind == "publication":
+            state.publications.append({"seq": e.seq, **p})
         else:
             raise JournalError(f"event #{e.seq}: unknown kind {e.kind!r} in an anticipation game")
 

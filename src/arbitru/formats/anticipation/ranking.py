@@ -1,4 +1,4 @@
-"""The ranking (RO-6.6, RO-8.2): totals in descending order, ties share the higher place, eliminated players out.
+"""The ranking (RO-6.6, RO-8.2): totals in descending order, ties share the higher place, eliminated out.
 
 >>> places([("Ana", 120), ("Dan", 150), ("Ion", 120), ("Eva", 90)])
 {'Dan': 1, 'Ana': 2, 'Ion': 2, 'Eva': 4}

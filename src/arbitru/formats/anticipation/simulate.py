@@ -2,9 +2,12 @@
 
 Used by the tests (every verdict is checked against the generator's intent) and by the correction benchmark.
 Each player plays on his own true board: he finds a legal placement with the turn's group (a quick randomised
-search, not the best one), then may write it wrongly: a misspelt word, one coordinate sign off by one, the signs
-inverted, both signs wrong, a sign missing, a blank not marked, a wrong or missing score, a missing table or turn
-number, letters from another group, nonsense positions; he may cancel an earlier turn. The generator keeps its own
+search, not the best one), then may write it wrongly: a misspelt word, one coordinate sign off by one, the
+signs
+inverted, both signs wrong, a sign missing, a blank not marked, a wrong or missing score, a missing table or
+turn
+number, letters from another group, nonsense positions; he may cancel an earlier turn. The generator keeps its
+own
 account of each board with the engine's rules (:func:`arbitru.engine.rules.check`), independently of the
 correction, and records the expected verdict of every placement, the expected warning of every slip and the
 expected total of every player.
@@ -96,13 +99,19 @@ class _Play:
 
 
 class Planner:
-    """Finds some legal placements of a group on a board, quickly (randomised, budgeted; not the best ones)."""
+    """Finds some legal placements of a group on a board, quickly (randomised, budgeted; not the best)."""
 
-    def __init__(self, alpha: Alphabet, lexicon: Lexicon, rng: random.Random) -> None:
+    def __init__(
+        self,
+        alpha: Alphabet,
+        lexicon: Lexicon,
+        rng: random.Random,
+        words: list[tuple[int, ...]] | None = None,
+    ) -> None:
         self.alpha = alpha
         self.lexicon = lexicon
         self.rng = rng
-        self.words = [w for w in lexicon.words() if len(w) <= 8]
+        self.words = words if words is not None else [w for w in lexicon.words() if len(w) <= 8]
         self.counts = [Counter(w) for w in self.words]
         self.cache: dict[tuple[bytes, tuple[int, ...]], list[_Play]] = {}
 
@@ -162,8 +171,16 @@ class Planner:
         self.cache[key] = plays
         return plays
 
-    def _try(self, board: Board, coord: Coordinate, word: tuple[int, ...], natural: list[int], blanks: int,
-             rack: Rack, cross: dict[tuple[int, bool], int]) -> _Play | None:
+    def _try(
+        self,
+        board: Board,
+        coord: Coordinate,
+        word: tuple[int, ...],
+        natural: list[int],
+        blanks: int,
+        rack: Rack,
+        cross: dict[tuple[int, bool], int],
+    ) -> _Play | None:
         n = len(word)
         horizontal = coord.horizontal
         if coord.row < 0 or coord.col < 0 or (coord.col if horizontal else coord.row) + n > SIZE:
@@ -196,7 +213,7 @@ class Planner:
                     mask = -1
                 else:
                     pos = (sq - start) // (SIZE if horizontal else 1)
-                    mask = self.lexicon.cross_set(run[:pos], run[pos + 1:])
+                    mask = self.lexicon.cross_set(run[:pos], run[pos + 1 :])
                 cross[(sq, horizontal)] = mask
             if not mask >> t & 1:
                 return None
@@ -218,8 +235,10 @@ class Planner:
 
 def _touches(squares: bytearray, sq: int) -> bool:
     r, c = divmod(sq, SIZE)
-    return any(0 <= nr < SIZE and 0 <= nc < SIZE and squares[nr * SIZE + nc]
-               for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)))
+    return any(
+        0 <= nr < SIZE and 0 <= nc < SIZE and squares[nr * SIZE + nc]
+        for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+    )
 
 
 def _coords_through(sq: int, i: int) -> list[Coordinate]:
@@ -227,10 +246,12 @@ def _coords_through(sq: int, i: int) -> list[Coordinate]:
     return [Coordinate(r, c - i, HORIZONTAL), Coordinate(r - i, c, VERTICAL)]
 
 
-# --- the generator's own view of the rules -----------------------------------------------------------------
+# --- the generator's own view of the rules ------------------------------------------------------------------
 
 
-def _legal(board: Board, coord: Coordinate, tiles: tuple[int, ...], group: list[int], lexicon: Lexicon) -> bool:
+def _legal(
+    board: Board, coord: Coordinate, tiles: tuple[int, ...], group: list[int], lexicon: Lexicon
+) -> bool:
     """Is the word, written with these blank marks, a legal placement at coord with the group's tiles?"""
     if (coord.col if coord.horizontal else coord.row) + len(tiles) > SIZE:
         return False
@@ -247,10 +268,24 @@ def _legal(board: Board, coord: Coordinate, tiles: tuple[int, ...], group: list[
             touching = touching or _touches(squares, sq) or (sq == board.layout.centre and board.is_empty())
     if not (new and touching):
         return False
-    try:
-        chk = check(board, Placement(coord, tiles), lexicon, Rack(board.alphabet, group))
-    except Exception:  # noqa: BLE001 - anything the engine refuses is not legal here
+    # the tiles: marked blanks need blanks; a letter the group lacks may be an unmarked blank (RO-6.2c)
+    naturals = Counter(t for t in group if t != BLANK)
+    blanks = sum(1 for t in group if t == BLANK)
+    placed = list(tiles)
+    for i, t in enumerate(tiles):
+        sq = coord.square + i * coord.step()
+        if squares[sq]:
+            continue
+        if t & BLANK_BIT:
+            blanks -= 1
+        elif naturals[t] > 0 and board.alphabet.has_tiles(t):
+            naturals[t] -= 1
+        else:
+            blanks -= 1
+            placed[i] = BLANK_BIT | t
+    if blanks < 0:
         return False
+    chk = check(board, Placement(coord, tuple(placed)), lexicon)
     return not chk.reasons
 
 
@@ -284,15 +319,20 @@ def simulate(
     unattributed_rate: float = 0.003,
     draw: Draw | None = None,
     family: int = 10,
+    planner_words: list[tuple[int, ...]] | None = None,
 ) -> Simulation:
-    """Generate a whole game's slips and the verdicts they should get."""
+    """Generate a whole game's slips and the verdicts they should get.
+
+    ``planner_words``: the words players look for (default: the whole list; a sample of a large official list
+    keeps the search quick, every word being judged against the whole list all the same).
+    """
     alpha = alphabet("ro")
     rng = random.Random(seed)
     if draw is None:
         draw = draw_groups(GroupRules(alpha, lexicon), seed=seed)
     order = TurnOrder()
     lots = [order.draw(t, seed).group for t in range(1, TURNS + 1)]
-    planner = Planner(alpha, lexicon, random.Random(seed + 1))
+    planner = Planner(alpha, lexicon, random.Random(seed + 1), planner_words)
     seating = [(f"P{i:03d}", i, f"Player {i}") for i in range(1, players + 1)]
     sims = [_PlayerSim(name, table) for name, table, _ in seating]
     for s in sims:
@@ -311,8 +351,10 @@ def simulate(
             rows: list[SlipRow] = []
             notes: list[str] = []
             faults: list[str] = []
+            # a slip entered with a turn that does not exist is not corrected: nothing on it takes effect
+            lost = turn > 1 and rng.random() < unattributed_rate
             # a cancellation of an earlier turn, written on this slip (RO-5.3)
-            if turn > 2 and rng.random() < cancel_rate:
+            if turn > 2 and rng.random() < cancel_rate and not lost:
                 targets = sorted({e.turn for e in s.alive})
                 if targets:
                     target = rng.choice(targets)
@@ -326,7 +368,8 @@ def simulate(
             total_declared = 0
             total_expected = 0
             any_on_board = False
-            for index, g in enumerate(plan, 1):
+            for g in plan:
+                index = len(rows) + 1  # the placement's place on the slip
                 group = draw.groups[g - 1]
                 plays = planner.plays(s.board, group)
                 if not plays:
@@ -367,18 +410,28 @@ def simulate(
                 if any_on_board and total_declared != total_expected:
                     faults.append("RO-6.2d")
             rows = [
-                SlipRow(r.line, table, written_turn, r.position, r.word, r.score, turn_total,
-                        "; ".join(notes) if i == 0 else "")
+                SlipRow(
+                    r.line,
+                    table,
+                    written_turn,
+                    r.position,
+                    r.word,
+                    r.score,
+                    turn_total,
+                    "; ".join(notes) if i == 0 else "",
+                )
                 for i, r in enumerate(rows)
             ]
             if not rows and notes:
                 rows = [SlipRow(0, table, written_turn, "", "", "", "", "; ".join(notes))]
             if not rows:
                 continue
-            if rng.random() < unattributed_rate and turn > 1:
+            if lost:
                 # a turn that does not exist, entered without the turn it was collected in
-                rows = [SlipRow(r.line, r.table, "17", r.position, r.word, r.score, r.turn_total, r.note)
-                        for r in rows]
+                rows = [
+                    SlipRow(r.line, r.table, "17", r.position, r.word, r.score, r.turn_total, r.note)
+                    for r in rows
+                ]
                 slips.setdefault(0, []).append(Slip(s.name, None, rows, "simulation", "17"))
                 slip_warnings[(s.name, -turn)] = ExpectedSlip(None, unattributed=True)
                 stats["unattributed"] += 1
@@ -401,9 +454,19 @@ def simulate(
     return Simulation(draw, lots, seating, slips, placements, slip_warnings, totals, stats)
 
 
-def _write(s: _PlayerSim, turn: int, index: int, g: int, group: list[int], play: _Play, kind: str,
-           lexicon: Lexicon, alpha: Alphabet, draw: Draw, rng: random.Random
-           ) -> tuple[SlipRow, Expected, str | None]:
+def _write(
+    s: _PlayerSim,
+    turn: int,
+    index: int,
+    g: int,
+    group: list[int],
+    play: _Play,
+    kind: str,
+    lexicon: Lexicon,
+    alpha: Alphabet,
+    draw: Draw,
+    rng: random.Random,
+) -> tuple[SlipRow, Expected, str | None]:
     """Write a placement on the slip with the chosen error; returns the row, the expectation, a 6.2 fault."""
     assert s.board is not None
     board = s.board
@@ -412,13 +475,31 @@ def _write(s: _PlayerSim, turn: int, index: int, g: int, group: list[int], play:
     position = coord.format()
     score = str(play.score)
     fault: str | None = None
-    ok = Expected(s.name, turn, index, "ok", "valid", "", play.score, play.score,
-                  squares=tuple(sq for sq, _ in play.new))
+    ok = Expected(
+        s.name,
+        turn,
+        index,
+        "ok",
+        "valid",
+        "",
+        play.score,
+        play.score,
+        squares=tuple(sq for sq, _ in play.new),
+    )
     spare_blank = sum(1 for t in group if t == BLANK) > sum(1 for _, t in play.new if t & BLANK_BIT)
 
     def expect(status: str, rule: str) -> Expected:
-        e = Expected(s.name, turn, index, kind, status, rule, play.score if status != "invalid" else 0,
-                     play.score if status != "invalid" else 0, squares=ok.squares)
+        e = Expected(
+            s.name,
+            turn,
+            index,
+            kind,
+            status,
+            rule,
+            play.score if status != "invalid" else 0,
+            play.score if status != "invalid" else 0,
+            squares=ok.squares,
+        )
         return e
 
     if kind == "bad-word":
@@ -428,8 +509,11 @@ def _write(s: _PlayerSim, turn: int, index: int, g: int, group: list[int], play:
             tiles = list(play.tiles)
             tiles[i] = letter
             if not lexicon.contains_tiles(tiles):
-                return (SlipRow(0, "", "", position, alpha.format(tiles), score, "", ""),
-                        expect("invalid", "RO-6.1a"), None)
+                return (
+                    SlipRow(0, "", "", position, alpha.format(tiles), score, "", ""),
+                    expect("invalid", "RO-6.1a"),
+                    None,
+                )
         kind = "ok"
     elif kind in ("one-sign", "inverted", "both-signs") and not spare_blank:
         one, rest = _neighbours(coord)
@@ -438,9 +522,15 @@ def _write(s: _PlayerSim, turn: int, index: int, g: int, group: list[int], play:
         elif kind == "one-sign":
             wrong_options = [c for c in one[1:] if abs(c.row - coord.row) + abs(c.col - coord.col) == 1]
         else:
-            wrong_options = [c for c in rest if c.row != coord.row and c.col != coord.col
-                             and c.direction == coord.direction and abs(c.row - coord.row) <= 2
-                             and abs(c.col - coord.col) <= 2]
+            wrong_options = [
+                c
+                for c in rest
+                if c.row != coord.row
+                and c.col != coord.col
+                and c.direction == coord.direction
+                and abs(c.row - coord.row) <= 2
+                and abs(c.col - coord.col) <= 2
+            ]
         rng.shuffle(wrong_options)
         for wrong in wrong_options:
             if _legal(board, wrong, play.tiles, group, lexicon):
@@ -451,14 +541,25 @@ def _write(s: _PlayerSim, turn: int, index: int, g: int, group: list[int], play:
                 fits_rest = [c for c in w_rest if c != wrong and _legal(board, c, play.tiles, group, lexicon)]
                 if fits_one or fits_rest != [coord]:
                     continue
-                return (SlipRow(0, "", "", wrong.format(), word, score, "", ""), expect("invalid", "RO-6.1c"), None)
+                return (
+                    SlipRow(0, "", "", wrong.format(), word, score, "", ""),
+                    expect("invalid", "RO-6.1c"),
+                    None,
+                )
             if fits_one == [coord]:
                 rule = "RO-6.3a" if kind == "inverted" else "RO-6.3b"
-                return (SlipRow(0, "", "", wrong.format(), word, score, "", ""), expect("corrected", rule), None)
+                return (
+                    SlipRow(0, "", "", wrong.format(), word, score, "", ""),
+                    expect("corrected", rule),
+                    None,
+                )
         kind = "ok"
     elif kind == "missing-sign":
-        only = "".join(ch for ch in position if ch.isalpha()) if rng.random() < 0.5 else \
-            "".join(ch for ch in position if ch.isdigit())
+        only = (
+            "".join(ch for ch in position if ch.isalpha())
+            if rng.random() < 0.5
+            else "".join(ch for ch in position if ch.isdigit())
+        )
         return SlipRow(0, "", "", only, word, score, "", ""), expect("invalid", "RO-6.1d"), None
     elif kind == "nonsense-position":
         text = rng.choice(sorted(NONSENSE))
@@ -473,22 +574,32 @@ def _write(s: _PlayerSim, turn: int, index: int, g: int, group: list[int], play:
         if len(new_blanks) == 1:
             i = new_blanks[0]
             letter = letter_of(play.tiles[i])
-            same = [j for j, sq in enumerate(squares) if sq in new_squares and letter_of(play.tiles[j]) == letter]
+            same = [
+                j for j, sq in enumerate(squares) if sq in new_squares and letter_of(play.tiles[j]) == letter
+            ]
             naturals_left = sum(1 for t in group if t == letter) - (len(same) - 1)
             if len(same) == 1 and naturals_left <= 0:
-                written = alpha.format(play.tiles[:i]) + alpha.label(letter) + alpha.format(play.tiles[i + 1:])
+                written = (
+                    alpha.format(play.tiles[:i]) + alpha.label(letter) + alpha.format(play.tiles[i + 1 :])
+                )
                 e = expect("valid", "")
                 return SlipRow(0, "", "", position, written, score, "", ""), e, "RO-6.2c"
         kind = "ok"
     elif kind == "wrong-score":
         delta = rng.choice([-3, -2, -1, 1, 2, 5, 10])
-        return SlipRow(0, "", "", position, word, str(play.score + delta), "", ""), expect("valid", ""), "RO-6.2d"
+        return (
+            SlipRow(0, "", "", position, word, str(play.score + delta), "", ""),
+            expect("valid", ""),
+            "RO-6.2d",
+        )
     elif kind == "missing-score":
         return SlipRow(0, "", "", position, word, "", "", ""), expect("valid", ""), "RO-6.2d"
     elif kind == "foreign-letters" and not any(t == BLANK for t in group):
         # the same word written with a letter the group does not have
         other = [t for t in range(1, alpha.size + 1) if alpha.has_tiles(t) and t not in group]
-        new_index = [i for i, sq in enumerate(coord.squares(len(play.tiles))) if sq in {q for q, _ in play.new}]
+        new_index = [
+            i for i, sq in enumerate(coord.squares(len(play.tiles))) if sq in {q for q, _ in play.new}
+        ]
         for _ in range(20):
             i = rng.choice(new_index)
             tiles = list(play.tiles)
@@ -501,10 +612,21 @@ def _write(s: _PlayerSim, turn: int, index: int, g: int, group: list[int], play:
             chk = check(board, Placement(coord, tuple(tiles)), lexicon)
             if any(code == "not-in-list" for code, _ in chk.reasons):
                 continue
-            return SlipRow(0, "", "", position, alpha.format(tiles), score, "", ""), \
-                expect("invalid", expected), None
+            return (
+                SlipRow(0, "", "", position, alpha.format(tiles), score, "", ""),
+                expect("invalid", expected),
+                None,
+            )
         kind = "ok"
-    if kind in ("no-table", "no-turn", "one-sign", "inverted", "both-signs", "foreign-letters", "unmarked-blank"):
+    if kind in (
+        "no-table",
+        "no-turn",
+        "one-sign",
+        "inverted",
+        "both-signs",
+        "foreign-letters",
+        "unmarked-blank",
+    ):
         kind = "ok"  # slip-level faults are drawn per slip; the others could not be written unambiguously
     ok.kind = kind
     return SlipRow(0, "", "", position, word, score, "", ""), ok, fault
@@ -572,7 +694,9 @@ def _cancel(s: _PlayerSim, target: int, lexicon: Lexicon) -> None:
         for sq, tile in play.new:
             trial.squares[sq] = tile
         start, run = trial.word_through(play.coord.square, play.coord.horizontal)
-        same = start == play.coord.square and [letter_of(t) for t in run] == [letter_of(t) for t in play.tiles]
+        same = start == play.coord.square and [letter_of(t) for t in run] == [
+            letter_of(t) for t in play.tiles
+        ]
         chk = check(board, Placement(play.coord, play.tiles), lexicon) if same else None
         if chk is None or chk.reasons:
             e.status, e.rule, e.points = "cancelled", "RO-5.3", 0
@@ -593,7 +717,9 @@ def _depends_on_board(s: _PlayerSim, play: _Play, board: Board) -> set[tuple[int
         s.board = saved
 
 
-def _unplay(s: _PlayerSim, turn: int, placements: dict[tuple[str, int, int], Expected], lexicon: Lexicon) -> None:
+def _unplay(
+    s: _PlayerSim, turn: int, placements: dict[tuple[str, int, int], Expected], lexicon: Lexicon
+) -> None:
     """A slip that will not be corrected (unattributed): its placements never reach the board."""
     gone = [e for e in s.alive if e.turn == turn]
     if not gone:
@@ -614,8 +740,13 @@ def _finish_penalties(s: _PlayerSim) -> None:
         found: set[tuple[int, int]] = set()
         frontier = {(e.turn, e.index)}
         while frontier:
-            nxt = {(d.turn, d.index) for d in every if d.depends & frontier and (d.turn, d.index) not in found
-                   and (d.turn, d.index) != (e.turn, e.index)}
+            nxt = {
+                (d.turn, d.index)
+                for d in every
+                if d.depends & frontier
+                and (d.turn, d.index) not in found
+                and (d.turn, d.index) != (e.turn, e.index)
+            }
             found |= nxt
             frontier = nxt
         cap = e.points + sum(alive[k].points for k in found)
@@ -623,5 +754,8 @@ def _finish_penalties(s: _PlayerSim) -> None:
 
 
 def summary(sim: Simulation) -> dict[str, Any]:
-    return {"slips": sum(len(v) for v in sim.slips.values()), "placements": len(sim.placements),
-            "kinds": dict(sim.stats)}
+    return {
+        "slips": sum(len(v) for v in sim.slips.values()),
+        "placements": len(sim.placements),
+        "kinds": dict(sim.stats),
+    }

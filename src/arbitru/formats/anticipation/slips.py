@@ -1,14 +1,20 @@
 """Slips (*fluturași*) as written: one per player and turn, stored raw (RO-3.3, RO-5.3, RO-5.6).
 
-A slip holds one placement, or two in turn 1 (group 1's first), each with its position, main word (blanks in lower
-case), declared score; the turn total; the table and turn numbers; and notes: ``Anulez turul X`` (cancel an earlier
-turn), ``Verificare`` with or without words (check words first), ``PAS`` (no placement; RO-8.3). Everything is kept
+A slip holds one placement, or two in turn 1 (group 1's first), each with its position, main word (blanks in
+lower
+case), declared score; the turn total; the table and turn numbers; and notes: ``Anulez turul X`` (cancel an
+earlier
+turn), ``Verificare`` with or without words (check words first), ``PAS`` (no placement; RO-8.3). Everything is
+kept
 exactly as written, faults included: the correction judges what was written.
 
 A CSV file has one row per placement (a slip without a placement has one row with an empty position and word).
-Columns: ``player, table, turn, position, word, score, turn_total, note``; optional ``name`` (name written on the
-back of the turn-1 slip, RO-6.2a) and ``collected`` (the turn the slip was collected in, when the written turn number
-cannot be trusted). The file is refused as a whole, naming the line and field, when it cannot be read or a slip
+Columns: ``player, table, turn, position, word, score, turn_total, note``; optional ``name`` (name written on
+the
+back of the turn-1 slip, RO-6.2a) and ``collected`` (the turn the slip was collected in, when the written turn
+number
+cannot be trusted). The file is refused as a whole, naming the line and field, when it cannot be read or a
+slip
 cannot be attributed to a player; what the player wrote is never refused.
 
 >>> slips = read_slips_csv("player,table,turn,position,word,score,turn_total,note\\n"
@@ -40,7 +46,7 @@ class SlipFileError(ArbitruError):
 
 @dataclass(frozen=True)
 class SlipRow:
-    """One placement line of a slip, every field exactly as written (``name`` None when the file has no such column)."""
+    """One placement line of a slip, every field exactly as written (``name`` None: no such column)."""
 
     line: int
     table: str = ""
@@ -90,9 +96,11 @@ class Slip:
     @classmethod
     def from_payload(cls, data: dict[str, Any]) -> Slip:
         rows = [SlipRow(**r) for r in data["rows"]]
-        return cls(data["player"], data.get("turn"), rows, data.get("source", ""), data.get("written_turn", ""))
+        return cls(
+            data["player"], data.get("turn"), rows, data.get("source", ""), data.get("written_turn", "")
+        )
 
-    # --- reading what was written ----------------------------------------------------------------------------
+    # --- reading what was written ---------------------------------------------------------------------------
 
     def placements(self) -> list[SlipRow]:
         return [r for r in self.rows if r.has_placement]
@@ -155,7 +163,7 @@ def parse_notes(raw: str) -> list[Note]:
         m = _VERIFY.match(key)
         if m:
             # the words keep their letters as written (upper/lower case is the blank mark)
-            rest = text[len(text) - len(m.group(1)):] if m.group(1) else ""
+            rest = text[len(text) - len(m.group(1)) :] if m.group(1) else ""
             words = tuple(w for w in re.split(r"[\s,;:/]+", rest) if w)
             notes.append(Note("verify", text, words=words))
             continue
@@ -175,7 +183,8 @@ def read_slips_csv(
 ) -> list[Slip]:
     """Read a slip file: one row per placement, rows of the same player and turn make one slip.
 
-    ``turn`` is the turn the slips were collected in (all of them); otherwise the ``collected`` column, else the
+    ``turn`` is the turn the slips were collected in (all of them); otherwise the ``collected`` column, else
+    the
     written turn number when it is a turn (else the slip is kept with its turn unknown and judged void).
     ``players``: the seating, when one is registered (a row for someone else is refused).
 
@@ -225,7 +234,9 @@ def read_slips_csv(
         data = dict(zip(header, cells, strict=True))
         player = data["player"].strip()
         if not player:
-            raise SlipFileError(f"line {lineno}, field 'player': empty; every row must name the player whose slip it is")
+            raise SlipFileError(
+                f"line {lineno}, field 'player': empty; every row must name the player whose slip it is"
+            )
         if known is not None and player not in known:
             raise SlipFileError(f"line {lineno}, field 'player': {player!r} is not in the seating")
         collected: int | None = turn
@@ -248,7 +259,7 @@ def read_slips_csv(
             score=data["score"],
             turn_total=data["turn_total"],
             note=data["note"],
-            name=data["name"] if "name" in data else None,
+            name=data.get("name"),
         )
         if key not in slips:
             slips[key] = Slip(player, collected, [], source, data["turn"])

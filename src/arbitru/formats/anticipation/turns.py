@@ -1,8 +1,11 @@
 """Turns and lots (RO-4.3, RO-5.3): which group is played in which turn, and the time for each.
 
-Turn 1 plays group 1 and one 7-letter group drawn by lot; each later turn one of the remaining groups drawn by lot,
-14 turns in all. The lot of turn ``k`` is drawn by the player at table ``k``, or by the arbiter (said publicly).
-Lots drawn by the program are reproducible: the lot of turn ``k`` depends only on the game's seed, ``k`` and the
+Turn 1 plays group 1 and one 7-letter group drawn by lot; each later turn one of the remaining groups drawn by
+lot,
+14 turns in all. The lot of turn ``k`` is drawn by the player at table ``k``, or by the arbiter (said
+publicly).
+Lots drawn by the program are reproducible: the lot of turn ``k`` depends only on the game's seed, ``k`` and
+the
 groups left.
 
 >>> order = TurnOrder()

@@ -56,7 +56,9 @@ class Settings:
         if self.variant not in VARIANTS:
             raise SettingsError(f"unknown variant {self.variant!r}; known: {', '.join(VARIANTS)}")
         if self.blank_counts not in BLANK_COUNTS:
-            raise SettingsError(f"blank_counts must be one of {', '.join(BLANK_COUNTS)}, not {self.blank_counts!r}")
+            raise SettingsError(
+                f"blank_counts must be one of {', '.join(BLANK_COUNTS)}, not {self.blank_counts!r}"
+            )
         if self.lang != "ro":
             raise SettingsError("the partida de anticipație is played with the Romanian tile set (RO-3.1)")
 
