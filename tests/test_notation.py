@@ -63,19 +63,25 @@ def test_gr_4_greek_signs_and_greek_row_letters():
     # Greek Ο (omicron) and Κ (kappa) as direction signs
     assert Coordinate.parse("A5 \u039f", "gr") == Coordinate(0, 4, "H")
     assert Coordinate.parse("A5 \u039a", "gr") == Coordinate(0, 4, "V")
-    # Greek row letters Α..Ο are rows 1..15 in Greek alphabetical order
+    # a Greek capital is the board's Latin letter it looks like (slips are written against boards labelled A-O)
     assert Coordinate.parse("Α5 Ο", "gr") == Coordinate(0, 4, "H")
-    assert Coordinate.parse("Θ8 Κ", "gr") == Coordinate(7, 7, "V")  # theta is the 8th Greek letter
     assert Coordinate.parse("Ο15 Ο", "gr") == Coordinate(14, 14, "H")
-    assert Coordinate.parse("γ3 κ", "gr") == Coordinate(2, 2, "V")
-    for i, letter in enumerate(GREEK_ROWS):
-        assert Coordinate.parse(f"{letter}1 Ο", "gr") == Coordinate(i, 0, "H")
+    assert Coordinate.parse("ι3 κ", "gr") == Coordinate(8, 2, "V")
+    for greek, latin in GREEK_ROWS.items():
+        assert Coordinate.parse(f"{greek}1 Ο", "gr") == Coordinate.parse(f"{latin}1 O", "gr")
 
 
-def test_gr_4_latin_and_greek_look_alikes_are_different_rows():
-    # Latin H is the 8th row, Greek Η (eta) the 7th: the code point decides, not the glyph
+def test_gr_4_latin_and_greek_look_alikes_are_the_same_row():
+    # Latin H and Greek Η (eta) look the same on a slip: both are row H, the 8th
     assert Coordinate.parse("H8 O", "gr").row == 7
-    assert Coordinate.parse("\u03978 O", "gr").row == 6
+    assert Coordinate.parse("\u03978 O", "gr").row == 7
+
+
+@pytest.mark.parametrize("letter", ["Γ", "Δ", "Θ", "Λ", "Ξ", "Π", "Ω"])
+def test_gr_4_greek_letters_without_a_latin_twin_name_no_row(letter):
+    with pytest.raises(NotationError) as e:
+        Coordinate.parse(f"{letter}5 O", "gr")
+    assert e.value.kind == "unknown-row"
 
 
 def test_gr_format():
@@ -109,8 +115,10 @@ def test_round_trip_all_450_coordinates(convention):
 
 
 def test_round_trip_greek_row_letters():
+    twin = {latin: greek for greek, latin in GREEK_ROWS.items()}
     for c in ALL_COORDINATES:
-        text = f"{GREEK_ROWS[c.row]}{c.col + 1} {'Ο' if c.horizontal else 'Κ'}"
+        row = twin.get(ROW_LETTERS[c.row], ROW_LETTERS[c.row])
+        text = f"{row}{c.col + 1} {'Ο' if c.horizontal else 'Κ'}"
         assert Coordinate.parse(text, "gr") == c
 
 

@@ -3,7 +3,7 @@
 - ``ro`` (also FISE-6): rows are letters A–O, columns numbers 1–15. Row letter first (``H8``) is horizontal;
   column number first (``8H``) is vertical (RO-3.2.c, FISE-6). FISE's alternative, direction then start square
   (``H B3`` / ``V B3``), is read too.
-- ``gr`` (GR-4): row letter (Latin or Greek), column number, then ``O`` (οριζόντια, horizontal) or ``K``
+- ``gr`` (GR-4): row letter (Latin, or the Greek capital that looks the same: ``Η`` is row H), column number, then ``O`` (οριζόντια, horizontal) or ``K``
   (κάθετα, vertical): ``A5 O``, ``Α5 Κ``.
 - ``en``: the English convention: rows are numbers and columns letters; row first (``8H``) is horizontal,
   column first (``H8``) vertical.
@@ -31,7 +31,10 @@ from arbitru.engine.layout import ROW_LETTERS, SIZE
 from arbitru.errors import NotationError
 
 CONVENTIONS = ("ro", "gr", "en")
-GREEK_ROWS = "ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟ"
+# Greek slips name rows with the letters printed on the board (A–O, as Quackle and standard boards show them),
+# written on a Greek keyboard or by a Greek hand: a Greek capital is read as its Latin twin (Η is row H).
+# Greek letters with no twin among A–O (Γ, Δ, Θ, Λ, Ξ, ...) name no row and are refused.
+GREEK_ROWS = {"Α": "A", "Β": "B", "Ε": "E", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O"}
 HORIZONTAL, VERTICAL = "H", "V"
 # Greek direction signs, Latin and Greek letters: O / Ο horizontal (οριζόντια), K / Κ vertical (κάθετα)
 _GREEK_SIGNS = ("O", "Ο", "K", "Κ")
@@ -177,5 +180,5 @@ def _letter_index(letter: str, raw: str, what: str = "row") -> int:
     if len(up) == 1 and up in ROW_LETTERS:
         return ROW_LETTERS.index(up)
     if len(up) == 1 and up in GREEK_ROWS:
-        return GREEK_ROWS.index(up)
+        return ROW_LETTERS.index(GREEK_ROWS[up])
     raise NotationError(f"unknown {what} {letter!r} in {raw!r}: {what}s are A to O", f"unknown-{what}")
