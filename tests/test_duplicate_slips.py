@@ -164,8 +164,8 @@ def test_gr_8_1_no_score_written_the_referee_computes_it():
 def test_gr_4_slip_round_player_number_letter_number_direction_word_in_greek():
     lex = Lexicon.from_words(["ΚΑΛΟΣ", "ΚΑΛΑ"], EL, name="tiny-el")
     rack = EL.parse_rack("ΚΑΛΟΣΑΤ")
-    # Greek row letters: Α..Ο, the centre row is Θ (8th letter); "Θ4 Ο" is row 8 from column 4, horizontal
-    v = judge(Slip(1, "7", "Θ4 Ο", "ΚΑΛΟΣ"), Board(EL), rack, lex, GREEK)
+    # a Greek capital names the board's row it looks like: "Η4 Ο" (eta) is row H from column 4, horizontal
+    v = judge(Slip(1, "7", "Η4 Ο", "ΚΑΛΟΣ"), Board(EL), rack, lex, GREEK)
     assert v.valid and v.placement.coord.format("gr") == "H4 O"
     v = judge(Slip(1, "7", "Δ8 Κ", "ΚΑΛΟΣ"), Board(EL), rack, lex, GREEK)
     assert v.valid and v.placement.coord.format("gr") == "D8 K"
