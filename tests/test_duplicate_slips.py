@@ -167,7 +167,7 @@ def test_gr_4_slip_round_player_number_letter_number_direction_word_in_greek():
     # a Greek capital names the board's row it looks like: "Η4 Ο" (eta) is row H from column 4, horizontal
     v = judge(Slip(1, "7", "Η4 Ο", "ΚΑΛΟΣ"), Board(EL), rack, lex, GREEK)
     assert v.valid and v.placement.coord.format("gr") == "H4 O"
-    v = judge(Slip(1, "7", "Δ8 Κ", "ΚΑΛΟΣ"), Board(EL), rack, lex, GREEK)
+    v = judge(Slip(1, "7", "D8 Κ", "ΚΑΛΟΣ"), Board(EL), rack, lex, GREEK)
     assert v.valid and v.placement.coord.format("gr") == "D8 K"
 
 
