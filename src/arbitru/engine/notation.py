@@ -3,7 +3,8 @@
 - ``ro`` (also FISE-6): rows are letters A–O, columns numbers 1–15. Row letter first (``H8``) is horizontal;
   column number first (``8H``) is vertical (RO-3.2.c, FISE-6). FISE's alternative, direction then start square
   (``H B3`` / ``V B3``), is read too.
-- ``gr`` (GR-4): row letter (Latin, or the Greek capital that looks the same: ``Η`` is row H), column number, then ``O`` (οριζόντια, horizontal) or ``K``
+- ``gr`` (GR-4): row letter (Latin, or the Greek capital that looks the same: ``Η`` is row H), column
+  number, then ``O`` (οριζόντια, horizontal) or ``K``
   (κάθετα, vertical): ``A5 O``, ``Α5 Κ``.
 - ``en``: the English convention: rows are numbers and columns letters; row first (``8H``) is horizontal,
   column first (``H8``) vertical.

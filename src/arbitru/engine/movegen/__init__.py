@@ -1,9 +1,9 @@
 """Move generation: every legal placement of a rack on a board, or the best ones.
 
-Two engines share one contract (docs/ENGINE.md): ``compiled`` (the C core, :mod:`arbitru._core`, built by the
-package's set-up) and ``reference`` (plain Python, :mod:`arbitru.engine.movegen.reference`), the oracle the core
-is tested against. Both return the same placements with the same scores, in the same order: best first, then by
-placement (row, column, direction, word).
+Two engines share one contract (docs/ENGINE.md): ``compiled`` (the C core, :mod:`arbitru._core`, built by
+the package's set-up) and ``reference`` (plain Python, :mod:`arbitru.engine.movegen.reference`), the oracle
+the core is tested against. Both return the same placements with the same scores, in the same order: best
+first, then by placement (row, column, direction, word).
 
 For many generations on one evolving board (self-play, searching an anticipation game), keep a
 :class:`CoreBoard`: it updates its cross-sets incrementally as placements are made, and returns results as a
@@ -107,7 +107,8 @@ def _prototype(lexicon: Lexicon, layout: Layout, bingo_tiles: int, bingo_bonus: 
 class CoreBoard:
     """A board inside the compiled core, kept in step with placements (cross-sets updated incrementally).
 
-    Each instance is used by one thread at a time; separate instances run in parallel (the core releases the GIL).
+    Each instance is used by one thread at a time; separate instances run in parallel (the core releases
+    the GIL).
     """
 
     def __init__(
@@ -119,7 +120,9 @@ class CoreBoard:
         bingo_bonus: int = BINGO_BONUS,
     ) -> None:
         if lexicon.alphabet is not board.alphabet:
-            raise ValueError(f"{lexicon.name} is a {lexicon.alphabet.name} list, the board {board.alphabet.name}")
+            raise ValueError(
+                f"{lexicon.name} is a {lexicon.alphabet.name} list, the board {board.alphabet.name}"
+            )
         self.lexicon = lexicon
         self.alphabet = board.alphabet
         self._core = _prototype(lexicon, board.layout, bingo_tiles, bingo_bonus).copy()
@@ -132,7 +135,8 @@ class CoreBoard:
     def place(self, placement: Placement) -> None:
         """Put a placement on the board (not judged: see :func:`arbitru.engine.rules.check`)."""
         squares = self._core.squares()
-        tiles = bytes(0 if squares[sq] else t for sq, t in zip(placement.squares(), placement.word, strict=True))
+        pairs = zip(placement.squares(), placement.word, strict=True)
+        tiles = bytes(0 if squares[sq] else t for sq, t in pairs)
         c = placement.coord
         self._core.place(c.row, c.col, 0 if c.horizontal else 1, tiles)
 
