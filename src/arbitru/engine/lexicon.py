@@ -111,6 +111,18 @@ def build_kwg(words: Iterable[Sequence[int]], alphabet_size: int) -> bytes:
     return bytes(_core.build_kwg(blob, alphabet_size))
 
 
+def _validate(name: str, kwg: memoryview) -> None:
+    """Check every arc stays inside the array (the compiled core's check), so a damaged file fails here."""
+    try:
+        from arbitru import _core
+    except ImportError:
+        return
+    try:
+        _core.contains(kwg, b"\x01")
+    except ValueError as e:
+        raise LexiconError(f"{name}: damaged compiled word list ({e})") from None
+
+
 def _pack(arcs: list[int]) -> bytes:
     return struct.pack(f"<{len(arcs)}I", *arcs)
 
@@ -215,6 +227,7 @@ class Lexicon:
         #: the KWG array itself; a memoryview over the mapped file when loaded from disk
         self.kwg = memoryview(data)[HEADER.size :].cast("I")
         self._count: int | None = None
+        _validate(name, self.kwg)
 
     # --- construction --------------------------------------------------------------------------------------
 
