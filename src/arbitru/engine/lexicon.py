@@ -101,13 +101,15 @@ def build_kwg_python(words: Iterable[Sequence[int]], *, gaddag: bool = True) -> 
 
 
 def build_kwg(words: Iterable[Sequence[int]], alphabet_size: int) -> bytes:
-    """The KWG array as bytes, built by the compiled core when available."""
-    words = [tuple(w) for w in words]
+    """The KWG array as bytes, built by the compiled core when available.
+
+    Words may be ``bytes`` of tile codes (what :class:`WordEncoder` gives), passed to the core as they are.
+    """
     try:
-        from arbitru import _core  # type: ignore[attr-defined]
+        from arbitru import _core
     except ImportError:
         return _pack(build_kwg_python(words))
-    blob = b"\x00".join(bytes(w) for w in words)
+    blob = b"\x00".join(w if isinstance(w, bytes) else bytes(w) for w in words)
     return bytes(_core.build_kwg(blob, alphabet_size))
 
 

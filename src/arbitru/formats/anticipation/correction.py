@@ -36,6 +36,7 @@ from arbitru.formats.anticipation.draw import format_group
 from arbitru.formats.anticipation.slips import Slip, SlipRow
 from arbitru.formats.anticipation.variants import GROUP_SIZE, TURNS, Settings
 
+VALID_RULE = "G-3"  # a valid placement: scored by the general rules (G-3, G-4)
 PENALTY = 20  # RO-6.3: a technical penalty = 4 technical warnings
 DISCIPLINARY = 20  # RO-6.4
 WARNING_COST = 5  # RO-6.2: from the 4th technical warning
@@ -949,7 +950,7 @@ class PlayerCorrection:
             row.score,
             pool.group,
             "valid",
-            "",
+            VALID_RULE,
             f"valid: {breakdown} = {chk.score}",
             position,
             word,

@@ -481,7 +481,7 @@ def _write(
         index,
         "ok",
         "valid",
-        "",
+        "G-3",
         play.score,
         play.score,
         squares=tuple(sq for sq, _ in play.new),
@@ -582,18 +582,18 @@ def _write(
                 written = (
                     alpha.format(play.tiles[:i]) + alpha.label(letter) + alpha.format(play.tiles[i + 1 :])
                 )
-                e = expect("valid", "")
+                e = expect("valid", "G-3")
                 return SlipRow(0, "", "", position, written, score, "", ""), e, "RO-6.2c"
         kind = "ok"
     elif kind == "wrong-score":
         delta = rng.choice([-3, -2, -1, 1, 2, 5, 10])
         return (
             SlipRow(0, "", "", position, word, str(play.score + delta), "", ""),
-            expect("valid", ""),
+            expect("valid", "G-3"),
             "RO-6.2d",
         )
     elif kind == "missing-score":
-        return SlipRow(0, "", "", position, word, "", "", ""), expect("valid", ""), "RO-6.2d"
+        return SlipRow(0, "", "", position, word, "", "", ""), expect("valid", "G-3"), "RO-6.2d"
     elif kind == "foreign-letters" and not any(t == BLANK for t in group):
         # the same word written with a letter the group does not have
         other = [t for t in range(1, alpha.size + 1) if alpha.has_tiles(t) and t not in group]
