@@ -642,34 +642,27 @@ class PlayerCorrection:
     ) -> SlipVerdict:
         sv = SlipVerdict(turn, seq, replaces=list(replaced))
         self.result.slips[turn] = sv
-        if self.result.eliminated:
-            sv.status, sv.reason = "void", f"not corrected: {self.result.eliminated}"
-            return sv
-        if self.stopped:
-            sv.status, sv.reason = "void", f"not corrected: {self.stopped}"
-            return sv
+        void: tuple[str, str] | None = None
         groups = self.setup.groups_of(turn)
-        if not groups:
-            sv.status, sv.reason = (
-                "void",
-                f"no lot has been drawn for turn {turn} yet (RO-5.3): not corrected",
-            )
-            if slip is not None:
-                sv.placements = [
-                    self._void(turn, i, r, sv.reason) for i, r in enumerate(slip.placements(), 1)
-                ]
-            return sv
-        if slip is None:
+        if self.result.eliminated:
+            rule = "RO-7.1" if "RO-7.1" in self.result.eliminated else "RO-6.4"
+            void = (rule, f"not corrected: {self.result.eliminated}")
+        elif self.stopped:
+            void = ("RO-8.2", f"not corrected: {self.stopped}")
+        elif not groups:
+            void = ("RO-5.3", f"no lot has been drawn for turn {turn} yet (RO-5.3): not corrected")
+        elif slip is None:
             sv.status, sv.reason = "missing", "no slip handed in"
             self._exclusive_turn_end(turn, sv)
             return sv
-        if self.setup.settings.variant == "blind" and self.player not in self.setup.blind:
-            sv.status, sv.reason = (
-                "void",
-                "no sealed groups were handed in by this player (RO-8.4): not corrected",
-            )
-            sv.placements = [self._void(turn, i, r, sv.reason) for i, r in enumerate(slip.placements(), 1)]
+        elif self.setup.settings.variant == "blind" and self.player not in self.setup.blind:
+            void = ("RO-8.4", "no sealed groups were handed in by this player (RO-8.4): not corrected")
+        if void is not None:
+            sv.status, sv.reason = "void", void[1]
+            if slip is not None:
+                sv.placements = [self._void(turn, i, r, *void) for i, r in enumerate(slip.placements(), 1)]
             return sv
+        assert slip is not None
         sv.written_total = slip.first("turn_total")
 
         # notes: verifications are answered first (RO-5.3, RO-5.5.h), then cancellations take effect
@@ -710,8 +703,8 @@ class PlayerCorrection:
         self._exclusive_turn_end(turn, sv)
         return sv
 
-    def _void(self, turn: int, index: int, row: SlipRow, reason: str) -> Verdict:
-        return Verdict(turn, index, row.line, row.position, row.word, row.score, None, "void", "", reason)
+    def _void(self, turn: int, index: int, row: SlipRow, rule: str, reason: str) -> Verdict:
+        return Verdict(turn, index, row.line, row.position, row.word, row.score, None, "void", rule, reason)
 
     def _invalid(
         self, turn: int, index: int, row: SlipRow, group: int | None, rule: str, reason: str, **extra: Any
@@ -1395,7 +1388,8 @@ class Correction:
             else "the slip has no turn number and was not entered with the turn it was collected in (RO-6.2b)"
         )
         sv = SlipVerdict(None, entry.seq, "void", reason + ": not corrected; re-enter it with --turn")
-        sv.placements = [pc._void(0, i, r, sv.reason) for i, r in enumerate(slip.placements(), 1)]
+        rule = "RO-5.3" if slip.written_turn.strip() else "RO-6.2b"
+        sv.placements = [pc._void(0, i, r, rule, sv.reason) for i, r in enumerate(slip.placements(), 1)]
         pc.result.unattributed.append(sv)
 
     def finish(self) -> dict[str, PlayerResult]:
