@@ -37,9 +37,21 @@ def test_fise_6_same_convention_as_romanian():
 
 
 def test_fise_6_alternative_direction_then_square():
-    assert Coordinate.parse("H B3") == Coordinate(1, 2, "H")
-    assert Coordinate.parse("V B3") == Coordinate(1, 2, "V")
-    assert Coordinate.parse("v h8") == Coordinate(7, 7, "V")
+    assert Coordinate.parse("H B3", "fise") == Coordinate(1, 2, "H")
+    assert Coordinate.parse("V B3", "fise") == Coordinate(1, 2, "V")
+    assert Coordinate.parse("v h8", "fise") == Coordinate(7, 7, "V")
+    assert Coordinate.parse("H8 V", "fise") == Coordinate(7, 7, "V")
+    # the row-first / column-first form is FISE's first notation too
+    assert Coordinate.parse("B3", "fise") == Coordinate(1, 2, "H")
+    assert Coordinate.parse("3B", "fise") == Coordinate(1, 2, "V")
+
+
+@pytest.mark.parametrize("text", ["H B3", "V B3", "H8 V", "H8V"])
+def test_ro_3_2_c_romanian_positions_are_only_row_first_or_column_first(text):
+    # RO-3.2.c: a Romanian slip writes H8 or 8H; FISE's direction letter is not a Romanian position
+    with pytest.raises(NotationError) as e:
+        Coordinate.parse(text, "ro")
+    assert e.value.kind == "syntax"
 
 
 def test_ro_format():
@@ -124,7 +136,7 @@ def test_round_trip_greek_row_letters():
 
 def test_round_trip_fise_alternative():
     for c in ALL_COORDINATES:
-        assert Coordinate.parse(f"{c.direction} {ROW_LETTERS[c.row]}{c.col + 1}") == c
+        assert Coordinate.parse(f"{c.direction} {ROW_LETTERS[c.row]}{c.col + 1}", "fise") == c
 
 
 def test_coordinate_helpers():
@@ -200,7 +212,7 @@ def test_placement_parse_and_format():
     greek = Placement.parse("A5 K ΛΕΞΗ", alphabet("el"), "gr")
     assert greek.coord == Coordinate(0, 4, "V")
     assert greek.format(alphabet("el"), "gr") == "A5 K ΛΕΞΗ"
-    assert Placement.parse("H B3 CASA", ro).coord == Coordinate(1, 2, "H")
+    assert Placement.parse("H B3 CASA", ro, "fise").coord == Coordinate(1, 2, "H")
     assert Placement.parse("8H WORD", alphabet("en"), "en").coord == Coordinate(7, 7, "H")
     assert p.squares() == [112, 127, 142, 157]
     assert p.fits() and Placement.parse("L8 CASA", ro).fits()

@@ -1,8 +1,9 @@
 """Coordinates of a placement in every convention the rulebooks use, parsed and written.
 
-- ``ro`` (also FISE-6): rows are letters A–O, columns numbers 1–15. Row letter first (``H8``) is horizontal;
-  column number first (``8H``) is vertical (RO-3.2.c, FISE-6). FISE's alternative, direction then start square
-  (``H B3`` / ``V B3``), is read too.
+- ``ro``: rows are letters A–O, columns numbers 1–15. Row letter first (``H8``) is horizontal; column number
+  first (``8H``) is vertical (RO-3.2.c). Nothing else is a Romanian position.
+- ``fise`` (FISE-6): the same, and also FISE's alternative, the direction and the start square written row first
+  (``H B3`` / ``V B3``, or ``B3 V``).
 - ``gr`` (GR-4): row letter (Latin, or the Greek capital that looks the same: ``Η`` is row H), column
   number, then ``O`` (οριζόντια, horizontal) or ``K``
   (κάθετα, vertical): ``A5 O``, ``Α5 Κ``.
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 from arbitru.engine.layout import ROW_LETTERS, SIZE
 from arbitru.errors import NotationError
 
-CONVENTIONS = ("ro", "gr", "en")
+CONVENTIONS = ("ro", "fise", "gr", "en")
 # Greek slips name rows with the letters printed on the board (A–O, as Quackle and standard boards show them),
 # written on a Greek keyboard or by a Greek hand: a Greek capital is read as its Latin twin (Η is row H).
 # Greek letters with no twin among A–O (Γ, Δ, Θ, Λ, Ξ, ...) name no row and are refused.
@@ -78,7 +79,7 @@ class Coordinate:
     def format(self, convention: str = "ro") -> str:
         """Write the coordinate: ``H8``/``8H`` (ro), ``H8 O``/``H8 K`` (gr), ``8H``/``H8`` (en)."""
         row, col = ROW_LETTERS[self.row], str(self.col + 1)
-        if convention == "ro":
+        if convention in ("ro", "fise"):
             return row + col if self.horizontal else col + row
         if convention == "gr":
             return f"{row}{col} {'O' if self.horizontal else 'K'}"
@@ -109,11 +110,11 @@ class Coordinate:
         if convention == "gr":
             return cls._parse_gr(tokens, raw)
         shape = "".join("9" if t.isdigit() else "a" for t in tokens)
-        if convention == "ro" and shape == "aa9" and tokens[0].upper() in ("H", "V"):
+        if convention == "fise" and shape == "aa9" and tokens[0].upper() in ("H", "V"):
             # FISE alternative: direction, then the start square written row first
             start = cls._parse_pair(tokens[1:], raw, "ro")
             return Coordinate(start.row, start.col, tokens[0].upper())
-        if convention == "ro" and shape == "a9a" and tokens[2].upper() in ("H", "V"):
+        if convention == "fise" and shape == "a9a" and tokens[2].upper() in ("H", "V"):
             start = cls._parse_pair(tokens[:2], raw, "ro")
             return Coordinate(start.row, start.col, tokens[2].upper())
         return cls._parse_pair(tokens, raw, convention)

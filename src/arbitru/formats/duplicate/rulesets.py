@@ -37,7 +37,7 @@ MASTER_ORDERS = ("fise", "program")
 BONUS_MODES = ("none", "automatic", "manual")
 BLANK_MARKING = ("ambiguous", "always")
 TIE_BREAKS = ("top-moves", "best-move", "playoff")
-NOTATIONS = ("ro", "gr")
+NOTATIONS = ("fise", "ro", "gr")
 RACK_SIZE = 7
 
 
@@ -183,8 +183,9 @@ class RuleSet:
     moves: int | None = None
     #: master-move ties: ``fise`` (FISE-7 criteria) or ``program`` (GR-5E, the program's listing order)
     master_order: str = "fise"
-    #: slip coordinates: ``ro`` (FISE-6 ``B3`` / ``3B`` / ``H B3``) or ``gr`` (GR-4 ``A5 O`` / ``A5 K``)
-    notation: str = "ro"
+    #: slip coordinates: ``fise`` (FISE-6 ``B3`` / ``3B`` and the alternative ``H B3``), ``ro`` (``B3`` / ``3B``
+    #: only) or ``gr`` (GR-4 ``A5 O`` / ``A5 K``)
+    notation: str = "fise"
     #: does the slip carry the player's score (FISE-6) or not (GR-8.1)? The engine's score counts either way.
     declared_score: bool = True
     #: an unmarked blank voids the move where it is ambiguous (FISE-14) or always (GR-6)
@@ -244,7 +245,9 @@ class RuleSet:
         else:
             bonus = "none"
         warnings = ", ".join(_seconds(w) for w in self.clock.warnings)
-        if self.notation == "ro":
+        if self.notation == "fise":
+            notation = "row first = horizontal, column first = vertical; or H/V then the start square"
+        elif self.notation == "ro":
             notation = "row first = horizontal, column first = vertical"
         else:
             notation = "letter, number, then O (horizontal) or K (vertical)"
@@ -323,6 +326,7 @@ ROMANIAN = RuleSet(
     title="Romanian duplicate practice",
     racks=RackRule(early=Mix(min_vowels=2, min_consonants=2), late=Mix(min_vowels=1, min_consonants=1)),
     bonus=Bonus(mode="none"),
+    notation="ro",
     sources=("RULES.md: Romanian practice", "FISE-5", "FISE-7", "FISE-14", "FISE-15"),
 )
 
