@@ -42,7 +42,7 @@ convention_option = click.option(
     type=click.Choice(CONVENTIONS),
     default="ro",
     show_default=True,
-    help="Coordinates: ro/FISE (H8 across, 8H down), gr (H8 O / H8 K), en (8H across, H8 down).",
+    help="Coordinates: ro (H8 across, 8H down), fise (also H B3 / V B3), gr (H8 O / H8 K), en (8H across, H8 down).",
 )
 engine_option = click.option(
     "--engine",
