@@ -73,10 +73,8 @@ def read_board(path: str, alpha: Alphabet) -> Board:
     except OSError as e:
         raise BoardFileError(f"cannot read board file {path}: {e.strerror or e}") from None
     lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
-    if len(lines) == 1 and "/" in lines[0]:
-        board = Board.from_cgp(lines[0], alpha)
-    else:
-        board = Board.from_text(text, alpha)
+    cgp = len(lines) == 1 and "/" in lines[0]
+    board = Board.from_cgp(lines[0], alpha) if cgp else Board.from_text(text, alpha)
     used = board_tile_counts(board)
     for t, n in enumerate(used):
         if n > alpha.counts[t]:

@@ -115,7 +115,8 @@ class Journal:
         """Append events in one transaction: all are stored or none (a bulk slip file)."""
         with self._transaction():
             self.game(game_id)
-            (last,) = self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM event WHERE game_id = ?", (game_id,)).fetchone()
+            sql = "SELECT COALESCE(MAX(seq), 0) FROM event WHERE game_id = ?"
+            (last,) = self.db.execute(sql, (game_id,)).fetchone()
             seqs = []
             now = _now()
             for kind, payload in events:
