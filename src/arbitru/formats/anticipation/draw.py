@@ -33,7 +33,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from arbitru.engine.board import Board
 from arbitru.engine.lexicon import Lexicon
+from arbitru.engine.movegen import generate
 from arbitru.engine.tiles import BLANK, Alphabet, Bag, Rack
 from arbitru.errors import ArbitruError, TileError
 from arbitru.formats.anticipation.variants import GROUP1_SIZE, GROUP_SIZE, GROUPS, Settings
@@ -164,37 +166,11 @@ class GroupRules:
 
 
 def stand_alone_scrabble(alpha: Alphabet, lexicon: Lexicon | None, tiles: Sequence[int]) -> list[int] | None:
-    """A word using all the tiles (blanks as any letter) on an empty board, or None (RO-8.2).
-
-    Equivalent to :func:`arbitru.engine.movegen.generate` with ``use_all=True`` on an empty board (a 7-letter
-    word
-    always fits through H8); an anagram walk of the word list is used because the draw tries many groups.
-    """
+    """The best word using all the tiles (blanks as any letter) on an empty board, or None (RO-8.2)."""
     if lexicon is None:
         raise DrawError("checking stand-alone scrabbles needs the word list (RO-8.2)")
-    counts = Rack(alpha, tiles).counts
-    n = len(tiles)
-    word: list[int] = []
-
-    def walk(node: int) -> bool:
-        for tile, accepts, child in lexicon.arcs(node):
-            if counts[tile]:
-                key, placed = tile, tile
-            elif counts[BLANK]:
-                key, placed = BLANK, 0x80 | tile
-            else:
-                continue
-            counts[key] -= 1
-            word.append(placed)
-            if len(word) == n and accepts:
-                return True
-            if len(word) < n and child and walk(child):
-                return True
-            word.pop()
-            counts[key] += 1
-        return False
-
-    return list(word) if n and walk(lexicon.dawg_root) else None
+    best = generate(Board(alpha), Rack(alpha, tiles), lexicon, use_all=True, top=1)
+    return list(best[0][0].word) if tiles and best else None
 
 
 def _words_with(
