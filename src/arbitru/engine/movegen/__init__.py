@@ -21,6 +21,7 @@ compact buffer (:class:`Placements`) decoded only on demand.
 from __future__ import annotations
 
 import struct
+import threading
 import weakref
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
@@ -87,24 +88,28 @@ class Placements(Sequence[tuple[Placement, int]]):
 
 # one validated core board per (lexicon, layout, bingo rule): building one checks the whole automaton
 _PROTOTYPES: weakref.WeakKeyDictionary[Lexicon, dict[tuple[int, int, int], Any]] = weakref.WeakKeyDictionary()
+_PROTOTYPES_LOCK = threading.Lock()
 
 
 def _prototype(lexicon: Lexicon, layout: Layout, bingo_tiles: int, bingo_bonus: int) -> Any:
     if _core is None:
         raise RuntimeError("the compiled core is not built: run ./arbitru (it installs and builds it)")
-    per_lexicon = _PROTOTYPES.setdefault(lexicon, {})
     key = (id(layout), bingo_tiles, bingo_bonus)
-    proto = per_lexicon.get(key)
-    if proto is None:
-        alpha = lexicon.alphabet
-        proto = per_lexicon[key] = _core.Board(
-            lexicon.kwg, alpha.size, bytes(alpha.values), layout.letter_mult, layout.word_mult,
-            bingo_tiles, bingo_bonus,
-        )
-        # the first top-k search with a full rack builds the bingo-bound table; build it here, once, so that
-        # every copy shares it (0.2 s for the Polish list, otherwise paid on every call)
-        proto.generate(bytes([0, bingo_tiles]) + bytes(alpha.size - 1), 1, 0)
-    return proto
+    with _PROTOTYPES_LOCK:
+        per_lexicon = _PROTOTYPES.setdefault(lexicon, {})
+        proto = per_lexicon.get(key)
+        if proto is None:
+            alpha = lexicon.alphabet
+            proto = _core.Board(
+                lexicon.kwg, alpha.size, bytes(alpha.values), layout.letter_mult, layout.word_mult,
+                bingo_tiles, bingo_bonus,
+            )
+            # the first top-k search with a full rack builds the bingo-bound table; build it here, once, so that
+            # every copy shares it (0.2 s for the Polish list, otherwise paid on every call); only then is the
+            # prototype published, so no thread copies it while it searches
+            proto.generate(bytes([0, bingo_tiles]) + bytes(alpha.size - 1), 1, 0)
+            per_lexicon[key] = proto
+        return proto.copy()
 
 
 class CoreBoard:
@@ -128,7 +133,7 @@ class CoreBoard:
             )
         self.lexicon = lexicon
         self.alphabet = board.alphabet
-        self._core = _prototype(lexicon, board.layout, bingo_tiles, bingo_bonus).copy()
+        self._core = _prototype(lexicon, board.layout, bingo_tiles, bingo_bonus)
         if not board.is_empty():
             self._core.set_squares(bytes(board.squares))
 
