@@ -27,6 +27,11 @@ from arbitru.errors import IllegalPlacementError
 BINGO_TILES = 7
 BINGO_BONUS = 50
 
+#: reasons that concern where and how the tiles are put (G-2), as opposed to the words (G-5) or the tiles held
+PLACING_REASONS = frozenset(
+    {"off-board", "conflict", "not-whole-word", "not-centre", "not-connected", "no-new-tile", "too-short"}
+)
+
 
 @dataclass(frozen=True)
 class WordScore:

@@ -42,17 +42,6 @@ DISCIPLINARY = 20  # RO-6.4
 WARNING_COST = 5  # RO-6.2: from the 4th technical warning
 FREE_WARNINGS = 3
 
-#: engine reason codes that make a placement break the game's principles (RO-6.1b)
-_POSITION_CODES = (
-    "off-board",
-    "conflict",
-    "not-whole-word",
-    "not-centre",
-    "not-connected",
-    "no-new-tile",
-    "too-short",
-    "no-such-tile",
-)
 
 
 # --- reading a position -------------------------------------------------------------------------------------

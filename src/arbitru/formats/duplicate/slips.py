@@ -51,7 +51,7 @@ from arbitru.engine.board import Board
 from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.notation import Coordinate
 from arbitru.engine.placement import Placement
-from arbitru.engine.rules import check, score_words
+from arbitru.engine.rules import PLACING_REASONS, check, score_words
 from arbitru.engine.tiles import BLANK, BLANK_BIT, Rack, is_blank, letter_of
 from arbitru.errors import ArbitruError, IllegalPlacementError, NotationError, TileError
 from arbitru.formats.duplicate.rulesets import RuleSet
@@ -71,15 +71,7 @@ RULES = {
     "not-in-list": ("FISE-12", "GR-6"),
 }
 
-_WRONG_POSITION = {
-    "off-board",
-    "conflict",
-    "not-whole-word",
-    "not-centre",
-    "not-connected",
-    "no-new-tile",
-    "too-short",
-}
+_WRONG_POSITION = PLACING_REASONS
 
 
 class SlipFileError(ArbitruError):
