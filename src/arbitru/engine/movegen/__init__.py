@@ -87,14 +87,14 @@ class Placements(Sequence[tuple[Placement, int]]):
 
 
 # one validated core board per (lexicon, layout, bingo rule): building one checks the whole automaton
-_PROTOTYPES: weakref.WeakKeyDictionary[Lexicon, dict[tuple[int, int, int], Any]] = weakref.WeakKeyDictionary()
+_PROTOTYPES: weakref.WeakKeyDictionary[Lexicon, dict[tuple[Layout, int, int], Any]] = weakref.WeakKeyDictionary()
 _PROTOTYPES_LOCK = threading.Lock()
 
 
 def _prototype(lexicon: Lexicon, layout: Layout, bingo_tiles: int, bingo_bonus: int) -> Any:
     if _core is None:
         raise RuntimeError("the compiled core is not built: run ./arbitru (it installs and builds it)")
-    key = (id(layout), bingo_tiles, bingo_bonus)
+    key = (layout, bingo_tiles, bingo_bonus)
     with _PROTOTYPES_LOCK:
         per_lexicon = _PROTOTYPES.setdefault(lexicon, {})
         proto = per_lexicon.get(key)
