@@ -67,6 +67,7 @@ from arbitru.engine.rules import BINGO_BONUS, BINGO_TILES, check
 from arbitru.engine.tiles import BLANK, BLANK_BIT, Alphabet, Bag, Rack, alphabet
 from arbitru.errors import LexiconError
 from conftest import python_lexicon
+from movegen_support import random_words
 
 POSITIONS = int(os.environ.get("ARBITRU_DIFF_POSITIONS", "6"))
 #: compare every STRIDE-th position of the self-play games: by default every 3rd (turns 1, 4, .., 16 of one game),
@@ -395,20 +396,6 @@ def tile_set(name: str) -> Alphabet:
     return alpha
 
 
-def random_words(rnd: random.Random, letters: list[int], count: int, max_len: int) -> set[tuple[int, ...]]:
-    words: set[tuple[int, ...]] = set()
-    # plenty of two-letter words, so that words hook onto the board
-    for a in letters:
-        for b in letters:
-            if rnd.random() < 0.4:
-                words.add((a, b))
-    tries = 0
-    while len(words) < count and tries < 20 * count:
-        tries += 1
-        words.add(tuple(rnd.choice(letters) for _ in range(rnd.randint(2, max_len))))
-    return words
-
-
 def random_lexicon(rnd: random.Random, alpha: Alphabet, name: str) -> tuple[Lexicon, list[int]]:
     """2–5 letters (often one of the highest codes, a Spanish digraph, a letter without tiles), words of 2–6
     letters (now and then up to 8, for bingos), built by the Python or the compiled KWG builder."""
@@ -420,7 +407,7 @@ def random_lexicon(rnd: random.Random, alpha: Alphabet, name: str) -> tuple[Lexi
         if pick not in letters:
             letters[0] = pick
     max_len = rnd.choice([2, 3, 4, 5, 6, 6, 8])
-    words = random_words(rnd, letters, rnd.randint(10, 120), max_len)
+    words = random_words(rnd, letters, rnd.randint(10, 120), max_len, pair_chance=0.4)
     if rnd.random() < 0.5:
         return python_lexicon(words, alpha, name), letters
     return Lexicon.from_tiles(sorted(words), alpha, name), letters

@@ -22,6 +22,7 @@ from arbitru.engine.placement import Placement
 from arbitru.engine.rules import check
 from arbitru.engine.tiles import BLANK, BLANK_BIT, Rack, alphabet, letter_of
 from conftest import python_lexicon
+from movegen_support import random_words
 
 # --- the brute-force oracle ---------------------------------------------------------------------------------
 
@@ -159,20 +160,6 @@ class Position:
         return (
             f"rack {self.rack}, words {sorted(alpha.format(w) for w in self.words)}\n{self.board.to_text()}"
         )
-
-
-def random_words(rnd: random.Random, letters: list[int], count: int, max_len: int) -> set[tuple[int, ...]]:
-    words: set[tuple[int, ...]] = set()
-    # plenty of two-letter words, so that words hook onto the board
-    for a in letters:
-        for b in letters:
-            if rnd.random() < 0.5:
-                words.add((a, b))
-    tries = 0
-    while len(words) < count and tries < 20 * count:
-        tries += 1
-        words.add(tuple(rnd.choice(letters) for _ in range(rnd.randint(2, max_len))))
-    return words
 
 
 def random_fill(

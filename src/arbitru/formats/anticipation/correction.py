@@ -299,6 +299,9 @@ def _sort_reasons(reasons: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 # --- verdicts -----------------------------------------------------------------------------------------------
 
+#: what a verdict's summary shows: the judgement, without what was written or the bookkeeping
+_SUMMARY_KEYS = ("status", "rule", "reason", "position", "word", "score", "points", "penalty_rule")
+
 
 @dataclass
 class Verdict:
@@ -345,16 +348,9 @@ class Verdict:
         return self.status == "corrected" and self.penalty_rule != ""
 
     def summary(self) -> dict[str, Any]:
-        return {
-            "status": self.status,
-            "rule": self.rule,
-            "reason": self.reason,
-            "position": self.position,
-            "word": self.word,
-            "score": self.score,
-            "points": self.points,
-            "penalty_rule": self.penalty_rule,
-        }
+        """The verdict alone: what :meth:`to_dict` says, less what was written and the bookkeeping."""
+        full = self.to_dict()
+        return {key: full[key] for key in _SUMMARY_KEYS}
 
     def to_dict(self) -> dict[str, Any]:
         return {
