@@ -10,12 +10,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import click
 
+from arbitru.cli.common import journal_option
 from arbitru.errors import ArbitruError
 from arbitru.formats.anticipation.announce import announcement_script
 from arbitru.formats.anticipation.correction import PlayerResult, SlipVerdict
@@ -34,18 +34,9 @@ from arbitru.formats.anticipation.seating import read_entrants_csv, seat
 from arbitru.formats.anticipation.variants import BLANK_COUNTS, TURNS, VARIANTS, Settings
 from arbitru.journal.store import Journal
 
-DEFAULT_DB = "arbitru.db"
-
 
 def _db_option(f: Any) -> Any:
-    return click.option(
-        "--db",
-        "--journal",
-        "db",
-        default=lambda: os.environ.get("ARBITRU_JOURNAL", DEFAULT_DB),
-        show_default="$ARBITRU_JOURNAL or arbitru.db",
-        help="The journal (SQLite) holding the games.",
-    )(f)
+    return journal_option("db")(f)
 
 
 def _open(db: str, game_id: str) -> AnticipationGame:

@@ -23,3 +23,20 @@ class OneLineCommand(click.Command):
 def emit_json(obj: Any) -> None:
     """One JSON object on one line, non-ASCII letters as they are."""
     click.echo(json.dumps(obj, ensure_ascii=False))
+
+
+DEFAULT_JOURNAL = "arbitru.db"
+
+
+def journal_option(dest: str = "journal") -> Any:
+    """``--journal`` / ``--db`` / ``-j``: the SQLite journal holding the games, for every format's commands."""
+    return click.option(
+        "--journal",
+        "--db",
+        "-j",
+        dest,
+        envvar="ARBITRU_JOURNAL",
+        default=DEFAULT_JOURNAL,
+        show_default=True,
+        help="The journal (SQLite) holding the games ($ARBITRU_JOURNAL).",
+    )

@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from arbitru.cli.common import journal_option as common_journal_option
 from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.tiles import alphabet
 from arbitru.errors import LexiconError
@@ -32,8 +33,6 @@ from arbitru.formats.duplicate.game import (
 from arbitru.formats.duplicate.rulesets import BLANK_MODES, BONUS_MODES, RULESETS, ruleset
 from arbitru.formats.duplicate.slips import Slip, Verdict, read_slips
 from arbitru.journal.store import Journal
-
-DEFAULT_JOURNAL = "arbitru.db"
 
 
 def load_lexicon(spec: str | None, lang: str) -> Lexicon:
@@ -64,14 +63,7 @@ def _open(journal: str, game: str | None, with_lexicon: bool = True) -> Session:
     return session
 
 
-journal_option = click.option(
-    "--journal",
-    "-j",
-    envvar="ARBITRU_JOURNAL",
-    default=DEFAULT_JOURNAL,
-    show_default=True,
-    help="The journal (SQLite) holding the games.",
-)
+journal_option = common_journal_option()
 game_option = click.option("--game", "-g", default=None, help="Game id (default: the latest duplicate game).")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the announcements as JSON data.")
 
@@ -492,7 +484,7 @@ def standings_(journal: str, games: tuple[str, ...], method: str, fmt: str) -> N
 
 @duplicate.command()
 @click.option("--auto", is_flag=True, required=True, help="Play the whole game alone (the only mode so far).")
-@click.option("--journal", "-j", default=None, help="Keep the game in this journal (default: in memory).")
+@click.option("--journal", "--db", "-j", default=None, help="Keep the game in this journal (default: in memory).")
 @click.option("--rules", "rules_name", type=click.Choice(sorted(RULESETS)), default="fise", show_default=True)
 @click.option("--lang", default=None, help="Tile set (default by rule set).")
 @click.option("--lexicon", default=None, help="Word list: catalog name, path, or synthetic:N.")
