@@ -80,3 +80,19 @@ def enable(enable_words: list[tuple[int, ...]]) -> Lexicon:
     """ENABLE as a DAWG-only lexicon: the pure-Python GADDAG of ENABLE takes ~30 s, and the reference
     generator and the membership tests only walk the DAWG."""
     return python_lexicon(enable_words, alphabet("en"), "ENABLE", gaddag=False)
+
+
+@pytest.fixture
+def tiny_list_spec():
+    """A made-up official list the catalog can 'install' (tests replace fetching with a stub)."""
+    from arbitru.lexicons import sources
+
+    return sources.ListSpec(
+        name="tiny-1.0",
+        lang="ro",
+        edition="Tiny 1.0",
+        description="a test list",
+        official=True,
+        package=sources.NpmPackage("tiny", "1.0.0", "sha512-x"),
+        path="tiny.txt",
+    )

@@ -226,16 +226,10 @@ def test_ro_2_the_arbiter_picks_the_default_list(home: Path, tmp_path: Path) -> 
         catalog.set_default("fise-2")
 
 
-def test_install_builds_once_then_skips(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    spec = sources.ListSpec(
-        name="tiny-1.0",
-        lang="ro",
-        edition="Tiny 1.0",
-        description="a test list",
-        official=True,
-        package=sources.NpmPackage("tiny", "1.0.0", "sha512-x"),
-        path="tiny.txt",
-    )
+def test_install_builds_once_then_skips(
+    home: Path, monkeypatch: pytest.MonkeyPatch, tiny_list_spec: sources.ListSpec
+) -> None:
+    spec = tiny_list_spec
     reads = []
 
     def raw_words(name: str, cache_dir: Path) -> list[str]:

@@ -200,36 +200,13 @@ def test_moves_json_one_object_per_line(words: str, board: str) -> None:
 
 
 def test_moves_text_and_engines_agree(words: str, board: str) -> None:
-    ref = ok(
-        "moves",
-        "--lexicon",
-        words,
-        "--lang",
-        "ro",
-        "--board",
-        board,
-        "--rack",
-        "AMS",
-        "--engine",
-        "reference",
+    ref, comp = (
+        ok("moves", "--lexicon", words, "--lang", "ro", "--board", board, "--rack", "AMS", "--engine", engine)
+        for engine in ("reference", "compiled")
     )
     assert ref.splitlines()[0].split() == ["#", "POS", "WORD", "SCORE", "LEAVE"]
     assert ref.splitlines()[-1].startswith("word list: words")
-    if catalog.core_available():
-        comp = ok(
-            "moves",
-            "--lexicon",
-            words,
-            "--lang",
-            "ro",
-            "--board",
-            board,
-            "--rack",
-            "AMS",
-            "--engine",
-            "compiled",
-        )
-        assert comp == ref
+    assert comp == ref
 
 
 def test_moves_with_nothing_to_play(words: str, board: str) -> None:
@@ -316,17 +293,9 @@ def test_lexicon_import_build_list(home: Path, words: str) -> None:
 
 
 def test_lexicon_install_quiet_says_nothing_when_installed(
-    home: Path, monkeypatch: pytest.MonkeyPatch
+    home: Path, monkeypatch: pytest.MonkeyPatch, tiny_list_spec: sources.ListSpec
 ) -> None:
-    spec = sources.ListSpec(
-        name="tiny-1.0",
-        lang="ro",
-        edition="Tiny 1.0",
-        description="a test list",
-        official=True,
-        package=sources.NpmPackage("tiny", "1.0.0", "sha512-x"),
-        path="tiny.txt",
-    )
+    spec = tiny_list_spec
     monkeypatch.setattr(sources, "OFFICIAL_LISTS", {spec.name: spec})
     monkeypatch.setattr(sources, "raw_words", lambda name, cache: ["casă", "masă"])
     first = run("lexicon", "install", "--quiet")

@@ -38,6 +38,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from arbitru.engine.lexicon import HEADER, MAGIC, Lexicon, WordEncoder, build_kwg, build_kwg_python
+from arbitru.engine.movegen import core_available
 from arbitru.engine.tiles import LANGUAGES, Alphabet, alphabet
 from arbitru.errors import LexiconError
 from arbitru.lexicons import sources
@@ -130,14 +131,6 @@ def lexicon_dir(home: Path | None = None) -> Path:
     """``<home>/lexicons``, where the compiled lists and their records are."""
     return home_dir(home) / "lexicons"
 
-
-def core_available() -> bool:
-    """Is the compiled core (and so its KWG builder and generator) importable?"""
-    try:
-        from arbitru import _core  # type: ignore[attr-defined]  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 # --- building ----------------------------------------------------------------------------------------------

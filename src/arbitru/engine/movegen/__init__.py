@@ -44,6 +44,7 @@ except ImportError:  # pragma: no cover - the set-up always builds the core; thi
 
 
 def core_available() -> bool:
+    """Is the compiled core (its KWG builder and generator) importable?"""
     return _core is not None
 
 
