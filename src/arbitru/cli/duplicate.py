@@ -330,6 +330,9 @@ def _show_verdicts(verdicts: list[Verdict]) -> None:
 @click.option("--score", type=int, default=None, help="One slip: the score written (FISE-6).")
 @click.option("--late", is_flag=True, help="One slip: handed in after time.")
 @click.option("--illegible", is_flag=True, help="One slip: unreadable.")
+@click.option(
+    "--replace", is_flag=True, help="Re-enter slips already stored (the old entries stay in the journal)."
+)
 def slips(
     journal: str,
     game: str | None,
@@ -341,6 +344,7 @@ def slips(
     score: int | None,
     late: bool,
     illegible: bool,
+    replace: bool,
 ) -> None:
     """Enter slips (a CSV file, or one with --player ...), store them, and print each verdict."""
     session = _open(journal, game)
@@ -352,7 +356,7 @@ def slips(
         entered = [Slip(number, player, position, word, score, late, illegible)]
     else:
         raise click.UsageError("give a CSV file of slips or one slip with --player")
-    _show_verdicts(session.add_slips(entered))
+    _show_verdicts(session.add_slips(entered, replace=replace))
 
 
 @duplicate.command()

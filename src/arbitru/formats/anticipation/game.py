@@ -43,7 +43,7 @@ from arbitru.formats.anticipation.ranking import rank
 from arbitru.formats.anticipation.slips import Slip, SlipFileError, read_slips_csv
 from arbitru.formats.anticipation.turns import Lot, TurnOrder
 from arbitru.formats.anticipation.variants import TURNS, Settings
-from arbitru.journal.store import Event, Journal
+from arbitru.journal.store import Event, Journal, action
 
 FORMAT = "anticipation"
 DECISION_TARGETS = {
@@ -184,6 +184,12 @@ class AnticipationGame:
         self.alpha = alphabet(self.settings.lang)
         self._lexicon = lexicon
 
+    def _refresh(self) -> None:
+        """Nothing to fold in: every action reads the journal afresh inside its transaction."""
+
+    def _reload(self) -> None:
+        """Nothing cached to rebuild after a failed action."""
+
     @property
     def lexicon(self) -> Lexicon:
         if self._lexicon is None:
@@ -215,14 +221,15 @@ class AnticipationGame:
             problems = group_problems(GroupRules.for_settings(settings, alpha, lex), draw.groups)
             if problems:
                 raise GroupsError(problems)
-        gid = journal.create_game(FORMAT, settings.to_dict(), game_id)
         events: list[tuple[str, dict[str, Any]]] = []
         if draw is not None:
             events.append(("draw", draw.to_payload(alpha)))
         if seating:
             events.append(("seating", _seating_payload(seating)))
-        if events:
-            journal.append_many(gid, events)
+        with journal.transaction():
+            gid = journal.create_game(FORMAT, settings.to_dict(), game_id)
+            if events:
+                journal.append_many(gid, events)
         return cls(journal, gid, lexicon)
 
     # --- recording ------------------------------------------------------------------------------------------
@@ -242,6 +249,7 @@ class AnticipationGame:
             order.add(Lot.from_payload(e.payload))
         return order
 
+    @action
     def draw_lot(self, turn: int | None = None, group: int | None = None, drawn_by: str | None = None) -> Lot:
         """Record a lot: ``group`` as drawn in the hall, or drawn now from the game's seed (RO-5.3)."""
         order = self.order()
@@ -257,6 +265,7 @@ class AnticipationGame:
         self.journal.append(self.id, "lot", lot.to_payload())
         return lot
 
+    @action
     def draw_all_lots(self, drawn_by: str | None = None) -> list[Lot]:
         """Every remaining lot at once (games whose groups are sent ahead, RO-4.4)."""
         lots = []
@@ -264,9 +273,11 @@ class AnticipationGame:
             lots.append(self.draw_lot(drawn_by=drawn_by))
         return lots
 
+    @action
     def add_seating(self, seating: Sequence[tuple[str, int, str]]) -> int:
         return self.journal.append(self.id, "seating", _seating_payload(seating))
 
+    @action
     def set_blind_groups(self, player: str, groups: Sequence[Sequence[int]]) -> int:
         """A player's sealed groups (RO-8.4), checked against the rules and the tile set."""
         if self.settings.variant != "blind":
@@ -278,6 +289,7 @@ class AnticipationGame:
         labels = [self.alpha.format(g) for g in groups]
         return self.journal.append(self.id, "blind_groups", {"player": player, "groups": labels})
 
+    @action
     def enter_slips(self, slips: Sequence[Slip], *, replace: bool = False) -> list[int]:
         """Store slips exactly as written, all in one transaction; nothing is computed before they are stored.
 
@@ -300,6 +312,7 @@ class AnticipationGame:
                     )
         return self.journal.append_many(self.id, [("slip", s.to_payload()) for s in slips])
 
+    @action
     def import_slips_csv(
         self, text: str, *, turn: int | None = None, replace: bool = False, source: str = ""
     ) -> list[int]:
@@ -315,6 +328,7 @@ class AnticipationGame:
             players.extend(p["player"] for p in e.payload["players"])
         return players
 
+    @action
     def decide(
         self,
         player: str,
@@ -371,6 +385,7 @@ class AnticipationGame:
                 return e.seq
         return None
 
+    @action
     def publish(self, stage: str, deadline: str = "") -> int:
         """Provisional results with the deadline for contests, then the final ranking (RO-5.5.j)."""
         if stage not in ("provisional", "final"):
@@ -388,6 +403,7 @@ class AnticipationGame:
             {"stage": stage, "deadline": deadline, "digest": state.digest(), "totals": totals},
         )
 
+    @action
     def sanction(self, player: str, kind: str, reason: str, turn: int | None = None) -> int:
         """A disciplinary warning (RO-6.4) or elimination for cheating (RO-7.1)."""
         if kind not in ("disciplinary", "cheating"):
@@ -398,6 +414,7 @@ class AnticipationGame:
             self.id, "sanction", {"player": player, "kind": kind, "reason": reason, "turn": turn}
         )
 
+    @action
     def record_correction(self, state: GameState, turn: int | None = None) -> int:
         totals = {r.player: r.total for r in state.ranking}
         return self.journal.append(
