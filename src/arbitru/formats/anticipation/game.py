@@ -447,7 +447,15 @@ class AnticipationGame:
             if upto is not None and e.seq > upto:
                 break
             state.last_seq = e.seq
-            self._apply(state, e)
+            try:
+                self._apply(state, e)
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
+                if isinstance(err, ArbitruError):
+                    raise
+                what = f"missing {err}" if isinstance(err, KeyError) else str(err)
+                raise JournalError(
+                    f"game {self.id}: event {e.seq} ({e.kind}) does not fit the game: {what}"
+                ) from None
         lexicon = self.lexicon
         state.lexicon_name = lexicon.name
         setup = Setup(

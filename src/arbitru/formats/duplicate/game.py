@@ -294,13 +294,19 @@ class Game:
         """
         handler = getattr(self, f"_on_{event.kind.replace('-', '_')}", None)
         if handler is None:
-            raise JournalError(f"event {event.seq}: unknown kind {event.kind!r} in a duplicate game")
+            raise JournalError(f"game {self.id}: event {event.seq}: unknown kind {event.kind!r} in a duplicate game")
         try:
             handler(event.payload)
-        except (KeyError, TypeError, ValueError) as e:
-            if isinstance(e, JournalError):
+        except JournalError as e:
+            text = str(e)
+            if text.startswith(f"game {self.id}:"):
                 raise
-            raise JournalError(f"event {event.seq} ({event.kind}) does not fit the game: {e}") from None
+            raise JournalError(f"game {self.id}: event {event.seq} ({event.kind}): {text}") from None
+        except (KeyError, TypeError, ValueError) as e:
+            what = f"missing {e}" if isinstance(e, KeyError) else str(e)
+            raise JournalError(
+                f"game {self.id}: event {event.seq} ({event.kind}) does not fit the game: {what}"
+            ) from None
         self.last_seq = event.seq
 
     def _on_player(self, p: dict[str, Any]) -> None:
