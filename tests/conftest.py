@@ -96,3 +96,24 @@ def tiny_list_spec():
         package=sources.NpmPackage("tiny", "1.0.0", "sha512-x"),
         path="tiny.txt",
     )
+
+
+# --- the journal's two stores ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """A real PostgreSQL server for the whole run (tests/pgserver.py), stopped at the end."""
+    from pgserver import PostgresServer
+
+    server = PostgresServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def journal_spec(request, tmp_path) -> str:
+    """A fresh, empty journal on each store: a SQLite file, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "journal.db")
+    return request.getfixturevalue("pg_server").new_database()

@@ -55,7 +55,7 @@ def dup_settings(**kw) -> Settings:
     return Settings(ruleset("fise"), "es", SYNTHETIC, seed=kw.pop("seed", "7"), **kw)
 
 
-def make_games(db: Path) -> tuple[str, str]:
+def make_games(db: Path | str) -> tuple[str, str]:
     """A seeded duplicate game and an anticipation game with its groups, both in ``db``."""
     journal = Journal(db, actor="setup")
     dup = Session.create(journal, dup_settings(), dup_lexicon(), [Player(p, f"Player {p}") for p in DUP_PLAYERS],
@@ -134,8 +134,8 @@ def _worker(db: str, worker: int, count: int, out: str) -> None:
     Path(out).write_text(json.dumps({"acked": acked, "refused": refused, "crashes": crashes}))
 
 
-def test_G_journal_four_writers_200_actions_each_no_broken_game_no_lost_or_replaced_entry(tmp_path):
-    db = tmp_path / "storm.db"
+def test_G_journal_four_writers_200_actions_each_no_broken_game_no_lost_or_replaced_entry(tmp_path, journal_spec):
+    db = journal_spec
     make_games(db)
     ctx = multiprocessing.get_context("fork")
     outs = [tmp_path / f"w{n}.json" for n in range(4)]
@@ -203,8 +203,8 @@ def _open_then_next(db: str, barrier, out: str) -> None:
         Path(out).write_text(f"refused {e}")
 
 
-def test_G_journal_two_duplicate_next_at_once_close_one_move_and_draw_one_rack(tmp_path):
-    db = tmp_path / "two.db"
+def test_G_journal_two_duplicate_next_at_once_close_one_move_and_draw_one_rack(tmp_path, journal_spec):
+    db = journal_spec
     make_games(db)
     ctx = multiprocessing.get_context("fork")
     for _round in range(3):
@@ -249,9 +249,9 @@ def next_forever(db: str) -> None:
 
 
 @pytest.mark.parametrize("attempt", range(3))
-def test_G_journal_kill_during_duplicate_next_leaves_master_and_rack_both_or_neither(tmp_path, attempt):
+def test_G_journal_kill_during_duplicate_next_leaves_master_and_rack_both_or_neither(tmp_path, attempt, journal_spec):
     rng = random.Random(attempt)
-    db = tmp_path / "kill.db"
+    db = journal_spec
     child = subprocess.Popen(
         [sys.executable, "-c", NEXT_CHILD.format(tests=str(TESTS), db=str(db))],
         stdout=subprocess.PIPE,
@@ -282,8 +282,8 @@ def test_G_journal_kill_during_duplicate_next_leaves_master_and_rack_both_or_nei
 # --- transactions and actors ---------------------------------------------------------------------------------
 
 
-def test_G_journal_a_failed_action_stores_nothing_and_the_session_stays_right(tmp_path):
-    db = tmp_path / "t.db"
+def test_G_journal_a_failed_action_stores_nothing_and_the_session_stays_right(journal_spec):
+    db = journal_spec
     make_games(db)
     session = Session(Journal(db), "dup", dup_lexicon())
     before = session.journal.last_seq("dup")
@@ -293,8 +293,8 @@ def test_G_journal_a_failed_action_stores_nothing_and_the_session_stays_right(tm
     assert session.game.slips == {} and session.game.last_seq == before
 
 
-def test_G_journal_nested_transactions_join_the_outer_one(tmp_path):
-    j = Journal(tmp_path / "n.db")
+def test_G_journal_nested_transactions_join_the_outer_one(journal_spec):
+    j = Journal(journal_spec)
     g = j.create_game("duplicate", {})
     with pytest.raises(RuntimeError), j.transaction():
         j.append(g, "x", {})
@@ -304,20 +304,20 @@ def test_G_journal_nested_transactions_join_the_outer_one(tmp_path):
     assert j.events(g) == []
 
 
-def test_G_journal_every_event_has_its_actor(tmp_path, monkeypatch):
+def test_G_journal_every_event_has_its_actor(journal_spec, monkeypatch):
     monkeypatch.setenv("ARBITRU_ACTOR", "desk:Ana")
-    j = Journal(tmp_path / "a.db")
+    j = Journal(journal_spec)
     g = j.create_game("duplicate", {})
     j.append(g, "x", {})
     j.actor = "player:3"
     j.append(g, "y", {})
     assert [e.actor for e in j.events(g)] == ["desk:Ana", "player:3"]
     monkeypatch.delenv("ARBITRU_ACTOR")
-    assert Journal(tmp_path / "a.db").actor.startswith("cli:")
+    assert Journal(journal_spec).actor.startswith("cli:")
     with pytest.raises(JournalError):
-        Journal(tmp_path / "a.db", actor="x" * 200)
+        Journal(journal_spec, actor="x" * 200)
     with pytest.raises(JournalError):
-        Journal(tmp_path / "a.db", actor="bad\udcff")
+        Journal(journal_spec, actor="bad\udcff")
 
 
 def test_G_journal_an_older_journal_gains_the_actor_column_and_keeps_its_events(tmp_path):
@@ -339,8 +339,8 @@ def test_G_journal_an_older_journal_gains_the_actor_column_and_keeps_its_events(
         j.db.execute("DELETE FROM event")
 
 
-def test_G_journal_optimistic_append_refused_when_the_game_changed(tmp_path):
-    j = Journal(tmp_path / "o.db")
+def test_G_journal_optimistic_append_refused_when_the_game_changed(journal_spec):
+    j = Journal(journal_spec)
     g = j.create_game("duplicate", {})
     j.append(g, "x", {})
     with pytest.raises(JournalError, match="changed"):
@@ -425,8 +425,8 @@ def test_G_journal_damaged_pages_are_reported_not_a_traceback(tmp_path, damage):
 # --- export, import, copy ---------------------------------------------------------------------------------------
 
 
-def test_G_journal_export_import_round_trip_keeps_every_event_as_stored(tmp_path):
-    db = tmp_path / "e.db"
+def test_G_journal_export_import_round_trip_keeps_every_event_as_stored(tmp_path, journal_spec):
+    db = journal_spec
     make_games(db)
     with Journal(db, actor="desk:1") as j:
         Session(j, "dup", dup_lexicon()).store_slips([Slip(1, "1", " H8 ", "casa\r", 12)])
@@ -448,8 +448,8 @@ def test_G_journal_export_import_round_trip_keeps_every_event_as_stored(tmp_path
     assert again.exit_code == 2 and "exists already" in again.output
 
 
-def test_G_journal_import_of_a_game_that_does_not_replay_stores_nothing(tmp_path):
-    db = tmp_path / "e.db"
+def test_G_journal_import_of_a_game_that_does_not_replay_stores_nothing(tmp_path, journal_spec):
+    db = journal_spec
     make_games(db)
     with Journal(db) as j:
         info, events = j.game("dup"), j.events("dup")
@@ -480,8 +480,8 @@ def test_G_journal_a_broken_export_file_is_one_clear_error(tmp_path, text):
         assert j.game_ids() == []
 
 
-def test_G_journal_copy_replays_identically_on_both_sides(tmp_path):
-    db = tmp_path / "c.db"
+def test_G_journal_copy_replays_identically_on_both_sides(tmp_path, journal_spec):
+    db = journal_spec
     make_games(db)
     with Journal(db) as src, Journal(tmp_path / "copy.db") as dst:
         pairs = copy_games(src, dst)

@@ -32,6 +32,7 @@ from arbitru.formats.duplicate.game import (
 )
 from arbitru.formats.duplicate.rulesets import BLANK_MODES, BONUS_MODES, RULESETS, ruleset
 from arbitru.formats.duplicate.slips import Slip, Verdict, read_slips
+from arbitru.journal.backends import journal_exists
 from arbitru.journal.store import Journal
 
 
@@ -54,10 +55,9 @@ def load_lexicon(spec: str | None, lang: str) -> Lexicon:
 
 
 def _open(journal: str, game: str | None, with_lexicon: bool = True) -> Session:
-    path = Path(journal)
-    if not path.exists():
+    if not journal_exists(journal):
         raise GameError(f"no journal {journal}: create a game with 'arbitru duplicate new'")
-    session = Session.open_path(path, game)
+    session = Session.open_path(journal, game)
     if with_lexicon:
         session.lexicon = load_lexicon(session.settings.lexicon, session.settings.lang)
     return session

@@ -19,6 +19,7 @@ import click
 
 from arbitru.cli.common import OneLineCommand, emit_json, journal_option
 from arbitru.errors import ArbitruError, JournalError
+from arbitru.journal.backends import journal_exists
 from arbitru.journal.store import Event, GameInfo, Journal
 
 #: the first line of an export names what follows
@@ -172,7 +173,7 @@ def copy_games(source: Journal, target: Journal, games: list[str] | None = None)
 
 
 def _existing(path: str) -> Journal:
-    if not Path(path).is_file():
+    if not journal_exists(path):
         raise JournalError(f"no journal {path}")
     return Journal(path)
 

@@ -28,7 +28,6 @@ import functools
 import getpass
 import json
 import os
-import sqlite3
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
@@ -38,35 +37,10 @@ from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from arbitru.errors import JournalError
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS game (
-    id TEXT PRIMARY KEY,
-    format TEXT NOT NULL,
-    created TEXT NOT NULL,
-    settings TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS event (
-    game_id TEXT NOT NULL REFERENCES game(id),
-    seq INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    payload TEXT NOT NULL,
-    recorded TEXT NOT NULL,
-    actor TEXT NOT NULL DEFAULT '',
-    PRIMARY KEY (game_id, seq)
-);
-CREATE TRIGGER IF NOT EXISTS event_no_update BEFORE UPDATE ON event
-BEGIN SELECT RAISE(ABORT, 'journal events are never changed: append a correction instead'); END;
-CREATE TRIGGER IF NOT EXISTS event_no_delete BEFORE DELETE ON event
-BEGIN SELECT RAISE(ABORT, 'journal events are never deleted: append a correction instead'); END;
-CREATE TRIGGER IF NOT EXISTS game_no_update BEFORE UPDATE ON game
-BEGIN SELECT RAISE(ABORT, 'a game''s settings are fixed when it is created'); END;
-"""
+from arbitru.journal.backends import Backend, Connection, backend_for
 
 #: the longest actor name stored (a desk's or player's label, not free text)
 MAX_ACTOR = 80
-#: how long a writer waits for another one's transaction before giving up (seconds)
-BUSY_TIMEOUT = 30.0
 
 
 @dataclass(frozen=True)
@@ -121,44 +95,43 @@ def _undecodable(text: str) -> bool:
 
 
 class Journal:
-    """A journal database holding any number of games (anticipation, duplicate).
+    """A journal holding any number of games (anticipation, duplicate), in SQLite or PostgreSQL
+    (:mod:`arbitru.journal.backends`): ``Journal("games.db")``, ``Journal("postgresql://…")``.
 
     One connection per thread: open a ``Journal`` in each thread or request that writes.
     """
 
     def __init__(self, path: Path | str, actor: str | None = None) -> None:
-        self.path = Path(path)
+        self.backend: Backend = backend_for(path)
+        self.path = self.backend.display
         self.actor = check_actor(default_actor() if actor is None else actor)
         self._depth = 0
         try:
-            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT)
-        except sqlite3.Error as e:
+            self.db: Connection = self.backend.connect()
+        except self.backend.Error as e:
             raise JournalError(f"cannot open journal {self.path}: {e}") from None
         try:
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
-            self.db.execute("PRAGMA foreign_keys=ON")
-            self._migrate()
-        except sqlite3.Error as e:
+            self.backend.migrate(self.db, self.transaction)
+        except (*self.backend.Error, JournalError) as e:
             self.db.close()
             raise JournalError(f"cannot open journal {self.path}: {e}") from None
 
-    def _migrate(self) -> None:
-        """Create the schema, or bring an older journal up to it (adding a column never rewrites an event)."""
-        if self._schema_current():
-            return
-        with self.transaction():
-            for statement in _statements(SCHEMA):
-                self.db.execute(statement)
-            columns = {row[1] for row in self.db.execute("PRAGMA table_info(event)")}
-            if "actor" not in columns:
-                self.db.execute("ALTER TABLE event ADD COLUMN actor TEXT NOT NULL DEFAULT ''")
+    @property
+    def store(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self.backend.name
 
-    def _schema_current(self) -> bool:
-        names = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master")}
-        if not {"game", "event", "event_no_update", "event_no_delete", "game_no_update"} <= names:
-            return False
-        return "actor" in {row[1] for row in self.db.execute("PRAGMA table_info(event)")}
+    def execute(self, statement: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Run one SQL statement (``?`` placeholders) and return its rows: for tools and tests. The database
+        still refuses changes to events.
+
+        :raises JournalError: with the database's own message.
+        """
+        try:
+            cursor = self.db.execute(self.backend.sql(statement), args)
+            return list(cursor.fetchall()) if cursor.description else []
+        except self.backend.Error as e:
+            raise JournalError(f"{self.path}: {e}") from None
 
     def close(self) -> None:
         self.db.close()
@@ -172,37 +145,49 @@ class Journal:
     # --- transactions --------------------------------------------------------------------------------------
 
     @contextmanager
-    def transaction(self) -> Iterator[None]:
-        """One writer at a time, whole or nothing: the outermost level is ``BEGIN IMMEDIATE`` … ``COMMIT``
-        (``ROLLBACK`` on any exception); nested levels join it. Reads inside see every committed event."""
+    def transaction(self, game_id: str | None = None) -> Iterator[None]:
+        """One writer at a time, whole or nothing: the outermost level is ``BEGIN`` … ``COMMIT`` (``ROLLBACK``
+        on any exception); nested levels join it. With ``game_id``, no other writer of that game runs until it
+        ends (SQLite: the whole file), so reads inside see every committed event."""
         if self._depth:
             self._depth += 1
             try:
+                if game_id is not None:
+                    self._lock(game_id)
                 yield
             finally:
                 self._depth -= 1
             return
+        b = self.backend
         try:
-            self.db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as e:
-            raise JournalError(f"the journal {self.path} is busy or locked ({e}): try again") from None
-        except sqlite3.DatabaseError as e:
+            b.begin(self.db)
+            self._depth = 1
+            if game_id is not None:
+                self._lock(game_id)
+        except b.Error as e:
+            self._depth = 0
+            with suppress(*b.Error):
+                self.db.execute("ROLLBACK")
+            if isinstance(e, b.OperationalError):
+                raise JournalError(f"the journal {self.path} is busy or locked ({e}): try again") from None
             raise JournalError(f"the journal {self.path} is damaged: {e}") from None
-        self._depth = 1
         try:
             yield
         except BaseException:
             self._depth = 0
-            with suppress(sqlite3.Error):
+            with suppress(*b.Error):
                 self.db.execute("ROLLBACK")
             raise
         self._depth = 0
         try:
             self.db.execute("COMMIT")
-        except sqlite3.Error as e:
-            with suppress(sqlite3.Error):
+        except b.Error as e:
+            with suppress(*b.Error):
                 self.db.execute("ROLLBACK")
             raise JournalError(f"the journal {self.path} could not commit: {e}") from None
+
+    def _lock(self, game_id: str) -> None:
+        self.backend.lock_game(self.db, game_id)
 
     @property
     def in_transaction(self) -> bool:
@@ -215,14 +200,14 @@ class Journal:
         game_id = game_id or uuid.uuid4().hex[:12]
         _check_game_id(game_id)
         try:
-            with self.transaction():
-                self.db.execute(
+            with self.transaction(game_id):
+                self._q(
                     "INSERT INTO game (id, format, created, settings) VALUES (?, ?, ?, ?)",
                     (game_id, format, _now(), _dumps(settings)),
                 )
-        except sqlite3.IntegrityError:
+        except self.backend.IntegrityError:
             raise JournalError(f"a game {game_id!r} exists already") from None
-        except sqlite3.DatabaseError as e:
+        except self.backend.Error as e:
             raise JournalError(f"cannot write to the journal {self.path}: {e}") from None
         return game_id
 
@@ -239,7 +224,7 @@ class Journal:
         appended since, nothing is stored (optimistic concurrency for callers outside :meth:`transaction`).
         """
         try:
-            with self.transaction():
+            with self.transaction(game_id):
                 self.game(game_id)
                 last = self.last_seq(game_id)
                 if expected_last is not None and last != expected_last:
@@ -250,15 +235,15 @@ class Journal:
                 now = _now()
                 for kind, payload in events:
                     last += 1
-                    self.db.execute(
+                    self._q(
                         "INSERT INTO event (game_id, seq, kind, payload, recorded, actor) "
                         "VALUES (?, ?, ?, ?, ?, ?)",
                         (game_id, last, kind, _dumps(payload), now, self.actor),
                     )
                     seqs.append(last)
-        except sqlite3.IntegrityError as e:
+        except self.backend.IntegrityError as e:
             raise JournalError(f"game {game_id} changed while appending ({e}): try again") from None
-        except sqlite3.DatabaseError as e:
+        except self.backend.Error as e:
             raise JournalError(f"cannot write to the journal {self.path}: {e}") from None
         return seqs
 
@@ -269,32 +254,32 @@ class Journal:
         """
         _check_game_id(info.id)
         try:
-            with self.transaction():
+            with self.transaction(info.id):
                 if self._game_row(info.id) is not None:
                     raise JournalError(f"a game {info.id!r} exists already in {self.path}")
-                self.db.execute(
+                self._q(
                     "INSERT INTO game (id, format, created, settings) VALUES (?, ?, ?, ?)",
                     (info.id, info.format, info.created, _dumps(info.settings)),
                 )
                 for expected, e in enumerate(events, 1):
                     if e.seq != expected:
                         raise JournalError(f"game {info.id}: event {e.seq} where event {expected} was due")
-                    self.db.execute(
+                    self._q(
                         "INSERT INTO event (game_id, seq, kind, payload, recorded, actor) "
                         "VALUES (?, ?, ?, ?, ?, ?)",
                         (info.id, e.seq, e.kind, _dumps(e.payload), e.recorded, check_actor(e.actor)),
                     )
-        except sqlite3.DatabaseError as e:
+        except self.backend.Error as e:
             raise JournalError(f"cannot write to the journal {self.path}: {e}") from None
 
     # --- reading -------------------------------------------------------------------------------------------
 
     def _game_row(self, game_id: str) -> tuple[Any, ...] | None:
         try:
-            row: tuple[Any, ...] | None = self.db.execute(
-                "SELECT id, format, created, CAST(settings AS BLOB) FROM game WHERE id = ?", (game_id,)
+            row: tuple[Any, ...] | None = self._q(
+                f"SELECT {self.backend.game_columns} FROM game WHERE id = ?", (game_id,)
             ).fetchone()
-        except sqlite3.DatabaseError as e:
+        except self.backend.Error as e:
             raise JournalError(f"the journal {self.path} is damaged (game {game_id}): {e}") from None
         return row
 
@@ -312,22 +297,22 @@ class Journal:
         return [str(row[0]) for row in self._game_rows(format)]
 
     def _game_rows(self, format: str | None) -> list[tuple[Any, ...]]:
-        sql = "SELECT id, format, created, CAST(settings AS BLOB) FROM game"
+        sql = f"SELECT {self.backend.game_columns} FROM game"
         try:
-            rows: list[tuple[Any, ...]] = self.db.execute(
+            rows: list[tuple[Any, ...]] = self._q(
                 sql + (" WHERE format = ?" if format else "") + " ORDER BY created, id",
                 (format,) if format else (),
             ).fetchall()
-        except sqlite3.DatabaseError as e:
+        except self.backend.Error as e:
             raise JournalError(f"the journal {self.path} is damaged (list of games): {e}") from None
         return rows
 
     def last_seq(self, game_id: str) -> int:
         try:
-            (last,) = self.db.execute(
+            (last,) = self._q(
                 "SELECT COALESCE(MAX(seq), 0) FROM event WHERE game_id = ?", (game_id,)
             ).fetchone()
-        except sqlite3.DatabaseError as e:
+        except self.backend.Error as e:
             raise JournalError(f"the journal {self.path} is damaged (game {game_id}): {e}") from None
         return int(last)
 
@@ -340,37 +325,35 @@ class Journal:
         :raises JournalError: naming the game and event when one cannot be read.
         """
         self.game(game_id)
-        sql = (
-            "SELECT seq, CAST(kind AS BLOB), CAST(payload AS BLOB), CAST(recorded AS BLOB), CAST(actor AS BLOB) "
-            "FROM event WHERE game_id = ? AND seq > ?"
-        )
+        sql = f"SELECT {self.backend.event_columns} FROM event WHERE game_id = ? AND seq > ?"
         args: tuple[Any, ...] = (game_id, after)
         if kind:
             sql += " AND kind = ?"
             args += (kind,)
         seq: Any = after
         try:
-            cursor = self.db.execute(sql + " ORDER BY seq", args)
+            cursor = self._q(sql + " ORDER BY seq", args)
             for row in cursor:
                 seq = row[0]
                 yield _event(game_id, row)
-        except sqlite3.DatabaseError as e:
+        except self.backend.Error as e:
             raise JournalError(f"game {game_id}: the journal is damaged after event {seq}: {e}") from None
 
     # --- checking ------------------------------------------------------------------------------------------
 
     def integrity(self) -> list[str]:
-        """SQLite's own integrity check: an empty list when the file is sound."""
-        try:
-            rows = self.db.execute("PRAGMA integrity_check").fetchall()
-        except sqlite3.DatabaseError as e:
-            return [str(e)]
-        problems = [str(r[0]) for r in rows]
-        return [] if problems == ["ok"] else problems
+        """The store's own integrity check (SQLite's ``integrity_check``): empty when sound."""
+        return self.backend.integrity(self.db)
+
+    def _q(self, statement: str, args: tuple[Any, ...] = ()) -> Any:
+        return self.db.execute(self.backend.sql(statement), args)
 
 
 class _Acting(Protocol):
     journal: Journal
+
+    @property
+    def id(self) -> str: ...
 
     def _refresh(self) -> None: ...
 
@@ -395,7 +378,7 @@ def action(method: Callable[Concatenate[_S, _P], _R]) -> Callable[Concatenate[_S
         if self.journal.in_transaction:
             return method(self, *args, **kwargs)
         try:
-            with self.journal.transaction():
+            with self.journal.transaction(self.id):
                 self._refresh()
                 return method(self, *args, **kwargs)
         except BaseException:
@@ -403,17 +386,6 @@ def action(method: Callable[Concatenate[_S, _P], _R]) -> Callable[Concatenate[_S
             raise
 
     return run
-
-
-def _statements(script: str) -> list[str]:
-    """The schema's statements one by one (``executescript`` would commit the transaction under way)."""
-    out, buf = [], ""
-    for line in script.strip().splitlines():
-        buf += line + "\n"
-        if sqlite3.complete_statement(buf):
-            out.append(buf.strip())
-            buf = ""
-    return out
 
 
 def _check_game_id(game_id: str) -> None:
@@ -425,11 +397,12 @@ def _check_game_id(game_id: str) -> None:
 
 def _dumps(payload: dict[str, Any]) -> str:
     try:
-        return json.dumps(payload, ensure_ascii=False, sort_keys=True, allow_nan=False)
-    except (TypeError, ValueError) as e:
+        text = json.dumps(payload, ensure_ascii=False, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as e:
         raise JournalError(f"an event that cannot be stored as JSON: {e}") from None
-    except UnicodeEncodeError as e:  # pragma: no cover - json does not encode, sqlite does
-        raise JournalError(f"an event with text that cannot be stored: {e}") from None
+    if _undecodable(text):  # a lone surrogate from undecodable input bytes
+        raise JournalError("an event with text that is not valid Unicode cannot be stored")
+    return text
 
 
 def _text(game: str, what: str, raw: Any) -> str:
