@@ -77,6 +77,17 @@ class PostgresServer:
             db.execute(f'CREATE DATABASE "{name}"')
         return self.dsn(name)
 
+    def new_schema(self) -> str:
+        """A fresh schema in the server's database, as a URL whose search path starts there: much quicker
+        than a database, for suites that open hundreds of journals."""
+        import psycopg
+
+        self._count += 1
+        name = f"s{os.getpid()}_{self._count}"
+        with psycopg.connect(self.dsn(), autocommit=True) as db:
+            db.execute(f'CREATE SCHEMA "{name}"')
+        return f"{self.dsn()}?options=-csearch_path%3D{name}"
+
     def stop(self) -> None:
         subprocess.run(
             [*self.run_as, str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop"],
