@@ -881,7 +881,8 @@ class Session:
         self, tiles: Sequence[int] | None = None, choice: int | None = None, move_text: str | None = None
     ) -> list[Step]:
         """One step forward: close the open move with its master (if a rack is on the stand), then open the
-        next one (in a hand game only when ``tiles`` are given)."""
+        next one (in a hand game only when ``tiles`` are given; when no legal rack can follow, the game ends
+        with the master move, FISE-13, GR-5B)."""
         steps = []
         g = self.game
         if g.phase == "over":
@@ -889,7 +890,13 @@ class Session:
         if g.phase == "play":
             step = self.place_master(choice, move_text)
             steps.append(step)
-            if step.kind != "master" or (self.settings.racks == "hand" and tiles is None):
+            if step.kind != "master":
+                return steps
+            if self.settings.racks == "hand" and tiles is None:
+                # no hall draw is asked for when no legal rack can follow: the game ends now (FISE-13, GR-5B)
+                end = self._end_if_due()
+                if end is not None:
+                    steps.append(Step("end", g.move, end=end, message=end.reason))
                 return steps
         steps.append(self.draw(tiles))
         return steps
