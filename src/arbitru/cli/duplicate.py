@@ -344,7 +344,10 @@ def slips(
 ) -> None:
     """Enter slips (a CSV file, or one with --player ...), store them, and print each verdict."""
     session = _open(journal, game)
-    number = move or session.game.move
+    g = session.game
+    # without --move a slip goes to the open move; once that move is closed, a late slip must not replace the
+    # slips judged against it unless the referee says which move (0: no move given, caught below)
+    number = move if move is not None else g.move if g.phase == "play" or not g.move else 0
     if file:
         text = sys.stdin.read() if file == "-" else _read_text(file)
         entered = read_slips(text, move=number)
@@ -352,6 +355,8 @@ def slips(
         entered = [Slip(number, player, position, word, score, late, illegible)]
     else:
         raise click.UsageError("give a CSV file of slips or one slip with --player")
+    if any(s.move == 0 for s in entered) and g.move:
+        raise GameError(f"move {g.move} is closed; give --move {g.move} to re-enter")
     _show_verdicts(session.add_slips(entered))
 
 
