@@ -9,10 +9,14 @@ import pytest
 from click.testing import CliRunner, Result
 
 from arbitru.cli import cli
+from arbitru.engine.board import Board
 from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.tiles import BLANK, alphabet
+from arbitru.formats.duplicate import racks
+from arbitru.formats.duplicate.announce import rack_announcement
 from arbitru.formats.duplicate.game import Session, Settings
 from arbitru.formats.duplicate.rulesets import ruleset
+from arbitru.formats.duplicate.slips import Slip, judge
 from arbitru.journal.store import Journal
 
 ES = alphabet("es")
@@ -47,7 +51,7 @@ def test_FISE_13_hand_racks_end_when_no_legal_rack() -> None:
     steps = s.next(move_text=prev)
     assert [st.kind for st in steps] == ["master", "end"]
     assert g.phase == "over" and g.end is not None and g.end.kind == "no-legal-rack"
-    assert "FISE-13" in g.end.rules and "GR-5B" in g.end.rules
+    assert g.end.rules == ("FISE-4", "FISE-13")
 
 
 @pytest.fixture
@@ -78,3 +82,41 @@ def test_FISE_6_a_slip_without_move_after_the_move_is_closed_is_refused(
     # the referee says which move: it is re-entered
     run("slips", "--move", "1", "--player", "1", "--position", "H8", "--word", "AS")
     assert Session.open_path(tmp_path / "t.db", None).game.slips[(1, "1")].word == "AS"
+
+
+def test_GR_5A_greek_and_romanian_games_cite_their_own_rules_not_fise() -> None:
+    el, ro = alphabet("el"), alphabet("ro")
+    greek = Session.create(
+        Journal(":memory:"), Settings(ruleset("greek"), "el", "tiny", racks="hand"), Lexicon.from_words([], el)
+    )
+    step = greek.draw(racks.parse_tiles(el, "ΒΓΔΖΘΚΛ"))  # no vowel: drawn again whole (GR-5A)
+    assert step.kind == "illegal-rack" and step.message.endswith("(GR-5A)") and "FISE" not in step.message
+    romanian = Session.create(
+        Journal(":memory:"), Settings(ruleset("romanian"), "ro", "tiny", racks="hand"), Lexicon.from_words([], ro)
+    )
+    step = romanian.draw(racks.parse_tiles(ro, "ABCDFGH"))  # one vowel: fewer than two
+    assert step.kind == "illegal-rack" and step.message.endswith("(Romanian practice)")
+    cue = rack_announcement(el, 1, (), racks.parse_tiles(el, "ΑΕΒΓΔΖΘ"), ruleset("greek"), exchanges=2).cues[0]
+    assert cue.kind == "exchange" and cue.text.endswith("(GR-5A)")
+    # the verdicts: a Greek slip's reasons are Greek rules
+    v = judge(
+        Slip(1, "1", "H5 O", "ΑΒΓ", late=True),
+        Board(el),
+        el.parse_rack("ΔΕΖ"),
+        Lexicon.from_words([], el),
+        ruleset("greek"),
+    )
+    assert set(v.codes()) >= {"late", "not-on-rack"} and v.rules() and all(r.startswith("GR-") for r in v.rules())
+    v = judge(
+        Slip(1, "1", "H5", "CASA", late=True),
+        Board(ES),
+        ES.parse_rack("XYZ"),
+        Lexicon.from_words([], ES),
+        ruleset("romanian"),
+    )
+    assert v.rules() and not [r for r in v.rules() if r.startswith("GR-")]
+    # the end of a Greek game: no word with the tiles left (GR-5B)
+    assert greek.draw(racks.parse_tiles(el, "ΑΒΓΔΕΖΘ")).kind == "rack"
+    greek.game.bag.tiles.clear()
+    step = greek.place_master()
+    assert step.kind == "end" and step.end is not None and step.end.rules == ("GR-5B",)

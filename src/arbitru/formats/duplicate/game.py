@@ -35,7 +35,7 @@ from arbitru.engine.tiles import BLANK, BLANK_BIT, Alphabet, Bag, Rack, alphabet
 from arbitru.errors import ArbitruError, JournalError, NotationError, TileError
 from arbitru.formats.duplicate import announce, master, racks, variants
 from arbitru.formats.duplicate.racks import Draw
-from arbitru.formats.duplicate.rulesets import RuleSet, RuleSetError
+from arbitru.formats.duplicate.rulesets import RuleSet, RuleSetError, cites
 from arbitru.formats.duplicate.slips import Slip, Verdict, judge
 from arbitru.journal.store import Event, Journal
 
@@ -616,11 +616,11 @@ class Session:
         r = self.settings.rules
         if r.moves is not None and closed >= r.moves:
             return self._record_end(
-                closed, f"the {r.moves} planned moves are played", ("FISE-3", "FISE-13"), "planned"
+                closed, f"the {r.moves} planned moves are played", cites(r, "planned"), "planned"
             )
         pool = g.pool()
         if not pool:
-            return self._record_end(closed, "the tiles have run out", ("FISE-1", "GR-5B"), "tiles-out")
+            return self._record_end(closed, "the tiles have run out", cites(r, "tiles-out"), "tiles-out")
         if (
             racks.condition_for(
                 r.racks, g.alphabet, closed + 1, g.bag.tiles, racks.subtract(g.rack, g.fixed) or (), g.fixed
@@ -632,7 +632,7 @@ class Session:
             return self._record_end(
                 closed,
                 f"no legal rack can be formed: the {which} have run out",
-                ("FISE-4", "FISE-13", "GR-5B", "GR-8.2"),
+                cites(r, "no-legal-rack"),
                 "no-legal-rack",
             )
         return None
@@ -699,7 +699,7 @@ class Session:
                 move,
                 draws=draws,
                 message=f"illegal rack ({last.reason}): put every tile back and draw {len(last.rack)} "
-                "again (FISE-10)",
+                f"again ({', '.join(cites(self.settings.rules, 'redraw'))})",
             )
         state = g.moves[-1]
         rejected = len(state.draws) - 1
@@ -806,7 +806,10 @@ class Session:
         if not cands and prepared is None and move_text is None:
             if not g.bag.tiles:
                 end = self._record_end(
-                    move - 1, "no word can be formed with the tiles left", ("FISE-13", "GR-5B"), "no-word"
+                    move - 1,
+                    "no word can be formed with the tiles left",
+                    cites(self.settings.rules, "no-word"),
+                    "no-word",
                 )
                 return Step("end", move, end=end, message=end.reason)
             if g.no_move_redraws >= self.settings.rules.no_move_redraws:

@@ -54,22 +54,7 @@ from arbitru.engine.placement import Placement
 from arbitru.engine.rules import PLACING_REASONS, check, score_words
 from arbitru.engine.tiles import BLANK, BLANK_BIT, Rack, is_blank, letter_of
 from arbitru.errors import ArbitruError, IllegalPlacementError, NotationError, TileError
-from arbitru.formats.duplicate.rulesets import RuleSet
-
-RULES = {
-    "late": ("FISE-5", "FISE-14", "GR-5C", "GR-6"),
-    "unsigned": ("FISE-14",),
-    "unknown-player": ("FISE-14",),
-    "withdrawn": ("GR-7",),
-    "illegible": ("FISE-14",),
-    "no-move": ("FISE-12",),
-    "bad-position": ("FISE-14", "GR-6"),
-    "bad-word": ("FISE-14",),
-    "wrong-position": ("FISE-14", "GR-6"),
-    "not-on-rack": ("GR-6",),
-    "blank-unmarked": ("FISE-14", "GR-6"),
-    "not-in-list": ("FISE-12", "GR-6"),
-}
+from arbitru.formats.duplicate.rulesets import RULESETS, RuleSet, cites
 
 _WRONG_POSITION = PLACING_REASONS
 
@@ -124,6 +109,8 @@ class Verdict:
     reasons: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     words: list[str] = field(default_factory=list)
+    #: the rule set judged by: its own rule IDs are cited
+    rule_set: RuleSet = RULESETS["fise"]
 
     @property
     def valid(self) -> bool:
@@ -134,10 +121,10 @@ class Verdict:
         return list(dict.fromkeys(code for code, _ in self.reasons))
 
     def rules(self) -> list[str]:
-        """The rule IDs behind the reasons."""
+        """The rule IDs behind the reasons, those of the game's own rule set (GR-* in a Greek game)."""
         out: list[str] = []
         for code in self.codes():
-            out.extend(r for r in RULES.get(code, ()) if r not in out)
+            out.extend(r for r in cites(self.rule_set, code) if r not in out)
         return out
 
     def fail(self, code: str, text: str) -> None:
@@ -164,7 +151,7 @@ def judge(
     referee's decision, which overrides the list (FISE-16, GR-5D). ``players`` (when known) are the numbers
     registered for the game."""
     alpha = board.alphabet
-    v = Verdict(slip)
+    v = Verdict(slip, rule_set=rules)
     if slip.late:
         v.fail("late", "handed in after time")
     if not slip.player.strip():
