@@ -120,3 +120,21 @@ def test_GR_5A_greek_and_romanian_games_cite_their_own_rules_not_fise() -> None:
     greek.game.bag.tiles.clear()
     step = greek.place_master()
     assert step.kind == "end" and step.end is not None and step.end.rules == ("GR-5B",)
+
+
+def test_FISE_14_no_engine_score_that_no_legal_reading_gives() -> None:
+    lex = Lexicon.from_words(["CASA", "ACASA"], ES)
+    fise = ruleset("fise")
+    # an unmarked blank for one of three A (one on a double letter): no "engine scores N" counted on an A that
+    # is not on the rack
+    v = judge(Slip(1, "1", "H4", "ACASA", 16), Board(ES), ES.parse_rack("ACSA?XY"), lex, fise)
+    assert v.codes() == ["blank-unmarked"] and v.computed is None and v.score == 0
+    assert not [n for n in v.notes if "engine scores" in n]
+    assert v.notes == ["declared 16; the move scores 0: " + v.reasons[0][1]]
+    # a first move off the centre
+    v = judge(Slip(1, "1", "A1", "CASA", 12), Board(ES), ES.parse_rack("CASAXYZ"), lex, fise)
+    assert v.codes() == ["wrong-position"] and v.computed is None
+    assert len(v.notes) == 1 and v.notes[0].startswith("declared 12; the move scores 0: ")
+    # a legal reading with a wrong declared score keeps the engine's score
+    v = judge(Slip(1, "1", "H5", "CASA", 10), Board(ES), ES.parse_rack("CASAXYZ"), lex, fise)
+    assert v.valid and v.notes == ["declared 10, the engine scores 12: the engine's score counts"]

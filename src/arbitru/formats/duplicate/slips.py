@@ -57,6 +57,8 @@ from arbitru.errors import ArbitruError, IllegalPlacementError, NotationError, T
 from arbitru.formats.duplicate.rulesets import RULESETS, RuleSet, cites
 
 _WRONG_POSITION = PLACING_REASONS
+#: verdicts after which the move as written has no score at all
+_UNREADABLE = ("wrong-position", "not-on-rack", "blank-unmarked")
 
 
 class SlipFileError(ArbitruError):
@@ -194,8 +196,11 @@ def judge(
                 v.fail("not-on-rack", text)
         else:
             v.fail(code, text)
+    # a move that cannot stand as written (off the centre, letters not on the rack, an unmarked blank whose place
+    # changes the score) has no score: the one counted on the letters as written is one no legal reading gives
+    readable = not any(code in _UNREADABLE for code in v.codes())
     if result.words:
-        v.computed = result.score
+        v.computed = result.score if readable else None
         for w in result.words:
             text = word_key(alpha.format(letter_of(t) for t in w.tiles))
             v.words.append(text)
@@ -209,8 +214,10 @@ def judge(
                 v.notes.append(f"{text} accepted by the referee's ruling")
     if rules.declared_score and slip.score is None:
         v.notes.append("no score written (FISE-6)")
-    if slip.score is not None and v.computed is not None and slip.score != v.computed:
+    if slip.score is not None and v.valid and v.computed is not None and slip.score != v.computed:
         v.notes.append(f"declared {slip.score}, the engine scores {v.computed}: the engine's score counts")
+    elif slip.score is not None and not v.valid and slip.score != 0:
+        v.notes.append(f"declared {slip.score}; the move scores 0: {v.reasons[0][1]}")
     v.score = v.computed if v.valid and v.computed is not None else 0
     return v
 
