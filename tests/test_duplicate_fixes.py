@@ -12,9 +12,10 @@ from arbitru.cli import cli
 from arbitru.engine.board import Board
 from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.tiles import BLANK, alphabet
-from arbitru.formats.duplicate import racks
+from arbitru.formats.duplicate import export, racks
 from arbitru.formats.duplicate.announce import rack_announcement
-from arbitru.formats.duplicate.game import Session, Settings
+from arbitru.formats.duplicate.game import Player, Session, Settings
+from arbitru.formats.duplicate.results import compute
 from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.formats.duplicate.slips import Slip, judge
 from arbitru.journal.store import Journal
@@ -138,3 +139,28 @@ def test_FISE_14_no_engine_score_that_no_legal_reading_gives() -> None:
     # a legal reading with a wrong declared score keeps the engine's score
     v = judge(Slip(1, "1", "H5", "CASA", 10), Board(ES), ES.parse_rack("CASAXYZ"), lex, fise)
     assert v.valid and v.notes == ["declared 10, the engine scores 12: the engine's score counts"]
+
+
+def test_FISE_19_sudden_death_ranking_counts_no_points_after_a_player_is_out() -> None:
+    lex = Lexicon.from_words(["CASA", "SACA", "AS", "CASAS", "ASA", "SE", "ES"], ES, name="tiny")
+    s = Session.create(
+        Journal(":memory:"),
+        Settings(ruleset("fise", bonus_mode="none"), "es", "tiny", racks="hand", variant="sudden-death"),
+        lex,
+        [Player("1", "Ana"), Player("2", "Ion")],
+    )
+    s.draw(racks.parse_tiles(ES, "CASAXYZ"))
+    s.add_slips([Slip(1, "1", "H5", "CASA"), Slip(1, "2", "H7", "AS")])  # 12 and 4: player 2 is out
+    s.place_master(move_text="H5 CASA")
+    s.draw(racks.parse_tiles(ES, "SEEI"))
+    best = s.candidates()[0]
+    position, word = best.placement.coord.format(), ES.format(best.placement.word)
+    # after he is out, player 2 plays the top; player 1 hands in nothing
+    s.add_slips([Slip(2, "2", position, word)])
+    s.place_master()
+    r = compute(s.game, lex)
+    two = r.line("2")
+    assert two.moves[1].reasons == ["out"] and two.moves[1].score == 0 and two.points == 4
+    assert two.total == 4 and r.best_by_move[2] == 0
+    assert [(x.player, x.out_at) for x in r.sudden_death or []] == [("1", None), ("2", 1)]
+    assert "out" in export.text(r).split("Move by move")[1]

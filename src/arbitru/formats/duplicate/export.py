@@ -153,7 +153,10 @@ def text(result: GameResult) -> str:
     for line in sorted(result.lines, key=lambda ln: _num(ln.player.number)):
         cells = "".join(f"{_cell(m):>5}" for m in line.moves)
         lines.append(f"{line.player.label():<24}{cells}{line.total:>7}")
-    lines.append("(+b: bonus; z: 0 for a reason, see the CSV of moves)")
+    lines.append(
+        "(+b: bonus; z: 0 for a reason, see the CSV of moves"
+        + ("; out: after the player is out, FISE-19)" if result.sudden_death is not None else ")")
+    )
     if result.unattributed:
         lines += ["", "Slips nobody can be credited with (FISE-14)"]
         for v in result.unattributed:
@@ -166,7 +169,10 @@ def text(result: GameResult) -> str:
 
 
 def _cell(m: MoveLine) -> str:
-    """A grid cell: the score, ``+b`` a bonus, ``z`` a 0 for a reason other than no slip."""
+    """A grid cell: the score, ``+b`` a bonus, ``z`` a 0 for a reason other than no slip, ``out`` after a
+    player is out of a sudden-death game (FISE-19)."""
+    if m.reasons == ["out"]:
+        return "out"
     if m.reasons and m.reasons != ["no-slip"] and not m.score:
         return "z"
     return f"{m.score}" + (f"+{m.bonus}" if m.bonus else "")
