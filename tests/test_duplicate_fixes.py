@@ -164,3 +164,12 @@ def test_FISE_19_sudden_death_ranking_counts_no_points_after_a_player_is_out() -
     assert two.total == 4 and r.best_by_move[2] == 0
     assert [(x.player, x.out_at) for x in r.sudden_death or []] == [("1", None), ("2", 1)]
     assert "out" in export.text(r).split("Move by move")[1]
+
+
+def test_FISE_10_new_rack_refused_exits_non_zero(run: Callable[..., Result]) -> None:
+    run("new", "--lexicon", "fise-2", "--racks", "hand")
+    run("next", "--draw", "CASAXYZ")
+    result = run("new-rack", "--draw", "AEIOUAE", ok=False)  # 7 vowels: illegal before move 16 (FISE-4)
+    assert result.exit_code == 2
+    assert result.output.startswith("error: move 1: illegal rack (") and result.output.count("\n") == 1
+    assert run("new-rack", "--draw", "CASOXYZ").exit_code == 0

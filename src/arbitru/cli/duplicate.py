@@ -299,7 +299,13 @@ def new_rack(journal: str, game: str | None, drawn: str | None, as_json: bool) -
     """Replace the rack on the stand with a new one (FISE-16)."""
     session = _open(journal, game, with_lexicon=False)
     tiles = racks.parse_tiles(session.game.alphabet, drawn) if drawn else None
-    _show_step(session, session.new_rack(tiles), as_json)
+    step = session.new_rack(tiles)
+    if step.kind == "illegal-rack":
+        # the attempt is journaled (every draw is), but the rack is refused: the referee draws again
+        if as_json:
+            _show_step(session, step, as_json)
+        raise GameError(f"move {step.move}: {step.message}")
+    _show_step(session, step, as_json)
 
 
 def _show_verdicts(verdicts: list[Verdict]) -> None:
