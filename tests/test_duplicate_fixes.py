@@ -11,10 +11,12 @@ from click.testing import CliRunner, Result
 from arbitru.cli import cli
 from arbitru.engine.board import Board
 from arbitru.engine.lexicon import Lexicon
+from arbitru.engine.placement import Placement
 from arbitru.engine.tiles import BLANK, alphabet
-from arbitru.formats.duplicate import export, racks
+from arbitru.formats.duplicate import export, master, racks
 from arbitru.formats.duplicate.announce import rack_announcement
 from arbitru.formats.duplicate.game import Player, Session, Settings
+from arbitru.formats.duplicate.master import balance, candidate, fise_key
 from arbitru.formats.duplicate.results import compute
 from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.formats.duplicate.slips import Slip, judge
@@ -173,3 +175,16 @@ def test_FISE_10_new_rack_refused_exits_non_zero(run: Callable[..., Result]) -> 
     assert result.exit_code == 2
     assert result.output.startswith("error: move 1: illegal rack (") and result.output.count("\n") == 1
     assert run("new-rack", "--draw", "CASOXYZ").exit_code == 0
+
+
+def test_FISE_7_3_fewer_tiles_decides_between_balanced_leaves_of_different_sizes() -> None:
+    # rack EFGOPSS: GOS leaves E F P S (1 vowel, 3 consonants), GESOS leaves F P (0, 2): both |v - c| = 2 with
+    # no repeated letter, so the leaves tie on balance and the move placing fewer tiles comes first
+    rack = ES.parse_rack("EFGOPSS")
+    board = Board(ES)
+    three = candidate(board, rack, Placement.parse("H8 GOS", ES), 20)
+    five = candidate(board, rack, Placement.parse("H8 GESOS", ES), 20)
+    assert (len(three.leave), len(five.leave)) == (4, 2)
+    assert balance(ES, three.leave) == balance(ES, five.leave) == (2, 0)
+    assert sorted([five, three], key=fise_key)[0] is three
+    assert master.deciding_criterion(three, five) == "fewer tiles"
