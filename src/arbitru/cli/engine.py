@@ -186,9 +186,13 @@ def check_cmd(lexicon_name: str | None, lang: str | None, as_json: bool, words: 
     alpha = lexicon.alphabet
     results = []
     for word in words:
-        folded = alpha.fold(word)
+        # only the language's own diacritics fold (G-6): a Ç or Ñ in a Romanian word is no Romanian letter
+        folded = alpha.fold(word, strict=True)
         if not folded:
-            raise TileError(f"{word!r} has a character outside the {alpha.name} tile set")
+            foreign = " ".join(alpha.foreign_letters(word))
+            raise TileError(
+                f"{word!r} has a character outside the {alpha.name} tile set" + (f": {foreign}" if foreign else "")
+            )
         tiles = alpha.split(folded)
         results.append({"word": word, "tiles": alpha.format(tiles), "valid": lexicon.contains_tiles(tiles)})
     if as_json:

@@ -1,0 +1,52 @@
+"""Fixes found while judging real cases, through the whole command line: letters a language does not have,
+usage errors, ``--json`` everywhere, numeric options in range."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from arbitru.cli import cli
+from arbitru.engine.tiles import alphabet
+
+WORDS = "casa\nmasa\nas\nam\nsa\nca\nac\nma\ncasam\nmasca\ncar\nfir\nnar\n"
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def fails(*args: str) -> str:
+    """A refused command: one ``error:`` line on stderr, nothing on stdout, exit status 2."""
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    return lines[0]
+
+
+@pytest.fixture
+def words(tmp_path: Path) -> str:
+    path = tmp_path / "words.txt"
+    path.write_text(WORDS, encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("word", ["Ćar", "Çar", "Ñar", "ﬁr"])
+def test_G_6_check_refuses_letters_outside_the_romanian_alphabet(words: str, word: str) -> None:
+    # CAR, FIR and NAR are in the list: folding Ć, Ç, Ñ or ﬁ into Romanian letters would call them valid
+    line = fails("check", "--lexicon", words, "--lang", "ro", word)
+    assert "outside the Romanian tile set" in line and word[0] in line
+
+
+def test_G_6_check_folds_only_the_languages_own_diacritics(words: str) -> None:
+    result = run("check", "--lexicon", words, "--lang", "ro", "casă", "CAȘA", "cașă", "ŞAŢĂ", "masca")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[:3] == ["casă (CASA): valid", "CAȘA (CASA): valid", "cașă (CASA): valid"]
+    ro, es = alphabet("ro"), alphabet("es")
+    assert ro.fold("ĂÂÎȘȚŞŢăâîșțşţ", strict=True) == "AAISTSTAAISTST"
+    assert [es.fold(w, strict=True) for w in ("pingüino", "canción", "niño")] == ["PINGUINO", "CANCION", "NIÑO"]
+    assert es.fold("Ćar", strict=True) is None and ro.fold("curaçao") == "CURACAO"  # word lists keep loans
