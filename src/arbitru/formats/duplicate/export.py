@@ -4,10 +4,10 @@ player, with bonuses, so every player can check), and each player's record sheet
 
 from __future__ import annotations
 
-import csv
 import html
 import io
 
+from arbitru.formats import spreadsheet
 from arbitru.formats.duplicate.results import GameResult, MoveLine, PlayerLine, Standing, percent
 
 FORMATS = ("text", "csv", "csv-moves", "html")
@@ -16,7 +16,7 @@ FORMATS = ("text", "csv", "csv-moves", "html")
 def summary_csv(result: GameResult) -> str:
     """One row per player: place, totals, percentage, FISE-15 tie-break figures."""
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    w = spreadsheet.writer(out)
     w.writerow(
         [
             "place",
@@ -56,7 +56,7 @@ def moves_csv(result: GameResult) -> str:
     """One row per player and move (FISE-17): what was written, what counted, bonus, reasons, running
     total."""
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    w = spreadsheet.writer(out)
     w.writerow(
         [
             "move",
@@ -271,7 +271,7 @@ def standings_text(rows: list[Standing]) -> str:
 
 def standings_csv(rows: list[Standing]) -> str:
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    w = spreadsheet.writer(out)
     w.writerow(["place", "player", "places", "mean_place", "mean_percent", "total", "games"])
     for s in rows:
         w.writerow(
