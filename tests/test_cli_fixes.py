@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner, Result
 
@@ -15,7 +16,7 @@ WORDS = "casa\nmasa\nas\nam\nsa\nca\nac\nma\ncasam\nmasca\ncar\nfir\nnar\n"
 
 
 def run(*args: str) -> Result:
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False, prog_name="arbitru")
 
 
 def fails(*args: str) -> str:
@@ -50,3 +51,35 @@ def test_G_6_check_folds_only_the_languages_own_diacritics(words: str) -> None:
     assert ro.fold("ĂÂÎȘȚŞŢăâîșțşţ", strict=True) == "AAISTSTAAISTST"
     assert [es.fold(w, strict=True) for w in ("pingüino", "canción", "niño")] == ["PINGUINO", "CANCION", "NIÑO"]
     assert es.fold("Ćar", strict=True) is None and ro.fold("curaçao") == "CURACAO"  # word lists keep loans
+
+
+def every_command(group: click.Group = cli, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """The path of every command and group of the CLI."""
+    out = [path] if path else []
+    for name, command in group.commands.items():
+        if isinstance(command, click.Group):
+            out.extend(every_command(command, (*path, name)))
+        else:
+            out.append((*path, name))
+    return out
+
+
+@pytest.mark.parametrize("path", every_command(), ids=" ".join)
+def test_usage_errors_of_every_command_are_one_error_line(path: tuple[str, ...]) -> None:
+    line = fails(*path, "--no-such-option")
+    assert "No such option" in line and f"(see: arbitru {' '.join(path)} --help)" in line
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("duplicate", "nosuch"), "No such command 'nosuch'"),
+        (("nosuch",), "No such command 'nosuch'"),
+        (("duplicate", "next", "--choose", "x"), "'x' is not a valid integer"),
+        (("anticipation", "new"), "give --seed N"),  # raised by the command itself
+        (("duplicate", "new", "--player", "Ana"), "NUMBER:NAME"),
+        (("moves", "--rack"), "requires an argument"),
+    ],
+)
+def test_usage_errors_found_anywhere_are_one_error_line(args: tuple[str, ...], message: str) -> None:
+    assert message in fails(*args)

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from arbitru.cli.common import journal_option
+from arbitru.cli.common import OneLineGroup, journal_option
 from arbitru.errors import ArbitruError
 from arbitru.formats.anticipation.announce import announcement_script
 from arbitru.formats.anticipation.correction import PlayerResult, SlipVerdict
@@ -52,7 +52,7 @@ def _read(path: str) -> str:
         raise ArbitruError(f"{path}: not UTF-8 text (byte {e.start})") from None
 
 
-@click.group("anticipation")
+@click.group("anticipation", cls=OneLineGroup)
 def anticipation() -> None:
     """The partida de anticipație (Romanian rules RO-*): draw, lots, slips, correction, ranking, forms."""
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from arbitru.cli.common import OneLineGroup
 from arbitru.cli.common import journal_option as common_journal_option
 from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.tiles import alphabet
@@ -68,7 +69,7 @@ game_option = click.option("--game", "-g", default=None, help="Game id (default:
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the announcements as JSON data.")
 
 
-@click.group()
+@click.group(cls=OneLineGroup)
 def duplicate() -> None:
     """Duplicate Scrabble: racks, master moves, slips, results (FISE, Greek, Romanian practice)."""
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from arbitru.cli.common import OneLineCommand, emit_json
+from arbitru.cli.common import OneLineCommand, OneLineGroup, emit_json
 from arbitru.engine.tiles import LANGUAGES
 from arbitru.lexicons import catalog
 
@@ -17,7 +17,7 @@ def _record(info: catalog.ListInfo, defaults: dict[str, str] | None = None) -> d
     return out
 
 
-@click.group("lexicon")
+@click.group("lexicon", cls=OneLineGroup)
 def lexicon() -> None:
     """Word lists: list, install the official ones, import a new edition, rebuild, pick the default."""
 
