@@ -83,3 +83,44 @@ def test_usage_errors_of_every_command_are_one_error_line(path: tuple[str, ...])
 )
 def test_usage_errors_found_anywhere_are_one_error_line(args: tuple[str, ...], message: str) -> None:
     assert message in fails(*args)
+
+
+def numeric_parameters() -> list[tuple[str, click.Parameter]]:
+    out = []
+    for path in every_command():
+        command: click.Command = cli
+        for name in path:
+            assert isinstance(command, click.Group)
+            command = command.commands[name]
+        out.extend((" ".join(path), p) for p in command.params if isinstance(p.type, click.types.IntParamType))
+    return out
+
+
+def test_every_numeric_option_has_a_range() -> None:
+    found = numeric_parameters()
+    assert len(found) > 20
+    unbounded = [
+        f"{path} {p.name}"
+        for path, p in found
+        if not isinstance(p.type, click.IntRange) or p.type.min is None or p.type.max is None
+    ]
+    assert not unbounded
+    # nothing above what SQLite's 64-bit integers hold gets into a journal
+    assert all(p.type.max is not None and p.type.max < 2**63 for _, p in found if isinstance(p.type, click.IntRange))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("moves", "--lang", "ro", "--lexicon", "{words}", "--rack", "AS", "--top", "99999999999"),
+        ("demo", "--top", "99999999999"),
+        ("demo", "--seed", str(2**64)),
+        ("duplicate", "slips", "--player", "1", "--score", "99999999999"),
+        ("duplicate", "new", "--moves", "99999999999"),
+        ("anticipation", "new", "--seed", str(2**64)),
+        ("anticipation", "lot", "g", "99999999999"),
+    ],
+)
+def test_numeric_options_out_of_range_are_one_error_line(words: str, args: tuple[str, ...]) -> None:
+    line = fails(*(a.replace("{words}", words) for a in args))
+    assert "is not in the range" in line

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from arbitru.cli.common import OneLineGroup, journal_option
+from arbitru.cli.common import EVENT, POINTS, SEED, TABLE, OneLineGroup, journal_option
 from arbitru.errors import ArbitruError
 from arbitru.formats.anticipation.announce import announcement_script
 from arbitru.formats.anticipation.correction import PlayerResult, SlipVerdict
@@ -31,7 +31,7 @@ from arbitru.formats.anticipation.draw import (
 from arbitru.formats.anticipation.forms import write_forms
 from arbitru.formats.anticipation.game import AnticipationGame, GameState, read_seating_csv, resolve_lexicon
 from arbitru.formats.anticipation.seating import read_entrants_csv, seat
-from arbitru.formats.anticipation.variants import BLANK_COUNTS, TURNS, VARIANTS, Settings
+from arbitru.formats.anticipation.variants import BLANK_COUNTS, GROUPS, TURNS, VARIANTS, Settings
 from arbitru.journal.store import Journal
 
 
@@ -58,7 +58,7 @@ def anticipation() -> None:
 
 
 @anticipation.command("new")
-@click.option("--seed", type=int, help="Draw the groups from this seed (RO-5.2.d–f), reproducibly.")
+@click.option("--seed", type=SEED, help="Draw the groups from this seed (RO-5.2.d–f), reproducibly.")
 @click.option(
     "--groups",
     "groups_file",
@@ -200,10 +200,12 @@ def announce_cmd(game_id: str, as_json: bool, db: str) -> None:
 
 @anticipation.command("lot")
 @click.argument("game_id", metavar="GAME")
-@click.argument("turn", type=int, required=False)
-@click.option("--group", type=int, help="The group drawn in the hall (else drawn now from the game's seed).")
+@click.argument("turn", type=click.IntRange(1, TURNS), required=False)
+@click.option(
+    "--group", type=click.IntRange(1, GROUPS), help="The group drawn in the hall (else drawn now from the game's seed)."
+)
 @click.option("--arbiter", is_flag=True, help="The arbiter drew the lot (RO-5.3).")
-@click.option("--table", type=int, help="The table whose player drew (default: table = turn).")
+@click.option("--table", type=TABLE, help="The table whose player drew (default: table = turn).")
 @click.option("--all", "all_lots", is_flag=True, help="Draw every remaining lot now (RO-4.4).")
 @_db_option
 def lot_cmd(
@@ -387,12 +389,12 @@ def results_cmd(game_id: str, as_json: bool, player: str | None, db: str) -> Non
 )
 @click.option("--reason", required=True, help="Why: it is kept with the decision (RO-6.5).")
 @click.option("--by", default="chief arbiter", show_default=True, help="Who decided (or 'appeal committee').")
-@click.option("--turn", type=int)
-@click.option("--index", type=int, help="Placement 1 or 2 of the slip (turn 1).")
+@click.option("--turn", type=click.IntRange(1, TURNS))
+@click.option("--index", type=click.IntRange(1, 2), help="Placement 1 or 2 of the slip (turn 1).")
 @click.option("--position", help="'as': the position the player meant.")
 @click.option("--word", help="'as': the word as meant (blanks in lower case).")
-@click.option("--points", type=int, help="'set' penalty or 'adjust' total.")
-@click.option("--event", type=int, help="'discipline': the sanction's event number.")
+@click.option("--points", type=POINTS, help="'set' penalty or 'adjust' total.")
+@click.option("--event", type=EVENT, help="'discipline': the sanction's event number.")
 @_db_option
 def decide_cmd(
     game_id: str,
@@ -431,7 +433,7 @@ def decide_cmd(
 @click.argument("game_id", metavar="GAME")
 @click.argument("player")
 @click.option("--reason", required=True)
-@click.option("--turn", type=int)
+@click.option("--turn", type=click.IntRange(1, TURNS))
 @_db_option
 def warn_cmd(game_id: str, player: str, reason: str, turn: int | None, db: str) -> None:
     """A disciplinary warning: −20; the second eliminates (RO-6.4)."""
@@ -443,7 +445,7 @@ def warn_cmd(game_id: str, player: str, reason: str, turn: int | None, db: str) 
 @click.argument("game_id", metavar="GAME")
 @click.argument("player")
 @click.option("--reason", required=True)
-@click.option("--turn", type=int)
+@click.option("--turn", type=click.IntRange(1, TURNS))
 @_db_option
 def eliminate_cmd(game_id: str, player: str, reason: str, turn: int | None, db: str) -> None:
     """Eliminate a cheater: not corrected, no ranking points (RO-7.1)."""

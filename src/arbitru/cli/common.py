@@ -63,6 +63,23 @@ class OneLineGroup(click.Group):
             raise one_line(e, ctx) from None
 
 
+# Every numeric option is range-checked at the door (one error line, nothing stored): a number the journal
+# (SQLite: 64-bit integers) or the compiled core (32-bit counts) cannot hold never gets in.
+#: seeds: any non-negative 64-bit integer
+SEED = click.IntRange(0, 2**63 - 1)
+#: how many placements to list (0: all)
+TOP = click.IntRange(0, 100_000)
+#: a move number of a duplicate game (at most one tile placed per move, and few tile sets have 104 tiles)
+MOVE = click.IntRange(1, 1_000)
+#: a score written on a slip, a bonus, points set by a decision
+POINTS = click.IntRange(-10_000, 10_000)
+#: a FISE-11 bonus
+BONUS = click.IntRange(0, 1_000)
+#: a table number, a journal event number
+TABLE = click.IntRange(1, 100_000)
+EVENT = click.IntRange(1, 2**63 - 1)
+
+
 def emit_json(obj: Any) -> None:
     """One JSON object on one line, non-ASCII letters as they are."""
     click.echo(json.dumps(obj, ensure_ascii=False))

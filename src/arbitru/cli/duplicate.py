@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from arbitru.cli.common import OneLineGroup
+from arbitru.cli.common import BONUS, MOVE, POINTS, OneLineGroup
 from arbitru.cli.common import journal_option as common_journal_option
 from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.tiles import alphabet
@@ -92,8 +92,8 @@ def _parse_player(text: str) -> Player:
 @click.option("--lang", default=None, help="Tile set: ro, es, pl, el, en, fr (default by rule set).")
 @click.option("--lexicon", default=None, help="Word list: catalog name, .kwg/.txt path, or synthetic:N.")
 @click.option("--seed", default=None, help="Seed of the racks (default: random, recorded).")
-@click.option("--moves", type=click.IntRange(1), default=None, help="Planned number of moves (FISE-3).")
-@click.option("--seconds", type=click.IntRange(1), default=None, help="Time per move (FISE-5, GR-5C).")
+@click.option("--moves", type=MOVE, default=None, help="Planned number of moves (FISE-3).")
+@click.option("--seconds", type=click.IntRange(1, 3_600), default=None, help="Time per move (FISE-5, GR-5C).")
 @click.option(
     "--min-each",
     type=click.IntRange(1, 2),
@@ -104,8 +104,8 @@ def _parse_player(text: str) -> Player:
     "--blanks", type=click.Choice(BLANK_MODES), default=None, help="How a blank counts in rack rules."
 )
 @click.option("--bonus", type=click.Choice(BONUS_MODES), default=None, help="FISE-11 bonus mode.")
-@click.option("--bonus-top", type=int, default=None, help="Automatic bonus for a sole top (default 10).")
-@click.option("--bonus-best", type=int, default=None, help="Automatic bonus for a sole best (default 5).")
+@click.option("--bonus-top", type=BONUS, default=None, help="Automatic bonus for a sole top (default 10).")
+@click.option("--bonus-best", type=BONUS, default=None, help="Automatic bonus for a sole best (default 5).")
 @click.option("--bonus-manual", type=click.Choice(["5", "10"]), default=None, help="Manual bonus (FISE-11).")
 @click.option(
     "--racks",
@@ -251,7 +251,7 @@ def _show_step(session: Session, step: Step, as_json: bool) -> None:
 @journal_option
 @game_option
 @click.option("--draw", "drawn", default=None, help="Tiles drawn in the hall (hand racks), e.g. 'CASA?'.")
-@click.option("--choose", type=click.IntRange(1), default=None, help="Place the N-th tied top move (FISE-7).")
+@click.option("--choose", type=click.IntRange(1, 100_000), default=None, help="Place the N-th tied top move (FISE-7).")
 @click.option(
     "--move",
     "move_text",
@@ -329,12 +329,12 @@ def _show_verdicts(verdicts: list[Verdict]) -> None:
 @game_option
 @click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
 @click.option(
-    "--move", type=click.IntRange(1), default=None, help="Move of the slips (default: the open one)."
+    "--move", type=MOVE, default=None, help="Move of the slips (default: the open one)."
 )
 @click.option("--player", default=None, help="One slip: the player's number.")
 @click.option("--position", default="", help="One slip: the position as written.")
 @click.option("--word", default="", help="One slip: the main word, a circled blank in lower case.")
-@click.option("--score", type=int, default=None, help="One slip: the score written (FISE-6).")
+@click.option("--score", type=POINTS, default=None, help="One slip: the score written (FISE-6).")
 @click.option("--late", is_flag=True, help="One slip: handed in after time.")
 @click.option("--illegible", is_flag=True, help="One slip: unreadable.")
 def slips(
@@ -388,7 +388,7 @@ def rule(journal: str, game: str | None, word: str, valid: bool, reason: str, ru
 @game_option
 @click.argument("player")
 @click.option(
-    "--after", type=click.IntRange(0), default=None, help="Last move played (default: moves closed)."
+    "--after", type=click.IntRange(0, MOVE.max), default=None, help="Last move played (default: moves closed)."
 )
 def withdraw(journal: str, game: str | None, player: str, after: int | None) -> None:
     """A player leaves the game: 0 for the remaining moves (GR-7)."""
@@ -501,7 +501,7 @@ def standings_(journal: str, games: tuple[str, ...], method: str, fmt: str) -> N
 @click.option("--lang", default=None, help="Tile set (default by rule set).")
 @click.option("--lexicon", default=None, help="Word list: catalog name, path, or synthetic:N.")
 @click.option("--seed", default="1", show_default=True)
-@click.option("--moves", type=click.IntRange(1), default=None)
+@click.option("--moves", type=MOVE, default=None)
 @click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
 @click.option("--engine", type=click.Choice(ENGINES), default="compiled", show_default=True)
 @json_option
