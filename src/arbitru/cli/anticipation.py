@@ -279,14 +279,22 @@ def blind_cmd(game_id: str, file: str, db: str) -> None:
     for lineno, cells in enumerate(csv.reader(io.StringIO(_read(file))), 1):
         if not cells or not any(c.strip() for c in cells) or (lineno == 1 and cells[0].strip() == "player"):
             continue
-        if len(cells) != 3 or not cells[1].strip().isdigit():
+        number = cells[1].strip() if len(cells) == 3 else ""
+        if not (number.isascii() and number.isdigit()):
             raise ArbitruError(f"{file}, line {lineno}: expected player,group,letters")
-        by_player.setdefault(cells[0].strip(), {})[int(cells[1])] = cells[2]
+        groups = by_player.setdefault(cells[0].strip(), {})
+        if int(number) in groups:
+            # a sealed group is written once: a second one would silently replace the first
+            raise GroupsError([f"{file}, line {lineno}: {cells[0].strip()}: group {int(number)} is given twice"])
+        groups[int(number)] = cells[2]
+    sets = {}
     for player, groups in by_player.items():
-        ordered = [parse_group(game.alpha, groups[i]) for i in sorted(groups)]
         if sorted(groups) != list(range(1, len(groups) + 1)):
             raise GroupsError([f"{player}: groups are numbered {sorted(groups)}, not 1 to 15"])
-        game.set_blind_groups(player, ordered)
+        sets[player] = [parse_group(game.alpha, groups[i]) for i in sorted(groups)]
+    # every player's set is checked before any is stored: a file refused for one player stores nothing
+    game.hand_in_blind_groups(sets)
+    for player in sets:
         click.echo(f"{player}: 15 groups stored")
 
 
