@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from arbitru.cli.common import BONUS, MOVE, POINTS, OneLineGroup
+from arbitru.cli.common import BONUS, MOVE, POINTS, OneLineGroup, emit_json
 from arbitru.cli.common import journal_option as common_journal_option
 from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.tiles import alphabet
@@ -66,7 +66,7 @@ def _open(journal: str, game: str | None, with_lexicon: bool = True) -> Session:
 
 journal_option = common_journal_option()
 game_option = click.option("--game", "-g", default=None, help="Game id (default: the latest duplicate game).")
-json_option = click.option("--json", "as_json", is_flag=True, help="Print the announcements as JSON data.")
+json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON data.")
 
 
 @click.group(cls=OneLineGroup)
@@ -132,6 +132,7 @@ def _parse_player(text: str) -> Player:
 )
 @click.option("--player", "players", multiple=True, help="NUMBER:NAME[:TABLE], a pair NUMBER:A+B (GR-1).")
 @click.option("--title", default="", help="Title of the game for the results.")
+@json_option
 def new(
     journal: str,
     rules_name: str,
@@ -153,6 +154,7 @@ def new(
     new_order: str,
     players: tuple[str, ...],
     title: str,
+    as_json: bool,
 ) -> None:
     """Create a game and print the settings to announce (FISE-3)."""
     lang = lang or {"fise": "es", "greek": "el", "romanian": "ro"}[rules_name]
@@ -193,6 +195,16 @@ def new(
     )
     with Journal(journal) as j:
         session = Session.create(j, settings, lex, [_parse_player(p) for p in players])
+        if as_json:
+            emit_json(
+                {
+                    "game": session.id,
+                    "journal": journal,
+                    "settings": settings.to_dict(),
+                    "announcement": settings.announcement(),
+                }
+            )
+            return
         click.echo(f"game {session.id} in {journal}")
         for line in settings.announcement():
             click.echo(line)
@@ -277,13 +289,31 @@ def next_(
 @duplicate.command()
 @journal_option
 @game_option
-def ties(journal: str, game: str | None) -> None:
+@json_option
+def ties(journal: str, game: str | None, as_json: bool) -> None:
     """List the tied top moves for the rack on the stand, in tie-break order (FISE-7, GR-5E)."""
     session = _open(journal, game)
     cands = session.candidates()
     from arbitru.formats.duplicate.master import deciding_criterion
 
     order = session.settings.rules.master_order
+    if as_json:
+        notation = session.settings.rules.notation
+        emit_json(
+            {
+                "move": session.game.move,
+                "ties": [
+                    {
+                        "position": c.placement.coord.format(notation),
+                        "word": c.word(),
+                        "score": c.score,
+                        "behind": deciding_criterion(cands[i - 1], c, order) if i else None,
+                    }
+                    for i, c in enumerate(cands)
+                ],
+            }
+        )
+        return
     for i, c in enumerate(cands, 1):
         why = f"  (after {i - 1}: {deciding_criterion(cands[i - 2], c, order)})" if i > 1 else ""
         click.echo(f"{i:>3}. {c.describe(session.settings.rules.notation)}{why}")
@@ -307,6 +337,24 @@ def new_rack(journal: str, game: str | None, drawn: str | None, as_json: bool) -
             _show_step(session, step, as_json)
         raise GameError(f"move {step.move}: {step.message}")
     _show_step(session, step, as_json)
+
+
+def _verdict_dict(v: Verdict) -> dict[str, Any]:
+    s = v.slip
+    return {
+        "move": s.move,
+        "player": s.player,
+        "position": s.position,
+        "word": s.word,
+        "declared": s.score,
+        "valid": v.valid,
+        "score": v.score,
+        "computed": v.computed,
+        "reasons": v.codes(),
+        "rules": v.rules(),
+        "why": [text for _, text in v.reasons],
+        "notes": list(v.notes),
+    }
 
 
 def _show_verdicts(verdicts: list[Verdict]) -> None:
@@ -337,6 +385,7 @@ def _show_verdicts(verdicts: list[Verdict]) -> None:
 @click.option("--score", type=POINTS, default=None, help="One slip: the score written (FISE-6).")
 @click.option("--late", is_flag=True, help="One slip: handed in after time.")
 @click.option("--illegible", is_flag=True, help="One slip: unreadable.")
+@json_option
 def slips(
     journal: str,
     game: str | None,
@@ -348,6 +397,7 @@ def slips(
     score: int | None,
     late: bool,
     illegible: bool,
+    as_json: bool,
 ) -> None:
     """Enter slips (a CSV file, or one with --player ...), store them, and print each verdict."""
     session = _open(journal, game)
@@ -364,7 +414,11 @@ def slips(
         raise click.UsageError("give a CSV file of slips or one slip with --player")
     if any(s.move == 0 for s in entered) and g.move:
         raise GameError(f"move {g.move} is closed; give --move {g.move} to re-enter")
-    _show_verdicts(session.add_slips(entered))
+    verdicts = session.add_slips(entered)
+    if as_json:
+        emit_json([_verdict_dict(v) for v in verdicts])
+        return
+    _show_verdicts(verdicts)
 
 
 @duplicate.command()
@@ -376,10 +430,14 @@ def slips(
 @click.option(
     "--rule", "rule_id", type=click.Choice(["FISE-16", "GR-5D"]), default="FISE-16", show_default=True
 )
-def rule(journal: str, game: str | None, word: str, valid: bool, reason: str, rule_id: str) -> None:
+@json_option
+def rule(journal: str, game: str | None, word: str, valid: bool, reason: str, rule_id: str, as_json: bool) -> None:
     """Rule on a word after the fact: scores change, the board does not (FISE-16, GR-5D)."""
     session = _open(journal, game, with_lexicon=False)
     session.rule(word, valid, reason, rule_id)
+    if as_json:
+        emit_json({"word": word.upper(), "valid": valid, "reason": reason, "rule": rule_id})
+        return
     click.echo(f"{word.upper()} ruled {'valid' if valid else 'invalid'}; results are recomputed")
 
 
@@ -390,10 +448,14 @@ def rule(journal: str, game: str | None, word: str, valid: bool, reason: str, ru
 @click.option(
     "--after", type=click.IntRange(0, MOVE.max), default=None, help="Last move played (default: moves closed)."
 )
-def withdraw(journal: str, game: str | None, player: str, after: int | None) -> None:
+@json_option
+def withdraw(journal: str, game: str | None, player: str, after: int | None, as_json: bool) -> None:
     """A player leaves the game: 0 for the remaining moves (GR-7)."""
     session = _open(journal, game, with_lexicon=False)
     session.withdraw(player, after)
+    if as_json:
+        emit_json({"player": player, "after_move": session.game.players[player].withdrawn_after})
+        return
     click.echo(f"player {player} withdrawn")
 
 
@@ -401,20 +463,41 @@ def withdraw(journal: str, game: str | None, player: str, after: int | None) -> 
 @journal_option
 @game_option
 @click.argument("reason")
-def end_(journal: str, game: str | None, reason: str) -> None:
+@json_option
+def end_(journal: str, game: str | None, reason: str, as_json: bool) -> None:
     """End the game now (FISE-13: the referee says so)."""
     session = _open(journal, game, with_lexicon=False)
     end = session.end_game(reason)
+    if as_json:
+        emit_json({"after_move": end.after_move, "reason": end.reason, "rules": list(end.rules), "kind": end.kind})
+        return
     click.echo(f"game over after move {end.after_move}: {end.reason}")
 
 
 @duplicate.command()
 @journal_option
 @game_option
-def show(journal: str, game: str | None) -> None:
+@json_option
+def show(journal: str, game: str | None, as_json: bool) -> None:
     """Show the board, the rack, the move and the clock of the game (FISE-2)."""
     session = _open(journal, game, with_lexicon=False)
     g = session.game
+    if as_json:
+        clock = session.settings.rules.clock
+        emit_json(
+            {
+                "game": g.id,
+                "move": g.move,
+                "phase": g.phase,
+                "rack": racks.labels(g.alphabet, racks.sort_tiles(g.rack)),
+                "bag": len(g.bag),
+                "master_total": g.master_total(),
+                "board": g.board.to_text().splitlines(),
+                "clock": {"seconds": clock.seconds, "warnings": list(clock.warnings)},
+                "end": None if g.end is None else {"after_move": g.end.after_move, "reason": g.end.reason},
+            }
+        )
+        return
     click.echo(g.board.render())
     click.echo(
         f"move {g.move} ({g.phase}); rack {racks.labels(g.alphabet, racks.sort_tiles(g.rack))}; "
@@ -442,16 +525,25 @@ def _out(text: str, out: str | None) -> None:
 @click.option("--format", "fmt", type=click.Choice(export.FORMATS), default="text", show_default=True)
 @click.option("--player", default=None, help="Print this player's record sheet (FISE-6b).")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write to a file.")
-def results_(journal: str, game: str | None, fmt: str, player: str | None, out: str | None) -> None:
+@click.option("--json", "as_json", is_flag=True, help="The results as JSON data (the same as --format json).")
+def results_(
+    journal: str, game: str | None, fmt: str, player: str | None, out: str | None, as_json: bool
+) -> None:
     """Results move by move with bonuses, ranking and percentages (FISE-11, FISE-15, FISE-17, GR-7)."""
     session = _open(journal, game)
     assert session.lexicon is not None
     result = results.compute(session.game, session.lexicon)
+    fmt = "json" if as_json else fmt
     if player is not None:
         try:
             line = result.line(player)
         except KeyError:
             raise GameError(f"no player {player} in the results") from None
+        if fmt == "json":
+            data = export.result_dict(result)
+            data["ranking"] = [r for r in data["ranking"] if r["player"] == player]
+            _out(json.dumps(data, ensure_ascii=False) + "\n", out)
+            return
         _out(export.player_sheet(result, line), out)
         return
     _out(export.render(result, fmt), out)
@@ -464,8 +556,10 @@ def results_(journal: str, game: str | None, fmt: str, player: str | None, out: 
     "--format", "fmt", type=click.Choice(["gcg", *export.FORMATS]), default="gcg", show_default=True
 )
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write to a file.")
-def export_(journal: str, game: str | None, fmt: str, out: str | None) -> None:
-    """Export the master moves as GCG (Quackle, Macondo, Woogles) or the results as CSV, HTML or text."""
+@click.option("--json", "as_json", is_flag=True, help="The results as JSON data (the same as --format json).")
+def export_(journal: str, game: str | None, fmt: str, out: str | None, as_json: bool) -> None:
+    """Export the master moves as GCG (Quackle, Macondo, Woogles) or the results as CSV, HTML, text or JSON."""
+    fmt = "json" if as_json else fmt
     session = _open(journal, game, with_lexicon=fmt != "gcg")
     if fmt == "gcg":
         _out(gcg.write(session.game), out)
@@ -481,7 +575,8 @@ def export_(journal: str, game: str | None, fmt: str, out: str | None) -> None:
     "--method", type=click.Choice(results.STANDING_METHODS), default="mean-place", show_default=True
 )
 @click.option("--format", "fmt", type=click.Choice(["text", "csv"]), default="text", show_default=True)
-def standings_(journal: str, games: tuple[str, ...], method: str, fmt: str) -> None:
+@json_option
+def standings_(journal: str, games: tuple[str, ...], method: str, fmt: str, as_json: bool) -> None:
     """Standings over several games: mean place (absent = last) or mean percentage (FISE-15)."""
     with Journal(journal) as j:
         ids = list(games) or [g.id for g in j.games("duplicate")]
@@ -491,6 +586,9 @@ def standings_(journal: str, games: tuple[str, ...], method: str, fmt: str) -> N
         assert session.lexicon is not None
         found.append(results.compute(session.game, session.lexicon))
     rows = results.standings(found, method)
+    if as_json:
+        emit_json({"method": method, "standings": export.standings_dict(rows)})
+        return
     click.echo(export.standings_text(rows) if fmt == "text" else export.standings_csv(rows), nl=False)
 
 

@@ -72,9 +72,13 @@ def import_cmd(file: str, lang: str, name: str, official: bool, make_default: bo
 
 @lexicon.command("default", cls=OneLineCommand)
 @click.argument("name")
-def default_cmd(name: str) -> None:
+@click.option("--json", "as_json", is_flag=True, help="The list's record as JSON.")
+def default_cmd(name: str, as_json: bool) -> None:
     """Make the installed list NAME its language's default (RO-2: the arbiter picks the list)."""
     info = catalog.set_default(name)
+    if as_json:
+        emit_json(_record(info))
+        return
     click.echo(f"{info.label()} is now the default {info.lang} list")
 
 
