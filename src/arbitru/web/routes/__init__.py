@@ -1,0 +1,1 @@
+"""The app's routes, one module per format and concern."""

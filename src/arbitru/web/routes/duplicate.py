@@ -1,0 +1,725 @@
+"""Duplicate pages: the arbiter's console, the desk's slip form, the projection screen, the player's phone.
+
+Every action is a form POST with the session's CSRF token; it runs one library call in one journal connection
+with the actor of who asks. A refusal is shown beside the field it concerns, never as a server error page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import segno
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from arbitru.errors import ArbitruError, JournalError
+from arbitru.formats.duplicate import racks
+from arbitru.formats.duplicate.game import (
+    ENGINES,
+    SOURCES,
+    VARIANTS,
+    GameError,
+    Player,
+    Session,
+    Settings,
+    Step,
+)
+from arbitru.formats.duplicate.rulesets import BONUS_MODES, RULESETS, ruleset
+from arbitru.formats.duplicate.slips import Slip
+from arbitru.journal.store import Journal
+from arbitru.web import assets, auth, views
+from arbitru.web.app import Web, identity, login_as, web
+
+MAX_FIELD = 200
+MAX_CSV = 20_000
+LANG_BY_RULES = {"fise": "es", "greek": "el", "romanian": "ro"}
+
+
+class Refused(Exception):
+    """A form refused: the field it concerns and the message shown beside it."""
+
+    def __init__(self, field: str, message: str, status: int = 422) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+        self.status = status
+
+
+# --- forms ---------------------------------------------------------------------------------------------
+
+
+async def read_form(request: Request, limits: dict[str, int] | None = None) -> dict[str, str]:
+    """The form's fields as text, its CSRF token checked; too long or undecodable fields are refused."""
+    limits = limits or {}
+    try:
+        form = await request.form(max_files=0, max_fields=100, max_part_size=64 * 1024)
+    except Exception as e:  # a malformed body is the sender's fault, said plainly
+        raise Refused("form", f"the form could not be read: {e}", 400) from None
+    fields: dict[str, str] = {}
+    for key, value in form.multi_items():
+        if not isinstance(value, str):
+            raise Refused(key, "no files here", 400)
+        if "\ufffd" in value or "\x00" in value:
+            raise Refused(key, "this field is not valid text (UTF-8)", 400)
+        if len(value) > limits.get(key, MAX_FIELD):
+            raise Refused(key, f"too long: at most {limits.get(key, MAX_FIELD)} characters", 400)
+        fields[key] = value.strip()
+    w = web(request)
+    if not auth.check_csrf(w.secret, identity(request), fields.get("csrf", "")):
+        raise HTTPException(403, "the form's security token is missing or stale: reload the page and try again")
+    return fields
+
+
+def need(request: Request, role: str) -> auth.Identity:
+    """The identity, when it may do ``role``'s work (``arbiter``, ``desk``: arbiter or desk)."""
+    me = identity(request)
+    ok = me.can_run() if role == "arbiter" else me.can_enter_slips()
+    if not ok:
+        raise HTTPException(403 if me.role != "public" else 401, f"this needs the {role}: log in")
+    return me
+
+
+def _int(fields: dict[str, str], name: str, default: int | None = None) -> int | None:
+    text = fields.get(name, "")
+    if not text:
+        return default
+    try:
+        return int(text)
+    except ValueError:
+        raise Refused(name, f"{text!r} is not a whole number") from None
+
+
+# --- index, login, desks ---------------------------------------------------------------------------------
+
+
+async def index(request: Request) -> Response:
+    w = web(request)
+
+    def load() -> dict[str, Any]:
+        with w.journal("") as j:
+            games = j.games("duplicate")
+            return {"games": games, "desks": auth.desks(j) if identity(request).can_run() else []}
+
+    return w.render(request, "index.html", **(await run_in_threadpool(load)))
+
+
+async def login_page(request: Request) -> Response:
+    return web(request).render(request, "login.html")
+
+
+async def login(request: Request) -> Response:
+    w = web(request)
+    try:
+        f = await read_form(request)
+        name = f.get("name") or auth.ARBITER
+
+        def check() -> str:
+            with w.journal("") as j:
+                return auth.check_password(j, name, f.get("password", ""))
+
+        role = await run_in_threadpool(check)
+    except (Refused, auth.AuthError) as e:
+        field = e.field if isinstance(e, Refused) else "password"
+        return w.render(request, "login.html", status=401, errors={field: str(e)})
+    response = RedirectResponse("/", 303)
+    login_as(request, response, auth.Identity(auth.new_sid(), role, name))
+    return response
+
+
+async def logout(request: Request) -> Response:
+    await read_form(request)
+    response = RedirectResponse("/", 303)
+    login_as(request, response, auth.Identity(auth.new_sid()))
+    return response
+
+
+async def add_desk(request: Request) -> Response:
+    w = web(request)
+    need(request, "arbiter")
+    try:
+        f = await read_form(request)
+
+        def add() -> None:
+            with w.journal("arbiter") as j:
+                if f.get("name") == auth.ARBITER:
+                    raise auth.AuthError("that name is the arbiter's")
+                auth.set_password(j, f.get("name", ""), f.get("password", ""), "desk")
+
+        await run_in_threadpool(add)
+    except (Refused, auth.AuthError) as e:
+        with w.journal("") as j:
+            games, desks = j.games("duplicate"), auth.desks(j)
+        return w.render(request, "index.html", status=422, games=games, desks=desks, errors={"desk": str(e)})
+    return RedirectResponse("/", 303)
+
+
+# --- creating a game ---------------------------------------------------------------------------------------
+
+
+def read_players(text: str) -> list[Player]:
+    """Players from CSV: ``number,name[,table]`` per line (a header line is skipped; a pair: ``A + B``)."""
+    out = []
+    for i, row in enumerate(csv.reader(io.StringIO(text)), 1):
+        cells = [c.strip() for c in row]
+        if not cells or not any(cells):
+            continue
+        if i == 1 and not cells[0].isdigit() and cells[0].lower() in ("number", "no", "nr", "#", "player"):
+            continue
+        if len(cells) < 2 or not cells[0]:
+            raise Refused("players", f"line {i}: write number,name[,table]")
+        number, name = cells[0], cells[1]
+        if len(number) > 10 or not number.isalnum():
+            raise Refused("players", f"line {i}: a player number is letters and digits, at most 10")
+        members: tuple[str, ...] = tuple(m.strip() for m in name.split("+")) if "+" in name else ()
+        out.append(Player(number, "" if members else name, cells[2] if len(cells) > 2 else "", members))
+    numbers = [p.number for p in out]
+    if len(set(numbers)) != len(numbers):
+        raise Refused("players", "a player number appears twice")
+    return out
+
+
+def settings_from(f: dict[str, str]) -> tuple[Settings, list[Player]]:
+    rules_name = f.get("rules") or "fise"
+    if rules_name not in RULESETS:
+        raise Refused("rules", f"unknown rule set {rules_name!r}")
+    lang = f.get("lang") or LANG_BY_RULES[rules_name]
+    bonus = f.get("bonus") or None
+    if bonus is not None and bonus not in BONUS_MODES:
+        raise Refused("bonus", f"bonus mode: one of {', '.join(BONUS_MODES)}")
+    try:
+        rs = ruleset(rules_name, moves=_int(f, "moves"), seconds=_int(f, "seconds"), bonus_mode=bonus)
+    except ArbitruError as e:
+        raise Refused("rules", str(e)) from None
+    source = f.get("racks") or "seed"
+    if source not in SOURCES or source == "prepared":
+        raise Refused("racks", "racks: from the seed or drawn by hand in the hall")
+    variant = f.get("variant") or "standard"
+    engine = f.get("engine") or "compiled"
+    if variant not in VARIANTS or engine not in ENGINES:
+        raise Refused("variant", "unknown variant or engine")
+    try:
+        settings = Settings(
+            rs,
+            lang,
+            f.get("lexicon", ""),
+            seed=f.get("seed") or __import__("secrets").token_hex(4),
+            racks=source,
+            variant=variant,
+            engine=engine,
+            new_order=f.get("new_order") or "draw",
+            title=f.get("title", ""),
+        )
+    except ArbitruError as e:
+        raise Refused("lang", str(e)) from None
+    return settings, read_players(f.get("players", ""))
+
+
+async def new_game_page(request: Request) -> Response:
+    need(request, "arbiter")
+    return web(request).render(request, "duplicate/new.html", rulesets=sorted(RULESETS), form={})
+
+
+async def new_game(request: Request) -> Response:
+    w = web(request)
+    need(request, "arbiter")
+    f: dict[str, str] = {}
+    try:
+        f = await read_form(request, {"players": MAX_CSV})
+        settings, players = settings_from(f)
+
+        def create() -> str:
+            try:
+                lex = w.lexicon(settings.lexicon or "", settings.lang) if settings.lexicon else None
+                if lex is None:
+                    lex = w.lexicon("", settings.lang)
+            except ArbitruError as e:
+                raise Refused("lexicon", str(e)) from None
+            final = settings if settings.lexicon else _with_lexicon(settings, lex.name)
+            with w.journal("arbiter") as j:
+                return Session.create(j, final, lex, players).id
+
+        gid = await run_in_threadpool(create)
+    except Refused as e:
+        return w.render(
+            request, "duplicate/new.html", status=e.status, rulesets=sorted(RULESETS), form=f,
+            errors={e.field: e.message},
+        )
+    return RedirectResponse(f"/games/{gid}", 303)
+
+
+def _with_lexicon(settings: Settings, name: str) -> Settings:
+    import dataclasses
+
+    return dataclasses.replace(settings, lexicon=name)
+
+
+# --- the console -------------------------------------------------------------------------------------------
+
+
+def console_context(w: Web, j: Journal, gid: str, me: auth.Identity) -> dict[str, Any]:
+    s = w.session(j, gid)
+    g = s.game
+    cands = []
+    if g.phase == "play" and me.can_run():
+        try:
+            cands = s.candidates()
+        except ArbitruError:
+            cands = []
+    return {
+        "session": s,
+        "game": g,
+        "cands": cands,
+        "alpha": g.alphabet,
+        "grid": views.grid(s, j),
+        "clock": views.clock(g),
+        "rack": views.rack_tiles(g),
+        "master": views.master_view(g),
+        "cues": views.rack_cues(g),
+        "notation": g.rules.notation,
+    }
+
+
+async def console(request: Request) -> Response:
+    w = web(request)
+    me = need(request, "desk")
+    gid = request.path_params["gid"]
+
+    def load() -> dict[str, Any]:
+        with w.journal(me.actor) as j:
+            return console_context(w, j, gid, me)
+
+    ctx = await run_in_threadpool(load)
+    ctx["done"] = request.query_params.get("done", "")[:300]
+    return w.render(request, "duplicate/console.html", **ctx)
+
+
+async def grid_fragment(request: Request) -> Response:
+    w = web(request)
+    me = need(request, "desk")
+    gid = request.path_params["gid"]
+
+    def load() -> dict[str, Any]:
+        with w.journal(me.actor) as j:
+            s = w.session(j, gid)
+            return {"game": s.game, "grid": views.grid(s, j)}
+
+    return w.render(request, "duplicate/_grid.html", **(await run_in_threadpool(load)))
+
+
+def act(
+    role: str, field: str, action: Callable[[Session, dict[str, str]], str], limits: dict[str, int] | None = None
+) -> Callable[[Request], Any]:
+    """A console action: the form read and checked, one library call, then back to the console (or the
+    console again with the refusal beside ``field``)."""
+
+    async def endpoint(request: Request) -> Response:
+        w = web(request)
+        me = need(request, role)
+        gid = request.path_params["gid"]
+        f: dict[str, str] = {}
+        try:
+            f = await read_form(request, limits)
+
+            def run() -> tuple[str, int, int]:
+                with w.journal(me.actor) as j:
+                    s = w.session(j, gid)
+                    before = s.game.last_seq
+                    message = action(s, f)
+                    return message, before, s.game.last_seq
+
+            message, before, after = await run_in_threadpool(run)
+        except (Refused, ArbitruError) as e:
+            where, text, status = (e.field, e.message, e.status) if isinstance(e, Refused) else (field, str(e), 422)
+            if isinstance(e, JournalError) and "no game" in text:
+                raise HTTPException(404, text) from None
+
+            def again() -> dict[str, Any]:
+                with w.journal(me.actor) as j:
+                    return console_context(w, j, gid, me)
+
+            ctx = await run_in_threadpool(again)
+            return w.render(
+                request, "duplicate/console.html", status=status, errors={where: text}, form=f, done="", **ctx
+            )
+        if after != before:
+            w.changed(gid, after)
+        url = f"/games/{gid}" + (f"?done={_quote(message)}" if message else "")
+        return RedirectResponse(url + f"#{field}", 303)
+
+    return endpoint
+
+
+def _quote(text: str) -> str:
+    from urllib.parse import quote
+
+    return quote(text[:300])
+
+
+def _step_message(step: Step) -> str:
+    if step.kind == "illegal-rack":
+        raise GameError(step.message)
+    if step.kind == "rack":
+        return f"move {step.move}: rack drawn"
+    if step.kind == "master" and step.master is not None:
+        return f"move {step.move} closed: {step.master.score} points"
+    return step.message or step.kind
+
+
+def do_draw(s: Session, f: dict[str, str]) -> str:
+    tiles = None
+    if f.get("tiles"):
+        try:
+            tiles = racks.parse_tiles(s.game.alphabet, f["tiles"])
+        except ArbitruError as e:
+            raise Refused("tiles", str(e)) from None
+    if f.get("new") == "1":
+        return _step_message(s.new_rack(tiles))
+    step = s.draw(tiles)
+    if step.kind == "illegal-rack":
+        raise Refused("tiles", step.message)
+    return _step_message(step)
+
+
+def do_clock(s: Session, f: dict[str, str]) -> str:
+    c = s.clock(f.get("action", ""), time.time())
+    return f"clock {c.state}"
+
+
+def do_close(s: Session, f: dict[str, str]) -> str:
+    move_text = f.get("move_text") or None
+    choice = _int(f, "choice") if not move_text else None
+    return _step_message(s.place_master(choice, move_text))
+
+
+def do_slip(s: Session, f: dict[str, str]) -> str:
+    player = f.get("player", "")
+    if not player:
+        raise Refused("player", "the player's number")
+    if player not in s.game.players:
+        raise Refused("player", f"no player {player} in this game")
+    move = _int(f, "move", s.game.move) or 0
+    slip = Slip(
+        move,
+        player,
+        f.get("position", ""),
+        f.get("word", ""),
+        _int(f, "score"),
+        late=f.get("late") == "1",
+        illegible=f.get("illegible") == "1",
+    )
+    try:
+        s.store_slips([slip], replace=f.get("replace") == "1")
+    except GameError as e:
+        raise Refused("player", str(e)) from None
+    return f"slip of player {player} for move {move} stored"
+
+
+def do_rule(s: Session, f: dict[str, str]) -> str:
+    word = f.get("word", "")
+    if not word:
+        raise Refused("ruling", "the word ruled on")
+    s.rule(word, f.get("valid") == "1", f.get("reason", ""))
+    return f"ruling on {word.upper()} stored"
+
+
+def do_withdraw(s: Session, f: dict[str, str]) -> str:
+    s.withdraw(f.get("player", ""))
+    return f"player {f.get('player')} withdrawn"
+
+
+def do_end(s: Session, f: dict[str, str]) -> str:
+    s.end_game(f.get("reason") or "ended by the arbiter")
+    return "game over"
+
+
+# --- player codes ---------------------------------------------------------------------------------------------
+
+
+def base_url(request: Request) -> str:
+    configured = web(request).base_url
+    return configured.rstrip("/") if configured else str(request.base_url).rstrip("/")
+
+
+async def codes_sheet(request: Request) -> Response:
+    w = web(request)
+    need(request, "arbiter")
+    gid = request.path_params["gid"]
+
+    def load() -> list[dict[str, Any]]:
+        with w.journal("arbiter") as j:
+            s = Session(j, gid)
+            rows = []
+            for number, p in sorted(s.game.players.items(), key=lambda kv: views._num(kv[0])):
+                code = auth.player_code(w.secret, gid, number)
+                url = f"{base_url(request)}/games/{gid}/play?code={code}"
+                svg = segno.make(url, error="m").svg_inline(scale=3)
+                rows.append({"player": p, "code": code, "url": url, "svg": svg})
+            return rows
+
+    rows = await run_in_threadpool(load)
+    return w.render(request, "duplicate/codes.html", gid=gid, rows=rows, qr=_Markup)
+
+
+def _Markup(svg: str) -> Any:
+    from markupsafe import Markup
+
+    return Markup(svg)  # segno's own SVG of a URL we built: no user text inside
+
+
+# --- the projection screen ----------------------------------------------------------------------------------
+
+
+def public_context(w: Web, j: Journal, gid: str) -> dict[str, Any]:
+    s = w.session(j, gid)
+    g = s.game
+    return {
+        "game": g,
+        "board": views.board_rows(g),
+        "rows": views.row_letters(),
+        "rack": views.rack_tiles(g),
+        "clock": views.clock(g),
+        "cues": views.rack_cues(g),
+        "master": views.master_view(g),
+        "total": g.master_total(),
+    }
+
+
+async def screen(request: Request) -> Response:
+    w = web(request)
+    gid = request.path_params["gid"]
+    ctx = await run_in_threadpool(_public, w, gid)
+    return w.render(request, "duplicate/screen.html", **ctx)
+
+
+async def screen_fragment(request: Request) -> Response:
+    w = web(request)
+    gid = request.path_params["gid"]
+    ctx = await run_in_threadpool(_public, w, gid)
+    return w.render(request, "duplicate/_screen.html", **ctx)
+
+
+def _public(w: Web, gid: str) -> dict[str, Any]:
+    with w.journal("") as j:
+        try:
+            return public_context(w, j, gid)
+        except JournalError as e:
+            raise HTTPException(404, str(e)) from None
+
+
+# --- the player's phone -----------------------------------------------------------------------------------
+
+
+def player_context(w: Web, j: Journal, gid: str, me: auth.Identity) -> dict[str, Any]:
+    ctx = public_context(w, j, gid)
+    g = ctx["game"]
+    player = me.player if me.role == "player" and me.game == gid else ""
+    ctx["player"] = g.players.get(player)
+    ctx["receipt"] = None
+    ctx["own"] = []
+    if player:
+        entered = views.slip_events(j, gid)
+        slip = g.slips.get((g.move, player)) if g.move else None
+        if slip is not None:
+            seq, recorded, _actor = entered.get((g.move, player), (0, "", ""))
+            ctx["receipt"] = {"slip": slip, "seq": seq, "recorded": recorded}
+        s = w.session(j, gid)
+        res = views.result(s)
+        if res is not None:
+            try:
+                line = res.line(player)
+                ctx["own"] = [(m, res.masters[m.move - 1]) for m in line.moves]
+                ctx["line"] = line
+            except KeyError:
+                pass
+    return ctx
+
+
+async def play(request: Request) -> Response:
+    w = web(request)
+    gid = request.path_params["gid"]
+    me = identity(request)
+
+    def load() -> dict[str, Any]:
+        with w.journal("") as j:
+            try:
+                return player_context(w, j, gid, me)
+            except JournalError as e:
+                raise HTTPException(404, str(e)) from None
+
+    ctx = await run_in_threadpool(load)
+    ctx["code"] = auth.normalise_code(request.query_params.get("code", ""))
+    return w.render(request, "duplicate/play.html", **ctx)
+
+
+async def play_fragment(request: Request) -> Response:
+    w = web(request)
+    gid = request.path_params["gid"]
+    me = identity(request)
+
+    def load() -> dict[str, Any]:
+        with w.journal("") as j:
+            return player_context(w, j, gid, me)
+
+    return w.render(request, "duplicate/_play.html", **(await run_in_threadpool(load)))
+
+
+async def join(request: Request) -> Response:
+    w = web(request)
+    gid = request.path_params["gid"]
+    try:
+        f = await read_form(request)
+
+        def find() -> str | None:
+            with w.journal("") as j:
+                s = Session(j, gid)
+                return auth.player_for_code(w.secret, gid, list(s.game.players), f.get("code", ""))
+
+        number = await run_in_threadpool(find)
+        if number is None:
+            raise Refused("code", "this code is not one of this game's players' codes", 401)
+    except Refused as e:
+        ctx = await run_in_threadpool(_public, w, gid)
+        return w.render(
+            request, "duplicate/play.html", status=e.status, errors={e.field: e.message}, player=None, code="",
+            **ctx,
+        )
+    response = RedirectResponse(f"/games/{gid}/play", 303)
+    login_as(request, response, auth.Identity(auth.new_sid(), "player", "", gid, number))
+    return response
+
+
+async def player_slip(request: Request) -> Response:
+    """A slip from the phone: always the signed-in player's own, for the open move; late by the server clock."""
+    w = web(request)
+    gid = request.path_params["gid"]
+    me = identity(request)
+    if me.role != "player" or me.game != gid:
+        raise HTTPException(403, "join this game with your code first")
+    try:
+        f = await read_form(request)
+
+        def hand_in() -> int:
+            with w.journal(me.actor) as j:
+                s = Session(j, gid)
+                if s.game.phase != "play":
+                    raise Refused("slip", "no move is open")
+                slip = Slip(s.game.move, me.player, f.get("position", ""), f.get("word", ""), _int(f, "score"))
+                try:
+                    _stored, seq = s.hand_in(slip, time.time())
+                except GameError as e:
+                    raise Refused("slip", str(e), 409) from None
+                return seq
+
+        seq = await run_in_threadpool(hand_in)
+    except Refused as e:
+
+        def again() -> dict[str, Any]:
+            with w.journal("") as j:
+                return player_context(w, j, gid, me)
+
+        ctx = await run_in_threadpool(again)
+        return w.render(request, "duplicate/play.html", status=e.status, errors={e.field: e.message}, code="", **ctx)
+    w.changed(gid, seq)
+    return RedirectResponse(f"/games/{gid}/play#receipt", 303)
+
+
+# --- live updates ------------------------------------------------------------------------------------------
+
+
+async def events(request: Request) -> Response:
+    """Server-Sent Events: ``changed`` with the game's latest seq, and a comment every 15 s to keep it open."""
+    w = web(request)
+    gid = request.path_params["gid"]
+
+    async def stream() -> AsyncIterator[str]:
+        yield "retry: 2000\n\n"
+        updates = w.publisher.subscribe(gid)
+        pending: asyncio.Task[int] | None = None
+        try:
+            while True:
+                if pending is None:
+                    pending = asyncio.ensure_future(updates.__anext__())
+                done, _ = await asyncio.wait({pending}, timeout=15)
+                if await request.is_disconnected():
+                    break
+                if done:
+                    seq = pending.result()
+                    pending = None
+                    yield f"event: changed\ndata: {seq}\n\n"
+                else:
+                    yield ": keep-alive\n\n"
+        finally:
+            if pending is not None:
+                pending.cancel()
+            await updates.aclose()  # type: ignore[attr-defined]
+
+    return StreamingResponse(
+        stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    )
+
+
+async def htmx_js(request: Request) -> Response:
+    path = assets.htmx_path()
+    if path is None:
+        return Response("/* htmx is not installed: run ./arbitru once */", media_type="text/javascript")
+    return FileResponse(path, media_type="text/javascript")
+
+
+# --- errors -----------------------------------------------------------------------------------------------
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    if request.url.path.startswith("/api/"):
+        from starlette.responses import JSONResponse
+
+        return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+    html = web(request).templates.get_template("error.html").render(
+        request=request, me=identity(request), status=exc.status_code, message=exc.detail
+    )
+    return HTMLResponse(html, status_code=exc.status_code)
+
+
+async def library_error(request: Request, exc: Exception) -> Response:
+    """An unknown game is a 404; any other refusal of the library a 400 with its message."""
+    status = 404 if isinstance(exc, JournalError) and "no game" in str(exc) else 400
+    return await http_error(request, HTTPException(status, str(exc)))
+
+
+exception_handlers: dict[Any, Any] = {HTTPException: http_error, ArbitruError: library_error}
+
+routes = [
+    Route("/", index),
+    Route("/login", login_page, methods=["GET"]),
+    Route("/login", login, methods=["POST"]),
+    Route("/logout", logout, methods=["POST"]),
+    Route("/desks", add_desk, methods=["POST"]),
+    Route("/static/vendor/htmx.min.js", htmx_js),
+    Route("/games/new", new_game_page, methods=["GET"]),
+    Route("/games/new", new_game, methods=["POST"]),
+    Route("/games/{gid}", console),
+    Route("/games/{gid}/grid", grid_fragment),
+    Route("/games/{gid}/draw", act("arbiter", "draw", do_draw), methods=["POST"]),
+    Route("/games/{gid}/clock", act("arbiter", "clock", do_clock), methods=["POST"]),
+    Route("/games/{gid}/close", act("arbiter", "close", do_close), methods=["POST"]),
+    Route("/games/{gid}/desk", act("desk", "desk", do_slip), methods=["POST"]),
+    Route("/games/{gid}/rule", act("arbiter", "ruling", do_rule), methods=["POST"]),
+    Route("/games/{gid}/withdraw", act("arbiter", "withdraw", do_withdraw), methods=["POST"]),
+    Route("/games/{gid}/end", act("arbiter", "end", do_end), methods=["POST"]),
+    Route("/games/{gid}/codes", codes_sheet),
+    Route("/games/{gid}/screen", screen),
+    Route("/games/{gid}/screen/live", screen_fragment),
+    Route("/games/{gid}/play", play, methods=["GET"]),
+    Route("/games/{gid}/play/live", play_fragment),
+    Route("/games/{gid}/join", join, methods=["POST"]),
+    Route("/games/{gid}/slip", player_slip, methods=["POST"]),
+    Route("/games/{gid}/events", events),
+]

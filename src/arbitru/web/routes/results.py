@@ -1,0 +1,85 @@
+"""Results: the live ranking (FISE-15, FISE-17), the master moves, downloads (CSV, GCG), multi-game standings.
+
+Public pages: results are published as the game goes (closed moves only).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from arbitru.errors import ArbitruError
+from arbitru.formats.duplicate import export, gcg, results
+from arbitru.web import views
+from arbitru.web.app import Web, web
+
+
+def _load(w: Web, gid: str) -> dict[str, Any]:
+    with w.journal("") as j:
+        s = w.session(j, gid)
+        return {"game": s.game, "result": views.result(s), "percent": results.percent}
+
+
+async def page(request: Request) -> Response:
+    w = web(request)
+    ctx = await run_in_threadpool(_load, w, request.path_params["gid"])
+    return w.render(request, "duplicate/results.html", **ctx)
+
+
+async def live(request: Request) -> Response:
+    w = web(request)
+    ctx = await run_in_threadpool(_load, w, request.path_params["gid"])
+    return w.render(request, "duplicate/_results.html", **ctx)
+
+
+async def download(request: Request) -> Response:
+    w = web(request)
+    gid, what = request.path_params["gid"], request.path_params["what"]
+    ctx = await run_in_threadpool(_load, w, gid)
+    result = ctx["result"]
+    if what == "game.gcg":
+        return Response(gcg.write(ctx["game"]), media_type="text/plain; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{gid}.gcg"'})
+    if result is None:
+        raise HTTPException(404, "no move is closed yet")
+    makers = {"results.csv": export.summary_csv, "moves.csv": export.moves_csv}
+    if what not in makers:
+        raise HTTPException(404, f"no download {what!r}")
+    return Response(makers[what](result), media_type="text/csv; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="{gid}-{what}"'})
+
+
+async def standings(request: Request) -> Response:
+    w = web(request)
+    method = request.query_params.get("method", "mean-place")
+    if method not in results.STANDING_METHODS:
+        raise HTTPException(400, f"standings method: one of {', '.join(results.STANDING_METHODS)}")
+    wanted = [g for g in request.query_params.getlist("game") if g][:100]
+
+    def load() -> dict[str, Any]:
+        with w.journal("") as j:
+            ids = wanted or [g.id for g in j.games("duplicate")]
+            done = []
+            for gid in ids:
+                try:
+                    r = views.result(w.session(j, gid))
+                except ArbitruError:
+                    continue
+                if r is not None:
+                    done.append(r)
+            return {"results": done, "rows": results.standings(done, method) if done else [], "method": method}
+
+    return w.render(request, "duplicate/standings.html", percent=results.percent, **(await run_in_threadpool(load)))
+
+
+routes = [
+    Route("/games/{gid}/results", page),
+    Route("/games/{gid}/results/live", live),
+    Route("/games/{gid}/download/{what}", download),
+    Route("/standings", standings),
+]

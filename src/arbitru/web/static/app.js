@@ -1,0 +1,86 @@
+// arbitru pages: live refresh over SSE, the countdown, spoken announcements, the desk's Enter key, blank taps.
+(function () {
+  "use strict";
+  var body = document.body;
+  var url = body.getAttribute("data-events");
+  if (url && window.EventSource) {
+    var source = new EventSource(url);
+    source.addEventListener("changed", function () { htmx.trigger(body, "changed"); });
+  }
+  var spoken = {};
+  function say(text) {
+    if (body.getAttribute("data-speak") !== "1" || !window.speechSynthesis || spoken[text]) return;
+    spoken[text] = true;
+    var u = new SpeechSynthesisUtterance(text);
+    u.lang = body.getAttribute("data-lang") || "en";
+    window.speechSynthesis.speak(u);
+  }
+  function fmt(s) {
+    s = Math.max(0, Math.ceil(s));
+    var m = Math.floor(s / 60), r = s % 60;
+    return m + ":" + (r < 10 ? "0" : "") + r;
+  }
+  function startClocks(root) {
+    root.querySelectorAll(".clock[data-state]").forEach(function (el) {
+      var state = el.getAttribute("data-state");
+      var seconds = parseFloat(el.getAttribute("data-seconds"));
+      var left = parseFloat(el.getAttribute("data-remaining"));
+      var cues = JSON.parse(el.getAttribute("data-cues") || "[]");
+      var shown = el.querySelector(".time"), note = el.querySelector(".cue");
+      var t0 = performance.now() / 1000;
+      var key = el.getAttribute("data-move") + ":";
+      function tick() {
+        if (!el.isConnected) return;
+        var now = state === "running" ? left - (performance.now() / 1000 - t0) : left;
+        shown.textContent = fmt(now);
+        el.classList.toggle("over", now <= 0 && state !== "idle");
+        var elapsed = seconds - now, last = null;
+        if (state !== "idle") cues.forEach(function (c) { if (c.at <= elapsed + 0.05) last = c; });
+        if (note) note.textContent = last ? last.text : "";
+        if (last && state === "running" && elapsed - last.at < 2) say(last.text);
+        if (state === "running" && now > 0) setTimeout(tick, 200);
+        else if (state === "running") { shown.textContent = fmt(0); }
+      }
+      tick();
+    });
+  }
+  function deskForm(root) {
+    root.querySelectorAll("form.desk").forEach(function (form) {
+      var inputs = Array.prototype.slice.call(form.querySelectorAll("input[type=text],input[type=number]"));
+      inputs.forEach(function (input, i) {
+        input.addEventListener("keydown", function (e) {
+          if (e.key !== "Enter") return;
+          if (i < inputs.length - 1) { e.preventDefault(); inputs[i + 1].focus(); }
+        });
+      });
+    });
+  }
+  function blankTaps(root) {
+    root.querySelectorAll("input[data-blanks]").forEach(function (input) {
+      var box = document.getElementById(input.getAttribute("data-blanks"));
+      if (!box) return;
+      function draw() {
+        box.textContent = "";
+        Array.prototype.forEach.call(input.value, function (ch, i) {
+          var b = document.createElement("button");
+          b.type = "button";
+          b.className = "tap" + (ch !== ch.toUpperCase() ? " blank" : "");
+          b.textContent = ch.toUpperCase();
+          b.title = "tap: blank / not blank";
+          b.addEventListener("click", function () {
+            var c = input.value[i];
+            var flipped = c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase();
+            input.value = input.value.slice(0, i) + flipped + input.value.slice(i + 1);
+            draw();
+          });
+          box.appendChild(b);
+        });
+      }
+      input.addEventListener("input", draw);
+      draw();
+    });
+  }
+  function init(root) { startClocks(root); deskForm(root); blankTaps(root); }
+  document.addEventListener("DOMContentLoaded", function () { init(document); });
+  document.addEventListener("htmx:afterSwap", function (e) { init(e.target); });
+})();

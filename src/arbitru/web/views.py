@@ -1,0 +1,164 @@
+"""What the pages show, built from a session's game state: board cells, rack tiles, the clock, the slip grid.
+
+Plain data for the templates; every value comes from the library (the game, its verdicts, its results).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from arbitru.engine.layout import ROW_LETTERS, SIZE
+from arbitru.engine.tiles import BLANK, Alphabet, is_blank, letter_of
+from arbitru.formats.duplicate import announce, results
+from arbitru.formats.duplicate.game import Game, Master, Session
+from arbitru.journal.store import Journal
+
+
+@dataclass(frozen=True)
+class Cell:
+    square: int
+    premium: str
+    label: str = ""
+    value: int = 0
+    blank: bool = False
+    last: bool = False
+    centre: bool = False
+
+
+def tile_value(alpha: Alphabet, tile: int) -> int:
+    return 0 if tile == BLANK or is_blank(tile) else alpha.values[letter_of(tile)]
+
+
+def board_rows(game: Game) -> list[list[Cell]]:
+    board = game.board
+    last = last_master(game)
+    highlight = {sq for sq, _ in last.new} if last else set()
+    rows = []
+    for r in range(SIZE):
+        row = []
+        for c in range(SIZE):
+            sq = r * SIZE + c
+            t = board.squares[sq]
+            row.append(
+                Cell(
+                    sq,
+                    board.layout.premium_name(sq),
+                    game.alphabet.label(t) if t else "",
+                    tile_value(game.alphabet, t) if t else 0,
+                    bool(t) and is_blank(t),
+                    sq in highlight,
+                    sq == board.layout.centre,
+                )
+            )
+        rows.append(row)
+    return rows
+
+
+def row_letters() -> str:
+    return ROW_LETTERS
+
+
+def last_master(game: Game) -> Master | None:
+    for m in reversed(game.moves):
+        if m.master is not None:
+            return m.master
+    return None
+
+
+def rack_tiles(game: Game) -> list[dict[str, Any]]:
+    """The rack on the stand (empty between moves)."""
+    if game.phase != "play":
+        return []
+    return [{"label": game.alphabet.label(t), "value": tile_value(game.alphabet, t)} for t in game.moves[-1].rack]
+
+
+def clock(game: Game, now: float | None = None) -> dict[str, Any]:
+    """The clock of the open move as the pages count it down: time left at ``now`` and the timed cues."""
+    now = time.time() if now is None else now
+    move = game.move if game.phase == "play" else 0
+    c = game.clock_for(move)
+    cues = [{"at": q.at, "text": q.text, "kind": q.kind} for q in announce.clock_schedule(game.rules)]
+    return {
+        "move": move,
+        "state": c.state if move else "idle",
+        "seconds": game.rules.clock.seconds,
+        "remaining": round(c.remaining(now), 2),
+        "over": c.over(now),
+        "cues": cues,
+        "server_time": now,
+    }
+
+
+def rack_cues(game: Game) -> list[str]:
+    """What is read out for the rack on the stand (FISE-8): the leave, the new tiles spelled, the rack."""
+    if game.phase != "play":
+        return []
+    state = game.moves[-1]
+    d = state.draws[-1]
+    a = announce.rack_announcement(
+        game.alphabet,
+        state.number,
+        d.kept,
+        d.drawn,
+        game.rules,
+        new_order=game.settings.new_order,
+        exchanges=len(state.draws) - 1,
+        fixed=d.fixed,
+    )
+    return [q.text for q in a.cues if q.at is None]
+
+
+def master_view(game: Game) -> dict[str, Any] | None:
+    """The last master move, as announced (FISE-7a), with the running master total."""
+    for m in reversed(game.moves):
+        if m.master is not None:
+            mm = m.master
+            return {
+                "move": m.number,
+                "word": game.alphabet.format(mm.placement.word),
+                "position": mm.placement.coord.format(game.rules.notation),
+                "score": mm.score,
+                "total": sum(x.master.score for x in game.moves[: m.number] if x.master),
+                "ties": mm.ties,
+                "by": mm.by,
+                "spelled": announce.spell(game.alphabet, mm.placement.word),
+            }
+    return None
+
+
+def slip_events(journal: Journal, game_id: str) -> dict[tuple[int, str], tuple[int, str, str]]:
+    """(move, player) -> (seq, recorded, actor) of the slip that counts (the last one entered)."""
+    out = {}
+    for e in journal.iter_events(game_id, "slip"):
+        out[(int(e.payload["move"]), str(e.payload.get("player") or ""))] = (e.seq, e.recorded, e.actor)
+    return out
+
+
+def grid(session: Session, journal: Journal) -> list[dict[str, Any]]:
+    """One row per player for the open (or last) move: the slip, who entered it, its verdict."""
+    g = session.game
+    move = g.move
+    entered = slip_events(journal, g.id)
+    lex = session.lexicon
+    rows = []
+    for number, p in sorted(g.players.items(), key=lambda kv: _num(kv[0])):
+        slip = g.slips.get((move, number))
+        row: dict[str, Any] = {"player": p, "slip": slip, "by": "", "verdict": None}
+        if slip is not None:
+            row["by"] = entered.get((move, number), (0, "", ""))[2]
+            if lex is not None:
+                row["verdict"] = g.verdict(slip, lex)
+        rows.append(row)
+    return rows
+
+
+def result(session: Session) -> results.GameResult | None:
+    if session.lexicon is None or not any(m.master for m in session.game.moves):
+        return None
+    return results.compute(session.game, session.lexicon)
+
+
+def _num(number: str) -> tuple[int, str]:
+    return (int(number), "") if number.isdigit() else (10**9, number)

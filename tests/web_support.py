@@ -1,0 +1,83 @@
+"""What the web tests share: an app over a fresh journal, logins, CSRF tokens, a game on a synthetic list."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+from arbitru.formats.duplicate.game import Player, Session, Settings
+from arbitru.formats.duplicate.rulesets import ruleset
+from arbitru.journal.store import Journal
+from arbitru.web import auth
+from arbitru.web.app import create_app, load_lexicon
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+ARBITER_PASSWORD = "arbiter-pass-1"
+LEXICON = "synthetic:2000"
+PLAYERS = (("1", "Ana"), ("2", "Bo"), ("3", "Cleo"))
+
+
+@dataclass
+class Site:
+    db: str
+    secret: bytes
+    client_factory: object
+
+    def client(self) -> TestClient:
+        return TestClient(self.client_factory, follow_redirects=False)  # type: ignore[arg-type]
+
+    def code(self, gid: str, player: str) -> str:
+        return auth.player_code(self.secret, gid, player)
+
+    def events(self, gid: str, kind: str | None = None) -> list:  # type: ignore[type-arg]
+        with Journal(self.db) as j:
+            return j.events(gid, kind)
+
+
+def make_site(tmp: Path) -> Site:
+    db = str(tmp / "web.db")
+    app = create_app(db)
+    with Journal(db, actor="arbiter") as j:
+        auth.set_password(j, auth.ARBITER, ARBITER_PASSWORD, auth.ARBITER)
+        secret = auth.server_secret(j)
+    return Site(db, secret, app)
+
+
+def make_game(site: Site, *, racks: str = "seed", seconds: int = 60, moves: int = 5, draw: bool = True,
+              players: tuple[tuple[str, str], ...] = PLAYERS) -> str:
+    lex = load_lexicon(LEXICON, "en")
+    settings = Settings(ruleset("fise", moves=moves, seconds=seconds), "en", LEXICON, seed="7", racks=racks)
+    with Journal(site.db, actor="arbiter") as j:
+        s = Session.create(j, settings, lex, [Player(n, name) for n, name in players])
+        if draw:
+            s.draw()
+        return s.id
+
+
+def csrf(html: str) -> str:
+    m = re.search(r'name="csrf" value="([^"]+)"', html)
+    assert m, "the page has no form with a CSRF token"
+    return m.group(1)
+
+
+def login(client: TestClient, name: str = "arbiter", password: str = ARBITER_PASSWORD) -> None:
+    token = csrf(client.get("/login").text)
+    r = client.post("/login", data={"csrf": token, "name": name, "password": password})
+    assert r.status_code == 303, r.text
+
+
+def join(client: TestClient, site: Site, gid: str, player: str) -> None:
+    token = csrf(client.get(f"/games/{gid}/play").text)
+    r = client.post(f"/games/{gid}/join", data={"csrf": token, "code": site.code(gid, player)})
+    assert r.status_code == 303, r.text
+
+
+def post(client: TestClient, url: str, data: dict[str, str], page: str) -> object:
+    """A form POST with the token of ``page`` (the page the form is on)."""
+    token = csrf(client.get(page).text)
+    return client.post(url, data={"csrf": token, **data})
