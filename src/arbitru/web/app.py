@@ -7,6 +7,7 @@ adds no rule of its own. After a committed append, :mod:`arbitru.web.live` tells
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator, MutableMapping
@@ -27,9 +28,10 @@ from arbitru.errors import LexiconError
 from arbitru.formats.duplicate.game import Session
 from arbitru.journal.store import Journal
 from arbitru.web import auth
-from arbitru.web.live import LocalPublisher, Publisher
+from arbitru.web.live import Publisher, publisher_for
 
 HERE = Path(__file__).parent
+WORKER = str(os.getpid()).encode()
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -147,6 +149,9 @@ class SessionMiddleware:
         cookie = auth.sign(self.secret, ident)
 
         async def send_with_cookie(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                # which worker answered: for the operator's logs and the multi-worker tests
+                message["headers"] = [*message.get("headers", []), (b"x-arbitru-worker", WORKER)]
             if fresh and message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 if not any(k == b"set-cookie" for k, _ in headers):
@@ -165,7 +170,7 @@ def create_app(db: str | Path, *, base_url: str = "", publisher: Publisher | Non
 
     with Journal(db, actor="arbiter") as j:
         secret = auth.server_secret(j)
-    w = Web(str(db), secret, publisher or LocalPublisher(), base_url)
+    w = Web(str(db), secret, publisher or publisher_for(str(db)), base_url)
     static = HERE / "static"
     routes = [
         *duplicate.routes,
@@ -177,3 +182,13 @@ def create_app(db: str | Path, *, base_url: str = "", publisher: Publisher | Non
     app.state.web = w
     app.add_middleware(SessionMiddleware, secret=secret)
     return app
+
+
+#: what ``arbitru serve --workers N`` hands each worker process (uvicorn imports the app by name)
+ENV_DB = "ARBITRU_WEB_DB"
+ENV_BASE_URL = "ARBITRU_WEB_BASE_URL"
+
+
+def create_app_from_env() -> Starlette:
+    """The app of one worker among several: the journal and address come from the environment."""
+    return create_app(os.environ[ENV_DB], base_url=os.environ.get(ENV_BASE_URL, ""))

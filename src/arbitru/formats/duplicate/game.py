@@ -667,6 +667,7 @@ class Session:
         self._append([("slip", s.to_payload()) for s in slips])
 
     @action
+    @action
     def hand_in(self, slip: Slip, now: float) -> tuple[Slip, int]:
         """A slip handed in at the server time ``now`` (a phone, a desk): late when the move's clock has run out
         or its master move is placed, and then stored flagged, never refused (FISE-5, FISE-6); on time it may
