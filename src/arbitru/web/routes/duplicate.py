@@ -6,7 +6,6 @@ with the actor of who asks. A refusal is shown beside the field it concerns, nev
 
 from __future__ import annotations
 
-import asyncio
 import csv
 import io
 import time
@@ -641,25 +640,13 @@ async def events(request: Request) -> Response:
 
     async def stream() -> AsyncIterator[str]:
         yield "retry: 2000\n\n"
-        updates = w.publisher.subscribe(gid)
-        pending: asyncio.Task[int] | None = None
+        sub = w.publisher.subscribe(gid)
         try:
-            while True:
-                if pending is None:
-                    pending = asyncio.ensure_future(updates.__anext__())
-                done, _ = await asyncio.wait({pending}, timeout=15)
-                if await request.is_disconnected():
-                    break
-                if done:
-                    seq = pending.result()
-                    pending = None
-                    yield f"event: changed\ndata: {seq}\n\n"
-                else:
-                    yield ": keep-alive\n\n"
+            while not await request.is_disconnected():
+                seq = await sub.next(15)
+                yield ": keep-alive\n\n" if seq is None else f"event: changed\ndata: {seq}\n\n"
         finally:
-            if pending is not None:
-                pending.cancel()
-            await updates.aclose()  # type: ignore[attr-defined]
+            sub.close()
 
     return StreamingResponse(
         stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
