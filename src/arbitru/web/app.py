@@ -24,7 +24,7 @@ from starlette.staticfiles import StaticFiles
 
 from arbitru.engine.lexicon import Lexicon
 from arbitru.errors import LexiconError
-from arbitru.formats.duplicate.game import Session
+from arbitru.formats.duplicate.game import Game, Session
 from arbitru.journal.store import Journal
 from arbitru.web import auth
 from arbitru.web.live import LocalPublisher, Publisher
@@ -62,6 +62,10 @@ class Web:
     templates: Environment = field(init=False)
     _lexicons: dict[tuple[str, str], Lexicon] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    #: per game: the writers' lock and the state they last left (folded forward, never replayed per request)
+    _writers: dict[str, tuple[threading.Lock, list[Game | None]]] = field(default_factory=dict)
+    #: per game: player code -> number
+    _codes: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.templates = Environment(
@@ -85,9 +89,34 @@ class Web:
             return self._lexicons[key]
 
     def session(self, journal: Journal, game_id: str) -> Session:
+        """A session for reading: the game replayed from the journal."""
         s = Session(journal, game_id)
         s.lexicon = self.lexicon(s.settings.lexicon, s.settings.lang)
         return s
+
+    @contextmanager
+    def writer(self, journal: Journal, game_id: str) -> Iterator[Session]:
+        """A session for acting: one writer of a game at a time in this process, starting from the state the
+        last one left (its action still folds in, inside its transaction, whatever other processes appended)."""
+        with self._lock:
+            lock, slot = self._writers.setdefault(game_id, (threading.Lock(), [None]))
+        with lock:
+            s = Session(journal, game_id, state=slot[0])
+            slot[0] = None  # until this writer is done, no other may start from it
+            try:
+                yield s
+            finally:
+                slot[0] = s.game
+
+    def player_for_code(self, game: Game, code: str) -> str | None:
+        typed = auth.normalise_code(code)
+        with self._lock:
+            known = self._codes.get(game.id)
+        if known is None or (typed not in known and len(known) != len(game.players)):
+            known = {auth.player_code(self.secret, game.id, n): n for n in game.players}
+            with self._lock:
+                self._codes[game.id] = known
+        return known.get(typed)
 
     def render(self, request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         ident = identity(request)

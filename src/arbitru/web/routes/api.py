@@ -20,7 +20,8 @@ from starlette.routing import Route
 from arbitru.errors import JournalError
 from arbitru.formats.duplicate.game import GameError, Session
 from arbitru.formats.duplicate.slips import Slip
-from arbitru.web import auth, views
+from arbitru.journal.store import check_actor
+from arbitru.web import views
 from arbitru.web.app import web
 
 MAX_BODY = 4096
@@ -92,23 +93,22 @@ async def post_slip(request: Request) -> Response:
         return _error(400, f"position and word are text of at most {FIELD} characters")
 
     def hand_in() -> Response:
-        try:
-            with w.journal("") as j:
-                s = Session(j, gid)
-                number = auth.player_for_code(w.secret, gid, list(s.game.players), code)
-        except JournalError as e:
-            return _error(404, str(e))
-        if number is None:
-            return _error(401, "this code is not one of this game's players' codes")
-        if "player" in data and str(data["player"]) != number:
-            return _error(403, f"this code is player {number}'s: a player sends only his own slip")
-        slip = Slip(move, number, texts["position"], texts["word"], score)
-        with w.journal(f"player:{number}") as j:
-            s = Session(j, gid)
+        with w.journal("") as j:
             try:
-                stored, seq = s.hand_in(slip, time.time())
-            except GameError as e:
-                return _error(409, str(e), stored=False)
+                with w.writer(j, gid) as s:
+                    number = w.player_for_code(s.game, code)
+                    if number is None:
+                        return _error(401, "this code is not one of this game's players' codes")
+                    if "player" in data and str(data["player"]) != number:
+                        return _error(403, f"this code is player {number}'s: a player sends only his own slip")
+                    j.actor = check_actor(f"player:{number}")
+                    try:
+                        stored, seq = s.hand_in(Slip(move, number, texts["position"], texts["word"], score),
+                                                time.time())
+                    except GameError as e:
+                        return _error(409, str(e), stored=False)
+            except JournalError as e:
+                return _error(404, str(e))
             recorded = next(j.iter_events(gid, after=seq - 1)).recorded
         w.changed(gid, seq)
         receipt = {"stored": True, "seq": seq, "received": recorded, **stored.to_payload()}

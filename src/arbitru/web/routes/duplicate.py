@@ -328,8 +328,8 @@ def act(
             f = await read_form(request, limits)
 
             def run() -> tuple[str, int, int]:
-                with w.journal(me.actor) as j:
-                    s = w.session(j, gid)
+                with w.journal(me.actor) as j, w.writer(j, gid) as s:
+                    s.lexicon = w.lexicon(s.settings.lexicon, s.settings.lang)
                     before = s.game.last_seq
                     message = action(s, f)
                     return message, before, s.game.last_seq
@@ -606,8 +606,7 @@ async def player_slip(request: Request) -> Response:
         f = await read_form(request)
 
         def hand_in() -> int:
-            with w.journal(me.actor) as j:
-                s = Session(j, gid)
+            with w.journal(me.actor) as j, w.writer(j, gid) as s:
                 if s.game.phase != "play":
                     raise Refused("slip", "no move is open")
                 slip = Slip(s.game.move, me.player, f.get("position", ""), f.get("word", ""), _int(f, "score"))
