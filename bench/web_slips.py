@@ -12,6 +12,8 @@ request has a timeout and the whole storm a deadline.
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import asyncio
 import sys
 import tempfile
@@ -38,6 +40,8 @@ LEXICON = "synthetic:2000"
 class Storm:
     acknowledged: dict[str, int] = field(default_factory=dict)  # player -> seq of a 201/409-stored receipt
     latencies: list[float] = field(default_factory=list)
+    #: (seconds after the storm began, latency) of each answer
+    timeline: list[tuple[float, float]] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
 
 
@@ -53,12 +57,16 @@ def make_hall(db: str, phones: int) -> tuple[str, dict[str, str]]:
 
 
 async def storm(base: str, gid: str, codes: dict[str, str], spread: float, deadline: float = 60.0,
+                connections: int = 64,
                 on_ack: Callable[[int], None] | None = None) -> Storm:
     """Every phone sends its slip at its own moment within ``spread`` seconds."""
     out = Storm()
-    limits = httpx.Limits(max_connections=len(codes), max_keepalive_connections=len(codes))
+    # the phones share a pool of connections, as a hall's Wi-Fi access point would keep them alive; a new
+    # TCP connection per phone costs the simulator more CPU than the server spends on the slip
+    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
     async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as client:
         step = spread / max(1, len(codes))
+        began = time.perf_counter()
 
         async def phone(i: int, player: str, code: str) -> None:
             await asyncio.sleep(i * step)
@@ -70,6 +78,7 @@ async def storm(base: str, gid: str, codes: dict[str, str], spread: float, deadl
                 out.failures.append(f"player {player}: {type(e).__name__}")
                 return
             out.latencies.append(time.perf_counter() - t0)
+            out.timeline.append((t0 - began, out.latencies[-1]))
             body = r.json()
             if r.status_code in (201, 409) and body.get("stored"):
                 out.acknowledged[player] = int(body["seq"])
@@ -115,12 +124,20 @@ def main() -> int:
             wall = time.perf_counter() - t0
         finally:
             stop(proc)
+        client_cpu = resource.getrusage(resource.RUSAGE_SELF)
+        server_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
         stored, lost, twice = check(db, gid, result.acknowledged)
     lat = result.latencies
     print(f"{args.phones} phones over {args.spread:g} s: {len(result.acknowledged)} acknowledged, {stored} stored, "
           f"{len(lost)} lost, {len(twice)} duplicated, {len(result.failures)} failed; wall {wall:.2f} s")
     print(f"latency p50 {percentile(lat, 0.5) * 1000:.0f} ms, p99 {percentile(lat, 0.99) * 1000:.0f} ms, "
           f"max {max(lat, default=0) * 1000:.0f} ms")
+    print(f"CPU: phones (this process) {client_cpu.ru_utime + client_cpu.ru_stime:.1f} s, "
+          f"server {server_cpu.ru_utime + server_cpu.ru_stime:.1f} s; load average {os.getloadavg()[0]:.1f}")
+    worst = {}
+    for at, lat_s in result.timeline:
+        worst[int(at)] = max(worst.get(int(at), 0.0), lat_s)
+    print("worst latency by second of the storm: " + ", ".join(f"{s}s {v * 1000:.0f} ms" for s, v in sorted(worst.items())))
     for f in result.failures[:10]:
         print("  failed:", f)
     ok = not lost and not twice and stored == len(result.acknowledged) == args.phones

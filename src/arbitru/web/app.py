@@ -25,7 +25,7 @@ from starlette.staticfiles import StaticFiles
 from arbitru.engine.lexicon import Lexicon
 from arbitru.errors import LexiconError
 from arbitru.formats.duplicate.game import Game, Session
-from arbitru.journal.store import Journal
+from arbitru.journal.store import Journal, check_actor
 from arbitru.web import auth
 from arbitru.web.live import LocalPublisher, Publisher
 
@@ -60,26 +60,33 @@ class Web:
     publisher: Publisher
     base_url: str = ""
     templates: Environment = field(init=False)
+    intake: Any = field(init=False)
     _lexicons: dict[tuple[str, str], Lexicon] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _local: threading.local = field(default_factory=threading.local)
     #: per game: the writers' lock and the state they last left (folded forward, never replayed per request)
     _writers: dict[str, tuple[threading.Lock, list[Game | None]]] = field(default_factory=dict)
     #: per game: player code -> number
     _codes: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        from arbitru.web.intake import Intake
+
+        self.intake = Intake(self)
         self.templates = Environment(
             loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True)
         )
 
     @contextmanager
     def journal(self, actor: str) -> Iterator[Journal]:
-        """One connection for one request (SQLite connections are not shared between threads)."""
-        j = Journal(self.db, actor=actor)
-        try:
-            yield j
-        finally:
-            j.close()
+        """The connection of this request: each worker thread has its own (SQLite connections are not shared
+        between threads), reused by the requests it serves one after another, with the actor of who asks."""
+        j: Journal | None = getattr(self._local, "journal", None)
+        if j is None or j.in_transaction:
+            j = Journal(self.db, actor=actor)
+            self._local.journal = j
+        j.actor = check_actor(actor)
+        yield j
 
     def lexicon(self, spec: str, lang: str) -> Lexicon:
         key = (spec, lang)
@@ -94,19 +101,28 @@ class Web:
         s.lexicon = self.lexicon(s.settings.lexicon, s.settings.lang)
         return s
 
-    @contextmanager
-    def writer(self, journal: Journal, game_id: str) -> Iterator[Session]:
-        """A session for acting: one writer of a game at a time in this process, starting from the state the
-        last one left (its action still folds in, inside its transaction, whatever other processes appended)."""
+    def writer_lock(self, game_id: str) -> threading.Lock:
         with self._lock:
-            lock, slot = self._writers.setdefault(game_id, (threading.Lock(), [None]))
-        with lock:
+            return self._writers.setdefault(game_id, (threading.Lock(), [None]))[0]
+
+    @contextmanager
+    def writer(self, journal: Journal, game_id: str, locked: bool = False) -> Iterator[Session]:
+        """A session for acting: one writer of a game at a time in this process, starting from the state the
+        last one left (its action still folds in, inside its transaction, whatever other processes appended).
+        ``locked``: the caller holds :meth:`writer_lock` already. After a failure the state is dropped (the
+        next writer replays the journal)."""
+        lock = self.writer_lock(game_id)
+        slot = self._writers[game_id][1]
+        if not locked:
+            lock.acquire()
+        try:
             s = Session(journal, game_id, state=slot[0])
             slot[0] = None  # until this writer is done, no other may start from it
-            try:
-                yield s
-            finally:
-                slot[0] = s.game
+            yield s
+            slot[0] = s.game
+        finally:
+            if not locked:
+                lock.release()
 
     def player_for_code(self, game: Game, code: str) -> str | None:
         typed = auth.normalise_code(code)
@@ -158,7 +174,9 @@ class SessionMiddleware:
         self.secret = secret
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or scope["path"].startswith(("/api/", "/static/")):
+            # the API authenticates each request by its Bearer code; static files need nobody
+            scope["arbitru.identity"] = auth.Identity("")
             await self.app(scope, receive, send)
             return
         raw = ""

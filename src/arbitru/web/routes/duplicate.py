@@ -36,6 +36,7 @@ from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal.store import Journal
 from arbitru.web import assets, auth, views
 from arbitru.web.app import Web, identity, login_as, web
+from arbitru.web.intake import SlipRequest
 
 MAX_FIELD = 200
 MAX_CSV = 20_000
@@ -605,18 +606,21 @@ async def player_slip(request: Request) -> Response:
     try:
         f = await read_form(request)
 
-        def hand_in() -> int:
-            with w.journal(me.actor) as j, w.writer(j, gid) as s:
+        if not f.get("position") and not f.get("word"):
+            raise Refused("slip", "write the position and the word")
+        req = SlipRequest(0, f.get("position", ""), f.get("word", ""), _int(f, "score"), player=me.player)
+
+        def hand_in() -> SlipRequest:
+            with w.journal("") as j:
+                s = Session(j, gid)
                 if s.game.phase != "play":
                     raise Refused("slip", "no move is open")
-                slip = Slip(s.game.move, me.player, f.get("position", ""), f.get("word", ""), _int(f, "score"))
-                try:
-                    _stored, seq = s.hand_in(slip, time.time())
-                except GameError as e:
-                    raise Refused("slip", str(e), 409) from None
-                return seq
+                req.move = s.game.move
+            return w.intake.hand_in(gid, req)
 
-        seq = await run_in_threadpool(hand_in)
+        done = await run_in_threadpool(hand_in)
+        if done.status not in (201, 409) or not done.body.get("stored"):
+            raise Refused("slip", str(done.body.get("error")), done.status)
     except Refused as e:
 
         def again() -> dict[str, Any]:
@@ -625,7 +629,6 @@ async def player_slip(request: Request) -> Response:
 
         ctx = await run_in_threadpool(again)
         return w.render(request, "duplicate/play.html", status=e.status, errors={e.field: e.message}, code="", **ctx)
-    w.changed(gid, seq)
     return RedirectResponse(f"/games/{gid}/play#receipt", 303)
 
 
