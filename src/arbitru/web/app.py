@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, Iterator, MutableMapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
@@ -28,6 +28,9 @@ from arbitru.formats.duplicate.game import Game, Session
 from arbitru.journal.store import Journal, check_actor
 from arbitru.web import auth
 from arbitru.web.live import LocalPublisher, Publisher
+
+if TYPE_CHECKING:
+    from arbitru.web.intake import Intake
 
 HERE = Path(__file__).parent
 Scope = MutableMapping[str, Any]
@@ -60,7 +63,7 @@ class Web:
     publisher: Publisher
     base_url: str = ""
     templates: Environment = field(init=False)
-    intake: Any = field(init=False)
+    intake: Intake = field(init=False)
     _lexicons: dict[tuple[str, str], Lexicon] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _local: threading.local = field(default_factory=threading.local)

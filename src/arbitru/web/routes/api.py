@@ -82,9 +82,9 @@ async def post_slip(request: Request) -> Response:
     if not isinstance(data, dict):
         return _error(400, "the body is a JSON object: {move, position, word, score}")
     try:
-        move = int(data.get("move"))
+        move = int(data["move"])
         score = None if data.get("score") in (None, "") else int(data["score"])
-    except (TypeError, ValueError):
+    except (KeyError, TypeError, ValueError):
         return _error(400, "move and score are whole numbers")
     texts = {k: data.get(k, "") for k in ("position", "word")}
     if not all(isinstance(v, str) and len(v) <= FIELD for v in texts.values()):
