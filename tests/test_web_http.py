@@ -16,6 +16,7 @@ from arbitru.cli import cli
 from arbitru.formats.duplicate.game import Session
 from arbitru.journal.store import Journal
 from arbitru.web import auth
+from arbitru.web.app import load_lexicon
 from arbitru.web.live import LocalPublisher
 from web_support import ARBITER_PASSWORD, csrf, join, login, make_game, make_site, post
 
@@ -361,3 +362,23 @@ def test_live_publisher_reaches_subscribers_from_any_thread():
 
     assert asyncio.run(listen()) == [5, None]
     assert pub.subscribers("g") == 0
+
+
+def test_training_alone_master_move_and_percentage(site):
+    c = site.client()
+    r = post(c, "/train", {"rules": "fise", "lang": "en", "lexicon": "synthetic:2000", "moves": "2"}, "/train")
+    assert r.status_code == 303
+    gid = r.headers["location"].rsplit("/", 1)[1]
+    with Journal(site.db) as j:
+        s = Session(j, gid)
+        s.lexicon = load_lexicon("synthetic:2000", "en")
+        top = s.candidates()[0]
+        position, word = top.placement.coord.format("fise"), s.game.alphabet.format(top.placement.word)
+    r = post(c, f"/train/{gid}/move", {"position": position, "word": word}, f"/train/{gid}")
+    assert r.status_code == 303
+    html = c.get(f"/train/{gid}").text
+    assert 'id="master"' in html and "100.00 %" in html and "move 2" in html
+    r = post(c, f"/train/{gid}/move", {"position": "A1", "word": "QQQ"}, f"/train/{gid}")
+    html = c.get(f"/train/{gid}").text
+    assert "game over" in html and "100.00 %" not in html
+    assert site.client().get(f"/train/{gid}").status_code == 403

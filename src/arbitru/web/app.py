@@ -211,7 +211,7 @@ class SessionMiddleware:
 
 def create_app(db: str | Path, *, base_url: str = "", publisher: Publisher | None = None) -> Starlette:
     """The ASGI app over the journal at ``db`` (created when missing, with its web tables)."""
-    from arbitru.web.routes import api, duplicate, results
+    from arbitru.web.routes import api, duplicate, results, train
 
     with Journal(db, actor="arbiter") as j:
         secret = auth.server_secret(j)
@@ -221,6 +221,7 @@ def create_app(db: str | Path, *, base_url: str = "", publisher: Publisher | Non
         *duplicate.routes,
         *results.routes,
         *api.routes,
+        *train.routes,
         Mount("/static", app=StaticFiles(directory=static, check_dir=False), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers=duplicate.exception_handlers)
