@@ -5,6 +5,7 @@ worker (a worker killed and replaced loses nothing acknowledged). A real server,
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import signal
@@ -58,8 +59,10 @@ def two_workers(pg_server):
 
 
 def _listen(base: str, gid: str, found: queue.Queue, stop: threading.Event) -> None:
-    """One page's SSE stream: report which worker serves it, then every 'changed' notice."""
-    with httpx.stream("GET", f"{base}/games/{gid}/events", timeout=httpx.Timeout(5, read=30)) as response:
+    """One page's SSE stream: report which worker serves it, then every 'changed' notice (until the test
+    stops the server)."""
+    url = f"{base}/games/{gid}/events"
+    with contextlib.suppress(httpx.HTTPError), httpx.stream("GET", url, timeout=httpx.Timeout(5, read=30)) as response:
         worker = response.headers["x-arbitru-worker"]
         found.put(("open", worker))
         for line in response.iter_lines():

@@ -10,16 +10,40 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import AsyncIterator
 from typing import Protocol
+
+
+class Subscription(Protocol):
+    async def next(self, timeout: float) -> int | None:
+        """The seq of the game's next change, or None when ``timeout`` seconds pass first."""
+
+    def close(self) -> None: ...
 
 
 class Publisher(Protocol):
     def publish(self, game_id: str, seq: int) -> None:
         """Tell the game's subscribers it changed (callable from any thread)."""
 
-    def subscribe(self, game_id: str) -> AsyncIterator[int]:
-        """The seqs of the game's changes from now on (in the event loop)."""
+    def subscribe(self, game_id: str) -> Subscription:
+        """The game's changes from now on (called in the event loop)."""
+
+
+class _LocalSubscription:
+    def __init__(self, publisher: LocalPublisher, game_id: str, queue_size: int) -> None:
+        self.publisher = publisher
+        self.game_id = game_id
+        self.queue: asyncio.Queue[int] = asyncio.Queue(queue_size)
+        self.entry = (asyncio.get_running_loop(), self.queue)
+
+    async def next(self, timeout: float) -> int | None:
+        try:
+            return await asyncio.wait_for(self.queue.get(), timeout)
+        except TimeoutError:
+            return None
+
+    def close(self) -> None:
+        with self.publisher._lock:
+            self.publisher._subscribers.get(self.game_id, set()).discard(self.entry)
 
 
 class LocalPublisher:
@@ -40,17 +64,11 @@ class LocalPublisher:
         with self._lock:
             return len(self._subscribers.get(game_id, ()))
 
-    async def subscribe(self, game_id: str) -> AsyncIterator[int]:
-        queue: asyncio.Queue[int] = asyncio.Queue(self.queue_size)
-        entry = (asyncio.get_running_loop(), queue)
+    def subscribe(self, game_id: str) -> Subscription:
+        sub = _LocalSubscription(self, game_id, self.queue_size)
         with self._lock:
-            self._subscribers.setdefault(game_id, set()).add(entry)
-        try:
-            while True:
-                yield await queue.get()
-        finally:
-            with self._lock:
-                self._subscribers.get(game_id, set()).discard(entry)
+            self._subscribers.setdefault(game_id, set()).add(sub.entry)
+        return sub
 
 
 def _offer(queue: asyncio.Queue[int], seq: int) -> None:
@@ -86,7 +104,7 @@ class PostgresPublisher:
                 self._thread.start()
         self._ready.wait(10)
 
-    def subscribe(self, game_id: str) -> AsyncIterator[int]:
+    def subscribe(self, game_id: str) -> Subscription:
         self.start()
         return self.local.subscribe(game_id)
 

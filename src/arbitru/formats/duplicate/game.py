@@ -543,7 +543,11 @@ class Step:
 class Session:
     """A game in a journal: replays it on opening, and appends each action's events before applying them."""
 
-    def __init__(self, journal: Journal, game_id: str, lexicon: Lexicon | None = None) -> None:
+    def __init__(
+        self, journal: Journal, game_id: str, lexicon: Lexicon | None = None, state: Game | None = None
+    ) -> None:
+        """``state``: the game as folded earlier by this process (a server keeps it between requests); only
+        the events after it are folded in, and it is not to be used elsewhere meanwhile."""
         info = journal.game(game_id)
         if info.format != FORMAT:
             raise GameError(f"game {game_id} is a {info.format} game, not duplicate")
@@ -558,8 +562,13 @@ class Session:
                 f"{self.settings.lang!r}"
             )
         self.lexicon = lexicon
-        self.game = replay(game_id, self.settings, journal.iter_events(game_id))
         self._moved_on: Event | None = None
+        if state is not None and state.id == game_id:
+            self.game = state
+            self._refresh()
+            self._moved_on = None
+        else:
+            self.game = replay(game_id, self.settings, journal.iter_events(game_id))
 
     def _refresh(self) -> None:
         """Fold in what other writers appended since this session last looked (inside the action's
