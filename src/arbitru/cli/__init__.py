@@ -12,6 +12,7 @@ import sys
 import click
 
 from arbitru.errors import ArbitruError
+from arbitru.textinput import undecodable
 
 # module -> attribute: each is a click command or group added to the main group
 AREAS = (
@@ -23,6 +24,15 @@ AREAS = (
 
 
 class ArbitruGroup(click.Group):
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        # an argument that is not UTF-8 reaches Python as lone surrogates, which nothing can store or look up
+        for arg in args:
+            if undecodable(arg):
+                shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+                click.echo(f"error: argument {shown!r} holds bytes that are not UTF-8", err=True)
+                sys.exit(2)
+        return super().parse_args(ctx, args)
+
     def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from arbitru.cli.common import journal_option
+from arbitru.cli.common import journal_option, read_text
 from arbitru.errors import ArbitruError
 from arbitru.formats.anticipation.announce import announcement_script
 from arbitru.formats.anticipation.correction import PlayerResult, SlipVerdict
@@ -46,10 +46,7 @@ def _open(db: str, game_id: str) -> AnticipationGame:
 
 
 def _read(path: str) -> str:
-    try:
-        return Path(path).read_text("utf-8")
-    except UnicodeDecodeError as e:
-        raise ArbitruError(f"{path}: not UTF-8 text (byte {e.start})") from None
+    return read_text(path)
 
 
 @click.group("anticipation")

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from arbitru.errors import JournalError
+from arbitru.textinput import InputError, check_payload, check_text
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS game (
@@ -97,6 +98,8 @@ class Journal:
     def create_game(self, format: str, settings: dict[str, Any], game_id: str | None = None) -> str:
         """Register a game with its settings (fixed for its life, FISE-3); returns its id."""
         game_id = game_id or uuid.uuid4().hex[:12]
+        check_text(game_id, "game id", "number")
+        check_payload(settings, "settings")
         try:
             with self._transaction():
                 self.db.execute(
@@ -112,7 +115,13 @@ class Journal:
         return self.append_many(game_id, [(kind, payload)])[0]
 
     def append_many(self, game_id: str, events: Iterable[tuple[str, dict[str, Any]]]) -> list[int]:
-        """Append events in one transaction: all are stored or none (a bulk slip file)."""
+        """Append events in one transaction: all are stored or none (a bulk slip file).
+
+        :raises InputError: when a payload could not be replayed (:func:`arbitru.textinput.check_payload`).
+        """
+        events = list(events)
+        for kind, payload in events:
+            check_payload(payload, kind)
         with self._transaction():
             self.game(game_id)
             sql = "SELECT COALESCE(MAX(seq), 0) FROM event WHERE game_id = ?"
@@ -134,6 +143,10 @@ class Journal:
     # --- reading -------------------------------------------------------------------------------------------
 
     def game(self, game_id: str) -> GameInfo:
+        try:
+            check_text(game_id, "game id", "number")
+        except InputError as e:
+            raise JournalError(str(e)) from None
         row = self.db.execute("SELECT id, format, created, settings FROM game WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise JournalError(f"no game {game_id!r} in {self.path}")

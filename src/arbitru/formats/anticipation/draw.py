@@ -39,6 +39,7 @@ from arbitru.engine.movegen import generate
 from arbitru.engine.tiles import BLANK, Alphabet, Bag, Rack
 from arbitru.errors import ArbitruError, TileError
 from arbitru.formats.anticipation.variants import GROUP1_SIZE, GROUP_SIZE, GROUPS, Settings
+from arbitru.textinput import ascii_number
 
 MAX_ATTEMPTS = 2000  # draws of one group before it is said not to meet the condition
 ESCALATE = 5  # regroupings before one more group is returned
@@ -405,7 +406,7 @@ def _can_meet(rules: GroupRules, bag: Sequence[int], left: int, supervised: bool
 # --- groups entered by hand ---------------------------------------------------------------------------------
 
 
-_LINE = re.compile(r"^\s*(?:(?:grupa\s*)?(\d+)\s*[:.)=]\s*|(\d+)\s+)?(.*?)\s*$", re.IGNORECASE)
+_LINE = re.compile(r"^\s*(?:(?:grupa\s*)?([0-9]+)\s*[:.)=]\s*|([0-9]+)\s+)?(.*?)\s*$", re.IGNORECASE)
 
 
 def parse_groups(alpha: Alphabet, text: str) -> list[list[int]]:
@@ -423,7 +424,7 @@ def parse_groups(alpha: Alphabet, text: str) -> list[list[int]]:
         assert m is not None
         number = m.group(1) or m.group(2)
         letters = m.group(3)
-        if number is not None and int(number) != len(groups) + 1:
+        if number is not None and ascii_number(number) != len(groups) + 1:
             problems.append(f"line {lineno}: group number {number}, expected {len(groups) + 1}")
         try:
             groups.append(parse_group(alpha, letters))

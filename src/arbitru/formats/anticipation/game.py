@@ -44,6 +44,7 @@ from arbitru.formats.anticipation.slips import Slip, SlipFileError, read_slips_c
 from arbitru.formats.anticipation.turns import Lot, TurnOrder
 from arbitru.formats.anticipation.variants import TURNS, Settings
 from arbitru.journal.store import Event, Journal
+from arbitru.textinput import InputError, ascii_number, check_text, csv_rows
 
 FORMAT = "anticipation"
 DECISION_TARGETS = {
@@ -505,21 +506,29 @@ def read_seating_csv(text: str) -> list[tuple[str, int, str]]:
 
     :raises SlipFileError: naming the line and field of a problem.
     """
-    import csv
-    import io
-
     out: list[tuple[str, int, str]] = []
-    for lineno, cells in enumerate(csv.reader(io.StringIO(text)), 1):
+    try:
+        rows = csv_rows(text, "seating file")
+    except InputError as e:
+        raise SlipFileError(str(e)) from None
+    for lineno, cells in rows:
         if not cells or not any(c.strip() for c in cells):
             continue
         if lineno == 1 and cells[0].strip().lower() == "player":
             continue
-        if len(cells) < 2:
+        if not 2 <= len(cells) <= 3:
             raise SlipFileError(f"line {lineno}: expected player,table[,name]")
         player, table = cells[0].strip(), cells[1].strip()
+        name = cells[2].strip() if len(cells) > 2 else ""
         if not player:
             raise SlipFileError(f"line {lineno}, field 'player': empty")
-        if not table.isdigit() or int(table) < 1:
+        number = ascii_number(table)
+        if number is None or number < 1:
             raise SlipFileError(f"line {lineno}, field 'table': {table!r} is not a table number")
-        out.append((player, int(table), cells[2].strip() if len(cells) > 2 else ""))
+        try:
+            check_text(player, f"line {lineno}, field 'player'", "player")
+            check_text(name, f"line {lineno}, field 'name'", "name")
+        except InputError as e:
+            raise SlipFileError(str(e)) from None
+        out.append((player, number, name))
     return out

@@ -9,6 +9,7 @@ import html
 import io
 
 from arbitru.formats.duplicate.results import GameResult, MoveLine, PlayerLine, Standing, percent
+from arbitru.textinput import number_order
 
 FORMATS = ("text", "csv", "csv-moves", "html")
 
@@ -74,7 +75,7 @@ def moves_csv(result: GameResult) -> str:
         ]
     )
     masters = {m.move: m for m in result.masters}
-    for line in sorted(result.lines, key=lambda ln: _num(ln.player.number)):
+    for line in sorted(result.lines, key=lambda ln: number_order(ln.player.number)):
         for m in line.moves:
             v = m.verdict
             slip = v.slip if v else None
@@ -96,9 +97,6 @@ def moves_csv(result: GameResult) -> str:
             )
     return out.getvalue()
 
-
-def _num(number: str) -> tuple[int, str]:
-    return (int(number), "") if number.isdigit() else (10**9, number)
 
 
 def text(result: GameResult) -> str:
@@ -150,7 +148,7 @@ def text(result: GameResult) -> str:
     lines.append(
         f"{'master':<24}" + "".join(f"{m.score:>5}" for m in result.masters) + f"{result.master_total:>7}"
     )
-    for line in sorted(result.lines, key=lambda ln: _num(ln.player.number)):
+    for line in sorted(result.lines, key=lambda ln: number_order(ln.player.number)):
         cells = "".join(f"{_cell(m):>5}" for m in line.moves)
         lines.append(f"{line.player.label():<24}{cells}{line.total:>7}")
     lines.append("(+b: bonus; z: 0 for a reason, see the CSV of moves)")
@@ -194,7 +192,7 @@ def html_page(result: GameResult) -> str:
         f"<tr><th>master</th>{''.join(f'<td>{m.score}</td>' for m in result.masters)}"
         f"<td>{result.master_total}</td></tr>"
     ]
-    for line in sorted(result.lines, key=lambda ln: _num(ln.player.number)):
+    for line in sorted(result.lines, key=lambda ln: number_order(ln.player.number)):
         cells = "".join(
             f'<td title="{e(" ".join(m.reasons) or m.written())}">{e(_cell(m))}</td>' for m in line.moves
         )

@@ -22,7 +22,7 @@ when its master move is placed.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,11 +33,13 @@ from arbitru.engine.notation import Coordinate
 from arbitru.engine.placement import Placement
 from arbitru.engine.tiles import BLANK, BLANK_BIT, Alphabet, Bag, Rack, alphabet, letter_of
 from arbitru.errors import ArbitruError, JournalError, NotationError, TileError
+from arbitru.formats import payload
 from arbitru.formats.duplicate import announce, master, racks, variants
 from arbitru.formats.duplicate.racks import Draw
 from arbitru.formats.duplicate.rulesets import RuleSet, RuleSetError
-from arbitru.formats.duplicate.slips import Slip, Verdict, judge
+from arbitru.formats.duplicate.slips import Slip, Verdict, checked, judge
 from arbitru.journal.store import Event, Journal
+from arbitru.textinput import check_digits, number_order
 
 FORMAT = "duplicate"
 SOURCES = ("seed", "hand", "prepared")
@@ -293,24 +295,26 @@ class Game:
         if handler is None:
             raise JournalError(f"event {event.seq}: unknown kind {event.kind!r} in a duplicate game")
         try:
-            handler(event.payload)
-        except (KeyError, TypeError, ValueError) as e:
-            if isinstance(e, JournalError):
-                raise
-            raise JournalError(f"event {event.seq} ({event.kind}) does not fit the game: {e}") from None
+            handler(payload.mapping(event.payload))
+        except JournalError as e:
+            raise JournalError(f"game {self.id}, event {event.seq} ({event.kind}): {e}") from None
+        except (ValueError, LookupError, TypeError, AttributeError, ArithmeticError, RecursionError) as e:
+            # ValueError covers every ArbitruError (a tile, a position, a payload field that cannot be read)
+            raise JournalError(f"game {self.id}, event {event.seq} ({event.kind}) does not fit the game: {e}") from None
         self.last_seq = event.seq
 
-    def _on_player(self, p: dict[str, Any]) -> None:
-        number = str(p["number"])
+    def _on_player(self, p: Mapping[str, Any]) -> None:
+        number = payload.text(p, "number")
         self.players[number] = Player(
-            number, p.get("name", ""), str(p.get("table", "")), tuple(p.get("members", ()))
+            number, payload.text(p, "name", ""), payload.text(p, "table", ""), tuple(payload.texts(p, "members", ()))
         )
 
-    def _on_withdraw(self, p: dict[str, Any]) -> None:
-        player = self.players.setdefault(str(p["player"]), Player(str(p["player"])))
-        player.withdrawn_after = int(p["after_move"])
+    def _on_withdraw(self, p: Mapping[str, Any]) -> None:
+        number = payload.text(p, "player")
+        after = payload.integer(p, "after_move", low=0)
+        self.players.setdefault(number, Player(number)).withdrawn_after = after
 
-    def _on_draw(self, p: dict[str, Any]) -> None:
+    def _on_draw(self, p: Mapping[str, Any]) -> None:
         if self.end is not None:
             raise JournalError("a draw after the end of the game")
         d = Draw.from_payload(self.alphabet, p)
@@ -340,30 +344,32 @@ class Game:
         if replacing and d.legal:
             self.no_move_redraws += 1
 
-    def _on_master(self, p: dict[str, Any]) -> None:
-        if self.phase != "play" or int(p["move"]) != self.move:
-            raise JournalError(
-                f"a master move for move {p['move']} while the game is at {self.phase} {self.move}"
-            )
+    def _on_master(self, p: Mapping[str, Any]) -> None:
+        move = payload.integer(p, "move")
+        if self.phase != "play" or move != self.move:
+            raise JournalError(f"a master move for move {move} while the game is at {self.phase} {self.move}")
         state = self.moves[-1]
-        placement = Placement(Coordinate.parse(p["position"]), _word_from_labels(self.alphabet, p["word"]))
+        word = _word_from_labels(self.alphabet, payload.texts(p, "word"))
+        placement = Placement(Coordinate.parse(payload.text(p, "position")), word)
         new = self.board.play(placement)
         rack = Rack(self.alphabet, self.rack)
         left = rack.take([t for _, t in new])  # raises TileError when the move is not on the rack
         self.rack = left.tiles()
         joker = self._joker(new) if self.settings.variant == "joker" else None
         recorded = p.get("joker")
+        if recorded is not None:
+            payload.mapping(recorded, "field 'joker'")
         if recorded is not None and joker != recorded:
             raise JournalError(
                 f"move {self.move}: FISE-20 blank handling {recorded} does not replay ({joker})"
             )
         state.master = Master(
             placement,
-            int(p["score"]),
-            p.get("top"),
-            str(p.get("by", "program")),
-            list(p.get("ties", [])),
-            list(p.get("remarks", [])),
+            payload.integer(p, "score"),
+            payload.optional_integer(p, "top"),
+            payload.text(p, "by", "program"),
+            [dict(t) for t in payload.mappings(p, "ties", [])],
+            payload.texts(p, "remarks", []),
             new,
             joker,
         )
@@ -389,30 +395,33 @@ class Game:
             self.fixed = ()
         return action
 
-    def _on_slip(self, p: dict[str, Any]) -> None:
+    def _on_slip(self, p: Mapping[str, Any]) -> None:
         slip = Slip.from_payload(p)
         if slip.move > self.move or slip.move < 1:
             raise JournalError(f"a slip for move {slip.move}, which is not open")
-        self.slips[(slip.move, slip.player)] = slip
+        # one slip per player and move: the number as written, spaces apart (the slip keeps them)
+        self.slips[(slip.move, slip.player.strip())] = slip
 
-    def _on_ruling(self, p: dict[str, Any]) -> None:
-        self.rulings[str(p["word"]).upper()] = (
-            bool(p["valid"]),
-            str(p.get("reason", "")),
-            str(p.get("rule", "")),
+    def _on_ruling(self, p: Mapping[str, Any]) -> None:
+        self.rulings[payload.text(p, "word").upper()] = (
+            payload.boolean(p, "valid"),
+            payload.text(p, "reason", ""),
+            payload.text(p, "rule", ""),
         )
 
-    def _on_end(self, p: dict[str, Any]) -> None:
-        self.end = End(
-            int(p["after_move"]), str(p["reason"]), tuple(p.get("rules", ())), str(p.get("kind", "referee"))
-        )
+    def _on_end(self, p: Mapping[str, Any]) -> None:
+        kind = payload.text(p, "kind", "referee")
+        if kind not in END_KINDS:
+            raise JournalError(f"an end of kind {kind!r}; known: {', '.join(END_KINDS)}")
+        rules = tuple(payload.texts(p, "rules", ()))
+        self.end = End(payload.integer(p, "after_move", low=0), payload.text(p, "reason"), rules, kind)
 
     # --- judging -----------------------------------------------------------------------------------------
 
     def verdict(self, slip: Slip, lexicon: Lexicon) -> Verdict:
         """The verdict on a slip against the board and rack of its move."""
         state = self.moves[slip.move - 1]
-        player = self.players.get(slip.player)
+        player = self.players.get(slip.player.strip())
         withdrawn = bool(player and player.withdrawn_after is not None and slip.move > player.withdrawn_after)
         known = set(self.players) if self.players else None
         return judge(
@@ -429,14 +438,11 @@ class Game:
     def verdicts(self, lexicon: Lexicon, move: int | None = None) -> list[Verdict]:
         """The verdicts on the slips that count (the last one entered per player and move)."""
         out = []
-        for (m, _player), slip in sorted(self.slips.items(), key=lambda kv: (kv[0][0], _num(kv[0][1]))):
+        for (m, _player), slip in sorted(self.slips.items(), key=lambda kv: (kv[0][0], number_order(kv[0][1]))):
             if move is None or m == move:
                 out.append(self.verdict(slip, lexicon))
         return out
 
-
-def _num(player: str) -> tuple[int, str]:
-    return (int(player), "") if player.isdigit() else (10**9, player)
 
 
 def _word_from_labels(alpha: Alphabet, items: Sequence[str]) -> tuple[int, ...]:
@@ -535,8 +541,8 @@ class Session:
     def _append(self, events: list[tuple[str, dict[str, Any]]]) -> None:
         """Write the events (one transaction), then fold them in."""
         seqs = self.journal.append_many(self.id, events)
-        for seq, (kind, payload) in zip(seqs, events, strict=True):
-            self.game.apply(Event(seq, kind, payload, ""))
+        for seq, (kind, data) in zip(seqs, events, strict=True):
+            self.game.apply(Event(seq, kind, data, ""))
 
     # --- players, slips, rulings -------------------------------------------------------------------------
 
@@ -562,7 +568,7 @@ class Session:
                     f"slip of player {s.player or '?'} for move {s.move}: "
                     f"{'no move is open yet' if not self.game.move else f'moves open: 1–{self.game.move}'}"
                 )
-        self._append([("slip", s.to_payload()) for s in slips])
+        self._append([("slip", checked(s).to_payload()) for s in slips])
         lexicon = self._lexicon()
         return [self.game.verdict(s, lexicon) for s in slips]
 
@@ -916,6 +922,8 @@ def _preview_joker(g: Game, chosen: master.Candidate) -> dict[str, Any] | None:
 
 
 def _player_payload(p: Player) -> dict[str, Any]:
+    check_digits(p.number, "player number")
+    check_digits(p.table, "table")
     return {"number": p.number, "name": p.name, "table": p.table, "members": list(p.members)}
 
 
