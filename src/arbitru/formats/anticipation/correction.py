@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +32,7 @@ from arbitru.engine.placement import Placement
 from arbitru.engine.rules import Check, check
 from arbitru.engine.tiles import BLANK, BLANK_BIT, Alphabet, is_blank, letter_of
 from arbitru.errors import IllegalPlacementError, NotationError, TileError
+from arbitru.formats import payload
 from arbitru.formats.anticipation.draw import format_group
 from arbitru.formats.anticipation.slips import Slip, SlipRow
 from arbitru.formats.anticipation.variants import GROUP_SIZE, TURNS, Settings
@@ -455,8 +456,22 @@ class Decision:
     event: int | None = None
 
     @classmethod
-    def from_payload(cls, seq: int, data: dict[str, Any]) -> Decision:
-        return cls(seq, **{k: v for k, v in data.items() if k in cls.__dataclass_fields__ and k != "seq"})
+    def from_payload(cls, seq: int, data: Mapping[str, Any]) -> Decision:
+        """:raises PayloadError: for a field of the wrong type."""
+        return cls(
+            seq,
+            payload.text(data, "player"),
+            payload.text(data, "target"),
+            payload.text(data, "action"),
+            payload.text(data, "reason"),
+            payload.text(data, "by", "chief arbiter"),
+            payload.optional_integer(data, "turn", low=1, high=TURNS),
+            payload.optional_integer(data, "index", low=1, high=2),
+            payload.optional_text(data, "position"),
+            payload.optional_text(data, "word"),
+            payload.optional_integer(data, "points"),
+            payload.optional_integer(data, "event", low=1),
+        )
 
 
 @dataclass(frozen=True)

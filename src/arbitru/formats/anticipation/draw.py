@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +38,7 @@ from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.movegen import generate
 from arbitru.engine.tiles import BLANK, Alphabet, Bag, Rack
 from arbitru.errors import ArbitruError, TileError
+from arbitru.formats import payload
 from arbitru.formats.anticipation.variants import GROUP1_SIZE, GROUP_SIZE, GROUPS, Settings
 from arbitru.textinput import ascii_number
 
@@ -269,13 +270,13 @@ class Draw:
         return {"groups": self.labels(alpha), "method": self.method, "seed": self.seed, "log": self.log}
 
     @classmethod
-    def from_payload(cls, alpha: Alphabet, data: dict[str, Any]) -> Draw:
-        return cls(
-            [parse_group(alpha, g) for g in data["groups"]],
-            data["method"],
-            data.get("seed"),
-            data.get("log", []),
-        )
+    def from_payload(cls, alpha: Alphabet, data: Mapping[str, Any]) -> Draw:
+        """:raises PayloadError: for a field of the wrong type or not 15 groups."""
+        groups = [parse_group(alpha, g) for g in payload.texts(data, "groups")]
+        if len(groups) != GROUPS:
+            raise payload.PayloadError(f"{len(groups)} groups, not {GROUPS}")
+        log = [dict(entry) for entry in payload.mappings(data, "log", [])]
+        return cls(groups, payload.text(data, "method"), payload.optional_integer(data, "seed"), log)
 
 
 def groups_to_return(rules: GroupRules, drawn: Sequence[Sequence[int]], bag: Sequence[int], left: int) -> int:

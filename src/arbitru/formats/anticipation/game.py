@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,7 @@ from typing import Any
 from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.tiles import Alphabet, alphabet
 from arbitru.errors import ArbitruError, JournalError, LexiconError
+from arbitru.formats import payload
 from arbitru.formats.anticipation.correction import (
     Correction,
     Decision,
@@ -42,7 +43,7 @@ from arbitru.formats.anticipation.draw import Draw, GroupRules, GroupsError, gro
 from arbitru.formats.anticipation.ranking import rank
 from arbitru.formats.anticipation.slips import Slip, SlipFileError, read_slips_csv
 from arbitru.formats.anticipation.turns import Lot, TurnOrder
-from arbitru.formats.anticipation.variants import TURNS, Settings
+from arbitru.formats.anticipation.variants import GROUPS, TURNS, Settings
 from arbitru.journal.store import Event, Journal
 from arbitru.textinput import InputError, ascii_number, check_text, csv_rows
 
@@ -368,7 +369,7 @@ class AnticipationGame:
 
     def _final(self) -> int | None:
         for e in self.journal.iter_events(self.id, "publication"):
-            if e.payload["stage"] == "final":
+            if e.payload.get("stage") == "final":
                 return e.seq
         return None
 
@@ -431,7 +432,15 @@ class AnticipationGame:
             if upto is not None and e.seq > upto:
                 break
             state.last_seq = e.seq
-            self._apply(state, e)
+            try:
+                self._apply(state, payload.mapping(e.payload), e)
+            except JournalError as err:
+                raise JournalError(f"game {self.id}, event #{e.seq} ({e.kind}): {err}") from None
+            except (ValueError, LookupError, TypeError, AttributeError, ArithmeticError, RecursionError) as err:
+                # ValueError covers every ArbitruError: a tile, a lot, a payload field that cannot be read
+                raise JournalError(
+                    f"game {self.id}, event #{e.seq} ({e.kind}) does not fit the game: {err}"
+                ) from None
         lexicon = self.lexicon
         state.lexicon_name = lexicon.name
         setup = Setup(
@@ -454,17 +463,20 @@ class AnticipationGame:
         state.ranking = rank(state.results, self.settings.variant)
         return state
 
-    def _apply(self, state: GameState, e: Event) -> None:
-        p = e.payload
+    def _apply(self, state: GameState, p: Mapping[str, Any], e: Event) -> None:
         if e.kind == "draw":
             state.draw = Draw.from_payload(self.alpha, p)
         elif e.kind == "seating":
-            for entry in p["players"]:
-                state.seating[entry["player"]] = int(entry["table"])
-                if entry.get("name"):
-                    state.names[entry["player"]] = entry["name"]
+            for entry in payload.mappings(p, "players"):
+                player = payload.text(entry, "player")
+                state.seating[player] = payload.integer(entry, "table", low=1)
+                if payload.text(entry, "name", ""):
+                    state.names[player] = payload.text(entry, "name")
         elif e.kind == "blind_groups":
-            state.blind[p["player"]] = [parse_group(self.alpha, g) for g in p["groups"]]
+            groups = [parse_group(self.alpha, g) for g in payload.texts(p, "groups")]
+            if len(groups) != GROUPS:
+                raise JournalError(f"{len(groups)} sealed groups, not {GROUPS}")
+            state.blind[payload.text(p, "player")] = groups
         elif e.kind == "lot":
             state.order.add(Lot.from_payload(p))
         elif e.kind == "slip":
@@ -479,11 +491,17 @@ class AnticipationGame:
         elif e.kind == "decision":
             state.decisions.append(Decision.from_payload(e.seq, p))
         elif e.kind == "sanction":
-            state.sanctions.append(Sanction(e.seq, p["player"], p["kind"], p["reason"], p.get("turn")))
+            kind = payload.text(p, "kind")
+            if kind not in ("disciplinary", "cheating"):
+                raise JournalError(f"a sanction of kind {kind!r}")
+            turn = payload.optional_integer(p, "turn", low=1, high=TURNS)
+            state.sanctions.append(Sanction(e.seq, payload.text(p, "player"), kind, payload.text(p, "reason"), turn))
         elif e.kind == "correction":
-            state.corrections.append({"seq": e.seq, **p})
+            state.corrections.append({**p, "seq": e.seq})
         elif e.kind == "publication":
-            state.publications.append({"seq": e.seq, **p})
+            if payload.text(p, "stage") not in ("provisional", "final"):
+                raise JournalError(f"a publication of stage {p['stage']!r}")
+            state.publications.append({**p, "seq": e.seq})
         else:
             raise JournalError(f"event #{e.seq}: unknown kind {e.kind!r} in an anticipation game")
 

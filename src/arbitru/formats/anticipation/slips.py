@@ -27,11 +27,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from arbitru.errors import ArbitruError
+from arbitru.formats import payload
 from arbitru.formats.anticipation.variants import TURNS
 from arbitru.textinput import InputError, ascii_number, check_text, csv_rows
 
@@ -93,10 +94,23 @@ class Slip:
         }
 
     @classmethod
-    def from_payload(cls, data: dict[str, Any]) -> Slip:
-        rows = [SlipRow(**r) for r in data["rows"]]
+    def from_payload(cls, data: Mapping[str, Any]) -> Slip:
+        """:raises PayloadError: for a field of the wrong type."""
+        rows = [
+            SlipRow(
+                payload.integer(r, "line", 0, low=0),
+                *(payload.text(r, name, "") for name in ("table", "turn", "position", "word", "score")),
+                *(payload.text(r, name, "") for name in ("turn_total", "note")),
+                name=payload.optional_text(r, "name"),
+            )
+            for r in payload.mappings(data, "rows")
+        ]
         return cls(
-            data["player"], data.get("turn"), rows, data.get("source", ""), data.get("written_turn", "")
+            payload.text(data, "player"),
+            payload.optional_integer(data, "turn", low=1, high=TURNS),
+            rows,
+            payload.text(data, "source", ""),
+            payload.text(data, "written_turn", ""),
         )
 
     # --- reading what was written ---------------------------------------------------------------------------
