@@ -314,7 +314,7 @@ class AnticipationGame:
     def _seating_players(self) -> list[str]:
         players: list[str] = []
         for e in self.journal.iter_events(self.id, "seating"):
-            players.extend(p["player"] for p in e.payload["players"])
+            players.extend(str(p.get("player")) for p in e.payload.get("players", ()) if isinstance(p, dict))
         return players
 
     def decide(
@@ -489,7 +489,10 @@ class AnticipationGame:
                 replaces = [*old.replaces, old.seq] if old and old.seq is not None else []
                 state.slips[key] = SlipEntry(e.seq, slip, replaces)
         elif e.kind == "decision":
-            state.decisions.append(Decision.from_payload(e.seq, p))
+            decision = Decision.from_payload(e.seq, p)
+            if decision.action not in DECISION_TARGETS.get(decision.target, ()):
+                raise JournalError(f"a {decision.target!r} decision cannot be {decision.action!r}")
+            state.decisions.append(decision)
         elif e.kind == "sanction":
             kind = payload.text(p, "kind")
             if kind not in ("disciplinary", "cheating"):
@@ -499,9 +502,10 @@ class AnticipationGame:
         elif e.kind == "correction":
             state.corrections.append({**p, "seq": e.seq})
         elif e.kind == "publication":
-            if payload.text(p, "stage") not in ("provisional", "final"):
-                raise JournalError(f"a publication of stage {p['stage']!r}")
-            state.publications.append({**p, "seq": e.seq})
+            stage = payload.text(p, "stage")
+            if stage not in ("provisional", "final"):
+                raise JournalError(f"a publication of stage {stage!r}")
+            state.publications.append({**p, "seq": e.seq, "stage": stage, "deadline": payload.text(p, "deadline", "")})
         else:
             raise JournalError(f"event #{e.seq}: unknown kind {e.kind!r} in an anticipation game")
 

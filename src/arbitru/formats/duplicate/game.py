@@ -368,7 +368,7 @@ class Game:
             payload.integer(p, "score"),
             payload.optional_integer(p, "top"),
             payload.text(p, "by", "program"),
-            [dict(t) for t in payload.mappings(p, "ties", [])],
+            [_tie(t) for t in payload.mappings(p, "ties", [])],
             payload.texts(p, "remarks", []),
             new,
             joker,
@@ -443,6 +443,18 @@ class Game:
                 out.append(self.verdict(slip, lexicon))
         return out
 
+
+
+def _tie(t: Mapping[str, Any]) -> dict[str, Any]:
+    """A tied move as recorded with its master move (position, word labels, score, why it came behind)."""
+    tie: dict[str, Any] = {
+        "position": payload.text(t, "position"),
+        "score": payload.integer(t, "score"),
+        "word": payload.texts(t, "word"),
+    }
+    if "behind" in t:
+        tie["behind"] = payload.text(t, "behind")
+    return {**t, **tie}
 
 
 def _word_from_labels(alpha: Alphabet, items: Sequence[str]) -> tuple[int, ...]:
