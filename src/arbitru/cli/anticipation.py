@@ -7,8 +7,6 @@ each event before computing anything from it; boards, scores and rankings are re
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from pathlib import Path
 from typing import Any
@@ -33,6 +31,7 @@ from arbitru.formats.anticipation.game import AnticipationGame, GameState, read_
 from arbitru.formats.anticipation.seating import read_entrants_csv, seat
 from arbitru.formats.anticipation.variants import BLANK_COUNTS, TURNS, VARIANTS, Settings
 from arbitru.journal.store import Journal
+from arbitru.textinput import ascii_number, csv_rows
 
 
 def _db_option(f: Any) -> Any:
@@ -271,12 +270,13 @@ def blind_cmd(game_id: str, file: str, db: str) -> None:
     """Store the players' sealed groups (RO-8.4): CSV player,group,letters, 15 rows per player."""
     game = _open(db, game_id)
     by_player: dict[str, dict[int, str]] = {}
-    for lineno, cells in enumerate(csv.reader(io.StringIO(_read(file))), 1):
+    for lineno, cells in csv_rows(_read(file), file):
         if not cells or not any(c.strip() for c in cells) or (lineno == 1 and cells[0].strip() == "player"):
             continue
-        if len(cells) != 3 or not cells[1].strip().isdigit():
-            raise ArbitruError(f"{file}, line {lineno}: expected player,group,letters")
-        by_player.setdefault(cells[0].strip(), {})[int(cells[1])] = cells[2]
+        number = ascii_number(cells[1]) if len(cells) == 3 else None
+        if number is None:
+            raise ArbitruError(f"{file}, line {lineno}: expected player,group,letters (group 1 to 15)")
+        by_player.setdefault(cells[0].strip(), {})[number] = cells[2]
     for player, groups in by_player.items():
         ordered = [parse_group(game.alpha, groups[i]) for i in sorted(groups)]
         if sorted(groups) != list(range(1, len(groups) + 1)):

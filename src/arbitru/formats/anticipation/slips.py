@@ -34,10 +34,12 @@ from typing import Any
 from arbitru.errors import ArbitruError
 from arbitru.formats import payload
 from arbitru.formats.anticipation.variants import TURNS
-from arbitru.textinput import InputError, ascii_number, check_text, csv_rows
+from arbitru.textinput import InputError, ascii_number, check_digits, check_text, csv_rows
 
 COLUMNS = ("player", "table", "turn", "position", "word", "score", "turn_total", "note")
 OPTIONAL_COLUMNS = ("name", "collected")
+#: the fields the desk types as numbers: in ASCII digits only ("²" or "٣" is a typing fault, refused)
+NUMBER_COLUMNS = ("table", "turn", "score", "turn_total", "collected")
 
 
 class SlipFileError(ArbitruError):
@@ -243,6 +245,8 @@ def read_slips_csv(
         for name, cell in data.items():
             try:
                 check_text(cell, f"line {lineno}, field {name!r}", name)
+                if name in NUMBER_COLUMNS:
+                    check_digits(cell, f"line {lineno}, field {name!r}:")
             except InputError as e:
                 raise SlipFileError(str(e)) from None
         player = data["player"].strip()
