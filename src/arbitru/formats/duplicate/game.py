@@ -39,7 +39,7 @@ from arbitru.formats.duplicate.racks import Draw
 from arbitru.formats.duplicate.rulesets import RuleSet, RuleSetError
 from arbitru.formats.duplicate.slips import Slip, Verdict, checked, judge
 from arbitru.journal.store import Event, Journal
-from arbitru.textinput import check_digits, number_order
+from arbitru.textinput import check_digits, check_payload, number_order
 
 FORMAT = "duplicate"
 SOURCES = ("seed", "hand", "prepared")
@@ -531,9 +531,12 @@ class Session:
         game_id: str | None = None,
     ) -> Session:
         """Register a new game with its settings (FISE-3) and players."""
+        registered = [("player", _player_payload(p)) for p in players]  # checked before anything is stored
+        for _, data in registered:
+            check_payload(data, "player")
         gid = journal.create_game(FORMAT, settings.to_dict(), game_id)
-        if players:
-            journal.append_many(gid, [("player", _player_payload(p)) for p in players])
+        if registered:
+            journal.append_many(gid, registered)
         return cls(journal, gid, lexicon)
 
     @classmethod
