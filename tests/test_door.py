@@ -131,7 +131,7 @@ def test_RO_5_3_cancel_note_with_a_huge_number_cannot_break_results(tmp_path: Pa
     assert parse_notes("Anulez turul " + "7" * 5000)[0].turns == ()
     assert parse_notes("Anulez turul ²")[0].turns == ()
     game = new_game(tmp_path, GROUPS, LOTS)
-    with pytest.raises(ArbitruError, match="line 2.*at most"):
+    with pytest.raises(ArbitruError, match=r"line 2.*at most"):
         game.import_slips_csv(csv_text([("Ana", 1, 1, "H7", "AL", 4, 4, "Anulez turul " + "7" * 5000)]))
     assert game.journal.events(game.id, "slip") == []
     game.import_slips_csv(csv_text([("Ana", 1, 1, "H7", "AL", 4, 4, "Anulez turul " + "7" * 400)]))

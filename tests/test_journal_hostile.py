@@ -128,7 +128,7 @@ def check_cases(
                 problems.append(f"{what}: the error does not name the game: {e}")
         except ArbitruError:
             refused += 1
-        except (RecursionError, Exception) as e:  # noqa: BLE001 - the test is that nothing else escapes
+        except Exception as e:  # the test is that nothing else escapes (RecursionError included)
             problems.append(f"{what}: {type(e).__name__}: {e}"[:300])
         if n % 25 == 0:
             sample(gid)
