@@ -352,7 +352,7 @@ class AnticipationGame:
             raise ArbitruError("an 'as' decision gives the position and/or word the player meant")
         if target == "discipline" and event is None:
             raise ArbitruError("a discipline decision names the sanction's event number")
-        payload = {
+        data = {
             "player": player,
             "target": target,
             "action": action,
@@ -365,7 +365,11 @@ class AnticipationGame:
             "points": points,
             "event": event,
         }
-        return self.journal.append(self.id, "decision", payload)
+        try:  # what replay reads back, checked before it is stored
+            Decision.from_payload(0, data)
+        except payload.PayloadError as e:
+            raise ArbitruError(f"decision: {e}") from None
+        return self.journal.append(self.id, "decision", data)
 
     def _final(self) -> int | None:
         for e in self.journal.iter_events(self.id, "publication"):
@@ -396,6 +400,8 @@ class AnticipationGame:
             raise ArbitruError("a sanction is 'disciplinary' (RO-6.4) or 'cheating' (RO-7.1)")
         if not reason.strip():
             raise ArbitruError("a sanction needs its reason (RO-5.5.k)")
+        if turn is not None and not 1 <= turn <= TURNS:
+            raise ArbitruError(f"turn {turn}: turns are 1 to {TURNS}")
         return self.journal.append(
             self.id, "sanction", {"player": player, "kind": kind, "reason": reason, "turn": turn}
         )
