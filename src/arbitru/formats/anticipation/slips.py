@@ -100,9 +100,14 @@ class Slip:
         """:raises PayloadError: for a field of the wrong type."""
         rows = [
             SlipRow(
-                payload.integer(r, "line", 0, low=0),
-                *(payload.text(r, name, "") for name in ("table", "turn", "position", "word", "score")),
-                *(payload.text(r, name, "") for name in ("turn_total", "note")),
+                line=payload.integer(r, "line", 0, low=0),
+                table=payload.text(r, "table", ""),
+                turn=payload.text(r, "turn", ""),
+                position=payload.text(r, "position", ""),
+                word=payload.text(r, "word", ""),
+                score=payload.text(r, "score", ""),
+                turn_total=payload.text(r, "turn_total", ""),
+                note=payload.text(r, "note", ""),
                 name=payload.optional_text(r, "name"),
             )
             for r in payload.mappings(data, "rows")
