@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import uuid
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -74,10 +75,29 @@ def copy_game(journal: Journal, source: str, events: Iterable[tuple[str, Any]]) 
     return gid
 
 
+def copy_game_with_settings(journal: Journal, source: str, settings: Any) -> str:
+    """A new game with the events of ``source`` and these settings (any JSON value), stored raw."""
+    info = journal.game(source)
+    gid = uuid.uuid4().hex[:12]
+    values = {"id": gid, "format": info.format, "created": "2026-01-01T00:00:00+00:00",
+              "settings": json.dumps(settings, ensure_ascii=False)}
+    _insert(journal.db, "game", values)
+    store_raw(journal, gid, events_of(journal, source))
+    return gid
+
+
+def _insert(db: sqlite3.Connection, table: str, values: dict[str, Any]) -> None:
+    """Insert a row, filling columns a later schema may add (who acted...) with empty text."""
+    for name, notnull, default in [(row[1], row[3], row[4]) for row in db.execute(f"PRAGMA table_info({table})")]:
+        if name not in values and notnull and default is None:
+            values[name] = ""
+    db.execute(f"INSERT INTO {table} ({', '.join(values)}) VALUES ({', '.join('?' * len(values))})",
+               list(values.values()))
+
+
 def store_raw(journal: Journal, game_id: str, events: Iterable[tuple[str, Any]]) -> None:
     """Append events as a foreign writer would: any JSON, straight into the table."""
     db: sqlite3.Connection = journal.db
-    columns = [(row[1], row[3], row[4]) for row in db.execute("PRAGMA table_info(event)")]
     (last,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM event WHERE game_id = ?", (game_id,)).fetchone()
     for kind, payload in events:
         last += 1
@@ -88,12 +108,7 @@ def store_raw(journal: Journal, game_id: str, events: Iterable[tuple[str, Any]])
             "payload": json.dumps(payload, ensure_ascii=False),
             "recorded": "2026-01-01T00:00:00+00:00",
         }
-        for name, notnull, default in columns:  # columns a later schema may add (who acted...)
-            if name not in values and notnull and default is None:
-                values[name] = ""
-        names = [name for name, _, _ in columns if name in values]
-        sql = f"INSERT INTO event ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
-        db.execute(sql, [values[n] for n in names])
+        _insert(db, "event", values)
 
 
 def events_of(journal: Journal, game_id: str) -> list[tuple[str, Mapping[str, Any]]]:

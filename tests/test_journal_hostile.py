@@ -25,6 +25,7 @@ from journal_support import (
     anticipation_game,
     anticipation_lexicon,
     copy_game,
+    copy_game_with_settings,
     duplicate_game,
     duplicate_lexicon,
     events_of,
@@ -201,3 +202,26 @@ def test_G_journal_anticipation_replay_never_raises_on_a_stored_event(tmp_path: 
     cases, refused, problems = check_cases(journal, source, show, sample)
     assert not problems, f"{len(problems)} of {cases} cases:\n" + "\n".join(problems[:30])
     assert cases > 100 and 0 < refused < cases
+
+
+def test_G_journal_game_settings_that_cannot_be_read_are_one_clear_error(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "games.db")
+    duplicate = duplicate_game(journal).id
+    anticipation = anticipation_game(tmp_path).id
+    openers: dict[str, Callable[[str], object]] = {
+        duplicate: lambda gid: Session(journal, gid, duplicate_lexicon()),
+        anticipation: lambda gid: AnticipationGame(journal, gid, anticipation_lexicon()).replay(),
+    }
+    problems, refused, cases = [], 0, 0
+    for source, open_game in openers.items():
+        for what, settings in mutations(journal.game(source).settings):
+            gid = copy_game_with_settings(journal, source, settings)
+            cases += 1
+            try:
+                open_game(gid)
+            except ArbitruError:
+                refused += 1
+            except Exception as e:  # the test is that nothing else escapes
+                problems.append(f"{journal.game(source).format} settings {what}: {type(e).__name__}: {e}"[:300])
+    assert not problems, "\n".join(problems[:30])
+    assert cases > 100 and refused > 10

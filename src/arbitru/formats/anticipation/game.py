@@ -182,8 +182,11 @@ class AnticipationGame:
             raise JournalError(f"game {game_id!r} is a {info.format} game, not an anticipation game")
         self.journal = journal
         self.id = game_id
-        self.settings = Settings.from_dict(info.settings)
-        self.alpha = alphabet(self.settings.lang)
+        try:
+            self.settings = Settings.from_dict(dict(payload.mapping(info.settings, "the settings")))
+            self.alpha = alphabet(self.settings.lang)
+        except (ValueError, TypeError) as e:
+            raise JournalError(f"game {game_id}: settings that cannot be read: {e}") from None
         self._lexicon = lexicon
 
     @property

@@ -104,11 +104,11 @@ class Settings:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Settings:
         try:
-            data = dict(d)
+            data = dict(payload.mapping(d, "the settings"))
             rules = RuleSet.from_dict(data.pop("rules"))
             prepared = tuple(PreparedMove(tuple(p["rack"]), p.get("move")) for p in data.pop("prepared", []))
             return cls(rules=rules, prepared=prepared, **data)
-        except (KeyError, TypeError) as e:
+        except (KeyError, TypeError, payload.PayloadError) as e:
             raise GameError(f"malformed game settings: {e}") from None
 
     def announcement(self) -> list[str]:
