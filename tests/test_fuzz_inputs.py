@@ -205,26 +205,25 @@ def test_fuzz_duplicate_slip_files_then_results(tmp_path: Path) -> None:
 
     session = Session.create(journal, settings, lex, [Player("1", "Ana"), Player("2", "Bob")])
     session.draw()
+    base = events_of(journal, session.id)
     tally, stored = Tally(), 0
     for i, text in enumerate(cases(DUPLICATE_SLIPS, 2000, 7)):
         slips = tally.run("duplicate slips", text, lambda t: read_slips(t, move=1))
-        if slips and i % 4 == 0:
-            stored += 1
-            Tally().run("store", text, lambda _t, s=slips: session.add_slips(s))
-            result = results.compute(Session(journal, session.id, lex).game, lex)  # replayed from the journal
-            export.render(result, "csv")
+        if slips:  # every accepted file is stored in a game of its own, then the results are computed
+            game = Session(journal, copy_game(journal, session.id, base), lex)
+            if Tally().run("store", text, lambda _t, g=game, s=slips: g.add_slips(s)) is not None:
+                stored += 1
+                game.place_master()
+                again = Session(journal, game.id, lex).game  # replayed from the journal
+                export.render(results.compute(again, lex), "csv")
+                gcg.write(again)
         if i % 40 == 0:
             path = tmp_path / f"slips{i}.csv"
             path.write_bytes(text.encode("utf-8"))
             cli_refusal_or_success(["duplicate", "slips", "-j", str(journal.path), "-g", session.id, str(path)])
             cli_refusal_or_success(["duplicate", "results", "-j", str(journal.path), "-g", session.id])
     tally.check(2000)
-    assert stored > 50
-    session = Session(journal, session.id, lex)
-    session.place_master()
-    for fmt in export.FORMATS:
-        export.render(results.compute(session.game, lex), fmt)
-    gcg.write(session.game)
+    assert stored > 200
 
 
 PREPARED = [
@@ -239,9 +238,9 @@ def test_fuzz_prepared_games_and_gcg(tmp_path: Path) -> None:
     lex = duplicate_lexicon()
     journal = Journal(tmp_path / "prep.db")
     tally, played = Tally(), 0
-    for i, text in enumerate(cases(PREPARED, 400, 8)):
+    for text in cases(PREPARED, 400, 8):
         moves = tally.run("prepared", text, lambda t: read_prepared(t, es, "fise"))
-        if moves and i % 8 == 0:
+        if moves:
             settings = Settings(ruleset("fise"), "es", DUPLICATE_LIST, racks="prepared", prepared=moves)
             session = Tally().run("new game", text, lambda _t, s=settings: Session.create(journal, s, lex))
             if session is not None:
@@ -251,7 +250,7 @@ def test_fuzz_prepared_games_and_gcg(tmp_path: Path) -> None:
                 export.render(results.compute(again.game, lex), "text")
                 gcg.write(again.game)
     tally.check(400)
-    assert played > 3
+    assert played > 30
     parsed = Tally()
     for text in cases([PREPARED[2], "#player1 Ana Ana\n" + PREPARED[2]], 400, 9):
         parsed.run("gcg", text, lambda t: gcg.read(t, es))
@@ -276,7 +275,7 @@ def test_fuzz_anticipation_slip_files_then_correction(tmp_path: Path) -> None:
     tally, corrected = Tally(), 0
     for i, text in enumerate(cases(ANTICIPATION_SLIPS, 2000, 11)):
         slips = tally.run("anticipation slips", text, read_slips_csv)
-        if slips and i % 3 == 0:
+        if slips:  # every accepted file is stored in a game of its own, then corrected
             game = AnticipationGame(journal, copy_game(journal, base.id, events), lex)
             if Tally().run("store", text, game.import_slips_csv) is not None:
                 corrected += 1
@@ -290,7 +289,7 @@ def test_fuzz_anticipation_slip_files_then_correction(tmp_path: Path) -> None:
             cli_refusal_or_success(["anticipation", "slips", gid, str(path), "--db", db])
             cli_refusal_or_success(["anticipation", "results", gid, "--db", db])
     tally.check(2000)
-    assert corrected > 100
+    assert corrected > 300
 
 
 def test_fuzz_groups_seating_and_entrants(tmp_path: Path) -> None:
@@ -304,15 +303,15 @@ def test_fuzz_groups_seating_and_entrants(tmp_path: Path) -> None:
     journal, lex = base.journal, lexicon()
     events = events_of(journal, base.id)
     seating, stored = Tally(), 0
-    for i, text in enumerate(cases(["player,table,name\nAna,1,Ana Pop\nDan,2,\n", "Ana,1\nDan,2,Dan I\n"], 400, 13)):
+    for text in cases(["player,table,name\nAna,1,Ana Pop\nDan,2,\n", "Ana,1\nDan,2,Dan I\n"], 400, 13):
         seated = seating.run("seating", text, read_seating_csv)
-        if seated and i % 5 == 0:
+        if seated:
             game = AnticipationGame(journal, copy_game(journal, base.id, events), lex)
             if Tally().run("store", text, lambda _t, g=game, s=seated: g.add_seating(s)) is not None:
                 stored += 1
                 AnticipationGame(journal, game.id, lex).replay().to_dict()
     seating.check(400)
-    assert stored > 10
+    assert stored > 50
     entrants = Tally()
     for text in cases(["player,rating,club,late,name\nAna,1900,A,,Ana P\nDan,1800.5,A,yes,\n", "Ion,0\n"], 400, 14):
         found = entrants.run("entrants", text, read_entrants_csv)
