@@ -340,3 +340,44 @@ def test_fuzz_word_lists_for_lexicon_import(tmp_path: Path, lang: str, seed: str
         if info is not None:
             assert catalog.load(f"fuzz-{lang}-{i}", home=tmp_path).alphabet.lang == lang
     tally.check(60)
+
+
+# --- the CLI's own arguments ------------------------------------------------------------------------------
+
+
+def test_fuzz_cli_arguments_then_results(tmp_path: Path) -> None:
+    """Option values typed at the command line (undecodable bytes included): each command stores or refuses
+    with one ``error:`` line, and ``results`` then runs."""
+    dup = str(tmp_path / "dup.db")
+    new = ["duplicate", "new", "-j", dup, "--lexicon", DUPLICATE_LIST, "--seed", "2", "--player", "1:Ana"]
+    assert cli_refusal_or_success([*new, "--player", "2:Bob"]) == 0
+    assert cli_refusal_or_success(["duplicate", "next", "-j", dup]) == 0
+    game = new_game(tmp_path, GROUPS, LOTS, seating=[("Ana", 1, ""), ("Dan", 2, "")])
+    ant = str(tmp_path / "games.db")
+    rng = random.Random(17)
+    seeds = ["1", "H8", "CASA", "casa?", "Anulez turul 3", "dictionary", "2", "Ana"]
+    # values as --option=VALUE and positional arguments after "--": a value may start with "-" (usage errors
+    # are another matter: here every value reaches the command)
+    commands = [
+        lambda a, b, c: ["duplicate", "slips", "-j", dup, f"--player={a}", f"--position={b}", f"--word={c}"],
+        lambda a, b, c: ["duplicate", "rule", "-j", dup, "--valid", f"--reason={b}", "--", a],
+        lambda a, b, c: ["duplicate", "results", "-j", dup, f"--player={a}"],
+        lambda a, b, c: ["duplicate", "new", "-j", dup + "-new", f"--lexicon=synthetic:{a}", f"--player={b}:{c}"],
+        lambda a, b, c: ["anticipation", "warn", f"--reason={b}", "--db", ant, "--", game.id, a],
+        lambda a, b, c: ["anticipation", "decide", "--target", "total", "--action", "adjust", "--points", "5",
+                         f"--reason={b}", "--db", ant, "--", game.id, a],
+        lambda a, b, c: ["anticipation", "publish", "--provisional", f"--deadline={c}", "--db", ant, "--", game.id],
+    ]
+    stored = 0
+    for i in range(280):
+        values = [mutate(rng.choice(seeds), rng) for _ in range(3)]
+        if i % 9 == 0:
+            values[rng.randrange(3)] += "\udcff"  # an argument that was not UTF-8
+        if stored and i % 13 == 0:
+            values[rng.randrange(3)] = "x" * 3000
+        args = commands[i % len(commands)](*values)
+        if cli_refusal_or_success(args) == 0:
+            stored += 1
+            assert cli_refusal_or_success(["duplicate", "results", "-j", dup]) == 0
+            assert cli_refusal_or_success(["anticipation", "results", game.id, "--db", ant]) == 0
+    assert 0 < stored < 280

@@ -125,6 +125,26 @@ def check_digits(text: str, what: str) -> str:
     return text
 
 
+def one_line(text: str) -> str:
+    """A message on one printable line: line ends and other control characters of the user's text escaped
+    (``\\r``, ``\\n``), undecodable bytes shown as ``\\xff``.
+
+    >>> one_line("no player 2\\r\\nX")
+    'no player 2\\\\r\\\\nX'
+    """
+    out = []
+    for c in text.strip():
+        if c in "\r\n\t":
+            out.append({"\r": "\\r", "\n": "\\n", "\t": "\\t"}[c])
+        elif ord(c) < 32 or ord(c) == 127:
+            out.append(f"\\x{ord(c):02x}")
+        elif undecodable(c):
+            out.append(c.encode("utf-8", "surrogateescape").decode("ascii", "backslashreplace"))
+        else:
+            out.append(c)
+    return "".join(out)
+
+
 def undecodable(text: str) -> bool:
     """True when the text holds bytes that were not UTF-8 (lone surrogates)."""
     return _SURROGATE.search(text) is not None

@@ -12,7 +12,7 @@ import sys
 import click
 
 from arbitru.errors import ArbitruError
-from arbitru.textinput import undecodable
+from arbitru.textinput import one_line, undecodable
 
 # module -> attribute: each is a click command or group added to the main group
 AREAS = (
@@ -37,10 +37,10 @@ class ArbitruGroup(click.Group):
         try:
             return super().invoke(ctx)
         except ArbitruError as e:
-            click.echo(f"error: {e}", err=True)
+            click.echo(f"error: {one_line(str(e))}", err=True)
             sys.exit(2)
         except OSError as e:
-            click.echo(f"error: {e.strerror or e}: {e.filename or ''}".rstrip(": "), err=True)
+            click.echo(one_line(f"error: {e.strerror or e}: {e.filename or ''}".rstrip(": ")), err=True)
             sys.exit(2)
 
 
