@@ -279,7 +279,8 @@ def test_FISE_6_duplicate_slips_round_trip_through_the_cli_unchanged(tmp_path_fa
                   "--player", "1:Ana", "--player", "2:Bob").exit_code == 0
     assert invoke("duplicate", "next", "-j", str(path)).exit_code == 0
     text = _csv([["player", "position", "word", "note"], *rows])
-    result = invoke("duplicate", "slips", "-j", str(path), "-", stdin=text)
+    # --replace: a player may have several slips in the file (the last counts; each is stored as written)
+    result = invoke("duplicate", "slips", "-j", str(path), "--replace", "-", stdin=text)
     assert result.exit_code == 0, result.output
     with Journal(path) as journal:
         stored = [e.payload for e in journal.events(journal.games()[0].id, "slip")]

@@ -9,6 +9,7 @@ import pytest
 
 from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.tiles import BLANK, Bag, alphabet
+from arbitru.errors import JournalError
 from arbitru.formats.duplicate import racks
 from arbitru.formats.duplicate.announce import clock_schedule
 from arbitru.formats.duplicate.game import GameError, Session, Settings
@@ -53,8 +54,8 @@ def test_fise_3_settings_are_fixed_stored_and_announced():
     stored = s.journal.game(s.id).settings
     assert RuleSet.from_dict(stored["rules"]) == rs
     # the journal refuses to change a game's settings (FISE-3: announced before the game, fixed)
-    with pytest.raises(Exception, match="fixed"):
-        s.journal.db.execute("UPDATE game SET settings = '{}' WHERE id = ?", (s.id,))
+    with pytest.raises(JournalError, match="fixed"):
+        s.journal.execute("UPDATE game SET settings = '{}' WHERE id = ?", (s.id,))
 
 
 def test_fise_3_bad_settings_are_refused_with_a_reason():

@@ -198,7 +198,10 @@ def test_slips_are_stored_before_they_are_judged_and_a_later_one_replaces_an_ear
     s = game()
     s.add_slips([Slip(1, "1", "H5", "SACO", 12)])
     assert [e.kind for e in s.journal.events(s.id)][-1] == "slip"
-    s.add_slips([Slip(1, "1", "H5", "CASA", 12)])
+    with pytest.raises(GameError, match="has a slip for move 1 already"):
+        s.add_slips([Slip(1, "1", "H5", "CASA", 12)])
+    assert len(s.journal.events(s.id, "slip")) == 1
+    s.add_slips([Slip(1, "1", "H5", "CASA", 12)], replace=True)
     assert len(s.journal.events(s.id, "slip")) == 2
     s.place_master()
     assert compute(s.game, LEX).line("1").points == 12

@@ -20,6 +20,7 @@ AREAS = (
     ("arbitru.cli.lexicon", "commands"),
     ("arbitru.cli.anticipation", "commands"),
     ("arbitru.cli.duplicate", "commands"),
+    ("arbitru.cli.journal", "commands"),
 )
 
 

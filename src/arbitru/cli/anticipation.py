@@ -30,6 +30,7 @@ from arbitru.formats.anticipation.forms import write_forms
 from arbitru.formats.anticipation.game import AnticipationGame, GameState, read_seating_csv, resolve_lexicon
 from arbitru.formats.anticipation.seating import read_entrants_csv, seat
 from arbitru.formats.anticipation.variants import BLANK_COUNTS, TURNS, VARIANTS, Settings
+from arbitru.journal.backends import journal_exists
 from arbitru.journal.store import Journal
 from arbitru.textinput import ascii_number, csv_rows
 
@@ -39,7 +40,7 @@ def _db_option(f: Any) -> Any:
 
 
 def _open(db: str, game_id: str) -> AnticipationGame:
-    if not Path(db).exists():
+    if not journal_exists(db):
         raise ArbitruError(f"no journal {db}: create a game with 'arbitru anticipation new'")
     return AnticipationGame(Journal(db), game_id)
 

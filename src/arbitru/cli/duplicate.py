@@ -32,6 +32,7 @@ from arbitru.formats.duplicate.game import (
 )
 from arbitru.formats.duplicate.rulesets import BLANK_MODES, BONUS_MODES, RULESETS, ruleset
 from arbitru.formats.duplicate.slips import Slip, Verdict, read_slips
+from arbitru.journal.backends import journal_exists
 from arbitru.journal.store import Journal
 from arbitru.textinput import InputError, parse_number
 
@@ -60,10 +61,9 @@ def load_lexicon(spec: str | None, lang: str) -> Lexicon:
 
 
 def _open(journal: str, game: str | None, with_lexicon: bool = True) -> Session:
-    path = Path(journal)
-    if not path.exists():
+    if not journal_exists(journal):
         raise GameError(f"no journal {journal}: create a game with 'arbitru duplicate new'")
-    session = Session.open_path(path, game)
+    session = Session.open_path(journal, game)
     if with_lexicon:
         session.lexicon = load_lexicon(session.settings.lexicon, session.settings.lang)
     return session
@@ -333,6 +333,9 @@ def _show_verdicts(verdicts: list[Verdict]) -> None:
 @click.option("--score", type=int, default=None, help="One slip: the score written (FISE-6).")
 @click.option("--late", is_flag=True, help="One slip: handed in after time.")
 @click.option("--illegible", is_flag=True, help="One slip: unreadable.")
+@click.option(
+    "--replace", is_flag=True, help="Re-enter slips already stored (the old entries stay in the journal)."
+)
 def slips(
     journal: str,
     game: str | None,
@@ -344,6 +347,7 @@ def slips(
     score: int | None,
     late: bool,
     illegible: bool,
+    replace: bool,
 ) -> None:
     """Enter slips (a CSV file, or one with --player ...), store them, and print each verdict."""
     session = _open(journal, game)
@@ -355,7 +359,7 @@ def slips(
         entered = [Slip(number, player, position, word, score, late, illegible)]
     else:
         raise click.UsageError("give a CSV file of slips or one slip with --player")
-    _show_verdicts(session.add_slips(entered))
+    _show_verdicts(session.add_slips(entered, replace=replace))
 
 
 @duplicate.command()

@@ -1,55 +1,47 @@
 """The game journal: an append-only log of referee events in SQLite, from which every state is replayed.
 
-Nothing is ever overwritten: a correction is a new event. Each append is its own transaction, committed with
-``synchronous=FULL`` before the call returns, so a slip that was entered survives a crash at any later moment.
-Triggers make the database itself refuse updates and deletes of events.
+Nothing is ever overwritten: a correction is a new event. Triggers make the database itself refuse updates and
+deletes of events. Every event carries its ``actor`` (who did it: ``cli:<user>``, ``arbiter``, ``desk:<name>``,
+``player:<number>``) and the server time it was recorded.
+
+Writers: an action that reads the game's state and then appends does both inside one
+:meth:`Journal.transaction` (``BEGIN IMMEDIATE``): a second writer, in this process or another, waits for the
+first to commit, then sees its events before it checks anything. So two desks, or two ``duplicate next``, can
+never both act on the same state. Commits use ``synchronous=FULL``: an acknowledged entry survives a crash.
+
+Readers get :class:`~arbitru.errors.JournalError` naming the game and event for any damage (a corrupt page, a
+payload that is not UTF-8 or not a JSON object), never a traceback; other games stay readable.
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "games.db"
->>> with Journal(path) as j:
+>>> with Journal(path, actor="arbiter") as j:
 ...     game = j.create_game("duplicate", {"lang": "es"})
 ...     j.append(game, "rack", {"tiles": "ABC"})
-...     [e.kind for e in j.events(game)]
+...     [(e.kind, e.actor) for e in j.events(game)]
 1
-['rack']
+[('rack', 'arbiter')]
 """
 
 from __future__ import annotations
 
+import functools
+import getpass
 import json
-import sqlite3
+import os
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from arbitru.errors import JournalError
-from arbitru.textinput import InputError, check_payload, check_text
+from arbitru.journal.backends import Backend, Connection, backend_for
+from arbitru.textinput import check_payload
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS game (
-    id TEXT PRIMARY KEY,
-    format TEXT NOT NULL,
-    created TEXT NOT NULL,
-    settings TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS event (
-    game_id TEXT NOT NULL REFERENCES game(id),
-    seq INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    payload TEXT NOT NULL,
-    recorded TEXT NOT NULL,
-    PRIMARY KEY (game_id, seq)
-);
-CREATE TRIGGER IF NOT EXISTS event_no_update BEFORE UPDATE ON event
-BEGIN SELECT RAISE(ABORT, 'journal events are never changed: append a correction instead'); END;
-CREATE TRIGGER IF NOT EXISTS event_no_delete BEFORE DELETE ON event
-BEGIN SELECT RAISE(ABORT, 'journal events are never deleted: append a correction instead'); END;
-CREATE TRIGGER IF NOT EXISTS game_no_update BEFORE UPDATE ON game
-BEGIN SELECT RAISE(ABORT, 'a game''s settings are fixed when it is created'); END;
-"""
+#: the longest actor name stored (a desk's or player's label, not free text)
+MAX_ACTOR = 80
 
 
 @dataclass(frozen=True)
@@ -60,6 +52,7 @@ class Event:
     kind: str
     payload: dict[str, Any]
     recorded: str
+    actor: str = ""
 
 
 @dataclass(frozen=True)
@@ -70,19 +63,76 @@ class GameInfo:
     settings: dict[str, Any]
 
 
-class Journal:
-    """A journal database holding any number of games (anticipation, duplicate)."""
+def default_actor() -> str:
+    """Who acts from a terminal: ``$ARBITRU_ACTOR``, else ``cli:`` and the OS user."""
+    actor = os.environ.get("ARBITRU_ACTOR")
+    if actor:
+        return actor
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = str(os.getuid()) if hasattr(os, "getuid") else "unknown"
+    return f"cli:{user}"
 
-    def __init__(self, path: Path | str) -> None:
-        self.path = Path(path)
+
+def check_actor(actor: str) -> str:
+    """An actor name as stored: printable, at most :data:`MAX_ACTOR` characters.
+
+    :raises JournalError: for anything else.
+    """
+    if not isinstance(actor, str) or len(actor) > MAX_ACTOR:
+        raise JournalError(f"an actor is a name of at most {MAX_ACTOR} characters")
+    if any(not ch.isprintable() for ch in actor) or _undecodable(actor):
+        raise JournalError(f"the actor {actor!r} has characters that cannot be stored")
+    return actor
+
+
+def _undecodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+class Journal:
+    """A journal holding any number of games (anticipation, duplicate), in SQLite or PostgreSQL
+    (:mod:`arbitru.journal.backends`): ``Journal("games.db")``, ``Journal("postgresql://…")``.
+
+    One connection per thread: open a ``Journal`` in each thread or request that writes.
+    """
+
+    def __init__(self, path: Path | str, actor: str | None = None) -> None:
+        self.backend: Backend = backend_for(path)
+        self.path = self.backend.display
+        self.actor = check_actor(default_actor() if actor is None else actor)
+        self._depth = 0
         try:
-            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
-            self.db.execute("PRAGMA foreign_keys=ON")
-            self.db.executescript(SCHEMA)
-        except sqlite3.DatabaseError as e:
+            self.db: Connection = self.backend.connect()
+        except self.backend.Error as e:
             raise JournalError(f"cannot open journal {self.path}: {e}") from None
+        try:
+            self.backend.migrate(self.db, self.transaction)
+        except (*self.backend.Error, JournalError) as e:
+            self.db.close()
+            raise JournalError(f"cannot open journal {self.path}: {e}") from None
+
+    @property
+    def store(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self.backend.name
+
+    def execute(self, statement: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Run one SQL statement (``?`` placeholders) and return its rows: for tools and tests. The database
+        still refuses changes to events.
+
+        :raises JournalError: with the database's own message.
+        """
+        try:
+            cursor = self.db.execute(self.backend.sql(statement), args)
+            return list(cursor.fetchall()) if cursor.description else []
+        except self.backend.Error as e:
+            raise JournalError(f"{self.path}: {e}") from None
 
     def close(self) -> None:
         self.db.close()
@@ -93,96 +143,325 @@ class Journal:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    # --- transactions --------------------------------------------------------------------------------------
+
+    @contextmanager
+    def transaction(self, game_id: str | None = None) -> Iterator[None]:
+        """One writer at a time, whole or nothing: the outermost level is ``BEGIN`` … ``COMMIT`` (``ROLLBACK``
+        on any exception); nested levels join it. With ``game_id``, no other writer of that game runs until it
+        ends (SQLite: the whole file), so reads inside see every committed event."""
+        if self._depth:
+            self._depth += 1
+            try:
+                if game_id is not None:
+                    self._lock(game_id)
+                yield
+            finally:
+                self._depth -= 1
+            return
+        b = self.backend
+        try:
+            b.begin(self.db)
+            self._depth = 1
+            if game_id is not None:
+                self._lock(game_id)
+        except b.Error as e:
+            self._depth = 0
+            with suppress(*b.Error):
+                self.db.execute("ROLLBACK")
+            if isinstance(e, b.OperationalError):
+                raise JournalError(f"the journal {self.path} is busy or locked ({e}): try again") from None
+            raise JournalError(f"the journal {self.path} is damaged: {e}") from None
+        try:
+            yield
+        except BaseException:
+            self._depth = 0
+            with suppress(*b.Error):
+                self.db.execute("ROLLBACK")
+            raise
+        self._depth = 0
+        try:
+            self.db.execute("COMMIT")
+        except b.Error as e:
+            with suppress(*b.Error):
+                self.db.execute("ROLLBACK")
+            raise JournalError(f"the journal {self.path} could not commit: {e}") from None
+
+    def _lock(self, game_id: str) -> None:
+        self.backend.lock_game(self.db, game_id)
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._depth > 0
+
     # --- writing -------------------------------------------------------------------------------------------
 
     def create_game(self, format: str, settings: dict[str, Any], game_id: str | None = None) -> str:
         """Register a game with its settings (fixed for its life, FISE-3); returns its id."""
         game_id = game_id or uuid.uuid4().hex[:12]
-        check_text(game_id, "game id", "number")
-        check_payload(settings, "settings")
+        _check_game_id(game_id)
+        check_payload(settings, "settings")  # nothing stored that replay cannot read
         try:
-            with self._transaction():
-                self.db.execute(
+            with self.transaction(game_id):
+                self._q(
                     "INSERT INTO game (id, format, created, settings) VALUES (?, ?, ?, ?)",
-                    (game_id, format, _now(), json.dumps(settings, ensure_ascii=False, sort_keys=True)),
+                    (game_id, format, _now(), _dumps(settings)),
                 )
-        except sqlite3.IntegrityError:
+        except self.backend.IntegrityError:
             raise JournalError(f"a game {game_id!r} exists already") from None
+        except self.backend.Error as e:
+            raise JournalError(f"cannot write to the journal {self.path}: {e}") from None
         return game_id
 
     def append(self, game_id: str, kind: str, payload: dict[str, Any]) -> int:
-        """Append one event and commit it; returns its sequence number."""
+        """Append one event and commit it (or join the transaction under way); returns its sequence number."""
         return self.append_many(game_id, [(kind, payload)])[0]
 
-    def append_many(self, game_id: str, events: Iterable[tuple[str, dict[str, Any]]]) -> list[int]:
+    def append_many(
+        self, game_id: str, events: Iterable[tuple[str, dict[str, Any]]], *, expected_last: int | None = None
+    ) -> list[int]:
         """Append events in one transaction: all are stored or none (a bulk slip file).
 
-        :raises InputError: when a payload could not be replayed (:func:`arbitru.textinput.check_payload`).
+        ``expected_last``: the sequence number the caller's checks were made on; when another writer has
+        appended since, nothing is stored (optimistic concurrency for callers outside :meth:`transaction`).
+
+        :raises InputError: when a payload could not be replayed (:func:`arbitru.textinput.check_payload`):
+            a text over its field's limit, undecodable bytes, a number of more than 9 digits.
         """
         events = list(events)
         for kind, payload in events:
             check_payload(payload, kind)
-        with self._transaction():
-            self.game(game_id)
-            sql = "SELECT COALESCE(MAX(seq), 0) FROM event WHERE game_id = ?"
-            (last,) = self.db.execute(sql, (game_id,)).fetchone()
-            seqs = []
-            now = _now()
-            for kind, payload in events:
-                last += 1
-                self.db.execute(
-                    "INSERT INTO event (game_id, seq, kind, payload, recorded) VALUES (?, ?, ?, ?, ?)",
-                    (game_id, last, kind, json.dumps(payload, ensure_ascii=False, sort_keys=True), now),
-                )
-                seqs.append(last)
+        try:
+            with self.transaction(game_id):
+                self.game(game_id)
+                last = self.last_seq(game_id)
+                if expected_last is not None and last != expected_last:
+                    raise JournalError(
+                        f"game {game_id} changed (event {last}, not {expected_last}): try again"
+                    )
+                seqs = []
+                now = _now()
+                for kind, payload in events:
+                    last += 1
+                    self._q(
+                        "INSERT INTO event (game_id, seq, kind, payload, recorded, actor) "
+                        "VALUES (?, ?, ?, ?, ?, ?)",
+                        (game_id, last, kind, _dumps(payload), now, self.actor),
+                    )
+                    seqs.append(last)
+        except self.backend.IntegrityError as e:
+            raise JournalError(f"game {game_id} changed while appending ({e}): try again") from None
+        except self.backend.Error as e:
+            raise JournalError(f"cannot write to the journal {self.path}: {e}") from None
         return seqs
 
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self.db)
+    def import_game(self, info: GameInfo, events: Iterable[Event]) -> None:
+        """Store a whole game as it was exported (ids, times, actors kept), in one transaction.
+
+        :raises JournalError: when the game exists already or the events are not numbered 1, 2, 3...
+        """
+        _check_game_id(info.id)
+        try:
+            with self.transaction(info.id):
+                if self._game_row(info.id) is not None:
+                    raise JournalError(f"a game {info.id!r} exists already in {self.path}")
+                self._q(
+                    "INSERT INTO game (id, format, created, settings) VALUES (?, ?, ?, ?)",
+                    (info.id, info.format, info.created, _dumps(info.settings)),
+                )
+                for expected, e in enumerate(events, 1):
+                    if e.seq != expected:
+                        raise JournalError(f"game {info.id}: event {e.seq} where event {expected} was due")
+                    self._q(
+                        "INSERT INTO event (game_id, seq, kind, payload, recorded, actor) "
+                        "VALUES (?, ?, ?, ?, ?, ?)",
+                        (info.id, e.seq, e.kind, _dumps(e.payload), e.recorded, check_actor(e.actor)),
+                    )
+        except self.backend.Error as e:
+            raise JournalError(f"cannot write to the journal {self.path}: {e}") from None
 
     # --- reading -------------------------------------------------------------------------------------------
 
-    def game(self, game_id: str) -> GameInfo:
+    def _game_row(self, game_id: str) -> tuple[Any, ...] | None:
+        if _undecodable(game_id):  # an id typed with bytes that are not UTF-8 cannot even be looked up
+            shown = game_id.encode("utf-8", "backslashreplace").decode()
+            raise JournalError(f"game id {shown!r} holds bytes that are not UTF-8")
         try:
-            check_text(game_id, "game id", "number")
-        except InputError as e:
-            raise JournalError(str(e)) from None
-        row = self.db.execute("SELECT id, format, created, settings FROM game WHERE id = ?", (game_id,)).fetchone()
+            row: tuple[Any, ...] | None = self._q(
+                f"SELECT {self.backend.game_columns} FROM game WHERE id = ?", (game_id,)
+            ).fetchone()
+        except self.backend.Error as e:
+            raise JournalError(f"the journal {self.path} is damaged (game {game_id}): {e}") from None
+        return row
+
+    def game(self, game_id: str) -> GameInfo:
+        row = self._game_row(game_id)
         if row is None:
             raise JournalError(f"no game {game_id!r} in {self.path}")
-        return GameInfo(row[0], row[1], row[2], json.loads(row[3]))
+        return _game_info(row)
 
     def games(self, format: str | None = None) -> list[GameInfo]:
-        sql = "SELECT id, format, created, settings FROM game"
-        rows = self.db.execute(sql + (" WHERE format = ?" if format else "") + " ORDER BY created, id",
-                               (format,) if format else ()).fetchall()
-        return [GameInfo(r[0], r[1], r[2], json.loads(r[3])) for r in rows]
+        return [_game_info(row) for row in self._game_rows(format)]
+
+    def game_ids(self, format: str | None = None) -> list[str]:
+        """Every game's id, even where a game's own record is damaged (``journal check`` reads on)."""
+        return [str(row[0]) for row in self._game_rows(format)]
+
+    def _game_rows(self, format: str | None) -> list[tuple[Any, ...]]:
+        sql = f"SELECT {self.backend.game_columns} FROM game"
+        try:
+            rows: list[tuple[Any, ...]] = self._q(
+                sql + (" WHERE format = ?" if format else "") + " ORDER BY created, id",
+                (format,) if format else (),
+            ).fetchall()
+        except self.backend.Error as e:
+            raise JournalError(f"the journal {self.path} is damaged (list of games): {e}") from None
+        return rows
+
+    def last_seq(self, game_id: str) -> int:
+        try:
+            (last,) = self._q(
+                "SELECT COALESCE(MAX(seq), 0) FROM event WHERE game_id = ?", (game_id,)
+            ).fetchone()
+        except self.backend.Error as e:
+            raise JournalError(f"the journal {self.path} is damaged (game {game_id}): {e}") from None
+        return int(last)
 
     def events(self, game_id: str, kind: str | None = None) -> list[Event]:
         return list(self.iter_events(game_id, kind))
 
-    def iter_events(self, game_id: str, kind: str | None = None) -> Iterator[Event]:
+    def iter_events(self, game_id: str, kind: str | None = None, after: int = 0) -> Iterator[Event]:
+        """The game's events in order (only ``kind``, only those after seq ``after``).
+
+        :raises JournalError: naming the game and event when one cannot be read.
+        """
         self.game(game_id)
-        sql = "SELECT seq, kind, payload, recorded FROM event WHERE game_id = ?"
-        args: tuple[Any, ...] = (game_id,)
+        sql = f"SELECT {self.backend.event_columns} FROM event WHERE game_id = ? AND seq > ?"
+        args: tuple[Any, ...] = (game_id, after)
         if kind:
             sql += " AND kind = ?"
             args += (kind,)
-        for seq, k, payload, recorded in self.db.execute(sql + " ORDER BY seq", args):
-            yield Event(seq, k, json.loads(payload), recorded)
+        seq: Any = after
+        try:
+            cursor = self._q(sql + " ORDER BY seq", args)
+            for row in cursor:
+                seq = row[0]
+                yield _event(game_id, row)
+        except self.backend.Error as e:
+            raise JournalError(f"game {game_id}: the journal is damaged after event {seq}: {e}") from None
+
+    # --- checking ------------------------------------------------------------------------------------------
+
+    def integrity(self) -> list[str]:
+        """The store's own integrity check (SQLite's ``integrity_check``): empty when sound."""
+        return self.backend.integrity(self.db)
+
+    def _q(self, statement: str, args: tuple[Any, ...] = ()) -> Any:
+        return self.db.execute(self.backend.sql(statement), args)
 
 
-class _Transaction:
-    """``BEGIN IMMEDIATE`` … ``COMMIT``: one writer at a time, whole or nothing."""
+class _Acting(Protocol):
+    journal: Journal
 
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
+    @property
+    def id(self) -> str: ...
 
-    def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
+    def _refresh(self) -> None: ...
 
-    def __exit__(self, exc_type: object, *rest: object) -> None:
-        self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+    def _reload(self) -> None: ...
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+_S = TypeVar("_S", bound=_Acting)
+
+
+def action(method: Callable[Concatenate[_S, _P], _R]) -> Callable[Concatenate[_S, _P], _R]:
+    """A format session's action (check the state, then append) as one journal transaction.
+
+    Inside it the session first folds in what other writers appended (``_refresh``), so its checks see the
+    latest state; if the action fails, everything it appended is rolled back and the session rebuilds its
+    state from the journal (``_reload``). Actions called from actions join the outer transaction.
+    """
+
+    @functools.wraps(method)
+    def run(self: _S, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        if self.journal.in_transaction:
+            return method(self, *args, **kwargs)
+        try:
+            with self.journal.transaction(self.id):
+                self._refresh()
+                return method(self, *args, **kwargs)
+        except BaseException:
+            self._reload()
+            raise
+
+    return run
+
+
+def _check_game_id(game_id: str) -> None:
+    if not isinstance(game_id, str) or not 1 <= len(game_id) <= 64:
+        raise JournalError("a game id has 1 to 64 characters")
+    if any(not (ch.isascii() and (ch.isalnum() or ch in "-_.")) for ch in game_id):
+        raise JournalError(f"game id {game_id!r}: use ASCII letters, digits, '-', '_' and '.' only")
+
+
+def _dumps(payload: dict[str, Any]) -> str:
+    try:
+        text = json.dumps(payload, ensure_ascii=False, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as e:
+        raise JournalError(f"an event that cannot be stored as JSON: {e}") from None
+    if _undecodable(text):  # a lone surrogate from undecodable input bytes
+        raise JournalError("an event with text that is not valid Unicode cannot be stored")
+    return text
+
+
+def _text(game: str, what: str, raw: Any) -> str:
+    if isinstance(raw, str):
+        return raw
+    if not isinstance(raw, bytes | bytearray):
+        raise JournalError(f"game {game}: {what} is damaged (not text)")
+    try:
+        return bytes(raw).decode("utf-8")
+    except UnicodeDecodeError:
+        raise JournalError(f"game {game}: {what} is damaged (not UTF-8)") from None
+
+
+def _json_object(game: str, what: str, raw: Any) -> dict[str, Any]:
+    text = _text(game, what, raw)
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise JournalError(f"game {game}: {what} is damaged (not JSON: {e.msg})") from None
+    except RecursionError:
+        raise JournalError(f"game {game}: {what} is damaged (nested too deep)") from None
+    if not isinstance(value, dict):
+        raise JournalError(f"game {game}: {what} is damaged (not a JSON object)")
+    return value
+
+
+def _game_info(row: tuple[Any, ...]) -> GameInfo:
+    game = _text("?", "a game id", row[0])
+    return GameInfo(
+        game,
+        _text(game, "the game's format", row[1]),
+        _text(game, "the game's creation time", row[2]),
+        _json_object(game, "the game's settings", row[3]),
+    )
+
+
+def _event(game: str, row: tuple[Any, ...]) -> Event:
+    seq = row[0]
+    if not isinstance(seq, int):
+        raise JournalError(f"game {game}: an event number is damaged ({seq!r})")
+    what = f"event {seq}"
+    return Event(
+        seq,
+        _text(game, f"{what}'s kind", row[1]),
+        _json_object(game, f"{what}'s payload", row[2]),
+        _text(game, f"{what}'s time", row[3]),
+        _text(game, f"{what}'s actor", row[4] if row[4] is not None else b""),
+    )
 
 
 def _now() -> str:

@@ -44,7 +44,7 @@ from arbitru.formats.anticipation.ranking import rank
 from arbitru.formats.anticipation.slips import Slip, SlipFileError, read_slips_csv
 from arbitru.formats.anticipation.turns import Lot, TurnOrder
 from arbitru.formats.anticipation.variants import GROUPS, TURNS, Settings
-from arbitru.journal.store import Event, Journal
+from arbitru.journal.store import Event, Journal, action
 from arbitru.textinput import InputError, ascii_number, check_text, csv_rows
 
 FORMAT = "anticipation"
@@ -189,6 +189,12 @@ class AnticipationGame:
             raise JournalError(f"game {game_id}: settings that cannot be read: {e}") from None
         self._lexicon = lexicon
 
+    def _refresh(self) -> None:
+        """Nothing to fold in: every action reads the journal afresh inside its transaction."""
+
+    def _reload(self) -> None:
+        """Nothing cached to rebuild after a failed action."""
+
     @property
     def lexicon(self) -> Lexicon:
         if self._lexicon is None:
@@ -220,14 +226,15 @@ class AnticipationGame:
             problems = group_problems(GroupRules.for_settings(settings, alpha, lex), draw.groups)
             if problems:
                 raise GroupsError(problems)
-        gid = journal.create_game(FORMAT, settings.to_dict(), game_id)
         events: list[tuple[str, dict[str, Any]]] = []
         if draw is not None:
             events.append(("draw", draw.to_payload(alpha)))
         if seating:
             events.append(("seating", _seating_payload(seating)))
-        if events:
-            journal.append_many(gid, events)
+        with journal.transaction():
+            gid = journal.create_game(FORMAT, settings.to_dict(), game_id)
+            if events:
+                journal.append_many(gid, events)
         return cls(journal, gid, lexicon)
 
     # --- recording ------------------------------------------------------------------------------------------
@@ -247,6 +254,7 @@ class AnticipationGame:
             order.add(Lot.from_payload(e.payload))
         return order
 
+    @action
     def draw_lot(self, turn: int | None = None, group: int | None = None, drawn_by: str | None = None) -> Lot:
         """Record a lot: ``group`` as drawn in the hall, or drawn now from the game's seed (RO-5.3)."""
         order = self.order()
@@ -262,6 +270,7 @@ class AnticipationGame:
         self.journal.append(self.id, "lot", lot.to_payload())
         return lot
 
+    @action
     def draw_all_lots(self, drawn_by: str | None = None) -> list[Lot]:
         """Every remaining lot at once (games whose groups are sent ahead, RO-4.4)."""
         lots = []
@@ -269,9 +278,11 @@ class AnticipationGame:
             lots.append(self.draw_lot(drawn_by=drawn_by))
         return lots
 
+    @action
     def add_seating(self, seating: Sequence[tuple[str, int, str]]) -> int:
         return self.journal.append(self.id, "seating", _seating_payload(seating))
 
+    @action
     def set_blind_groups(self, player: str, groups: Sequence[Sequence[int]]) -> int:
         """A player's sealed groups (RO-8.4), checked against the rules and the tile set."""
         if self.settings.variant != "blind":
@@ -283,6 +294,7 @@ class AnticipationGame:
         labels = [self.alpha.format(g) for g in groups]
         return self.journal.append(self.id, "blind_groups", {"player": player, "groups": labels})
 
+    @action
     def enter_slips(self, slips: Sequence[Slip], *, replace: bool = False) -> list[int]:
         """Store slips exactly as written, all in one transaction; nothing is computed before they are stored.
 
@@ -305,6 +317,7 @@ class AnticipationGame:
                     )
         return self.journal.append_many(self.id, [("slip", s.to_payload()) for s in slips])
 
+    @action
     def import_slips_csv(
         self, text: str, *, turn: int | None = None, replace: bool = False, source: str = ""
     ) -> list[int]:
@@ -320,6 +333,7 @@ class AnticipationGame:
             players.extend(str(p.get("player")) for p in e.payload.get("players", ()) if isinstance(p, dict))
         return players
 
+    @action
     def decide(
         self,
         player: str,
@@ -380,6 +394,7 @@ class AnticipationGame:
                 return e.seq
         return None
 
+    @action
     def publish(self, stage: str, deadline: str = "") -> int:
         """Provisional results with the deadline for contests, then the final ranking (RO-5.5.j)."""
         if stage not in ("provisional", "final"):
@@ -397,6 +412,7 @@ class AnticipationGame:
             {"stage": stage, "deadline": deadline, "digest": state.digest(), "totals": totals},
         )
 
+    @action
     def sanction(self, player: str, kind: str, reason: str, turn: int | None = None) -> int:
         """A disciplinary warning (RO-6.4) or elimination for cheating (RO-7.1)."""
         if kind not in ("disciplinary", "cheating"):
@@ -409,6 +425,7 @@ class AnticipationGame:
             self.id, "sanction", {"player": player, "kind": kind, "reason": reason, "turn": turn}
         )
 
+    @action
     def record_correction(self, state: GameState, turn: int | None = None) -> int:
         totals = {r.player: r.total for r in state.ranking}
         return self.journal.append(
@@ -444,11 +461,14 @@ class AnticipationGame:
             try:
                 self._apply(state, payload.mapping(e.payload), e)
             except JournalError as err:
-                raise JournalError(f"game {self.id}, event #{e.seq} ({e.kind}): {err}") from None
+                if str(err).startswith(f"game {self.id}:"):
+                    raise
+                raise JournalError(f"game {self.id}: event {e.seq} ({e.kind}): {err}") from None
             except (ValueError, LookupError, TypeError, AttributeError, ArithmeticError, RecursionError) as err:
                 # ValueError covers every ArbitruError: a tile, a lot, a payload field that cannot be read
+                what = f"missing {err}" if isinstance(err, KeyError) else str(err)
                 raise JournalError(
-                    f"game {self.id}, event #{e.seq} ({e.kind}) does not fit the game: {err}"
+                    f"game {self.id}: event {e.seq} ({e.kind}) does not fit the game: {what}"
                 ) from None
         lexicon = self.lexicon
         state.lexicon_name = lexicon.name
@@ -516,7 +536,7 @@ class AnticipationGame:
                 raise JournalError(f"a publication of stage {stage!r}")
             state.publications.append({**p, "seq": e.seq, "stage": stage, "deadline": payload.text(p, "deadline", "")})
         else:
-            raise JournalError(f"event #{e.seq}: unknown kind {e.kind!r} in an anticipation game")
+            raise JournalError(f"unknown kind {e.kind!r} in an anticipation game")
 
 
 def _seating_payload(seating: Sequence[tuple[str, int, str]]) -> dict[str, Any]:

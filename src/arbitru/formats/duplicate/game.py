@@ -38,7 +38,7 @@ from arbitru.formats.duplicate import announce, master, racks, variants
 from arbitru.formats.duplicate.racks import Draw
 from arbitru.formats.duplicate.rulesets import RuleSet, RuleSetError
 from arbitru.formats.duplicate.slips import Slip, Verdict, checked, judge
-from arbitru.journal.store import Event, Journal
+from arbitru.journal.store import Event, Journal, action
 from arbitru.textinput import check_digits, check_payload, number_order
 
 FORMAT = "duplicate"
@@ -212,6 +212,9 @@ class MoveState:
 
 #: why a game ended: the planned moves played, no tile left, no legal rack, no word with the tiles left (the
 #: bag empty), no word after the rule set's number of new racks, the prepared racks used up, the referee
+#: the events that move a game on: an action decided before one of them is stale
+ADVANCING = ("draw", "master", "end")
+
 END_KINDS = ("planned", "tiles-out", "no-legal-rack", "no-word", "no-word-redraws", "prepared-out", "referee")
 
 
@@ -293,14 +296,20 @@ class Game:
         """
         handler = getattr(self, f"_on_{event.kind.replace('-', '_')}", None)
         if handler is None:
-            raise JournalError(f"event {event.seq}: unknown kind {event.kind!r} in a duplicate game")
+            raise JournalError(f"game {self.id}: event {event.seq}: unknown kind {event.kind!r} in a duplicate game")
         try:
             handler(payload.mapping(event.payload))
         except JournalError as e:
-            raise JournalError(f"game {self.id}, event {event.seq} ({event.kind}): {e}") from None
+            text = str(e)
+            if text.startswith(f"game {self.id}:"):
+                raise
+            raise JournalError(f"game {self.id}: event {event.seq} ({event.kind}): {text}") from None
         except (ValueError, LookupError, TypeError, AttributeError, ArithmeticError, RecursionError) as e:
             # ValueError covers every ArbitruError (a tile, a position, a payload field that cannot be read)
-            raise JournalError(f"game {self.id}, event {event.seq} ({event.kind}) does not fit the game: {e}") from None
+            what = f"missing {e}" if isinstance(e, KeyError) else str(e)
+            raise JournalError(
+                f"game {self.id}: event {event.seq} ({event.kind}) does not fit the game: {what}"
+            ) from None
         self.last_seq = event.seq
 
     def _on_player(self, p: Mapping[str, Any]) -> None:
@@ -520,6 +529,29 @@ class Session:
             )
         self.lexicon = lexicon
         self.game = replay(game_id, self.settings, journal.iter_events(game_id))
+        self._moved_on: Event | None = None
+
+    def _refresh(self) -> None:
+        """Fold in what other writers appended since this session last looked (inside the action's
+        transaction, so the checks that follow see the latest state)."""
+        self._moved_on = None
+        for event in self.journal.iter_events(self.id, after=self.game.last_seq):
+            self.game.apply(event)
+            if event.kind in ADVANCING:
+                self._moved_on = event
+
+    def _check_not_moved_on(self) -> None:
+        """A rack, master move or end decided on a state another writer has moved on from is refused: two
+        desks pressing "next" at once close one move, not two."""
+        event = self._moved_on
+        if event is not None:
+            where = f"move {self.game.move} ({self.game.phase})"
+            by = f" by {event.actor}" if event.actor else ""
+            raise GameError(f"the game changed (event {event.seq}, {event.kind}{by}; now at {where}): try again")
+
+    def _reload(self) -> None:
+        """After a failed action: its events were rolled back, so rebuild the state from the journal."""
+        self.game = replay(self.id, self.settings, self.journal.iter_events(self.id))
 
     @classmethod
     def create(
@@ -534,9 +566,10 @@ class Session:
         registered = [("player", _player_payload(p)) for p in players]  # checked before anything is stored
         for _, data in registered:
             check_payload(data, "player")
-        gid = journal.create_game(FORMAT, settings.to_dict(), game_id)
-        if registered:
-            journal.append_many(gid, registered)
+        with journal.transaction():
+            gid = journal.create_game(FORMAT, settings.to_dict(), game_id)
+            if registered:
+                journal.append_many(gid, registered)
         return cls(journal, gid, lexicon)
 
     @classmethod
@@ -557,13 +590,15 @@ class Session:
         """Write the events (one transaction), then fold them in."""
         seqs = self.journal.append_many(self.id, events)
         for seq, (kind, data) in zip(seqs, events, strict=True):
-            self.game.apply(Event(seq, kind, data, ""))
+            self.game.apply(Event(seq, kind, data, "", self.journal.actor))
 
     # --- players, slips, rulings -------------------------------------------------------------------------
 
+    @action
     def add_player(self, player: Player) -> None:
         self._append([("player", _player_payload(player))])
 
+    @action
     def withdraw(self, player: str, after_move: int | None = None) -> None:
         """A player leaves: 0 for every move after ``after_move`` (default: the moves closed so far)
         (GR-7)."""
@@ -574,9 +609,28 @@ class Session:
             [("withdraw", {"player": player, "after_move": closed if after_move is None else after_move})]
         )
 
-    def add_slips(self, slips: Sequence[Slip]) -> list[Verdict]:
+    def add_slips(self, slips: Sequence[Slip], *, replace: bool = False) -> list[Verdict]:
         """Store slips as written (one transaction), then judge them. A slip for a move not yet open is
-        refused (nothing stored); a bad slip is stored and judged 0 with its reasons."""
+        refused (nothing stored); a bad slip is stored and judged 0 with its reasons. A player's second slip
+        for a move is refused unless ``replace`` is set (then it counts, and the first stays in the journal).
+        """
+        self.store_slips(slips, replace=replace)
+        lexicon = self._lexicon()
+        return [self.game.verdict(s, lexicon) for s in slips]
+
+    @action
+    def store_slips(self, slips: Sequence[Slip], *, replace: bool = False) -> None:
+        """Store slips as written, all or none, after checking their moves against the latest state; the
+        commit comes before anything is computed from them."""
+        seen: set[tuple[int, str]] = set()
+        for s in slips:
+            key = (s.move, s.player.strip())  # a number as written, spaces apart, as the game keys slips
+            if not replace and (key in self.game.slips or key in seen):
+                raise GameError(
+                    f"player {s.player or '?'} has a slip for move {s.move} already; "
+                    "re-enter it as a replacement to change it"
+                )
+            seen.add(key)
         for s in slips:
             if not 1 <= s.move <= self.game.move:
                 raise GameError(
@@ -584,9 +638,8 @@ class Session:
                     f"{'no move is open yet' if not self.game.move else f'moves open: 1–{self.game.move}'}"
                 )
         self._append([("slip", checked(s).to_payload()) for s in slips])
-        lexicon = self._lexicon()
-        return [self.game.verdict(s, lexicon) for s in slips]
 
+    @action
     def rule(self, word: str, valid: bool, reason: str = "", rule: str = "FISE-16") -> None:
         """The referee's decision on a word: scores change, the board does not (FISE-16, GR-5D)."""
         alpha = self.game.alphabet
@@ -620,8 +673,10 @@ class Session:
             raise GameError(f"GR-5D: the move scores {verdict.computed}, below the top {top}: no challenge")
         return verdict
 
+    @action
     def end_game(self, reason: str, rules: Sequence[str] = ("FISE-13",)) -> End:
         """The referee ends the game (FISE-13: a technical problem, time, the players' wish)."""
+        self._check_not_moved_on()
         if self.game.end is not None:
             raise GameError("the game is over already")
         closed = sum(1 for m in self.game.moves if m.master)
@@ -664,6 +719,7 @@ class Session:
         assert self.game.end is not None
         return self.game.end
 
+    @action
     def draw(self, tiles: Sequence[int] | None = None) -> Step:
         """Open the next move: draw its rack from the seed, take the tiles the referee drew (``tiles``, hand
         racks), or the prepared rack; every attempt is journaled. In a hand game an illegal rack is recorded
@@ -672,6 +728,7 @@ class Session:
         :raises GameError: when a rack is already on the stand or the game is over.
         :raises RackError: for tiles not in the bag or the wrong number of tiles (nothing is recorded).
         """
+        self._check_not_moved_on()
         g = self.game
         if g.phase == "over":
             raise GameError("the game is over")
@@ -736,11 +793,13 @@ class Session:
         )
         return Step("rack", move, announcement=a, draws=draws)
 
+    @action
     def new_rack(
         self, tiles: Sequence[int] | None = None, reason: str = "the referee gives a new rack"
     ) -> Step:
         """FISE-16: replace the rack of the open move (nobody, or the program, can play it). The whole rack
         goes back and a new one is drawn (from the seed, or ``tiles`` from the hall)."""
+        self._check_not_moved_on()
         g = self.game
         if g.phase != "play":
             raise GameError("no rack is on the stand")
@@ -802,6 +861,7 @@ class Session:
             order=self.settings.rules.master_order,
         )
 
+    @action
     def place_master(
         self,
         choice: int | None = None,
@@ -813,6 +873,7 @@ class Session:
         a prepared game the prepared move is placed (FISE-7b). When the rack cannot be played, a new rack is
         drawn (seed racks) or asked for (hand racks); with an empty bag the game ends (FISE-13, GR-5B).
         """
+        self._check_not_moved_on()
         g = self.game
         if g.phase != "play":
             raise GameError(
@@ -898,11 +959,13 @@ class Session:
         )
         return Step("master", move, announcement=a, master=m, candidates=cands)
 
+    @action
     def next(
         self, tiles: Sequence[int] | None = None, choice: int | None = None, move_text: str | None = None
     ) -> list[Step]:
         """One step forward: close the open move with its master (if a rack is on the stand), then open the
         next one (in a hand game only when ``tiles`` are given)."""
+        self._check_not_moved_on()
         steps = []
         g = self.game
         if g.phase == "over":

@@ -1,0 +1,276 @@
+"""``arbitru journal``: check a journal file, and move games in and out of it as JSON lines.
+
+``check`` runs SQLite's integrity check, then replays every game as the formats do (results included) and names
+each damaged game and event; the others stay readable. ``export`` writes one game as JSON lines (a first line
+for the game, then one per event, every field as stored) that any tool can read; ``import`` stores such a file
+as a new game, all or nothing, after replaying it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import click
+
+from arbitru.cli.common import OneLineCommand, emit_json, journal_option
+from arbitru.errors import ArbitruError, JournalError
+from arbitru.journal.backends import journal_exists
+from arbitru.journal.store import Event, GameInfo, Journal
+
+#: the first line of an export names what follows
+EXPORT_KIND = "arbitru-journal-game"
+EXPORT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """A game replayed to its end: ``digest`` is the same for the same events, on any store."""
+
+    game: str
+    format: str
+    events: int
+    digest: str
+
+
+def replay_game(journal: Journal, game_id: str) -> Replayed:
+    """Replay one game as its format does, results included.
+
+    :raises ArbitruError: naming the game (and the event) when it cannot be replayed.
+    """
+    info = journal.game(game_id)
+    try:
+        if info.format == "duplicate":
+            digest, events = _duplicate_digest(journal, game_id)
+        elif info.format == "anticipation":
+            digest, events = _anticipation_digest(journal, game_id)
+        else:
+            raise JournalError(f"unknown format {info.format!r}")
+    except ArbitruError as e:
+        text = str(e)
+        raise JournalError(text if text.startswith(f"game {game_id}") else f"game {game_id}: {text}") from None
+    return Replayed(game_id, info.format, events, digest)
+
+
+def _duplicate_digest(journal: Journal, game_id: str) -> tuple[str, int]:
+    from arbitru.cli.duplicate import load_lexicon
+    from arbitru.formats.duplicate import export, gcg, results
+    from arbitru.formats.duplicate.game import Session
+
+    session = Session(journal, game_id)
+    lexicon = load_lexicon(session.settings.lexicon, session.settings.lang)
+    session.lexicon = lexicon
+    text = gcg.write(session.game) + export.render(results.compute(session.game, lexicon), "csv")
+    return hashlib.sha256(text.encode()).hexdigest()[:16], session.game.last_seq
+
+
+def _anticipation_digest(journal: Journal, game_id: str) -> tuple[str, int]:
+    from arbitru.formats.anticipation.game import AnticipationGame
+
+    state = AnticipationGame(journal, game_id).replay()
+    return state.digest(), state.last_seq
+
+
+# --- export and import -------------------------------------------------------------------------------------
+
+
+def export_lines(journal: Journal, game_id: str) -> list[str]:
+    """One game as JSON lines: the game, then each event with its seq, kind, payload, time and actor."""
+    info = journal.game(game_id)
+    head = {
+        "kind": EXPORT_KIND,
+        "version": EXPORT_VERSION,
+        "id": info.id,
+        "format": info.format,
+        "created": info.created,
+        "settings": info.settings,
+    }
+    lines = [json.dumps(head, ensure_ascii=False, sort_keys=True)]
+    for e in journal.iter_events(game_id):
+        record = {"seq": e.seq, "kind": e.kind, "payload": e.payload, "recorded": e.recorded, "actor": e.actor}
+        lines.append(json.dumps(record, ensure_ascii=False, sort_keys=True))
+    return lines
+
+
+def read_export(text: str) -> tuple[GameInfo, list[Event]]:
+    """Read :func:`export_lines`' output back.
+
+    :raises JournalError: naming the line that cannot be read.
+    """
+    rows = [line for line in text.splitlines() if line.strip()]
+    if not rows:
+        raise JournalError("the file is empty: no game to import")
+    records = []
+    for n, line in enumerate(rows, 1):
+        try:
+            value = json.loads(line)
+        except (json.JSONDecodeError, RecursionError) as e:
+            raise JournalError(f"line {n}: not JSON ({e})") from None
+        if not isinstance(value, dict):
+            raise JournalError(f"line {n}: not a JSON object")
+        records.append(value)
+    head = records[0]
+    if head.get("kind") != EXPORT_KIND or head.get("version") != EXPORT_VERSION:
+        raise JournalError(f"line 1: not an arbitru game export (version {EXPORT_VERSION})")
+    try:
+        info = GameInfo(_str(head, "id"), _str(head, "format"), _str(head, "created"), _obj(head, "settings"))
+        events = [
+            Event(_int(r, "seq"), _str(r, "kind"), _obj(r, "payload"), _str(r, "recorded"), _str(r, "actor"))
+            for r in records[1:]
+        ]
+    except KeyError as e:
+        raise JournalError(f"the export is missing or mistypes {e.args[0]}") from None
+    return info, events
+
+
+def _str(record: dict[str, Any], key: str) -> str:
+    value = record.get(key)
+    if not isinstance(value, str):
+        raise KeyError(f"{key!r} (text)")
+    return value
+
+
+def _int(record: dict[str, Any], key: str) -> int:
+    value = record.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise KeyError(f"{key!r} (a whole number)")
+    return value
+
+
+def _obj(record: dict[str, Any], key: str) -> dict[str, Any]:
+    value = record.get(key)
+    if not isinstance(value, dict):
+        raise KeyError(f"{key!r} (an object)")
+    return value
+
+
+def import_game(journal: Journal, info: GameInfo, events: list[Event]) -> Replayed:
+    """Store an exported game, then replay it inside the same transaction: a game that does not replay is
+    not stored."""
+    with journal.transaction():
+        journal.import_game(info, events)
+        return replay_game(journal, info.id)
+
+
+def copy_games(source: Journal, target: Journal, games: list[str] | None = None) -> list[tuple[Replayed, Replayed]]:
+    """Copy games between journals, each replayed on both sides; raises when a replay differs."""
+    pairs = []
+    for gid in games or source.game_ids():
+        info = source.game(gid)
+        before = replay_game(source, gid)
+        after = import_game(target, info, source.events(gid))
+        if (before.digest, before.events) != (after.digest, after.events):
+            raise JournalError(f"game {gid}: the copy does not replay as the original")
+        pairs.append((before, after))
+    return pairs
+
+
+# --- commands ----------------------------------------------------------------------------------------------
+
+
+def _existing(path: str) -> Journal:
+    if not journal_exists(path):
+        raise JournalError(f"no journal {path}")
+    return Journal(path)
+
+
+@click.group()
+def journal() -> None:
+    """The journal file: check it, export and import games as JSON lines."""
+
+
+@journal.command(cls=OneLineCommand)
+@click.argument("file", required=False)
+@journal_option()
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON data.")
+def check(file: str | None, journal: str, as_json: bool) -> None:
+    """SQLite's integrity check, then a full replay of every game; exit 1 when anything is damaged."""
+    path = file or journal
+    with _existing(path) as j:
+        problems = j.integrity()
+        report: list[dict[str, Any]] = []
+        try:
+            ids = j.game_ids()
+        except JournalError as e:
+            problems.append(str(e))
+            ids = []
+        for gid in ids:
+            try:
+                r = replay_game(j, gid)
+                report.append({"game": gid, "format": r.format, "events": r.events, "digest": r.digest, "ok": True})
+            except ArbitruError as e:
+                report.append({"game": gid, "ok": False, "error": str(e)})
+    damaged = bool(problems) or any(not g["ok"] for g in report)
+    if as_json:
+        emit_json({"journal": path, "integrity": problems or ["ok"], "games": report, "ok": not damaged})
+    else:
+        click.echo(f"journal {path}: SQLite integrity {'ok' if not problems else 'FAILED'}")
+        for p in problems:
+            click.echo(f"  {p}")
+        for g in report:
+            if g["ok"]:
+                click.echo(f"  game {g['game']} ({g['format']}): {g['events']} events replay, digest {g['digest']}")
+            else:
+                click.echo(f"  game {g['game']}: DAMAGED: {g['error']}")
+        good = sum(1 for g in report if g["ok"])
+        click.echo(f"{good} of {len(report)} games replay" + ("; the journal is damaged" if damaged else ""))
+    if damaged:
+        sys.exit(1)
+
+
+@journal.command(name="export", cls=OneLineCommand)
+@click.argument("file")
+@click.option("--game", "-g", "game_id", required=True, help="The game to export.")
+@click.option("--out", type=click.Path(dir_okay=False, allow_dash=True), default="-", help="Where (default: stdout).")
+def export_cmd(file: str, game_id: str, out: str) -> None:
+    """Write one game as JSON lines: the game, then every event as stored (a backup any tool can read)."""
+    with _existing(file) as j:
+        text = "\n".join(export_lines(j, game_id)) + "\n"
+    _write(out, text)
+
+
+@journal.command(name="import", cls=OneLineCommand)
+@click.argument("file")
+@click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
+def import_cmd(file: str, source: str) -> None:
+    """Store a game exported as JSON lines (SOURCE, or - for stdin) in the journal FILE, all or nothing."""
+    text = _read(source)
+    info, events = read_export(text)
+    with Journal(file) as j:
+        r = import_game(j, info, events)
+    click.echo(f"game {r.game} ({r.format}): {r.events} events imported and replayed, digest {r.digest}")
+
+
+@journal.command(name="copy", cls=OneLineCommand)
+@click.argument("source")
+@click.argument("target")
+@click.option("--game", "-g", "games", multiple=True, help="Only these games (default: all).")
+def copy_cmd(source: str, target: str, games: tuple[str, ...]) -> None:
+    """Copy games from one journal to another, each replayed on both sides and compared."""
+    with _existing(source) as src, Journal(target) as dst:
+        pairs = copy_games(src, dst, list(games) or None)
+    for before, _after in pairs:
+        click.echo(f"game {before.game} ({before.format}): {before.events} events, digest {before.digest}: same")
+    click.echo(f"{len(pairs)} games copied")
+
+
+def _read(source: str) -> str:
+    data = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise JournalError(f"{source}: not UTF-8 (byte {e.start})") from None
+
+
+def _write(out: str, text: str) -> None:
+    if out == "-":
+        click.echo(text, nl=False)
+    else:
+        Path(out).write_text(text, encoding="utf-8")
+
+
+commands = [journal]

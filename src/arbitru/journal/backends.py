@@ -1,0 +1,266 @@
+"""The two stores behind :class:`~arbitru.journal.store.Journal`: SQLite (embedded, the default) and PostgreSQL
+(several web workers, replicas, backups). Same schema and guarantees; what differs lives here and nowhere else.
+
+- **Append-only**: triggers refuse ``UPDATE`` and ``DELETE`` of events (and ``TRUNCATE`` on PostgreSQL).
+- **One writer per game at a time**: SQLite's ``BEGIN IMMEDIATE`` takes the file's write lock; PostgreSQL takes a
+  transaction-scoped advisory lock on the game (``pg_advisory_xact_lock``) before anything is read, so writers
+  of different games never wait for each other.
+- **Order**: events are numbered per game, ``(game_id, seq)`` is the primary key.
+- **Durability**: ``synchronous=FULL`` on SQLite, ``synchronous_commit=on`` on PostgreSQL.
+
+A store is named by ``--db``: a path or ``sqlite:///path`` for SQLite, ``postgresql://…`` for PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import zlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol
+from urllib.parse import urlsplit, urlunsplit
+
+from arbitru.errors import JournalError
+
+#: how long a writer waits for another one's transaction before giving up (seconds)
+BUSY_TIMEOUT = 30.0
+
+_MESSAGES = {
+    "event_update": "journal events are never changed: append a correction instead",
+    "event_delete": "journal events are never deleted: append a correction instead",
+    "game_update": "a game's settings are fixed when it is created",
+}
+
+SQLITE_SCHEMA = [
+    """CREATE TABLE IF NOT EXISTS game (
+    id TEXT PRIMARY KEY,
+    format TEXT NOT NULL,
+    created TEXT NOT NULL,
+    settings TEXT NOT NULL
+)""",
+    """CREATE TABLE IF NOT EXISTS event (
+    game_id TEXT NOT NULL REFERENCES game(id),
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    recorded TEXT NOT NULL,
+    actor TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (game_id, seq)
+)""",
+    f"""CREATE TRIGGER IF NOT EXISTS event_no_update BEFORE UPDATE ON event
+BEGIN SELECT RAISE(ABORT, '{_MESSAGES["event_update"]}'); END""",
+    f"""CREATE TRIGGER IF NOT EXISTS event_no_delete BEFORE DELETE ON event
+BEGIN SELECT RAISE(ABORT, '{_MESSAGES["event_delete"]}'); END""",
+    """CREATE TRIGGER IF NOT EXISTS game_no_update BEFORE UPDATE ON game
+BEGIN SELECT RAISE(ABORT, 'a game''s settings are fixed when it is created'); END""",
+]
+
+POSTGRES_SCHEMA = [
+    """CREATE TABLE IF NOT EXISTS game (
+    id TEXT PRIMARY KEY,
+    format TEXT NOT NULL,
+    created TEXT NOT NULL,
+    settings TEXT NOT NULL
+)""",
+    """CREATE TABLE IF NOT EXISTS event (
+    game_id TEXT NOT NULL REFERENCES game(id),
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    recorded TEXT NOT NULL,
+    actor TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (game_id, seq)
+)""",
+    """CREATE OR REPLACE FUNCTION arbitru_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN RAISE EXCEPTION '%', TG_ARGV[0]; END $$""",
+    f"""CREATE OR REPLACE TRIGGER event_no_update BEFORE UPDATE ON event
+FOR EACH ROW EXECUTE FUNCTION arbitru_append_only('{_MESSAGES["event_update"]}')""",
+    f"""CREATE OR REPLACE TRIGGER event_no_delete BEFORE DELETE ON event
+FOR EACH ROW EXECUTE FUNCTION arbitru_append_only('{_MESSAGES["event_delete"]}')""",
+    f"""CREATE OR REPLACE TRIGGER event_no_truncate BEFORE TRUNCATE ON event
+FOR EACH STATEMENT EXECUTE FUNCTION arbitru_append_only('{_MESSAGES["event_delete"]}')""",
+    """CREATE OR REPLACE TRIGGER game_no_update BEFORE UPDATE ON game
+FOR EACH ROW EXECUTE FUNCTION arbitru_append_only('a game''s settings are fixed when it is created')""",
+    """CREATE OR REPLACE TRIGGER game_no_delete BEFORE DELETE ON game
+FOR EACH ROW EXECUTE FUNCTION arbitru_append_only('a game''s settings are fixed when it is created')""",
+]
+
+_TRIGGERS = {"event_no_update", "event_no_delete", "game_no_update"}
+_PG_TRIGGERS = _TRIGGERS | {"event_no_truncate", "game_no_delete"}
+#: the advisory lock that serialises schema creation between workers starting at once
+_SCHEMA_LOCK = 0x4A524E4C
+
+
+class Connection(Protocol):
+    def execute(self, sql: Any, params: Sequence[Any] = ...) -> Any: ...
+
+    def close(self) -> None: ...
+
+
+class Backend:
+    """What one store does its own way. Statements are written with ``?`` placeholders."""
+
+    name = ""
+    #: what the database raises: any error, a broken constraint, a lock or connection problem
+    Error: tuple[type[Exception], ...] = ()
+    IntegrityError: tuple[type[Exception], ...] = ()
+    OperationalError: tuple[type[Exception], ...] = ()
+    #: a SELECT list that reads an event's text columns (as bytes where the store may hold broken text)
+    event_columns = "seq, kind, payload, recorded, actor"
+    game_columns = "id, format, created, settings"
+
+    def __init__(self, spec: str) -> None:
+        self.spec = spec
+        self.display = spec
+
+    def connect(self) -> Connection:
+        raise NotImplementedError
+
+    def migrate(self, db: Connection, transaction: Any) -> None:
+        raise NotImplementedError
+
+    def begin(self, db: Connection) -> None:
+        db.execute("BEGIN")
+
+    def lock_game(self, db: Connection, game_id: str) -> None:
+        """Inside a transaction: no other writer of this game until it ends."""
+
+    def sql(self, statement: str) -> str:
+        return statement
+
+    def integrity(self, db: Connection) -> list[str]:
+        return []
+
+
+class SqliteBackend(Backend):
+    name = "sqlite"
+    Error = (sqlite3.Error,)
+    IntegrityError = (sqlite3.IntegrityError,)
+    OperationalError = (sqlite3.OperationalError,)
+    event_columns = (
+        "seq, CAST(kind AS BLOB), CAST(payload AS BLOB), CAST(recorded AS BLOB), CAST(actor AS BLOB)"
+    )
+    game_columns = "id, format, created, CAST(settings AS BLOB)"
+
+    def __init__(self, spec: str) -> None:
+        super().__init__(spec)
+        self.path = Path(spec)
+
+    def connect(self) -> Connection:
+        db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+        except sqlite3.Error:
+            db.close()
+            raise
+        return db
+
+    def migrate(self, db: Connection, transaction: Any) -> None:
+        names = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+        if {"game", "event", *_TRIGGERS} <= names and self._has_actor(db):
+            return
+        with transaction():
+            for statement in SQLITE_SCHEMA:
+                db.execute(statement)
+            if not self._has_actor(db):
+                db.execute("ALTER TABLE event ADD COLUMN actor TEXT NOT NULL DEFAULT ''")
+
+    @staticmethod
+    def _has_actor(db: Connection) -> bool:
+        return "actor" in {row[1] for row in db.execute("PRAGMA table_info(event)")}
+
+    def begin(self, db: Connection) -> None:
+        db.execute("BEGIN IMMEDIATE")
+
+    def integrity(self, db: Connection) -> list[str]:
+        try:
+            rows = db.execute("PRAGMA integrity_check").fetchall()
+        except sqlite3.DatabaseError as e:
+            return [str(e)]
+        problems = [str(r[0]) for r in rows]
+        return [] if problems == ["ok"] else problems
+
+
+class PostgresBackend(Backend):
+    name = "postgresql"
+
+    def __init__(self, spec: str) -> None:
+        super().__init__(spec)
+        import psycopg
+
+        self.psycopg = psycopg
+        self.Error = (psycopg.Error,)
+        self.IntegrityError = (psycopg.IntegrityError,)
+        self.OperationalError = (psycopg.OperationalError,)
+        parts = urlsplit(spec)
+        # never print a password
+        netloc = parts.netloc.rsplit("@", 1)
+        if len(netloc) == 2:
+            user = netloc[0].split(":", 1)[0]
+            netloc = [f"{user}@{netloc[1]}"]
+        self.display = urlunsplit(parts._replace(netloc=netloc[0]))
+
+    def connect(self) -> Connection:
+        db = self.psycopg.connect(self.spec, autocommit=True, connect_timeout=int(BUSY_TIMEOUT))
+        try:
+            db.execute("SET synchronous_commit = on")
+            db.execute(f"SET lock_timeout = '{int(BUSY_TIMEOUT)}s'")
+        except self.psycopg.Error:
+            db.close()
+            raise
+        return db
+
+    def migrate(self, db: Connection, transaction: Any) -> None:
+        if self._current(db):
+            return
+        with transaction():
+            db.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+            for statement in POSTGRES_SCHEMA:
+                db.execute(statement)
+            db.execute("ALTER TABLE event ADD COLUMN IF NOT EXISTS actor TEXT NOT NULL DEFAULT ''")
+
+    @staticmethod
+    def _current(db: Connection) -> bool:
+        tables = {r[0] for r in db.execute(
+            "SELECT table_name FROM information_schema.columns "
+            "WHERE table_schema = current_schema() AND table_name = 'event' AND column_name = 'actor'"
+        )}
+        if "event" not in tables:
+            return False
+        triggers = {r[0] for r in db.execute(
+            "SELECT tgname FROM pg_trigger WHERE tgrelid IN ('event'::regclass, 'game'::regclass)"
+        )}
+        return triggers >= _PG_TRIGGERS
+
+    def lock_game(self, db: Connection, game_id: str) -> None:
+        # a stable 63-bit key per game: crc32 of the id, kept apart from the schema lock
+        db.execute("SELECT pg_advisory_xact_lock(%s, %s)", (1, zlib.crc32(game_id.encode()) & 0x7FFFFFFF))
+
+    def sql(self, statement: str) -> str:
+        return statement.replace("?", "%s")
+
+
+def journal_exists(spec: Path | str) -> bool:
+    """Whether a journal is there to open: a SQLite file that exists; a PostgreSQL URL always (connecting tells)."""
+    backend = backend_for(spec)
+    return not isinstance(backend, SqliteBackend) or backend.path.exists() or str(backend.path) == ":memory:"
+
+
+def backend_for(spec: Path | str) -> Backend:
+    """The store a ``--db`` value names.
+
+    :raises JournalError: for a URL of another database.
+    """
+    text = str(spec)
+    if text.startswith(("postgresql://", "postgres://")):
+        try:
+            return PostgresBackend(text)
+        except ImportError:
+            raise JournalError("PostgreSQL needs the psycopg package: pip install 'psycopg[binary]'") from None
+    if text.startswith("sqlite:///"):
+        return SqliteBackend(text[len("sqlite:///"):])  # sqlite:///rel/path, sqlite:////abs/path
+    if "://" in text:
+        raise JournalError(f"unknown journal store {text.split('://', 1)[0]!r}: a path, sqlite:///… or postgresql://…")
+    return SqliteBackend(text)
