@@ -5,7 +5,6 @@ game with every event kind, events copied into a new game, and raw events stored
 from __future__ import annotations
 
 import json
-import sqlite3
 import uuid
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -81,24 +80,30 @@ def copy_game_with_settings(journal: Journal, source: str, settings: Any) -> str
     gid = uuid.uuid4().hex[:12]
     values = {"id": gid, "format": info.format, "created": "2026-01-01T00:00:00+00:00",
               "settings": json.dumps(settings, ensure_ascii=False)}
-    _insert(journal.db, "game", values)
+    _insert(journal, "game", values)
     store_raw(journal, gid, events_of(journal, source))
     return gid
 
 
-def _insert(db: sqlite3.Connection, table: str, values: dict[str, Any]) -> None:
+def _insert(journal: Journal, table: str, values: dict[str, Any]) -> None:
     """Insert a row, filling columns a later schema may add (who acted...) with empty text."""
-    for name, notnull, default in [(row[1], row[3], row[4]) for row in db.execute(f"PRAGMA table_info({table})")]:
+    if journal.store == "sqlite":
+        columns = [(row[1], bool(row[3]), row[4]) for row in journal.execute(f"PRAGMA table_info({table})")]
+    else:
+        sql = "SELECT column_name, is_nullable = 'NO', column_default FROM information_schema.columns "
+        columns = [(row[0], row[1], row[2]) for row in journal.execute(sql + "WHERE table_name = ?", (table,))]
+    for name, notnull, default in columns:
         if name not in values and notnull and default is None:
             values[name] = ""
-    db.execute(f"INSERT INTO {table} ({', '.join(values)}) VALUES ({', '.join('?' * len(values))})",
-               list(values.values()))
+    journal.execute(
+        f"INSERT INTO {table} ({', '.join(values)}) VALUES ({', '.join('?' * len(values))})",
+        tuple(values.values()),
+    )
 
 
 def store_raw(journal: Journal, game_id: str, events: Iterable[tuple[str, Any]]) -> None:
     """Append events as a foreign writer would: any JSON, straight into the table."""
-    db: sqlite3.Connection = journal.db
-    (last,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM event WHERE game_id = ?", (game_id,)).fetchone()
+    ((last,),) = journal.execute("SELECT COALESCE(MAX(seq), 0) FROM event WHERE game_id = ?", (game_id,))
     for kind, payload in events:
         last += 1
         values: dict[str, Any] = {
@@ -108,7 +113,7 @@ def store_raw(journal: Journal, game_id: str, events: Iterable[tuple[str, Any]])
             "payload": json.dumps(payload, ensure_ascii=False),
             "recorded": "2026-01-01T00:00:00+00:00",
         }
-        _insert(db, "event", values)
+        _insert(journal, "event", values)
 
 
 def events_of(journal: Journal, game_id: str) -> list[tuple[str, Mapping[str, Any]]]:
