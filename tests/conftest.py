@@ -103,8 +103,8 @@ def tiny_list_spec():
 
 @pytest.fixture(scope="session")
 def pg_server():
-    """A real PostgreSQL server for the whole run (tests/pgserver.py), stopped at the end."""
-    from pgserver import PostgresServer
+    """A real PostgreSQL server for the whole run (arbitru.journal.pgserver), stopped at the end."""
+    from arbitru.journal.pgserver import PostgresServer
 
     server = PostgresServer().start()
     yield server

@@ -11,6 +11,7 @@ import sys
 
 import click
 
+from arbitru.cli.common import OneLineGroup
 from arbitru.errors import ArbitruError
 from arbitru.textinput import one_line, undecodable
 
@@ -24,7 +25,9 @@ AREAS = (
 )
 
 
-class ArbitruGroup(click.Group):
+class ArbitruGroup(OneLineGroup):
+    """The main group: every error of every command below it is one ``error:`` line and exit status 2."""
+
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         # an argument that is not UTF-8 reaches Python as lone surrogates, which nothing can store or look up
         for arg in args:

@@ -1,6 +1,6 @@
-"""A throw-away PostgreSQL server for the tests: Debian's ``initdb`` and ``pg_ctl`` in a temporary folder,
-listening on 127.0.0.1 and a Unix socket there, stopped at the end. Never mocked, never skipped: when the
-server programs are missing the tests fail and say how to install them (``./arbitru test`` installs them).
+"""A throw-away PostgreSQL server for tests and benchmarks: Debian's ``initdb`` and ``pg_ctl`` in a temporary
+folder, listening on 127.0.0.1 and a Unix socket there, stopped at the end. When the server programs are missing
+it says how to install them (``./arbitru test`` installs them). Not for a real event: see docs/deploy.md.
 """
 
 from __future__ import annotations
