@@ -43,7 +43,7 @@ LIMITS: dict[str, int] = {
     "club": 100,
     "rating": 20,
     "late": 20,
-    "table": 20,
+    "table": 40,
     "turn": 20,
     "written_turn": 20,
     "collected": 20,
