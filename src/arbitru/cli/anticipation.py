@@ -18,7 +18,6 @@ import click
 from arbitru.cli.common import journal_option
 from arbitru.errors import ArbitruError
 from arbitru.formats.anticipation.announce import announcement_script
-from arbitru.formats.anticipation.correction import PlayerResult, SlipVerdict
 from arbitru.formats.anticipation.draw import (
     GroupRules,
     GroupsError,
@@ -32,6 +31,7 @@ from arbitru.formats.anticipation.forms import write_forms
 from arbitru.formats.anticipation.game import AnticipationGame, GameState, read_seating_csv, resolve_lexicon
 from arbitru.formats.anticipation.seating import read_entrants_csv, seat
 from arbitru.formats.anticipation.variants import BLANK_COUNTS, TURNS, VARIANTS, Settings
+from arbitru.formats.anticipation.verdicts import PlayerResult, SlipVerdict
 from arbitru.journal.store import Journal
 
 
