@@ -11,8 +11,9 @@ from arbitru.engine.placement import Placement
 from arbitru.engine.tiles import BLANK, BLANK_BIT, Rack, alphabet
 from arbitru.formats.duplicate import master, racks
 from arbitru.formats.duplicate.announce import rack_announcement
-from arbitru.formats.duplicate.game import GameError, PreparedMove, Session, Settings, read_prepared
+from arbitru.formats.duplicate.game import GameError, PreparedMove, Session, Settings
 from arbitru.formats.duplicate.master import balance, candidate, fise_key, program_key, top_moves
+from arbitru.formats.duplicate.prepared import read_prepared
 from arbitru.formats.duplicate.racks import RackError
 from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.journal.store import Journal

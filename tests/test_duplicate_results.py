@@ -12,7 +12,7 @@ from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.movegen import generate
 from arbitru.engine.tiles import Rack, alphabet
 from arbitru.formats.duplicate import export, racks
-from arbitru.formats.duplicate.game import GameError, Player, Session, Settings
+from arbitru.formats.duplicate.game import GameError, Player, Session, Settings, pair
 from arbitru.formats.duplicate.results import (
     GameResult,
     MasterLine,
@@ -23,10 +23,10 @@ from arbitru.formats.duplicate.results import (
     rank,
     rating_percentage,
     standings,
+    sudden_death,
 )
 from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.formats.duplicate.slips import Slip
-from arbitru.formats.duplicate.variants import pair, sudden_death
 from arbitru.journal.store import Journal
 
 ES = alphabet("es")

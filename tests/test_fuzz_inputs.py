@@ -31,7 +31,8 @@ from arbitru.formats.anticipation.game import AnticipationGame, read_seating_csv
 from arbitru.formats.anticipation.seating import read_entrants_csv, seat
 from arbitru.formats.anticipation.slips import parse_notes, read_slips_csv
 from arbitru.formats.duplicate import export, gcg, racks, results
-from arbitru.formats.duplicate.game import Session, Settings, read_prepared
+from arbitru.formats.duplicate.game import Session, Settings
+from arbitru.formats.duplicate.prepared import read_prepared
 from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.formats.duplicate.slips import read_slips
 from arbitru.journal.store import Journal

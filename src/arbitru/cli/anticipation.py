@@ -16,7 +16,6 @@ import click
 from arbitru.cli.common import EVENT, POINTS, SEED, TABLE, OneLineGroup, emit_json, journal_option, read_text
 from arbitru.errors import ArbitruError
 from arbitru.formats.anticipation.announce import announcement_script
-from arbitru.formats.anticipation.correction import PlayerResult, SlipVerdict
 from arbitru.formats.anticipation.draw import (
     GroupRules,
     GroupsError,
@@ -30,6 +29,7 @@ from arbitru.formats.anticipation.forms import write_forms
 from arbitru.formats.anticipation.game import AnticipationGame, GameState, read_seating_csv, resolve_lexicon
 from arbitru.formats.anticipation.seating import read_entrants_csv, seat
 from arbitru.formats.anticipation.variants import BLANK_COUNTS, GROUPS, TURNS, VARIANTS, Settings
+from arbitru.formats.anticipation.verdicts import PlayerResult, SlipVerdict
 from arbitru.journal.backends import journal_exists
 from arbitru.journal.store import Journal
 from arbitru.textinput import ascii_number, csv_rows

@@ -18,7 +18,7 @@ from arbitru.cli.common import journal_option as common_journal_option
 from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.tiles import alphabet
 from arbitru.errors import LexiconError
-from arbitru.formats.duplicate import export, gcg, racks, results, variants
+from arbitru.formats.duplicate import export, gcg, racks, results
 from arbitru.formats.duplicate.game import (
     ENGINES,
     SOURCES,
@@ -28,8 +28,9 @@ from arbitru.formats.duplicate.game import (
     Session,
     Settings,
     Step,
-    read_prepared,
+    pair,
 )
+from arbitru.formats.duplicate.prepared import read_prepared
 from arbitru.formats.duplicate.rulesets import BLANK_MODES, BONUS_MODES, RULESETS, ruleset
 from arbitru.formats.duplicate.slips import Slip, Verdict, read_slips
 from arbitru.journal.backends import journal_exists
@@ -87,7 +88,7 @@ def _parse_player(text: str) -> Player:
     table = parts[2].strip() if len(parts) > 2 else ""
     if "+" in name:
         first, _, second = name.partition("+")
-        return variants.pair(number, first.strip(), second.strip(), table)
+        return pair(number, first.strip(), second.strip(), table)
     return Player(number, name, table)
 
 

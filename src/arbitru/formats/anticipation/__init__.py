@@ -4,6 +4,8 @@
 - :mod:`.announce` — what is said and shown, as timed data (RO-4.3, RO-5.2.f–h, RO-5.5).
 - :mod:`.turns` — lots and thinking times (RO-4.3, RO-5.3).
 - :mod:`.slips` — slips exactly as written (RO-3.3, RO-5.3, RO-5.6).
+- :mod:`.positions` — positions as written, read leniently (RO-3.2.c, RO-6.1c–d, RO-6.3a–b).
+- :mod:`.verdicts` — the records: placement, slip and player verdicts, decisions, sanctions (RO-6.4, RO-6.5).
 - :mod:`.correction` — each player's own board, placement by placement (RO-5.3, RO-6, RO-7.1, RO-8).
 - :mod:`.ranking` — places (RO-6.6, RO-8.2).
 - :mod:`.variants` — settings and the variants of RO-8.

@@ -19,24 +19,24 @@ Every verdict carries a rule ID and a reason in plain English an arbiter can rea
 from __future__ import annotations
 
 import itertools
-import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from arbitru.engine.board import Board
 from arbitru.engine.layout import SIZE
 from arbitru.engine.lexicon import Lexicon
-from arbitru.engine.notation import HORIZONTAL, VERTICAL, Coordinate
+from arbitru.engine.notation import Coordinate
 from arbitru.engine.placement import Placement
 from arbitru.engine.rules import Check, check
 from arbitru.engine.tiles import BLANK, BLANK_BIT, Alphabet, is_blank, letter_of
-from arbitru.errors import IllegalPlacementError, NotationError, TileError
-from arbitru.formats import payload
+from arbitru.errors import IllegalPlacementError, TileError
 from arbitru.formats.anticipation.draw import format_group
-from arbitru.formats.anticipation.slips import Slip, SlipRow
+from arbitru.formats.anticipation.positions import WrittenPosition, all_coords, one_error, read_position, relation
+from arbitru.formats.anticipation.slips import Slip, SlipRow, fold
 from arbitru.formats.anticipation.variants import GROUP_SIZE, TURNS, Settings
-from arbitru.textinput import InputError, ascii_number, is_ascii_number, parse_signed
+from arbitru.formats.anticipation.verdicts import Decision, Fault, PlayerResult, Sanction, SlipVerdict, Verdict
+from arbitru.textinput import InputError, ascii_number, parse_signed
 
 VALID_RULE = "G-3"  # a valid placement: scored by the general rules (G-3, G-4)
 PENALTY = 20  # RO-6.3: a technical penalty = 4 technical warnings
@@ -49,57 +49,8 @@ FREE_WARNINGS = 3
 # --- reading a position -------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class WrittenPosition:
-    """A position as written: the coordinate when it reads, else what can be told of its signs."""
-
-    text: str
-    coord: Coordinate | None = None
-    horizontal: bool | None = None  # letter first = horizontal (RO-3.2.c)
-    row: int | None = None  # the letter sign, when it names a row
-    col: int | None = None  # the number sign, when it names a column
-    missing: bool = False  # a sign is missing (RO-6.1d)
-    problem: str = ""
 
 
-def read_position(text: str) -> WrittenPosition:
-    """Read a written position the lenient way a correction needs.
-
-    >>> read_position("H8").coord, read_position("8H").coord
-    (Coordinate(7, 7, 'H'), Coordinate(7, 7, 'V'))
-    >>> read_position("H").missing, read_position("P8").row, read_position("P8").col
-    (True, None, 7)
-    """
-    raw = text
-    if not text.strip():
-        return WrittenPosition(raw, missing=True, problem="no position is written")
-    try:
-        coord = Coordinate.parse(text, "ro")
-    except NotationError as e:
-        if e.kind in ("empty", "missing-sign"):
-            return WrittenPosition(raw, missing=True, problem=str(e))
-    else:
-        return WrittenPosition(raw, coord, coord.horizontal, coord.row, coord.col)
-    tokens = re.findall(r"[^\W0-9_]+|[0-9]+", text)
-    if len(tokens) < 2:
-        return WrittenPosition(raw, missing=True, problem=f"position {raw!r} has only one sign")
-    if len(tokens) == 2 and is_ascii_number(tokens[0]) != is_ascii_number(tokens[1]):
-        letter_first = not is_ascii_number(tokens[0])
-        letter, number = (tokens[0], tokens[1]) if letter_first else (tokens[1], tokens[0])
-        row = (
-            "ABCDEFGHIJKLMNO".index(letter.upper())
-            if len(letter) == 1 and letter.upper() in "ABCDEFGHIJKLMNO"
-            else None
-        )
-        value = ascii_number(number)
-        col = value - 1 if value is not None and 1 <= value <= SIZE else None
-        bad = []
-        if row is None:
-            bad.append(f"row {letter!r} does not exist (rows are A to O)")
-        if col is None:
-            bad.append(f"column {number} does not exist (columns are 1 to 15)")
-        return WrittenPosition(raw, None, letter_first, row, col, problem="; ".join(bad))
-    return WrittenPosition(raw, problem=f"position {raw!r} cannot be read as a letter and a number")
 
 
 # --- the letters a placement may use ------------------------------------------------------------------------
@@ -303,234 +254,18 @@ def _sort_reasons(reasons: list[tuple[str, str]]) -> list[tuple[str, str]]:
 # --- verdicts -----------------------------------------------------------------------------------------------
 
 #: what a verdict's summary shows: the judgement, without what was written or the bookkeeping
-_SUMMARY_KEYS = ("status", "rule", "reason", "position", "word", "score", "points", "penalty_rule")
 
 
-@dataclass
-class Verdict:
-    """The judgement of one placement written on a slip."""
-
-    turn: int
-    index: int
-    line: int | None
-    written_position: str
-    written_word: str
-    written_score: str
-    group: int | None
-    status: str  # valid | corrected | invalid | cancelled | void
-    rule: str
-    reason: str
-    position: str | None = None
-    word: str | None = None
-    score: int = 0  # when it was played
-    points: int = 0  # now (after cancellations and rescoring)
-    penalty: int = 0  # RO-6.3, after the cap
-    penalty_rule: str = ""
-    unmarked_blanks: int = 0
-    notes: list[str] = field(default_factory=list)
-    decisions: list[int] = field(default_factory=list)
-    original: dict[str, Any] | None = None
-    # the placement on the board
-    coord: Coordinate | None = None
-    tiles: tuple[int, ...] = ()
-    new: list[tuple[int, int]] = field(default_factory=list)
-    depends: set[tuple[int, int]] = field(default_factory=set)
-    vowels: list[int] = field(default_factory=list)
-    foreign: bool = False  # judged invalid partly because of letters not from the group
-
-    @property
-    def pid(self) -> tuple[int, int]:
-        return (self.turn, self.index)
-
-    @property
-    def on_board(self) -> bool:
-        return self.status in ("valid", "corrected")
-
-    @property
-    def penalised(self) -> bool:
-        return self.status == "corrected" and self.penalty_rule != ""
-
-    def summary(self) -> dict[str, Any]:
-        """The verdict alone: what :meth:`to_dict` says, less what was written and the bookkeeping."""
-        full = self.to_dict()
-        return {key: full[key] for key in _SUMMARY_KEYS}
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "turn": self.turn,
-            "index": self.index,
-            "line": self.line,
-            "group": self.group,
-            "written": {
-                "position": self.written_position,
-                "word": self.written_word,
-                "score": self.written_score,
-            },
-            "status": self.status,
-            "rule": self.rule,
-            "reason": self.reason,
-            "position": self.position,
-            "word": self.word,
-            "score": self.score,
-            "points": self.points,
-            "penalty": self.penalty,
-            "penalty_rule": self.penalty_rule,
-            "unmarked_blanks": self.unmarked_blanks,
-            "notes": list(self.notes),
-            "decisions": list(self.decisions),
-            "original": self.original,
-        }
 
 
-@dataclass
-class Fault:
-    """A technical fault on a slip (RO-6.2): only the first one of a slip becomes its warning."""
-
-    rule: str
-    text: str
-
-    def to_dict(self) -> dict[str, str]:
-        return {"rule": self.rule, "text": self.text}
 
 
-@dataclass
-class SlipVerdict:
-    """The judgement of one slip: its placements, its technical warning, its notes."""
-
-    turn: int | None
-    seq: int | None
-    status: str = "corrected"  # corrected | missing | void
-    reason: str = ""
-    placements: list[Verdict] = field(default_factory=list)
-    faults: list[Fault] = field(default_factory=list)
-    warning: Fault | None = None
-    warning_number: int = 0  # 1-based count of the player's technical warnings
-    warning_cost: int = 0
-    cancellations: list[dict[str, Any]] = field(default_factory=list)
-    verifications: list[dict[str, Any]] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    passed: bool = False
-    replaces: list[int] = field(default_factory=list)
-    written_total: str = ""
-    decisions: list[int] = field(default_factory=list)
-
-    @property
-    def points(self) -> int:
-        return sum(v.points for v in self.placements if v.on_board)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "turn": self.turn,
-            "seq": self.seq,
-            "status": self.status,
-            "reason": self.reason,
-            "placements": [v.to_dict() for v in self.placements],
-            "points": self.points,
-            "written_total": self.written_total,
-            "faults": [f.to_dict() for f in self.faults],
-            "warning": self.warning.to_dict() if self.warning else None,
-            "warning_number": self.warning_number,
-            "warning_cost": self.warning_cost,
-            "cancellations": self.cancellations,
-            "verifications": self.verifications,
-            "notes": self.notes,
-            "passed": self.passed,
-            "replaces": self.replaces,
-            "decisions": self.decisions,
-        }
 
 
-@dataclass(frozen=True)
-class Decision:
-    """A contest or appeal decision (RO-6.5), applied on top of the correction; the old verdict stays."""
-
-    seq: int
-    player: str
-    target: str  # placement | warning | penalty | discipline | total
-    action: str
-    reason: str
-    by: str = "chief arbiter"
-    turn: int | None = None
-    index: int | None = None
-    position: str | None = None
-    word: str | None = None
-    points: int | None = None
-    event: int | None = None
-
-    @classmethod
-    def from_payload(cls, seq: int, data: Mapping[str, Any]) -> Decision:
-        """:raises PayloadError: for a field of the wrong type."""
-        return cls(
-            seq,
-            payload.text(data, "player"),
-            payload.text(data, "target"),
-            payload.text(data, "action"),
-            payload.text(data, "reason"),
-            payload.text(data, "by", "chief arbiter"),
-            payload.optional_integer(data, "turn", low=1, high=TURNS),
-            payload.optional_integer(data, "index", low=1, high=2),
-            payload.optional_text(data, "position"),
-            payload.optional_text(data, "word"),
-            payload.optional_integer(data, "points"),
-            payload.optional_integer(data, "event", low=1),
-        )
 
 
-@dataclass(frozen=True)
-class Sanction:
-    """A disciplinary warning (RO-6.4) or an elimination for cheating (RO-7.1), as recorded."""
-
-    seq: int
-    player: str
-    kind: str  # disciplinary | cheating
-    reason: str
-    turn: int | None = None
 
 
-@dataclass
-class PlayerResult:
-    """A player's whole correction: every slip, warnings, penalties, sanctions, total."""
-
-    player: str
-    table: int | None
-    slips: dict[int, SlipVerdict] = field(default_factory=dict)
-    unattributed: list[SlipVerdict] = field(default_factory=list)
-    sanctions: list[dict[str, Any]] = field(default_factory=list)
-    adjustments: list[dict[str, Any]] = field(default_factory=list)
-    eliminated: str = ""
-    dropped_out: int | None = None  # RO-8.2: the turn the player could not place a scrabble
-    placement_points: int = 0
-    penalties: int = 0
-    warning_costs: int = 0
-    disciplinary: int = 0
-    total: int = 0
-    place: int | None = None
-    board: Board | None = None
-    vowels_left: dict[str, int] | None = None  # RO-8.1: the player's vowel stock at the end
-
-    def verdicts(self) -> list[Verdict]:
-        return [v for t in sorted(self.slips) for v in self.slips[t].placements]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "player": self.player,
-            "table": self.table,
-            "place": self.place,
-            "total": self.total,
-            "placement_points": self.placement_points,
-            "penalties": self.penalties,
-            "warning_costs": self.warning_costs,
-            "technical_warnings": sum(1 for s in self.slips.values() if s.warning),
-            "disciplinary": self.disciplinary,
-            "adjustments": self.adjustments,
-            "eliminated": self.eliminated,
-            "dropped_out": self.dropped_out,
-            "sanctions": self.sanctions,
-            "turns": [self.slips[t].to_dict() for t in sorted(self.slips)],
-            "unattributed": [s.to_dict() for s in self.unattributed],
-            "board": self.board.to_text() if self.board is not None else None,
-            "vowels_left": self.vowels_left,
-        }
 
 
 # --- the correction of one player ---------------------------------------------------------------------------
@@ -836,7 +571,7 @@ class PlayerCorrection:
         if meant.coord is not None:
             first = self.judge.attempt(self.board, meant.coord, word, pool, lexicon)
             if first.ok:
-                kind = _relation(written, meant.coord)
+                kind = relation(written, meant.coord)
                 if kind == "both":
                     return self._invalid(
                         turn,
@@ -850,7 +585,7 @@ class PlayerCorrection:
                 return self._accepted(turn, index, row, pool, first, kind, written, candidates=1)
         # search the player's board for what he must have meant (RO-6.3)
         candidates: list[tuple[tuple[int, int, Coordinate], str, Attempt]] = []
-        for coord, kind, distance in _one_error(written):
+        for coord, kind, distance in one_error(written):
             if not self.judge.quick_fit(self.board, coord, word):
                 continue
             a = self.judge.attempt(self.board, coord, word, pool, lexicon)
@@ -863,8 +598,8 @@ class PlayerCorrection:
         # nothing with one error: does the word fit the board at exactly one position, with both signs wrong
         # (RO-6.1c)? With several fits nothing says what the player meant: the written position is judged.
         fits: list[Coordinate] = []
-        for coord in _all_coords():
-            if coord in (meant.coord, written.coord) or _relation(written, coord) != "both":
+        for coord in all_coords():
+            if coord in (meant.coord, written.coord) or relation(written, coord) != "both":
                 continue
             if not self.judge.quick_fit(self.board, coord, word):
                 continue
@@ -1135,7 +870,7 @@ class PlayerCorrection:
                 expected = self.setup.names.get(self.player, self.player)
                 if not name:
                     faults.append(Fault("RO-6.2a", "the player's name is missing on the turn-1 slip"))
-                elif _norm(name) != _norm(expected):
+                elif fold(name) != fold(expected):
                     faults.append(Fault("RO-6.2a", f"wrong name on the turn-1 slip: {name!r}"))
         if not table and turn != 1:
             faults.append(Fault("RO-6.2b", "the table number is missing"))
@@ -1280,43 +1015,10 @@ def _prefer(verdicts: list[Verdict]) -> Verdict:
     return min(verdicts, key=key)
 
 
-def _relation(written: WrittenPosition, coord: Coordinate) -> str:
-    """How a coordinate differs from the written position: same, inverted, one-sign or both."""
-    if written.coord == coord:
-        return "same"
-    if written.coord is not None and written.coord.transposed() == coord:
-        return "inverted"
-    if (
-        written.horizontal is not None
-        and written.horizontal == coord.horizontal
-        and (written.row == coord.row or written.col == coord.col)
-    ):
-        return "one-sign"
-    return "both"
 
 
-def _one_error(written: WrittenPosition) -> Iterable[tuple[Coordinate, str, int]]:
-    """Coordinates one error away from the written position: inverted signs, or one sign changed."""
-    if written.coord is not None:
-        yield written.coord.transposed(), "inverted", 0
-    if written.horizontal is None:
-        return
-    direction = HORIZONTAL if written.horizontal else VERTICAL
-    if written.row is not None:
-        for col in range(SIZE):
-            if col != written.col:
-                yield Coordinate(written.row, col, direction), "one-sign", abs(col - (written.col or 0))
-    if written.col is not None:
-        for row in range(SIZE):
-            if row != written.row:
-                yield Coordinate(row, written.col, direction), "one-sign", abs(row - (written.row or 0))
 
 
-def _all_coords() -> Iterable[Coordinate]:
-    for direction in (HORIZONTAL, VERTICAL):
-        for row in range(SIZE):
-            for col in range(SIZE):
-                yield Coordinate(row, col, direction)
 
 
 def _same_number(written: str, number: int) -> bool:
@@ -1331,10 +1033,6 @@ def _int(text: str) -> int | None:
         return None
 
 
-def _norm(text: str) -> str:
-    from arbitru.formats.anticipation.slips import fold
-
-    return fold(text)
 
 
 # --- the whole game -----------------------------------------------------------------------------------------

@@ -17,9 +17,9 @@ from pathlib import Path
 
 from arbitru.engine.layout import ROW_LETTERS, SIZE
 from arbitru.formats import spreadsheet
-from arbitru.formats.anticipation.correction import PlayerResult
 from arbitru.formats.anticipation.game import GameState
 from arbitru.formats.anticipation.variants import GROUPS, TURNS
+from arbitru.formats.anticipation.verdicts import PlayerResult
 
 SLIPS_PER_PLAYER = 16  # RO-3.3: at least 16 (14 turns and 2 spare)
 

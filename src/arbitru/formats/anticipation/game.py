@@ -31,19 +31,13 @@ from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.tiles import Alphabet, alphabet
 from arbitru.errors import ArbitruError, JournalError, LexiconError
 from arbitru.formats import payload
-from arbitru.formats.anticipation.correction import (
-    Correction,
-    Decision,
-    PlayerResult,
-    Sanction,
-    Setup,
-    SlipEntry,
-)
+from arbitru.formats.anticipation.correction import Correction, Setup, SlipEntry
 from arbitru.formats.anticipation.draw import Draw, GroupRules, GroupsError, group_problems, parse_group
 from arbitru.formats.anticipation.ranking import rank
 from arbitru.formats.anticipation.slips import Slip, SlipFileError, read_slips_csv
 from arbitru.formats.anticipation.turns import Lot, TurnOrder
 from arbitru.formats.anticipation.variants import GROUPS, TURNS, Settings
+from arbitru.formats.anticipation.verdicts import Decision, PlayerResult, Sanction
 from arbitru.journal.store import Event, Journal, action
 from arbitru.textinput import InputError, ascii_number, check_text, csv_rows
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from arbitru.formats.anticipation.correction import PlayerResult
 from arbitru.formats.anticipation.variants import TURNS
+from arbitru.formats.anticipation.verdicts import PlayerResult
 
 
 def places(scores: Iterable[tuple[str, int]]) -> dict[str, int]:

@@ -29,9 +29,9 @@ from arbitru.engine.rules import check
 from arbitru.engine.tiles import Alphabet, Rack, alphabet
 from arbitru.formats.duplicate import master as master_mod
 from arbitru.formats.duplicate import racks
-from arbitru.formats.duplicate.game import Game, Session, replay
-from arbitru.formats.duplicate.rulesets import Mix, RackRule
-from arbitru.journal.store import Event
+from arbitru.formats.duplicate.game import Game, MoveState, Session, Settings, replay
+from arbitru.formats.duplicate.rulesets import Mix, RackRule, ruleset
+from arbitru.journal.store import Event, Journal
 
 
 @dataclass
@@ -186,10 +186,8 @@ def _some_legal_rack(rule: RackRule, alpha: Alphabet, move: int, left: Sequence[
     return False
 
 
-def _check_master(game: Game, state: object, lexicon: Lexicon, reference: str, report: Report) -> None:
-    from arbitru.formats.duplicate.game import MoveState
-
-    assert isinstance(state, MoveState) and state.master is not None
+def _check_master(game: Game, state: MoveState, lexicon: Lexicon, reference: str, report: Report) -> None:
+    assert state.master is not None
     m = state.master
     rack = Rack(game.alphabet, state.rack)
     moves = generate(state.board, rack, lexicon, top=1, engine=reference)
@@ -254,10 +252,6 @@ def play_games(
     **overrides: object,
 ) -> list[tuple[Session, Report]]:
     """Play seeded automatic games in memory and audit each."""
-    from arbitru.formats.duplicate.game import Settings
-    from arbitru.formats.duplicate.rulesets import ruleset
-    from arbitru.journal.store import Journal
-
     out = []
     for seed in seeds:
         journal = Journal(":memory:")

@@ -128,41 +128,6 @@ class Settings:
         return lines
 
 
-def read_prepared(text: str, alpha: Alphabet, convention: str = "ro") -> tuple[PreparedMove, ...]:
-    """A prepared game (FISE-7b): one move per line, ``RACK`` or ``RACK POSITION WORD`` (``#`` comments). A
-    GCG file (``>name: RACK POS WORD +score total``) is read too, its positions in GCG's own notation.
-
-    :raises GameError: naming every line that cannot be read.
-    """
-    from arbitru.formats.duplicate import gcg
-
-    if any(line.startswith(">") for line in text.splitlines()):
-        moves = gcg.read(text, alpha)
-        return tuple(PreparedMove(tuple(racks.labels(alpha, m.rack)), m.placement_text(alpha)) for m in moves)
-    out, errors = [], []
-    for lineno, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        fields = line.split()
-        try:
-            tiles = racks.parse_tiles(alpha, fields[0])
-            if not 1 <= len(tiles) <= 7:
-                raise GameError(f"a rack has 1 to 7 tiles, not {len(tiles)}")
-            move = None
-            if len(fields) > 1:
-                placement = Placement.parse(" ".join(fields[1:]), alpha, convention)
-                move = placement.format(alpha, "ro")
-            out.append(PreparedMove(tuple(racks.labels(alpha, tiles)), move))
-        except (ArbitruError, IndexError) as e:
-            errors.append(f"line {lineno}: {e}")
-    if errors:
-        raise GameError("; ".join(errors))
-    if not out:
-        raise GameError("the prepared game has no move")
-    return tuple(out)
-
-
 # --- state -------------------------------------------------------------------------------------------------
 
 
@@ -177,6 +142,11 @@ class Player:
     def label(self) -> str:
         name = self.name or " + ".join(self.members)
         return f"{self.number} {name}".strip()
+
+
+def pair(number: str, first: str, second: str, table: str = "") -> Player:
+    """Two players sharing a board (GR-1)."""
+    return Player(number, f"{first} + {second}", table, (first, second))
 
 
 @dataclass

@@ -32,6 +32,7 @@ from arbitru.engine.placement import Placement
 from arbitru.engine.rules import check
 from arbitru.engine.tiles import BLANK, Alphabet, Rack
 from arbitru.errors import ArbitruError, NotationError, TileError
+from arbitru.formats.duplicate.game import Game
 
 
 class GcgError(ArbitruError):
@@ -70,11 +71,8 @@ def play_text(alpha: Alphabet, board: Board, placement: Placement) -> str:
     return "".join(out)
 
 
-def write(game: object, *, nick: str = "master", name: str = "Master moves") -> str:
-    """The GCG record of a game's master moves (a :class:`~arbitru.formats.duplicate.game.Game`)."""
-    from arbitru.formats.duplicate.game import Game
-
-    assert isinstance(game, Game)
+def write(game: Game, *, nick: str = "master", name: str = "Master moves") -> str:
+    """The GCG record of a game's master moves."""
     alpha = game.alphabet
     s = game.settings
     lines = [

@@ -1,5 +1,5 @@
 """Results: per move per player with bonuses, totals, percentages, single-game ranking and multi-game
-standings (FISE-11, FISE-12, FISE-15, FISE-16, FISE-17, FISE-22, GR-5D, GR-7).
+standings (FISE-11, FISE-12, FISE-15, FISE-16, FISE-17, FISE-19, FISE-22, GR-5D, GR-7).
 
 - A move counts the engine's score of the player's slip when it is valid, else 0 with the reasons (FISE-12,
   FISE-14, GR-6, GR-8.1); no slip is 0; a player who left gets 0 for the rest (GR-7).
@@ -19,17 +19,20 @@ standings (FISE-11, FISE-12, FISE-15, FISE-16, FISE-17, FISE-22, GR-5D, GR-7).
   points in move ``x``, ``Mx`` the best score of any player in that move and ``n`` the moves of all games
   (moves where nobody scored are left out: ``0/0`` says nothing), or by total; the other criteria break ties.
 - FISE-22 (b) rating figure: the mean of the per-game percentages without the best and the worst.
+- Sudden death (FISE-19): :func:`sudden_death` ranks by moves survived, then the score of the last move; it also
+  breaks a single game's tie as a playoff (FISE-15).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from arbitru.engine.lexicon import Lexicon
 from arbitru.formats.duplicate.game import End, Game, Player
+from arbitru.formats.duplicate.racks import sort_tiles
 from arbitru.formats.duplicate.slips import Verdict
-from arbitru.formats.duplicate.variants import SuddenDeathLine, sudden_death
 from arbitru.textinput import number_order
 
 STANDING_METHODS = ("mean-place", "mean-percentage", "total")
@@ -230,8 +233,6 @@ def compute(game: Game, lexicon: Lexicon) -> GameResult:
 
 
 def _rack_text(game: Game, rack: tuple[int, ...]) -> str:
-    from arbitru.formats.duplicate.racks import sort_tiles
-
     return "".join(
         game.alphabet.label(t) if len(game.alphabet.label(t)) == 1 else f"[{game.alphabet.label(t)}]"
         for t in sort_tiles(rack)
@@ -279,6 +280,47 @@ def rank(lines: list[PlayerLine], tie_breaks: tuple[str, ...]) -> None:
         for line in lines:
             line.playoff = sum(1 for other in lines if key(other) == key(line)) > 1
 
+
+
+# --- sudden death (FISE-19) -------------------------------------------------------------------------------------------
+
+
+@dataclass
+class SuddenDeathLine:
+    player: str
+    name: str
+    moves: int
+    last_score: int
+    out_at: int | None
+    place: int = 0
+
+
+def sudden_death(result: GameResult, among: Sequence[str] | None = None) -> list[SuddenDeathLine]:
+    """Rank players by FISE-19: moves survived, then the score of the last move. ``among`` limits it to some
+    players (a playoff between tied players, FISE-15)."""
+    lines = [ln for ln in result.lines if among is None or ln.player.number in among]
+    alive = {ln.player.number for ln in lines}
+    out: dict[str, SuddenDeathLine] = {}
+    moves = len(result.masters)
+    for i in range(moves):
+        scores = {ln.player.number: ln.moves[i].score for ln in lines if ln.player.number in alive}
+        if not scores:
+            break
+        best = max(scores.values())
+        for number, score in scores.items():
+            if score < best:
+                alive.discard(number)
+                ln = next(x for x in lines if x.player.number == number)
+                out[number] = SuddenDeathLine(number, ln.player.label(), i + 1, score, i + 1)
+    for ln in lines:
+        if ln.player.number in alive:
+            last = ln.moves[moves - 1].score if moves else 0
+            out[ln.player.number] = SuddenDeathLine(ln.player.number, ln.player.label(), moves, last, None)
+    ranked = sorted(out.values(), key=lambda s: (-s.moves, -s.last_score, s.player))
+    for i, s in enumerate(ranked):
+        prev = ranked[i - 1] if i else None
+        s.place = prev.place if prev and (prev.moves, prev.last_score) == (s.moves, s.last_score) else i + 1
+    return ranked
 
 
 # --- several games -----------------------------------------------------------------------------------------
