@@ -431,7 +431,7 @@ def decide_cmd(
 @click.argument("game_id", metavar="GAME")
 @click.argument("player")
 @click.option("--reason", required=True)
-@click.option("--turn", type=int)
+@click.option("--turn", type=int, help="The turn it was given in (default: after the player's last slip stored).")
 @_db_option
 def warn_cmd(game_id: str, player: str, reason: str, turn: int | None, db: str) -> None:
     """A disciplinary warning: −20; the second eliminates (RO-6.4)."""

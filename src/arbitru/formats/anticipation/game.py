@@ -472,7 +472,8 @@ class AnticipationGame:
         elif e.kind == "decision":
             state.decisions.append(Decision.from_payload(e.seq, p))
         elif e.kind == "sanction":
-            state.sanctions.append(Sanction(e.seq, p["player"], p["kind"], p["reason"], p.get("turn")))
+            after = max((t for player, t in state.slips if player == p["player"]), default=0)
+            state.sanctions.append(Sanction(e.seq, p["player"], p["kind"], p["reason"], p.get("turn"), after))
         elif e.kind == "correction":
             state.corrections.append({"seq": e.seq, **p})
         elif e.kind == "publication":
