@@ -3,9 +3,19 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
+
+#: what a click decorator takes and gives back: a command's function, or a command
+Decorated = TypeVar("Decorated", bound=Callable[..., Any] | click.Command)
+
+
+class UsageLineError(click.ClickException):
+    """A usage error told in one line, with the exit status of click's own usage errors."""
+
+    exit_code = 2
 
 
 class OneLineCommand(click.Command):
@@ -15,9 +25,7 @@ class OneLineCommand(click.Command):
         try:
             return super().parse_args(ctx, args)
         except click.UsageError as e:
-            error = click.ClickException(f"{e.format_message()} (see: {ctx.command_path} --help)")
-            error.exit_code = 2
-            raise error from None
+            raise UsageLineError(f"{e.format_message()} (see: {ctx.command_path} --help)") from None
 
 
 def emit_json(obj: Any) -> None:
@@ -28,7 +36,7 @@ def emit_json(obj: Any) -> None:
 DEFAULT_JOURNAL = "arbitru.db"
 
 
-def journal_option(dest: str = "journal") -> Any:
+def journal_option(dest: str = "journal") -> Callable[[Decorated], Decorated]:
     """``--journal`` / ``--db`` / ``-j``: the SQLite journal holding the games, for every format's commands."""
     return click.option(
         "--journal",

@@ -205,7 +205,7 @@ class Judge:
                 touching = True
             else:
                 placed = True
-                touching = touching or touch[sq]
+                touching = touching or bool(touch[sq])
             sq += step
         return placed and touching
 

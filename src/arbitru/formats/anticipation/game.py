@@ -77,7 +77,7 @@ def resolve_lexicon(spec: str, alpha: Alphabet | None = None) -> Lexicon:
         _LEXICONS[spec] = lex
         return lex
     try:
-        from arbitru.lexicons.catalog import load  # type: ignore[import-not-found]
+        from arbitru.lexicons.catalog import load
     except ImportError:
         raise LexiconError(
             f"no word list {spec!r}: not a file, and the official lists are not installed"

@@ -34,6 +34,7 @@ from arbitru.engine.placement import Placement
 from arbitru.engine.tiles import BLANK, BLANK_BIT, Alphabet, Bag, Rack, alphabet, letter_of
 from arbitru.errors import ArbitruError, JournalError, NotationError, TileError
 from arbitru.formats.duplicate import announce, master, racks, variants
+from arbitru.formats.duplicate.master import Candidate
 from arbitru.formats.duplicate.racks import Draw
 from arbitru.formats.duplicate.rulesets import RuleSet, RuleSetError
 from arbitru.formats.duplicate.slips import Slip, Verdict, judge
@@ -447,7 +448,7 @@ class Step:
     move: int
     announcement: announce.Announcement | None = None
     master: Master | None = None
-    candidates: list[master.Candidate] = field(default_factory=list)
+    candidates: list[Candidate] = field(default_factory=list)
     draws: list[Draw] = field(default_factory=list)
     end: End | None = None
     message: str = ""
