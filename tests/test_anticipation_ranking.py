@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from anticipation_support import new_game, play, verdict
+from anticipation_support import csv_text, new_game, play, verdict
 from arbitru.formats.anticipation.ranking import places
 from test_anticipation_correction import AL, CAL, GROUPS, LOTS, VEST, row
 
@@ -22,14 +22,50 @@ def test_ro_6_4_disciplinary_warning_costs_20(tmp_path):
 
 def test_ro_6_4_second_disciplinary_warning_eliminates(tmp_path):
     game, _ = play(tmp_path, GROUPS, LOTS, [AL, CAL, ("Dan", 2, *AL[2:])])
-    game.sanction("Ana", "disciplinary", "talking")
-    game.sanction("Ana", "disciplinary", "looking at table 3")
+    game.sanction("Ana", "disciplinary", "talking", turn=1)
+    game.sanction("Ana", "disciplinary", "looking at table 3", turn=2)
     st = game.replay()
     r = st.results["Ana"]
-    assert r.eliminated == "eliminated: second disciplinary warning (RO-6.4): looking at table 3"
+    assert r.eliminated == "eliminated in turn 2: second disciplinary warning (RO-6.4): looking at table 3"
     assert r.place is None and st.ranking[-1].player == "Ana"
-    assert r.slips[1].status == "void"  # correction stops
+    assert r.slips[2].status == "void" and r.slips[2].placements[0].rule == "RO-6.4"  # correction stops
     assert st.results["Dan"].place == 1
+
+
+def test_RO_6_4_elimination_keeps_earlier_corrections(tmp_path):
+    # "corectura se oprește": the turns before the second warning stay corrected; from it on, nothing is
+    game, _ = play(tmp_path, GROUPS, LOTS, [AL, CAL, VEST, ("Dan", 2, *AL[2:])])
+    game.sanction("Ana", "disciplinary", "talking", turn=1)
+    game.sanction("Ana", "disciplinary", "looking at table 3", turn=3)
+    st = game.replay()
+    r = st.results["Ana"]
+    assert [r.slips[t].status for t in (1, 2, 3)] == ["corrected", "corrected", "void"]
+    assert verdict(st, "Ana", 2).points == 3 and r.board is not None and "C" in r.board.to_text()
+    # the total at elimination: turns 1 and 2 (4 + 3), less both warnings; no place
+    assert (r.placement_points, r.disciplinary, r.total, r.place) == (7, 40, 7 - 40, None)
+    assert r.to_dict()["total"] == -33 and r.to_dict()["place"] is None
+    assert [p.player for p in st.ranking] == ["Dan", "Ana"]
+
+
+def test_RO_6_4_warning_without_a_turn_stops_after_the_slips_already_stored(tmp_path):
+    game, _ = play(tmp_path, GROUPS, LOTS, [AL, CAL])
+    game.sanction("Ana", "disciplinary", "talking")
+    game.sanction("Ana", "disciplinary", "looking at table 3")
+    game.import_slips_csv(csv_text([VEST]))  # turn 3, handed in after the elimination
+    st = game.replay()
+    r = st.results["Ana"]
+    assert [r.slips[t].status for t in (1, 2, 3)] == ["corrected", "corrected", "void"]
+    assert r.eliminated.startswith("eliminated in turn 3:") and r.total == 7 - 40 and r.place is None
+
+
+def test_RO_7_1_cheater_is_not_corrected_even_after_a_disciplinary_elimination(tmp_path):
+    game, _ = play(tmp_path, GROUPS, LOTS, [AL, CAL, VEST])
+    game.sanction("Ana", "disciplinary", "talking", turn=1)
+    game.sanction("Ana", "disciplinary", "noise", turn=3)
+    game.sanction("Ana", "cheating", "a word list on the table")
+    r = game.replay().results["Ana"]
+    assert all(sv.status == "void" for sv in r.slips.values() if sv.status != "missing")
+    assert r.slips[1].placements[0].rule == "RO-7.1" and r.placement_points == 0
 
 
 def test_ro_7_1_cheater_is_eliminated_and_not_corrected(tmp_path):

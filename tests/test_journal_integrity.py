@@ -261,7 +261,10 @@ def test_G_journal_kill_during_duplicate_next_leaves_master_and_rack_both_or_nei
     lines: list[str] = []
     reader = threading.Thread(target=lambda: lines.extend(child.stdout), daemon=True)
     reader.start()
-    time.sleep(rng.uniform(1.5, 3.5))
+    deadline = time.monotonic() + 60
+    while not lines and child.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(rng.uniform(0.3, 2.0))
     os.kill(child.pid, signal.SIGKILL)
     child.wait()
     reader.join(5)

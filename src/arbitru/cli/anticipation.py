@@ -507,7 +507,8 @@ def decide_cmd(
 @click.argument("game_id", metavar="GAME")
 @click.argument("player")
 @click.option("--reason", required=True)
-@click.option("--turn", type=click.IntRange(1, TURNS))
+@click.option("--turn", type=click.IntRange(1, TURNS),
+              help="The turn it was given in (default: after the player's last slip stored).")
 @_json_option
 @_db_option
 def warn_cmd(game_id: str, player: str, reason: str, turn: int | None, as_json: bool, db: str) -> None:

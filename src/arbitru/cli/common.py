@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 import click
 
 from arbitru.errors import ArbitruError
+
+#: what a click decorator takes and gives back: a command's function, or a command
+Decorated = TypeVar("Decorated", bound=Callable[..., Any] | click.Command)
 
 
 class OneLineUsageError(click.ClickException):
@@ -92,8 +96,9 @@ def emit_json(obj: Any) -> None:
 DEFAULT_JOURNAL = "arbitru.db"
 
 
-def journal_option(dest: str = "journal") -> Any:
-    """``--journal`` / ``--db`` / ``-j``: the SQLite journal holding the games, for every format's commands."""
+def journal_option(dest: str = "journal") -> Callable[[Decorated], Decorated]:
+    """``--journal`` / ``--db`` / ``-j``: the journal holding the games (a SQLite file, or ``postgresql://…``),
+    for every command."""
     return click.option(
         "--journal",
         "--db",
@@ -102,7 +107,7 @@ def journal_option(dest: str = "journal") -> Any:
         envvar="ARBITRU_JOURNAL",
         default=DEFAULT_JOURNAL,
         show_default=True,
-        help="The journal (SQLite) holding the games ($ARBITRU_JOURNAL).",
+        help="The journal holding the games: a SQLite file or postgresql://… ($ARBITRU_JOURNAL).",
     )
 
 

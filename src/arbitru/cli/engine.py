@@ -12,6 +12,7 @@ import re
 import sys
 from importlib import resources
 from pathlib import Path
+from typing import TypedDict
 
 import click
 
@@ -161,7 +162,7 @@ def render(board: Board, highlight: set[int], color: bool) -> str:
 def generate(
     board: Board, rack: Rack, lexicon: Lexicon, top: int, engine: str | None
 ) -> list[tuple[Placement, int]]:
-    engine = engine or ("compiled" if catalog.core_available() else "reference")
+    engine = engine or ("compiled" if movegen.core_available() else "reference")
     try:
         return movegen.generate(board, rack, lexicon, top=top, engine=engine)
     except ImportError:
@@ -207,6 +208,18 @@ def check_cmd(lexicon_name: str | None, lang: str | None, as_json: bool, words: 
 # --- score -------------------------------------------------------------------------------------------------
 
 
+class WordLine(TypedDict):
+    """One word a placement forms, as ``score`` shows it."""
+
+    word: str
+    pos: str
+    main: bool
+    letters: int
+    word_mult: int
+    score: int
+    valid: bool | None
+
+
 @click.command("score", cls=OneLineCommand)
 @lexicon_option
 @lang_option
@@ -237,7 +250,7 @@ def score_cmd(
     placement = Placement.parse(play, alpha, convention)
     rack = parse_rack(rack_text, board) if rack_text else None
     result = check_placement(board, placement, lexicon, rack)
-    words = [
+    words: list[WordLine] = [
         {
             "word": alpha.format(w.tiles),
             "pos": Coordinate(w.start // SIZE, w.start % SIZE, "H" if w.horizontal else "V").format(

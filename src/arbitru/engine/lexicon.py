@@ -49,9 +49,9 @@ def _build_lists(sequences: list[tuple[int, ...]], out: list[int]) -> int:
     Daciuk's incremental construction over sibling lists: a finished subtree is replaced by an identical
     one already emitted (same tiles, accept bits and children), so the array is minimal in the KWG sense.
     """
-    register: dict[tuple[tuple[int, bool, int], ...], int] = {}
+    register: dict[tuple[tuple[int, int, int], ...], int] = {}
 
-    def emit(arcs: list[list]) -> int:
+    def emit(arcs: list[list[int]]) -> int:
         if not arcs:
             return 0
         key = tuple((tile, accepts, child) for tile, accepts, child in arcs)
@@ -60,12 +60,12 @@ def _build_lists(sequences: list[tuple[int, ...]], out: list[int]) -> int:
             return found
         start = len(out)
         for j, (tile, accepts, child) in enumerate(arcs):
-            out.append(_arc(tile, accepts, j == len(arcs) - 1, child))
+            out.append(_arc(tile, bool(accepts), j == len(arcs) - 1, child))
         register[key] = start
         return start
 
-    # stack[d] is the open sibling list at depth d: [tile, accepts, child_index_or_open]
-    stack: list[list[list]] = [[]]
+    # stack[d] is the open sibling list at depth d: [tile, accepts (0/1), child_index_or_open]
+    stack: list[list[list[int]]] = [[]]
     prev: tuple[int, ...] = ()
 
     def close_to(depth: int) -> None:
@@ -79,7 +79,7 @@ def _build_lists(sequences: list[tuple[int, ...]], out: list[int]) -> int:
             common += 1
         close_to(common)
         for k in range(common, len(seq)):
-            stack[-1].append([seq[k], k == len(seq) - 1, 0])
+            stack[-1].append([seq[k], int(k == len(seq) - 1), 0])
             stack.append([])
         prev = seq
     close_to(0)

@@ -34,7 +34,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar, cast
 
 from arbitru.errors import JournalError
 from arbitru.journal.backends import Backend, Connection, backend_for
@@ -113,7 +113,9 @@ class Journal:
             raise JournalError(f"cannot open journal {self.path}: {e}") from None
         try:
             self.backend.migrate(self.db, self.transaction)
-        except (*self.backend.Error, JournalError) as e:
+        except Exception as e:
+            if not isinstance(e, (JournalError, *self.backend.Error)):
+                raise
             self.db.close()
             raise JournalError(f"cannot open journal {self.path}: {e}") from None
 
@@ -398,7 +400,7 @@ def action(method: Callable[Concatenate[_S, _P], _R]) -> Callable[Concatenate[_S
             self._reload()
             raise
 
-    return run
+    return cast(Callable[Concatenate[_S, _P], _R], run)
 
 
 def _check_game_id(game_id: str) -> None:

@@ -39,13 +39,15 @@ RECORD = struct.Struct("<iBBBB15sB")
 
 try:
     from arbitru import _core
+
+    _HAVE_CORE = True
 except ImportError:  # pragma: no cover - the set-up always builds the core; this names the fault plainly
-    _core = None
+    _HAVE_CORE = False
 
 
 def core_available() -> bool:
     """Is the compiled core (its KWG builder and generator) importable?"""
-    return _core is not None
+    return _HAVE_CORE
 
 
 class Placements(Sequence[tuple[Placement, int]]):
@@ -93,7 +95,7 @@ _PROTOTYPES_LOCK = threading.Lock()
 
 
 def _prototype(lexicon: Lexicon, layout: Layout, bingo_tiles: int, bingo_bonus: int) -> Any:
-    if _core is None:
+    if not _HAVE_CORE:
         raise RuntimeError("the compiled core is not built: run ./arbitru (it installs and builds it)")
     key = (layout, bingo_tiles, bingo_bonus)
     with _PROTOTYPES_LOCK:

@@ -1,17 +1,14 @@
 """Correcting each player's own board, placement by placement (RO-5.3, RO-6, RO-7.1, RO-8).
 
-Every placement is judged on the board the player really has: an invalid placement (RO-6.1) scores 0 and stays
-off
-the board, so later placements are judged without it. A position that does not fit the board is searched for
-the
-placement the player must have meant: signs inverted (RO-6.3a) or one sign wrong (RO-6.3b) cost a technical
-penalty
-of 20 points, capped by the placement's value plus the values of the later placements formed with its help;
-two
+Every placement is judged on the board the player really has: an invalid placement (RO-6.1) scores 0 and stays off
+the board, so later placements are judged without it. A position that does not fit the board is searched for the
+placement the player must have meant: signs inverted (RO-6.3a) or one sign wrong (RO-6.3b) cost a technical penalty
+of 20 points, capped by the placement's value plus the values of the later placements formed with its help; two
 wrong signs (RO-6.1c) or a missing sign (RO-6.1d) make it invalid. A slip gets at most one technical warning
 (RO-6.2), the first three free, −5 from the fourth. ``Anulez turul X`` removes that turn's placement; later
 placements formed with its help are cancelled, those that only touched it are rescored (RO-5.3). Disciplinary
-warnings cost 20 points and the second eliminates (RO-6.4); a cheater is eliminated uncorrected (RO-7.1).
+warnings cost 20 points and the second eliminates (RO-6.4): the correction stops, the turns before it stay
+corrected; a cheater is eliminated uncorrected (RO-7.1).
 
 Every verdict carries a rule ID and a reason in plain English an arbiter can read out.
 """
@@ -215,7 +212,7 @@ class Judge:
                 touching = True
             else:
                 placed = True
-                touching = touching or touch[sq]
+                touching = touching or bool(touch[sq])
             sq += step
         return placed and touching
 
@@ -310,6 +307,9 @@ class PlayerCorrection:
         self.result = PlayerResult(player, setup.seating.get(player))
         self.decisions = list(decisions)
         self.stopped = ""  # why correction stopped (dropped out)
+        # RO-6.4, RO-7.1: the first turn not corrected and its rule (a cheater: turn 1; a second disciplinary
+        # warning: its turn, the turns before it stay corrected)
+        self.uncorrected: tuple[int, str] | None = None
         self.stock: list[int] | None = None
         if setup.settings.variant == "avocalic":
             # RO-8.1: every vowel of the tile set, each usable once over the game
@@ -323,6 +323,7 @@ class PlayerCorrection:
         r = self.result
         withdrawn = {d.event for d in self.decisions if d.target == "discipline"}
         disciplinary = 0
+        given_in: list[int] = []  # the turn each standing disciplinary warning was given in
         for s in sanctions:
             r.sanctions.append(
                 {
@@ -337,13 +338,22 @@ class PlayerCorrection:
                 continue
             if s.kind == "cheating":
                 r.eliminated = r.eliminated or f"eliminated for cheating (RO-7.1): {s.reason}"
+                self._stop(1, "RO-7.1")
             else:
                 disciplinary += 1
+                given_in.append(s.turn if s.turn is not None else s.after + 1)
                 if disciplinary == 2:
-                    r.eliminated = (
-                        r.eliminated or f"eliminated: second disciplinary warning (RO-6.4): {s.reason}"
+                    # "corectura se oprește": the correction stops from the turn he has both warnings in
+                    turn = max(given_in)
+                    r.eliminated = r.eliminated or (
+                        f"eliminated in turn {turn}: second disciplinary warning (RO-6.4): {s.reason}"
                     )
+                    self._stop(turn, "RO-6.4")
         r.disciplinary = disciplinary * DISCIPLINARY
+
+    def _stop(self, turn: int, rule: str) -> None:
+        if self.uncorrected is None or turn < self.uncorrected[0]:
+            self.uncorrected = (turn, rule)
 
     # --- helpers --------------------------------------------------------------------------------------------
 
@@ -381,9 +391,8 @@ class PlayerCorrection:
         self.result.slips[turn] = sv
         void: tuple[str, str] | None = None
         groups = self.setup.groups_of(turn)
-        if self.result.eliminated:
-            rule = "RO-7.1" if "RO-7.1" in self.result.eliminated else "RO-6.4"
-            void = (rule, f"not corrected: {self.result.eliminated}")
+        if self.uncorrected is not None and turn >= self.uncorrected[0]:
+            void = (self.uncorrected[1], f"not corrected: {self.result.eliminated}")
         elif self.stopped:
             void = ("RO-8.2", f"not corrected: {self.stopped}")
         elif not groups:

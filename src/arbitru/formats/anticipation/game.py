@@ -79,7 +79,7 @@ def resolve_lexicon(spec: str, alpha: Alphabet | None = None) -> Lexicon:
         _LEXICONS[spec] = lex
         return lex
     try:
-        from arbitru.lexicons.catalog import load  # type: ignore[import-not-found]
+        from arbitru.lexicons.catalog import load
     except ImportError:
         raise LexiconError(
             f"no word list {spec!r}: not a file, and the official lists are not installed"
@@ -545,7 +545,10 @@ class AnticipationGame:
             if kind not in ("disciplinary", "cheating"):
                 raise JournalError(f"a sanction of kind {kind!r}")
             turn = payload.optional_integer(p, "turn", low=1, high=TURNS)
-            state.sanctions.append(Sanction(e.seq, payload.text(p, "player"), kind, payload.text(p, "reason"), turn))
+            player = payload.text(p, "player")
+            # RO-6.4: without a turn, the warning stops the correction after the slips already stored
+            after = max((t for who, t in state.slips if who == player), default=0)
+            state.sanctions.append(Sanction(e.seq, player, kind, payload.text(p, "reason"), turn, after))
         elif e.kind == "correction":
             state.corrections.append({**p, "seq": e.seq})
         elif e.kind == "publication":

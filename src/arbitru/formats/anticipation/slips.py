@@ -136,7 +136,7 @@ class Slip:
     def first(self, attr: str) -> str:
         """The first non-empty value of a slip-level field (table, turn, turn_total, name) over its rows."""
         for r in self.rows:
-            value = getattr(r, attr)
+            value: str | None = getattr(r, attr)
             if value is not None and value.strip():
                 return value
         return ""

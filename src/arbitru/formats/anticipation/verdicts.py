@@ -200,7 +200,8 @@ class Sanction:
     player: str
     kind: str  # disciplinary | cheating
     reason: str
-    turn: int | None = None
+    turn: int | None = None  # the turn it was given in, when the arbiter said
+    after: int = 0  # the player's last turn with a slip in the journal when it was stored (when no turn is said)
 
 
 @dataclass

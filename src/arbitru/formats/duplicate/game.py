@@ -37,6 +37,7 @@ from arbitru.engine.tiles import BLANK, BLANK_BIT, Alphabet, Bag, Rack, alphabet
 from arbitru.errors import ArbitruError, JournalError, NotationError, TileError
 from arbitru.formats import payload
 from arbitru.formats.duplicate import announce, master, racks, variants
+from arbitru.formats.duplicate.master import Candidate
 from arbitru.formats.duplicate.racks import Draw
 from arbitru.formats.duplicate.rulesets import RuleSet, RuleSetError, cites
 from arbitru.formats.duplicate.slips import Slip, Verdict, checked, judge
@@ -522,7 +523,7 @@ class Step:
     move: int
     announcement: announce.Announcement | None = None
     master: Master | None = None
-    candidates: list[master.Candidate] = field(default_factory=list)
+    candidates: list[Candidate] = field(default_factory=list)
     draws: list[Draw] = field(default_factory=list)
     end: End | None = None
     message: str = ""

@@ -34,7 +34,7 @@ tile before a blank). It does not depend on the order a generator finds moves in
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from arbitru.engine.board import Board
@@ -90,7 +90,13 @@ def balance(alpha: Alphabet, leave: Sequence[int]) -> tuple[int, int]:
     return abs(vowels - (len(letters) - vowels)), repeats
 
 
-def fise_key(c: Candidate) -> tuple:
+#: FISE-7's criteria in order: blank, balance of the leave, tiles used, the word, the position, the blank's place
+FiseKey = tuple[bool, tuple[int, int], int, tuple[int, ...], tuple[int, int, int], tuple[int, ...]]
+#: the program's listing order: row, column, direction, the word
+ProgramKey = tuple[int, int, int, tuple[int, ...]]
+
+
+def fise_key(c: Candidate) -> FiseKey:
     """Sort key of FISE-7 among moves of equal score (smaller first)."""
     coord = c.placement.coord
     position = (0, coord.col, coord.row) if coord.horizontal else (1, coord.row, coord.col)
@@ -104,13 +110,13 @@ def fise_key(c: Candidate) -> tuple:
     )
 
 
-def program_key(c: Candidate) -> tuple:
+def program_key(c: Candidate) -> ProgramKey:
     """Sort key of the program's listing order (GR-5E)."""
     coord = c.placement.coord
     return (coord.row, coord.col, 0 if coord.horizontal else 1, c.placement.word)
 
 
-ORDERS = {"fise": fise_key, "program": program_key}
+ORDERS: dict[str, Callable[[Candidate], FiseKey | ProgramKey]] = {"fise": fise_key, "program": program_key}
 
 CRITERIA = (
     "no blank",

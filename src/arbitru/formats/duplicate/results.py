@@ -32,6 +32,7 @@ from fractions import Fraction
 from arbitru.engine.lexicon import Lexicon
 from arbitru.formats.duplicate.game import End, Game, Player
 from arbitru.formats.duplicate.racks import sort_tiles
+from arbitru.formats.duplicate.rulesets import Bonus
 from arbitru.formats.duplicate.slips import Verdict
 from arbitru.textinput import number_order
 
@@ -134,11 +135,11 @@ def compute(game: Game, lexicon: Lexicon) -> GameResult:
     for (move, number), slip in game.slips.items():
         if move > len(closed):
             continue
-        v = game.verdict(slip, lexicon)
+        verdict = game.verdict(slip, lexicon)
         if number in players:
-            verdicts[(move, number)] = v
+            verdicts[(move, number)] = verdict
         else:
-            unattributed.append(v)
+            unattributed.append(verdict)
     order = sorted(
         players.values(), key=lambda p: number_order(p.number)
     )
@@ -239,7 +240,7 @@ def _rack_text(game: Game, rack: tuple[int, ...]) -> str:
     )
 
 
-def _bonuses(bonus, move: int, scores: dict[str, int], top: int) -> list[BonusAward]:  # type: ignore[no-untyped-def]
+def _bonuses(bonus: Bonus, move: int, scores: dict[str, int], top: int) -> list[BonusAward]:
     """FISE-11 for one move."""
     if bonus.mode == "none" or not scores:
         return []
@@ -348,9 +349,9 @@ def standings(results: list[GameResult], method: str = "mean-place") -> list[Sta
         raise ValueError(f"unknown standings method {method!r}; known: {', '.join(STANDING_METHODS)}")
     names: list[str] = []
     for r in results:
-        for line in r.lines:
-            if _identity(line.player) not in names:
-                names.append(_identity(line.player))
+        for player_line in r.lines:
+            if _identity(player_line.player) not in names:
+                names.append(_identity(player_line.player))
     last = len(names)
     out = []
     for name in names:

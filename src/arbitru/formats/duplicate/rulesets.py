@@ -67,9 +67,9 @@ class Mix:
         for n, word in ((self.min_vowels, "vowel"), (self.min_consonants, "consonant")):
             if n:
                 parts.append(f"at least {n} {word}{'s' if n > 1 else ''}")
-        for n, word in ((self.max_vowels, "vowels"), (self.max_consonants, "consonants")):
-            if n is not None:
-                parts.append(f"fewer than {n + 1} {word}")
+        for most, word in ((self.max_vowels, "vowels"), (self.max_consonants, "consonants")):
+            if most is not None:
+                parts.append(f"fewer than {most + 1} {word}")
         return " and ".join(parts) or "any tiles"
 
 
@@ -434,9 +434,14 @@ def ruleset(name: str, **overrides: Any) -> RuleSet:
                 racks = dataclasses.replace(racks, early=mix)
         elif key == "blanks":
             racks = dataclasses.replace(racks, blanks=str(value))
-        elif key.startswith("bonus_"):
-            field_name = key.removeprefix("bonus_")
-            bonus = dataclasses.replace(bonus, **{field_name: value if field_name == "mode" else int(value)})
+        elif key == "bonus_mode":
+            bonus = dataclasses.replace(bonus, mode=value)
+        elif key == "bonus_top":
+            bonus = dataclasses.replace(bonus, top=int(value))
+        elif key == "bonus_best":
+            bonus = dataclasses.replace(bonus, best=int(value))
+        elif key == "bonus_manual":
+            bonus = dataclasses.replace(bonus, manual=int(value))
         elif key in {f.name for f in dataclasses.fields(RuleSet)}:
             changes[key] = value
         else:
