@@ -13,7 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from arbitru.cli import cli
-from arbitru.formats.duplicate.game import Session
+from arbitru.formats.duplicate.game import Player, Session, Settings
+from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.journal.store import Journal
 from arbitru.web import auth
 from arbitru.web.app import load_lexicon
@@ -382,3 +383,36 @@ def test_training_alone_master_move_and_percentage(site):
     html = c.get(f"/train/{gid}").text
     assert "game over" in html and "100.00 %" not in html
     assert site.client().get(f"/train/{gid}").status_code == 403
+
+
+def test_hall_pages_in_the_games_language_and_a_phone_may_choose_another(site):
+    lex = load_lexicon("synthetic:2000", "ro")
+    settings = Settings(ruleset("romanian", moves=3, seconds=120), "ro", "synthetic:2000", seed="1")
+    with Journal(site.db, actor="arbiter") as j:
+        s = Session.create(j, settings, lex, [Player("1", "Ana")])
+        s.draw()
+        gid = s.id
+    c = site.client()
+    screen = c.get(f"/games/{gid}/screen").text
+    assert "Mutarea 1" in screen and "grupul:" in screen and "mai este un minut" in screen
+    join(c, site, gid, "1")
+    assert "Buletinul tău" in c.get(f"/games/{gid}/play").text
+    phone = c.get(f"/games/{gid}/play?lang=fr").text
+    assert "Votre bulletin" in phone and "Buletinul tău" not in phone
+    assert "Your slip" in c.get(f"/games/{gid}/play?lang=en").text
+
+
+def test_message_catalogs_are_complete_in_every_language():
+    from babel.messages.pofile import read_po
+
+    from arbitru.web.i18n import LANGUAGES, LOCALES
+
+    ids = {}
+    for lang in LANGUAGES:
+        if lang == "en":
+            continue
+        with (LOCALES / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
+            catalog = read_po(f, locale=lang)
+        ids[lang] = {m.id for m in catalog if m.id}
+        assert all(m.string for m in catalog if m.id), lang
+    assert len({frozenset(v) for v in ids.values()}) == 1

@@ -26,7 +26,7 @@ from arbitru.engine.lexicon import Lexicon
 from arbitru.errors import LexiconError
 from arbitru.formats.duplicate.game import Game, Session
 from arbitru.journal.store import Journal, check_actor
-from arbitru.web import auth
+from arbitru.web import auth, i18n
 from arbitru.web.live import LocalPublisher, Publisher
 
 if TYPE_CHECKING:
@@ -140,6 +140,7 @@ class Web:
     def render(self, request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         ident = identity(request)
         context.setdefault("errors", {})
+        context.setdefault("_", i18n.gettext_for("en"))
         html = self.templates.get_template(name).render(
             request=request, me=ident, csrf=auth.csrf_token(self.secret, ident), now=time.time(), **context
         )
