@@ -416,3 +416,9 @@ def test_message_catalogs_are_complete_in_every_language():
         ids[lang] = {m.id for m in catalog if m.id}
         assert all(m.string for m in catalog if m.id), lang
     assert len({frozenset(v) for v in ids.values()}) == 1
+
+
+def test_results_as_pdf(site, gid, arbiter):
+    post(arbiter, f"/games/{gid}/close", {"choice": "1"}, f"/games/{gid}")
+    r = site.client().get(f"/games/{gid}/download/results.pdf")
+    assert r.status_code == 200 and r.content.startswith(b"%PDF-") and r.headers["content-type"] == "application/pdf"
