@@ -103,8 +103,8 @@ def tiny_list_spec():
 
 @pytest.fixture(scope="session")
 def pg_server():
-    """A real PostgreSQL server for the whole run (tests/pgserver.py), stopped at the end."""
-    from pgserver import PostgresServer
+    """A real PostgreSQL server for the whole run (arbitru.journal.pgserver), stopped at the end."""
+    from arbitru.journal.pgserver import PostgresServer
 
     server = PostgresServer().start()
     yield server
@@ -117,3 +117,45 @@ def journal_spec(request, tmp_path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "journal.db")
     return request.getfixturevalue("pg_server").new_database()
+
+
+#: the suites that run on both stores: every journal they open is a SQLite file, then a PostgreSQL schema
+BOTH_STORES = ("test_duplicate_", "test_anticipation_")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "journal_store" in metafunc.fixturenames and metafunc.module.__name__.startswith(BOTH_STORES):
+        metafunc.parametrize("journal_store", ["sqlite", "postgresql"], indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def journal_store(request, monkeypatch):
+    """Under ``postgresql``, each journal a test opens by path (``:memory:`` included) is a schema of the
+    real test server instead: the same path opens the same schema again, so reopening works."""
+    store = getattr(request, "param", "sqlite")
+    if store == "postgresql":
+        from arbitru.journal import backends
+        from arbitru.journal import store as journal_store_module
+
+        server = request.getfixturevalue("pg_server")
+        schemas: dict[str, str] = {}
+
+        def backend_for(spec):
+            text = str(spec)
+            if text.startswith(("postgresql://", "postgres://")):
+                return backends.backend_for(text)
+            if text == ":memory:" or text not in schemas:
+                dsn = server.new_schema()
+                if text != ":memory:":
+                    schemas[text] = dsn
+            else:
+                dsn = schemas[text]
+            return backends.backend_for(dsn)
+
+        def journal_exists(spec):
+            return str(spec) in schemas or backends.journal_exists(spec)
+
+        monkeypatch.setattr(journal_store_module, "backend_for", backend_for)
+        for module in ("arbitru.cli.duplicate", "arbitru.cli.anticipation", "arbitru.cli.journal"):
+            monkeypatch.setattr(f"{module}.journal_exists", journal_exists)
+    return store

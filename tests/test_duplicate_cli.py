@@ -65,9 +65,8 @@ def test_cli_hand_game_from_new_to_results(run):
     assert "move 2: rack" in out
     out = run("slips", "--player", "1", "--position", "H4", "--word", "CASA", "--late").output
     assert "handed in after time" in out
-    run("next")
-    out = run("next").output
-    assert "game over" in out and "planned" in out
+    out = run("next").output  # the last planned master move ends the game, as with seeded racks
+    assert "move 2: master" in out and "game over" in out and "planned" in out
     out = run("results").output
     assert "Ranking" in out and "Move by move (FISE-17)" in out and "Eva + Max" in out
     csv_moves = run("results", "--format", "csv-moves").output

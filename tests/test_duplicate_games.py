@@ -234,8 +234,10 @@ def test_journal_events_cannot_be_changed_or_deleted(tmp_path, lex600):
     with Journal(tmp_path / "e.db") as j:
         s = Session.create(j, settings(), lex600)
         s.draw()
-        with pytest.raises(Exception, match="never"):
-            j.db.execute("DELETE FROM event WHERE game_id = ?", (s.id,))
+        with pytest.raises(JournalError, match="never deleted"):
+            j.execute("DELETE FROM event WHERE game_id = ?", (s.id,))
+        with pytest.raises(JournalError, match="never changed"):
+            j.execute("UPDATE event SET payload = '{}' WHERE game_id = ?", (s.id,))
 
 
 # --- GCG ----------------------------------------------------------------------------------------------------

@@ -131,8 +131,9 @@ def test_gr_6_unmarked_blank_always_annuls_unless_already_on_the_board():
 
 
 def test_gr_6_letters_not_on_the_rack():
-    v = verdict("H5", "CASA", rack="CASXYZE")
-    assert v.codes() == ["not-on-rack"] and "GR-6" in v.rules()
+    v = verdict("H5 O", "CASA", rack="CASXYZE", rules=GREEK)
+    assert v.codes() == ["not-on-rack"] and v.rules() == ["GR-6"]
+    assert verdict("H5", "CASA", rack="CASXYZE").rules() == ["FISE-12"]
     v = verdict("H5", "CaSA", rack="CASAXYZ")  # a circled letter but no blank on the rack
     assert v.codes() == ["not-on-rack"]
 

@@ -11,6 +11,7 @@ import sys
 
 import click
 
+from arbitru.cli.common import OneLineGroup
 from arbitru.errors import ArbitruError
 
 # module -> attribute: each is a click command or group added to the main group
@@ -24,7 +25,9 @@ AREAS = (
 )
 
 
-class ArbitruGroup(click.Group):
+class ArbitruGroup(OneLineGroup):
+    """The main group: every error of every command below it is one ``error:`` line and exit status 2."""
+
     def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from arbitru.cli.common import journal_option
+from arbitru.cli.common import EVENT, POINTS, SEED, TABLE, OneLineGroup, emit_json, journal_option
 from arbitru.errors import ArbitruError
 from arbitru.formats.anticipation.announce import announcement_script
 from arbitru.formats.anticipation.correction import PlayerResult, SlipVerdict
@@ -31,13 +31,16 @@ from arbitru.formats.anticipation.draw import (
 from arbitru.formats.anticipation.forms import write_forms
 from arbitru.formats.anticipation.game import AnticipationGame, GameState, read_seating_csv, resolve_lexicon
 from arbitru.formats.anticipation.seating import read_entrants_csv, seat
-from arbitru.formats.anticipation.variants import BLANK_COUNTS, TURNS, VARIANTS, Settings
+from arbitru.formats.anticipation.variants import BLANK_COUNTS, GROUPS, TURNS, VARIANTS, Settings
 from arbitru.journal.backends import journal_exists
 from arbitru.journal.store import Journal
 
 
 def _db_option(f: Any) -> Any:
     return journal_option("db")(f)
+
+
+_json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON data.")
 
 
 def _open(db: str, game_id: str) -> AnticipationGame:
@@ -53,13 +56,13 @@ def _read(path: str) -> str:
         raise ArbitruError(f"{path}: not UTF-8 text (byte {e.start})") from None
 
 
-@click.group("anticipation")
+@click.group("anticipation", cls=OneLineGroup)
 def anticipation() -> None:
     """The partida de anticipație (Romanian rules RO-*): draw, lots, slips, correction, ranking, forms."""
 
 
 @anticipation.command("new")
-@click.option("--seed", type=int, help="Draw the groups from this seed (RO-5.2.d–f), reproducibly.")
+@click.option("--seed", type=SEED, help="Draw the groups from this seed (RO-5.2.d–f), reproducibly.")
 @click.option(
     "--groups",
     "groups_file",
@@ -94,6 +97,7 @@ def anticipation() -> None:
 @click.option("--lots", "all_lots", is_flag=True, help="Draw every turn's lot now as well (RO-4.4).")
 @click.option("--no-clock", is_flag=True, help="No visible clock: announce time every 2 minutes (RO-5.5.d).")
 @click.option("--id", "game_id", help="The game's id (default: generated).")
+@_json_option
 @_db_option
 def new_cmd(
     seed: int | None,
@@ -105,6 +109,7 @@ def new_cmd(
     all_lots: bool,
     no_clock: bool,
     game_id: str | None,
+    as_json: bool,
     db: str,
 ) -> None:
     """Create a game: its groups (seeded draw or entered by hand), settings and seating."""
@@ -138,6 +143,19 @@ def new_cmd(
     game = AnticipationGame.create(
         journal, settings, game_draw, lexicon=lexicon, seating=seating, game_id=game_id
     )
+    lots = game.draw_all_lots() if all_lots else []
+    if as_json:
+        emit_json(
+            {
+                "game": game.id,
+                "journal": db,
+                "variant": variant,
+                "lexicon": lexicon.name,
+                "groups": game_draw.labels(lexicon.alphabet) if game_draw is not None else None,
+                "lots": [lot.to_payload() for lot in lots],
+            }
+        )
+        return
     click.echo(f"game {game.id} ({variant}, list {lexicon.name}) in {db}")
     if game_draw is not None:
         for i, g in enumerate(game_draw.labels(lexicon.alphabet), 1):
@@ -145,19 +163,35 @@ def new_cmd(
         for entry in game_draw.log:
             if "regroup" in entry:
                 click.echo(f"  regrouped {entry['regroup']}: {entry['why']} (RO-5.2.e)")
-    if all_lots:
-        for lot in game.draw_all_lots():
-            click.echo(f"  turn {lot.turn:2}: group {lot.group}")
+    for lot in lots:
+        click.echo(f"  turn {lot.turn:2}: group {lot.group}")
 
 
 @anticipation.command("show")
 @click.argument("game_id", metavar="GAME")
+@_json_option
 @_db_option
-def show_cmd(game_id: str, db: str) -> None:
+def show_cmd(game_id: str, as_json: bool, db: str) -> None:
     """Settings, groups, lots and slips stored so far."""
     game = _open(db, game_id)
     state = game.replay()
     s = state.settings
+    if as_json:
+        emit_json(
+            {
+                "game": game.id,
+                "variant": s.variant,
+                "lexicon": state.lexicon_name,
+                "blank_counts": s.blank_counts,
+                "seed": s.seed,
+                "groups": state.groups_text(),
+                "lots": [state.order.lots[t].to_payload() for t in sorted(state.order.lots)],
+                "players": len(state.players()),
+                "slips": len(state.slips) + len(state.unattributed),
+                "events": state.last_seq,
+            }
+        )
+        return
     click.echo(
         f"game {game.id}: {s.variant}, list {state.lexicon_name}, blanks count as {s.blank_counts}, "
         f"seed {s.seed}"
@@ -201,11 +235,14 @@ def announce_cmd(game_id: str, as_json: bool, db: str) -> None:
 
 @anticipation.command("lot")
 @click.argument("game_id", metavar="GAME")
-@click.argument("turn", type=int, required=False)
-@click.option("--group", type=int, help="The group drawn in the hall (else drawn now from the game's seed).")
+@click.argument("turn", type=click.IntRange(1, TURNS), required=False)
+@click.option(
+    "--group", type=click.IntRange(1, GROUPS), help="The group drawn in the hall (else drawn now from the game's seed)."
+)
 @click.option("--arbiter", is_flag=True, help="The arbiter drew the lot (RO-5.3).")
-@click.option("--table", type=int, help="The table whose player drew (default: table = turn).")
+@click.option("--table", type=TABLE, help="The table whose player drew (default: table = turn).")
 @click.option("--all", "all_lots", is_flag=True, help="Draw every remaining lot now (RO-4.4).")
+@_json_option
 @_db_option
 def lot_cmd(
     game_id: str,
@@ -214,6 +251,7 @@ def lot_cmd(
     arbiter: bool,
     table: int | None,
     all_lots: bool,
+    as_json: bool,
     db: str,
 ) -> None:
     """Record the lot of a turn: the 7-letter group it plays (RO-5.3)."""
@@ -221,6 +259,14 @@ def lot_cmd(
     by = "arbiter" if arbiter else (f"table {table}" if table else None)
     lots = game.draw_all_lots(by) if all_lots else [game.draw_lot(turn, group, by)]
     draw = game.draw()
+    if as_json:
+        emit_json(
+            [
+                {**lot.to_payload(), "letters": format_group(game.alpha, draw.groups[lot.group - 1]) if draw else None}
+                for lot in lots
+            ]
+        )
+        return
     for lot in lots:
         letters = f" {format_group(game.alpha, draw.groups[lot.group - 1])}" if draw else ""
         click.echo(f"turn {lot.turn}: group {lot.group}{letters} (drawn by {lot.drawn_by})")
@@ -229,24 +275,32 @@ def lot_cmd(
 @anticipation.command("players")
 @click.argument("game_id", metavar="GAME")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@_json_option
 @_db_option
-def players_cmd(game_id: str, file: str, db: str) -> None:
+def players_cmd(game_id: str, file: str, as_json: bool, db: str) -> None:
     """Register the seating: CSV player,table[,name] (RO-5.1)."""
     game = _open(db, game_id)
     seating = read_seating_csv(_read(file))
-    game.add_seating(seating)
+    seq = game.add_seating(seating)
+    if as_json:
+        emit_json({"event": seq, "seating": [{"player": p, "table": t, "name": n} for p, t, n in seating]})
+        return
     click.echo(f"{len(seating)} players seated")
 
 
 @anticipation.command("seat")
 @click.argument("game_id", metavar="GAME")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@_json_option
 @_db_option
-def seat_cmd(game_id: str, file: str, db: str) -> None:
+def seat_cmd(game_id: str, file: str, as_json: bool, db: str) -> None:
     """Seat the players (RO-5.1) from CSV player,rating[,club[,late[,name]]] and register the seating."""
     game = _open(db, game_id)
     seating = seat(read_entrants_csv(_read(file)))
-    game.add_seating(seating)
+    seq = game.add_seating(seating)
+    if as_json:
+        emit_json({"event": seq, "seating": [{"player": p, "table": t, "name": n} for p, t, n in seating]})
+        return
     for player, table, name in seating:
         click.echo(f"table {table:3}: {name}" + (f" ({player})" if name != player else ""))
 
@@ -256,12 +310,16 @@ def seat_cmd(game_id: str, file: str, db: str) -> None:
 @click.option("--provisional", "stage", flag_value="provisional", help="Provisional results (RO-5.5.j).")
 @click.option("--final", "stage", flag_value="final", help="The final ranking: no more decisions.")
 @click.option("--deadline", default="", help="Provisional: until when contests may be lodged.")
+@_json_option
 @_db_option
-def publish_cmd(game_id: str, stage: str | None, deadline: str, db: str) -> None:
+def publish_cmd(game_id: str, stage: str | None, deadline: str, as_json: bool, db: str) -> None:
     """Publish provisional results with the deadline for contests, then the final ranking (RO-5.5.j)."""
     if stage is None:
         raise click.UsageError("give --provisional --deadline TIME, or --final")
     seq = _open(db, game_id).publish(stage, deadline)
+    if as_json:
+        emit_json({"event": seq, "stage": stage, "deadline": deadline})
+        return
     click.echo(
         f"{stage} results published (event #{seq})" + (f"; contests until {deadline}" if deadline else "")
     )
@@ -270,22 +328,34 @@ def publish_cmd(game_id: str, stage: str | None, deadline: str, db: str) -> None
 @anticipation.command("blind")
 @click.argument("game_id", metavar="GAME")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@_json_option
 @_db_option
-def blind_cmd(game_id: str, file: str, db: str) -> None:
+def blind_cmd(game_id: str, file: str, as_json: bool, db: str) -> None:
     """Store the players' sealed groups (RO-8.4): CSV player,group,letters, 15 rows per player."""
     game = _open(db, game_id)
     by_player: dict[str, dict[int, str]] = {}
     for lineno, cells in enumerate(csv.reader(io.StringIO(_read(file))), 1):
         if not cells or not any(c.strip() for c in cells) or (lineno == 1 and cells[0].strip() == "player"):
             continue
-        if len(cells) != 3 or not cells[1].strip().isdigit():
+        number = cells[1].strip() if len(cells) == 3 else ""
+        if not (number.isascii() and number.isdigit()):
             raise ArbitruError(f"{file}, line {lineno}: expected player,group,letters")
-        by_player.setdefault(cells[0].strip(), {})[int(cells[1])] = cells[2]
+        groups = by_player.setdefault(cells[0].strip(), {})
+        if int(number) in groups:
+            # a sealed group is written once: a second one would silently replace the first
+            raise GroupsError([f"{file}, line {lineno}: {cells[0].strip()}: group {int(number)} is given twice"])
+        groups[int(number)] = cells[2]
+    sets = {}
     for player, groups in by_player.items():
-        ordered = [parse_group(game.alpha, groups[i]) for i in sorted(groups)]
         if sorted(groups) != list(range(1, len(groups) + 1)):
             raise GroupsError([f"{player}: groups are numbered {sorted(groups)}, not 1 to 15"])
-        game.set_blind_groups(player, ordered)
+        sets[player] = [parse_group(game.alpha, groups[i]) for i in sorted(groups)]
+    # every player's set is checked before any is stored: a file refused for one player stores nothing
+    seqs = game.hand_in_blind_groups(sets)
+    if as_json:
+        emit_json({"events": seqs, "players": list(sets)})
+        return
+    for player in sets:
         click.echo(f"{player}: 15 groups stored")
 
 
@@ -296,11 +366,15 @@ def blind_cmd(game_id: str, file: str, db: str) -> None:
 @click.option(
     "--replace", is_flag=True, help="Re-enter slips already stored (the old entries stay in the journal)."
 )
+@_json_option
 @_db_option
-def slips_cmd(game_id: str, file: str, turn: int | None, replace: bool, db: str) -> None:
+def slips_cmd(game_id: str, file: str, turn: int | None, replace: bool, as_json: bool, db: str) -> None:
     """Store slips exactly as written (CSV: player,table,turn,position,word,score,turn_total,note)."""
     game = _open(db, game_id)
     seqs = game.import_slips_csv(_read(file), turn=turn, replace=replace, source=Path(file).name)
+    if as_json:
+        emit_json({"events": seqs})
+        return
     click.echo(f"{len(seqs)} slips stored (events #{seqs[0]}–#{seqs[-1]})")
 
 
@@ -388,12 +462,13 @@ def results_cmd(game_id: str, as_json: bool, player: str | None, db: str) -> Non
 )
 @click.option("--reason", required=True, help="Why: it is kept with the decision (RO-6.5).")
 @click.option("--by", default="chief arbiter", show_default=True, help="Who decided (or 'appeal committee').")
-@click.option("--turn", type=int)
-@click.option("--index", type=int, help="Placement 1 or 2 of the slip (turn 1).")
+@click.option("--turn", type=click.IntRange(1, TURNS))
+@click.option("--index", type=click.IntRange(1, 2), help="Placement 1 or 2 of the slip (turn 1).")
 @click.option("--position", help="'as': the position the player meant.")
 @click.option("--word", help="'as': the word as meant (blanks in lower case).")
-@click.option("--points", type=int, help="'set' penalty or 'adjust' total.")
-@click.option("--event", type=int, help="'discipline': the sanction's event number.")
+@click.option("--points", type=POINTS, help="'set' penalty or 'adjust' total.")
+@click.option("--event", type=EVENT, help="'discipline': the sanction's event number.")
+@_json_option
 @_db_option
 def decide_cmd(
     game_id: str,
@@ -408,6 +483,7 @@ def decide_cmd(
     word: str | None,
     points: int | None,
     event: int | None,
+    as_json: bool,
     db: str,
 ) -> None:
     """Record a contest or appeal decision (RO-6.5): a new entry with its reason; the old verdict stays."""
@@ -425,6 +501,9 @@ def decide_cmd(
         points=points,
         event=event,
     )
+    if as_json:
+        emit_json({"event": seq})
+        return
     click.echo(f"decision #{seq} stored")
 
 
@@ -432,11 +511,15 @@ def decide_cmd(
 @click.argument("game_id", metavar="GAME")
 @click.argument("player")
 @click.option("--reason", required=True)
-@click.option("--turn", type=int)
+@click.option("--turn", type=click.IntRange(1, TURNS))
+@_json_option
 @_db_option
-def warn_cmd(game_id: str, player: str, reason: str, turn: int | None, db: str) -> None:
+def warn_cmd(game_id: str, player: str, reason: str, turn: int | None, as_json: bool, db: str) -> None:
     """A disciplinary warning: −20; the second eliminates (RO-6.4)."""
     seq = _open(db, game_id).sanction(player, "disciplinary", reason, turn)
+    if as_json:
+        emit_json({"event": seq})
+        return
     click.echo(f"disciplinary warning #{seq} stored")
 
 
@@ -444,24 +527,32 @@ def warn_cmd(game_id: str, player: str, reason: str, turn: int | None, db: str) 
 @click.argument("game_id", metavar="GAME")
 @click.argument("player")
 @click.option("--reason", required=True)
-@click.option("--turn", type=int)
+@click.option("--turn", type=click.IntRange(1, TURNS))
+@_json_option
 @_db_option
-def eliminate_cmd(game_id: str, player: str, reason: str, turn: int | None, db: str) -> None:
+def eliminate_cmd(game_id: str, player: str, reason: str, turn: int | None, as_json: bool, db: str) -> None:
     """Eliminate a cheater: not corrected, no ranking points (RO-7.1)."""
     seq = _open(db, game_id).sanction(player, "cheating", reason, turn)
+    if as_json:
+        emit_json({"event": seq})
+        return
     click.echo(f"elimination #{seq} stored")
 
 
 @anticipation.command("board")
 @click.argument("game_id", metavar="GAME")
 @click.argument("player")
+@_json_option
 @_db_option
-def board_cmd(game_id: str, player: str, db: str) -> None:
+def board_cmd(game_id: str, player: str, as_json: bool, db: str) -> None:
     """A player's board as corrected (invalid and cancelled placements are not on it)."""
     state = _open(db, game_id).replay()
     r = state.results.get(player)
     if r is None or r.board is None:
         raise ArbitruError(f"no player {player!r} in this game")
+    if as_json:
+        emit_json({"player": player, "board": r.board.to_text().splitlines()})
+        return
     click.echo(r.board.render())
 
 
@@ -471,11 +562,16 @@ def board_cmd(game_id: str, player: str, db: str) -> None:
     "--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Directory to write into."
 )
 @click.option("--with-groups", is_flag=True, help="Fill the groups in the annotation forms.")
+@_json_option
 @_db_option
-def forms_cmd(game_id: str, out_dir: str, with_groups: bool, db: str) -> None:
+def forms_cmd(game_id: str, out_dir: str, with_groups: bool, as_json: bool, db: str) -> None:
     """Write the Annex 3 forms as printable HTML: slips, annotation form, results sheets, ranking (RO-3.3)."""
     state = _open(db, game_id).replay()
-    for path in write_forms(state, Path(out_dir), with_groups=with_groups):
+    paths = write_forms(state, Path(out_dir), with_groups=with_groups)
+    if as_json:
+        emit_json({"files": [str(p) for p in paths]})
+        return
+    for path in paths:
         click.echo(str(path))
 
 

@@ -3,9 +3,26 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import IO, Any
 
 import click
+
+
+class OneLineUsageError(click.ClickException):
+    """A usage error shown as every other error: one ``error:`` line on stderr, exit status 2."""
+
+    exit_code = 2
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.echo(f"error: {self.format_message()}", err=True, file=file)
+
+
+def one_line(e: click.UsageError, ctx: click.Context | None = None) -> OneLineUsageError:
+    """The one-line form of a usage error (a missing option, a bad choice, an unknown command), naming the
+    command whose ``--help`` says more (``ctx``: the command that raised it, when the error does not say)."""
+    where = e.ctx or ctx
+    path = where.command_path if where is not None else "arbitru"
+    return OneLineUsageError(f"{e.format_message()} (see: {path} --help)")
 
 
 class OneLineCommand(click.Command):
@@ -15,9 +32,52 @@ class OneLineCommand(click.Command):
         try:
             return super().parse_args(ctx, args)
         except click.UsageError as e:
-            error = click.ClickException(f"{e.format_message()} (see: {ctx.command_path} --help)")
-            error.exit_code = 2
-            raise error from None
+            raise one_line(e, ctx) from None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        # a usage error found by the command itself (two options that exclude each other)
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as e:
+            raise one_line(e, ctx) from None
+
+
+class OneLineGroup(click.Group):
+    """A group of commands whose usage errors, and those of every command and group under it, are one line."""
+
+    command_class = OneLineCommand
+    group_class = type  # groups made with ``@group.group()`` are OneLineGroup too
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as e:
+            raise one_line(e, ctx) from None
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as e:
+            raise one_line(e, ctx) from None
+
+
+# Every numeric option is range-checked at the door (one error line, nothing stored): a number the journal
+# (SQLite: 64-bit integers) or the compiled core (32-bit counts) cannot hold never gets in.
+#: seeds: any non-negative 64-bit integer
+SEED = click.IntRange(0, 2**63 - 1)
+#: how many placements to list (0: all)
+TOP = click.IntRange(0, 100_000)
+#: a move number of a duplicate game (at most one tile placed per move, and few tile sets have 104 tiles)
+MOVE = click.IntRange(1, 1_000)
+#: a score written on a slip, a bonus, points set by a decision
+POINTS = click.IntRange(-10_000, 10_000)
+#: a FISE-11 bonus
+BONUS = click.IntRange(0, 1_000)
+#: a table number, a journal event number
+TABLE = click.IntRange(1, 100_000)
+EVENT = click.IntRange(1, 2**63 - 1)
 
 
 def emit_json(obj: Any) -> None:

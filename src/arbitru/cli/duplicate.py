@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from arbitru.cli.common import BONUS, MOVE, POINTS, OneLineGroup, emit_json
 from arbitru.cli.common import journal_option as common_journal_option
 from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.tiles import alphabet
@@ -65,10 +66,10 @@ def _open(journal: str, game: str | None, with_lexicon: bool = True) -> Session:
 
 journal_option = common_journal_option()
 game_option = click.option("--game", "-g", default=None, help="Game id (default: the latest duplicate game).")
-json_option = click.option("--json", "as_json", is_flag=True, help="Print the announcements as JSON data.")
+json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON data.")
 
 
-@click.group()
+@click.group(cls=OneLineGroup)
 def duplicate() -> None:
     """Duplicate Scrabble: racks, master moves, slips, results (FISE, Greek, Romanian practice)."""
 
@@ -91,8 +92,8 @@ def _parse_player(text: str) -> Player:
 @click.option("--lang", default=None, help="Tile set: ro, es, pl, el, en, fr (default by rule set).")
 @click.option("--lexicon", default=None, help="Word list: catalog name, .kwg/.txt path, or synthetic:N.")
 @click.option("--seed", default=None, help="Seed of the racks (default: random, recorded).")
-@click.option("--moves", type=click.IntRange(1), default=None, help="Planned number of moves (FISE-3).")
-@click.option("--seconds", type=click.IntRange(1), default=None, help="Time per move (FISE-5, GR-5C).")
+@click.option("--moves", type=MOVE, default=None, help="Planned number of moves (FISE-3).")
+@click.option("--seconds", type=click.IntRange(1, 3_600), default=None, help="Time per move (FISE-5, GR-5C).")
 @click.option(
     "--min-each",
     type=click.IntRange(1, 2),
@@ -103,8 +104,8 @@ def _parse_player(text: str) -> Player:
     "--blanks", type=click.Choice(BLANK_MODES), default=None, help="How a blank counts in rack rules."
 )
 @click.option("--bonus", type=click.Choice(BONUS_MODES), default=None, help="FISE-11 bonus mode.")
-@click.option("--bonus-top", type=int, default=None, help="Automatic bonus for a sole top (default 10).")
-@click.option("--bonus-best", type=int, default=None, help="Automatic bonus for a sole best (default 5).")
+@click.option("--bonus-top", type=BONUS, default=None, help="Automatic bonus for a sole top (default 10).")
+@click.option("--bonus-best", type=BONUS, default=None, help="Automatic bonus for a sole best (default 5).")
 @click.option("--bonus-manual", type=click.Choice(["5", "10"]), default=None, help="Manual bonus (FISE-11).")
 @click.option(
     "--racks",
@@ -131,6 +132,7 @@ def _parse_player(text: str) -> Player:
 )
 @click.option("--player", "players", multiple=True, help="NUMBER:NAME[:TABLE], a pair NUMBER:A+B (GR-1).")
 @click.option("--title", default="", help="Title of the game for the results.")
+@json_option
 def new(
     journal: str,
     rules_name: str,
@@ -152,6 +154,7 @@ def new(
     new_order: str,
     players: tuple[str, ...],
     title: str,
+    as_json: bool,
 ) -> None:
     """Create a game and print the settings to announce (FISE-3)."""
     lang = lang or {"fise": "es", "greek": "el", "romanian": "ro"}[rules_name]
@@ -192,6 +195,16 @@ def new(
     )
     with Journal(journal) as j:
         session = Session.create(j, settings, lex, [_parse_player(p) for p in players])
+        if as_json:
+            emit_json(
+                {
+                    "game": session.id,
+                    "journal": journal,
+                    "settings": settings.to_dict(),
+                    "announcement": settings.announcement(),
+                }
+            )
+            return
         click.echo(f"game {session.id} in {journal}")
         for line in settings.announcement():
             click.echo(line)
@@ -250,7 +263,7 @@ def _show_step(session: Session, step: Step, as_json: bool) -> None:
 @journal_option
 @game_option
 @click.option("--draw", "drawn", default=None, help="Tiles drawn in the hall (hand racks), e.g. 'CASA?'.")
-@click.option("--choose", type=click.IntRange(1), default=None, help="Place the N-th tied top move (FISE-7).")
+@click.option("--choose", type=click.IntRange(1, 100_000), default=None, help="Place the N-th tied top move (FISE-7).")
 @click.option(
     "--move",
     "move_text",
@@ -276,13 +289,31 @@ def next_(
 @duplicate.command()
 @journal_option
 @game_option
-def ties(journal: str, game: str | None) -> None:
+@json_option
+def ties(journal: str, game: str | None, as_json: bool) -> None:
     """List the tied top moves for the rack on the stand, in tie-break order (FISE-7, GR-5E)."""
     session = _open(journal, game)
     cands = session.candidates()
     from arbitru.formats.duplicate.master import deciding_criterion
 
     order = session.settings.rules.master_order
+    if as_json:
+        notation = session.settings.rules.notation
+        emit_json(
+            {
+                "move": session.game.move,
+                "ties": [
+                    {
+                        "position": c.placement.coord.format(notation),
+                        "word": c.word(),
+                        "score": c.score,
+                        "behind": deciding_criterion(cands[i - 1], c, order) if i else None,
+                    }
+                    for i, c in enumerate(cands)
+                ],
+            }
+        )
+        return
     for i, c in enumerate(cands, 1):
         why = f"  (after {i - 1}: {deciding_criterion(cands[i - 2], c, order)})" if i > 1 else ""
         click.echo(f"{i:>3}. {c.describe(session.settings.rules.notation)}{why}")
@@ -299,7 +330,31 @@ def new_rack(journal: str, game: str | None, drawn: str | None, as_json: bool) -
     """Replace the rack on the stand with a new one (FISE-16)."""
     session = _open(journal, game, with_lexicon=False)
     tiles = racks.parse_tiles(session.game.alphabet, drawn) if drawn else None
-    _show_step(session, session.new_rack(tiles), as_json)
+    step = session.new_rack(tiles)
+    if step.kind == "illegal-rack":
+        # the attempt is journaled (every draw is), but the rack is refused: the referee draws again
+        if as_json:
+            _show_step(session, step, as_json)
+        raise GameError(f"move {step.move}: {step.message}")
+    _show_step(session, step, as_json)
+
+
+def _verdict_dict(v: Verdict) -> dict[str, Any]:
+    s = v.slip
+    return {
+        "move": s.move,
+        "player": s.player,
+        "position": s.position,
+        "word": s.word,
+        "declared": s.score,
+        "valid": v.valid,
+        "score": v.score,
+        "computed": v.computed,
+        "reasons": v.codes(),
+        "rules": v.rules(),
+        "why": [text for _, text in v.reasons],
+        "notes": list(v.notes),
+    }
 
 
 def _show_verdicts(verdicts: list[Verdict]) -> None:
@@ -322,17 +377,18 @@ def _show_verdicts(verdicts: list[Verdict]) -> None:
 @game_option
 @click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
 @click.option(
-    "--move", type=click.IntRange(1), default=None, help="Move of the slips (default: the open one)."
+    "--move", type=MOVE, default=None, help="Move of the slips (default: the open one)."
 )
 @click.option("--player", default=None, help="One slip: the player's number.")
 @click.option("--position", default="", help="One slip: the position as written.")
 @click.option("--word", default="", help="One slip: the main word, a circled blank in lower case.")
-@click.option("--score", type=int, default=None, help="One slip: the score written (FISE-6).")
+@click.option("--score", type=POINTS, default=None, help="One slip: the score written (FISE-6).")
 @click.option("--late", is_flag=True, help="One slip: handed in after time.")
 @click.option("--illegible", is_flag=True, help="One slip: unreadable.")
 @click.option(
     "--replace", is_flag=True, help="Re-enter slips already stored (the old entries stay in the journal)."
 )
+@json_option
 def slips(
     journal: str,
     game: str | None,
@@ -345,10 +401,14 @@ def slips(
     late: bool,
     illegible: bool,
     replace: bool,
+    as_json: bool,
 ) -> None:
     """Enter slips (a CSV file, or one with --player ...), store them, and print each verdict."""
     session = _open(journal, game)
-    number = move or session.game.move
+    g = session.game
+    # without --move a slip goes to the open move; once that move is closed, a late slip must not replace the
+    # slips judged against it unless the referee says which move (0: no move given, caught below)
+    number = move if move is not None else g.move if g.phase == "play" or not g.move else 0
     if file:
         text = sys.stdin.read() if file == "-" else _read_text(file)
         entered = read_slips(text, move=number)
@@ -356,7 +416,13 @@ def slips(
         entered = [Slip(number, player, position, word, score, late, illegible)]
     else:
         raise click.UsageError("give a CSV file of slips or one slip with --player")
-    _show_verdicts(session.add_slips(entered, replace=replace))
+    if any(s.move == 0 for s in entered) and g.move:
+        raise GameError(f"move {g.move} is closed; give --move {g.move} to re-enter")
+    verdicts = session.add_slips(entered, replace=replace)
+    if as_json:
+        emit_json([_verdict_dict(v) for v in verdicts])
+        return
+    _show_verdicts(verdicts)
 
 
 @duplicate.command()
@@ -368,10 +434,14 @@ def slips(
 @click.option(
     "--rule", "rule_id", type=click.Choice(["FISE-16", "GR-5D"]), default="FISE-16", show_default=True
 )
-def rule(journal: str, game: str | None, word: str, valid: bool, reason: str, rule_id: str) -> None:
+@json_option
+def rule(journal: str, game: str | None, word: str, valid: bool, reason: str, rule_id: str, as_json: bool) -> None:
     """Rule on a word after the fact: scores change, the board does not (FISE-16, GR-5D)."""
     session = _open(journal, game, with_lexicon=False)
     session.rule(word, valid, reason, rule_id)
+    if as_json:
+        emit_json({"word": word.upper(), "valid": valid, "reason": reason, "rule": rule_id})
+        return
     click.echo(f"{word.upper()} ruled {'valid' if valid else 'invalid'}; results are recomputed")
 
 
@@ -380,12 +450,16 @@ def rule(journal: str, game: str | None, word: str, valid: bool, reason: str, ru
 @game_option
 @click.argument("player")
 @click.option(
-    "--after", type=click.IntRange(0), default=None, help="Last move played (default: moves closed)."
+    "--after", type=click.IntRange(0, MOVE.max), default=None, help="Last move played (default: moves closed)."
 )
-def withdraw(journal: str, game: str | None, player: str, after: int | None) -> None:
+@json_option
+def withdraw(journal: str, game: str | None, player: str, after: int | None, as_json: bool) -> None:
     """A player leaves the game: 0 for the remaining moves (GR-7)."""
     session = _open(journal, game, with_lexicon=False)
     session.withdraw(player, after)
+    if as_json:
+        emit_json({"player": player, "after_move": session.game.players[player].withdrawn_after})
+        return
     click.echo(f"player {player} withdrawn")
 
 
@@ -393,20 +467,41 @@ def withdraw(journal: str, game: str | None, player: str, after: int | None) -> 
 @journal_option
 @game_option
 @click.argument("reason")
-def end_(journal: str, game: str | None, reason: str) -> None:
+@json_option
+def end_(journal: str, game: str | None, reason: str, as_json: bool) -> None:
     """End the game now (FISE-13: the referee says so)."""
     session = _open(journal, game, with_lexicon=False)
     end = session.end_game(reason)
+    if as_json:
+        emit_json({"after_move": end.after_move, "reason": end.reason, "rules": list(end.rules), "kind": end.kind})
+        return
     click.echo(f"game over after move {end.after_move}: {end.reason}")
 
 
 @duplicate.command()
 @journal_option
 @game_option
-def show(journal: str, game: str | None) -> None:
+@json_option
+def show(journal: str, game: str | None, as_json: bool) -> None:
     """Show the board, the rack, the move and the clock of the game (FISE-2)."""
     session = _open(journal, game, with_lexicon=False)
     g = session.game
+    if as_json:
+        clock = session.settings.rules.clock
+        emit_json(
+            {
+                "game": g.id,
+                "move": g.move,
+                "phase": g.phase,
+                "rack": racks.labels(g.alphabet, racks.sort_tiles(g.rack)),
+                "bag": len(g.bag),
+                "master_total": g.master_total(),
+                "board": g.board.to_text().splitlines(),
+                "clock": {"seconds": clock.seconds, "warnings": list(clock.warnings)},
+                "end": None if g.end is None else {"after_move": g.end.after_move, "reason": g.end.reason},
+            }
+        )
+        return
     click.echo(g.board.render())
     click.echo(
         f"move {g.move} ({g.phase}); rack {racks.labels(g.alphabet, racks.sort_tiles(g.rack))}; "
@@ -434,16 +529,25 @@ def _out(text: str, out: str | None) -> None:
 @click.option("--format", "fmt", type=click.Choice(export.FORMATS), default="text", show_default=True)
 @click.option("--player", default=None, help="Print this player's record sheet (FISE-6b).")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write to a file.")
-def results_(journal: str, game: str | None, fmt: str, player: str | None, out: str | None) -> None:
+@click.option("--json", "as_json", is_flag=True, help="The results as JSON data (the same as --format json).")
+def results_(
+    journal: str, game: str | None, fmt: str, player: str | None, out: str | None, as_json: bool
+) -> None:
     """Results move by move with bonuses, ranking and percentages (FISE-11, FISE-15, FISE-17, GR-7)."""
     session = _open(journal, game)
     assert session.lexicon is not None
     result = results.compute(session.game, session.lexicon)
+    fmt = "json" if as_json else fmt
     if player is not None:
         try:
             line = result.line(player)
         except KeyError:
             raise GameError(f"no player {player} in the results") from None
+        if fmt == "json":
+            data = export.result_dict(result)
+            data["ranking"] = [r for r in data["ranking"] if r["player"] == player]
+            _out(json.dumps(data, ensure_ascii=False) + "\n", out)
+            return
         _out(export.player_sheet(result, line), out)
         return
     _out(export.render(result, fmt), out)
@@ -456,8 +560,10 @@ def results_(journal: str, game: str | None, fmt: str, player: str | None, out: 
     "--format", "fmt", type=click.Choice(["gcg", *export.FORMATS]), default="gcg", show_default=True
 )
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write to a file.")
-def export_(journal: str, game: str | None, fmt: str, out: str | None) -> None:
-    """Export the master moves as GCG (Quackle, Macondo, Woogles) or the results as CSV, HTML or text."""
+@click.option("--json", "as_json", is_flag=True, help="The results as JSON data (the same as --format json).")
+def export_(journal: str, game: str | None, fmt: str, out: str | None, as_json: bool) -> None:
+    """Export the master moves as GCG (Quackle, Macondo, Woogles) or the results as CSV, HTML, text or JSON."""
+    fmt = "json" if as_json else fmt
     session = _open(journal, game, with_lexicon=fmt != "gcg")
     if fmt == "gcg":
         _out(gcg.write(session.game), out)
@@ -473,7 +579,8 @@ def export_(journal: str, game: str | None, fmt: str, out: str | None) -> None:
     "--method", type=click.Choice(results.STANDING_METHODS), default="mean-place", show_default=True
 )
 @click.option("--format", "fmt", type=click.Choice(["text", "csv"]), default="text", show_default=True)
-def standings_(journal: str, games: tuple[str, ...], method: str, fmt: str) -> None:
+@json_option
+def standings_(journal: str, games: tuple[str, ...], method: str, fmt: str, as_json: bool) -> None:
     """Standings over several games: mean place (absent = last) or mean percentage (FISE-15)."""
     with Journal(journal) as j:
         ids = list(games) or [g.id for g in j.games("duplicate")]
@@ -483,6 +590,9 @@ def standings_(journal: str, games: tuple[str, ...], method: str, fmt: str) -> N
         assert session.lexicon is not None
         found.append(results.compute(session.game, session.lexicon))
     rows = results.standings(found, method)
+    if as_json:
+        emit_json({"method": method, "standings": export.standings_dict(rows)})
+        return
     click.echo(export.standings_text(rows) if fmt == "text" else export.standings_csv(rows), nl=False)
 
 
@@ -493,7 +603,7 @@ def standings_(journal: str, games: tuple[str, ...], method: str, fmt: str) -> N
 @click.option("--lang", default=None, help="Tile set (default by rule set).")
 @click.option("--lexicon", default=None, help="Word list: catalog name, path, or synthetic:N.")
 @click.option("--seed", default="1", show_default=True)
-@click.option("--moves", type=click.IntRange(1), default=None)
+@click.option("--moves", type=MOVE, default=None)
 @click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
 @click.option("--engine", type=click.Choice(ENGINES), default="compiled", show_default=True)
 @json_option

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from arbitru.cli.common import OneLineCommand, emit_json
+from arbitru.cli.common import SEED, TOP, OneLineCommand, emit_json
 from arbitru.engine import movegen
 from arbitru.engine.board import Board
 from arbitru.engine.layout import ROW_LETTERS, SIZE
@@ -186,9 +186,13 @@ def check_cmd(lexicon_name: str | None, lang: str | None, as_json: bool, words: 
     alpha = lexicon.alphabet
     results = []
     for word in words:
-        folded = alpha.fold(word)
+        # only the language's own diacritics fold (G-6): a Ç or Ñ in a Romanian word is no Romanian letter
+        folded = alpha.fold(word, strict=True)
         if not folded:
-            raise TileError(f"{word!r} has a character outside the {alpha.name} tile set")
+            foreign = " ".join(alpha.foreign_letters(word))
+            raise TileError(
+                f"{word!r} has a character outside the {alpha.name} tile set" + (f": {foreign}" if foreign else "")
+            )
         tiles = alpha.split(folded)
         results.append({"word": word, "tiles": alpha.format(tiles), "valid": lexicon.contains_tiles(tiles)})
     if as_json:
@@ -312,7 +316,9 @@ def print_moves(records: list[dict[str, object]]) -> None:
     "--board", "board_file", metavar="FILE", help="Board: 15 lines of 15 squares, or CGP (default: empty)."
 )
 @click.option("--rack", "rack_text", required=True, metavar="RACK", help="1 to 7 tiles, ? for a blank.")
-@click.option("--top", default=10, show_default=True, help="Show the best N (0 = all); ties are counted.")
+@click.option(
+    "--top", type=TOP, default=10, show_default=True, help="Show the best N (0 = all); ties are counted."
+)
 @engine_option
 @convention_option
 @json_option
@@ -330,8 +336,6 @@ def moves_cmd(
 
     Placements that tie with the N-th are not listed, only counted: the JSON lines are exactly N.
     """
-    if top < 0:
-        raise ArbitruError("--top must be 0 (all) or more")
     lexicon, found = open_lexicon(lexicon_name, lang)
     board = read_board(board_file, lexicon.alphabet) if board_file else Board(lexicon.alphabet)
     rack = parse_rack(rack_text, board)
@@ -376,11 +380,13 @@ def draw_group(board: Board, seed: int) -> Rack:
 
 @click.command("demo", cls=OneLineCommand)
 @click.option(
-    "--seed", type=int, help="Seed of the draw (default: a random one, printed so it can be replayed)."
+    "--seed", type=SEED, help="Seed of the draw (default: a random one, printed so it can be replayed)."
 )
 @click.option("--rack", "rack_text", metavar="RACK", help="Play this rack instead of drawing one.")
 @click.option("--lexicon", "lexicon_name", metavar="NAME|PATH", help="Romanian word list (default: loc-5.0).")
-@click.option("--top", default=10, show_default=True, help="How many placements to list.")
+@click.option(
+    "--top", type=click.IntRange(1, TOP.max), default=10, show_default=True, help="How many placements to list."
+)
 @engine_option
 @click.option("--color/--no-color", default=None, help="Colour the best placement (default: on a terminal).")
 @json_option
@@ -394,8 +400,6 @@ def demo_cmd(
     as_json: bool,
 ) -> None:
     """Draw a Romanian rack and show its best placements on a mid-game board, with the official list."""
-    if top < 1:
-        raise ArbitruError("--top must be 1 or more")
     lexicon, found = open_lexicon(lexicon_name, "ro")
     board = demo_board()
     if rack_text:

@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from arbitru.cli.common import OneLineCommand, emit_json, journal_option
+from arbitru.cli.common import OneLineGroup, emit_json, journal_option
 from arbitru.errors import ArbitruError, JournalError
 from arbitru.journal.backends import journal_exists
 from arbitru.journal.store import Event, GameInfo, Journal
@@ -178,12 +178,12 @@ def _existing(path: str) -> Journal:
     return Journal(path)
 
 
-@click.group()
+@click.group(cls=OneLineGroup)
 def journal() -> None:
     """The journal file: check it, export and import games as JSON lines."""
 
 
-@journal.command(cls=OneLineCommand)
+@journal.command()
 @click.argument("file", required=False)
 @journal_option()
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON data.")
@@ -222,37 +222,50 @@ def check(file: str | None, journal: str, as_json: bool) -> None:
         sys.exit(1)
 
 
-@journal.command(name="export", cls=OneLineCommand)
+@journal.command(name="export")
 @click.argument("file")
 @click.option("--game", "-g", "game_id", required=True, help="The game to export.")
 @click.option("--out", type=click.Path(dir_okay=False, allow_dash=True), default="-", help="Where (default: stdout).")
-def export_cmd(file: str, game_id: str, out: str) -> None:
+@click.option("--json", "as_json", is_flag=True, help="The export is JSON lines already; this says so.")
+def export_cmd(file: str, game_id: str, out: str, as_json: bool) -> None:
     """Write one game as JSON lines: the game, then every event as stored (a backup any tool can read)."""
     with _existing(file) as j:
         text = "\n".join(export_lines(j, game_id)) + "\n"
     _write(out, text)
 
 
-@journal.command(name="import", cls=OneLineCommand)
+@journal.command(name="import")
 @click.argument("file")
 @click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
-def import_cmd(file: str, source: str) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON data.")
+def import_cmd(file: str, source: str, as_json: bool) -> None:
     """Store a game exported as JSON lines (SOURCE, or - for stdin) in the journal FILE, all or nothing."""
     text = _read(source)
     info, events = read_export(text)
     with Journal(file) as j:
         r = import_game(j, info, events)
+    if as_json:
+        emit_json(_replayed_dict(r))
+        return
     click.echo(f"game {r.game} ({r.format}): {r.events} events imported and replayed, digest {r.digest}")
 
 
-@journal.command(name="copy", cls=OneLineCommand)
+def _replayed_dict(r: Replayed) -> dict[str, Any]:
+    return {"game": r.game, "format": r.format, "events": r.events, "digest": r.digest}
+
+
+@journal.command(name="copy")
 @click.argument("source")
 @click.argument("target")
 @click.option("--game", "-g", "games", multiple=True, help="Only these games (default: all).")
-def copy_cmd(source: str, target: str, games: tuple[str, ...]) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON data.")
+def copy_cmd(source: str, target: str, games: tuple[str, ...], as_json: bool) -> None:
     """Copy games from one journal to another, each replayed on both sides and compared."""
     with _existing(source) as src, Journal(target) as dst:
         pairs = copy_games(src, dst, list(games) or None)
+    if as_json:
+        emit_json({"copied": [_replayed_dict(before) for before, _ in pairs]})
+        return
     for before, _after in pairs:
         click.echo(f"game {before.game} ({before.format}): {before.events} events, digest {before.digest}: same")
     click.echo(f"{len(pairs)} games copied")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from arbitru.cli.common import OneLineCommand, emit_json
+from arbitru.cli.common import OneLineCommand, OneLineGroup, emit_json
 from arbitru.engine.tiles import LANGUAGES
 from arbitru.lexicons import catalog
 
@@ -17,7 +17,7 @@ def _record(info: catalog.ListInfo, defaults: dict[str, str] | None = None) -> d
     return out
 
 
-@click.group("lexicon")
+@click.group("lexicon", cls=OneLineGroup)
 def lexicon() -> None:
     """Word lists: list, install the official ones, import a new edition, rebuild, pick the default."""
 
@@ -72,9 +72,13 @@ def import_cmd(file: str, lang: str, name: str, official: bool, make_default: bo
 
 @lexicon.command("default", cls=OneLineCommand)
 @click.argument("name")
-def default_cmd(name: str) -> None:
+@click.option("--json", "as_json", is_flag=True, help="The list's record as JSON.")
+def default_cmd(name: str, as_json: bool) -> None:
     """Make the installed list NAME its language's default (RO-2: the arbiter picks the list)."""
     info = catalog.set_default(name)
+    if as_json:
+        emit_json(_record(info))
+        return
     click.echo(f"{info.label()} is now the default {info.lang} list")
 
 

@@ -43,14 +43,19 @@ def make_demo(db: str, lexicon: str | None) -> str:
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
 @click.option("--demo", is_flag=True, help="Start with a ready demo game (three players, first rack drawn).")
 @click.option("--demo-lexicon", default=None, help="Word list of the demo game (default: the Romanian list).")
-def serve(journal: str, host: str, port: int, demo: bool, demo_lexicon: str | None) -> None:
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Worker processes (more than one needs --db postgresql://…).")
+def serve(journal: str, host: str, port: int, demo: bool, demo_lexicon: str | None, workers: int) -> None:
     """Start the web app: arbiter console, projection screen, players' phones, results, JSON API."""
     import uvicorn
 
+    from arbitru.journal.backends import PostgresBackend, backend_for
     from arbitru.journal.store import Journal
     from arbitru.web import assets, auth
     from arbitru.web.app import create_app
 
+    if workers > 1 and not isinstance(backend_for(journal), PostgresBackend):
+        raise click.ClickException("several workers share a PostgreSQL journal: give --db postgresql://…")
     shown = lan_address() if host in ("0.0.0.0", "::") else host
     base = f"http://{shown}:{port}"
     with Journal(journal, actor="arbiter") as j:
@@ -66,7 +71,17 @@ def serve(journal: str, host: str, port: int, demo: bool, demo_lexicon: str | No
         for number, name in DEMO_PLAYERS:
             code = auth.player_code(secret, gid, number)
             click.echo(f"  player {number} {name}: {base}/games/{gid}/play?code={code}")
-    click.echo(f"arbitru at {base}/ (journal {journal}); Ctrl+C stops it")
+    click.echo(f"arbitru at {base}/ (journal {j.path}, {workers} worker{'s' if workers > 1 else ''}); Ctrl+C stops it")
+    if workers > 1:
+        import os
+
+        from arbitru.web.app import ENV_BASE_URL, ENV_DB
+
+        os.environ[ENV_DB] = journal
+        os.environ[ENV_BASE_URL] = base
+        uvicorn.run("arbitru.web.app:create_app_from_env", factory=True, host=host, port=port, workers=workers,
+                    log_level="warning")
+        return
     app = create_app(journal, base_url=base)
     uvicorn.run(app, host=host, port=port, log_level="warning")
 

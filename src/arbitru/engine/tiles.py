@@ -64,6 +64,8 @@ class Alphabet:
         self.blank_count = 0
         self.blank_spelling = ""
         self._folds: dict[str, str] = {}
+        #: the accented letters of the language itself, both cases: all a strict fold takes (G-6)
+        self._diacritics: set[str] = set()
         self._fold_cache: dict[str, str | None] = {}
         specs: list[TileSpec] = []
         for raw in text.splitlines():
@@ -82,6 +84,8 @@ class Alphabet:
             elif key == "fold":
                 src, dst = rest.split()
                 self._folds[src] = dst
+            elif key == "diacritics":
+                self._diacritics |= {c for letter in rest.split() for c in (letter, letter.lower())}
             elif key == "blank":
                 _label, count, _value, spelling = rest.split(maxsplit=3)
                 self.blank_count = int(count)
@@ -153,19 +157,34 @@ class Alphabet:
             return base
         return None
 
-    def fold(self, raw: str) -> str | None:
+    def fold(self, raw: str, *, strict: bool = False) -> str | None:
         """Upper-case a word and fold its diacritics the way this language does; None if a letter is foreign.
 
         Polish and Spanish keep the letters that are tiles of their own (Ą, Ñ); Romanian folds every
-        diacritic.
+        diacritic. Word lists keep their loan letters playable (Romanian ``curaçao``: any accent is stripped);
+        ``strict`` (a word a person types) folds only the language's own diacritics, so ``Ç``, ``Ñ`` or the
+        ligature ``ﬁ`` in a Romanian word are foreign, not Romanian letters (G-6).
         """
         out = []
         for ch in unicodedata.normalize("NFC", raw.strip()):
+            if strict and not self._own_letter(ch):
+                return None
             folded = self._fold_char(ch)
             if folded is None:
                 return None
             out.append(folded)
         return "".join(out)
+
+    def foreign_letters(self, raw: str) -> list[str]:
+        """The characters of ``raw`` a strict :meth:`fold` refuses, each once."""
+        text = unicodedata.normalize("NFC", raw.strip())
+        return list(dict.fromkeys(ch for ch in text if not self._own_letter(ch) or self._fold_char(ch) is None))
+
+    def _own_letter(self, ch: str) -> bool:
+        """A tile's letter (either case), a fold of the tile set's own (French Œ), one of the language's
+        diacritics, or a lone combining mark (dropped)."""
+        up = ch.upper()
+        return up in self._code or up in self._folds or ch in self._diacritics or bool(unicodedata.combining(ch))
 
     def split(self, text: str, *, blanks: bool = False) -> list[int]:
         """Split a word into tile codes, longest letter first (Spanish CH, LL, RR).

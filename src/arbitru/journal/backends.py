@@ -31,7 +31,8 @@ _MESSAGES = {
     "game_update": "a game's settings are fixed when it is created",
 }
 
-SQLITE_SCHEMA = [
+#: the two tables, the same on both stores
+TABLES = [
     """CREATE TABLE IF NOT EXISTS game (
     id TEXT PRIMARY KEY,
     format TEXT NOT NULL,
@@ -47,6 +48,10 @@ SQLITE_SCHEMA = [
     actor TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (game_id, seq)
 )""",
+]
+
+SQLITE_SCHEMA = [
+    *TABLES,
     f"""CREATE TRIGGER IF NOT EXISTS event_no_update BEFORE UPDATE ON event
 BEGIN SELECT RAISE(ABORT, '{_MESSAGES["event_update"]}'); END""",
     f"""CREATE TRIGGER IF NOT EXISTS event_no_delete BEFORE DELETE ON event
@@ -56,21 +61,7 @@ BEGIN SELECT RAISE(ABORT, 'a game''s settings are fixed when it is created'); EN
 ]
 
 POSTGRES_SCHEMA = [
-    """CREATE TABLE IF NOT EXISTS game (
-    id TEXT PRIMARY KEY,
-    format TEXT NOT NULL,
-    created TEXT NOT NULL,
-    settings TEXT NOT NULL
-)""",
-    """CREATE TABLE IF NOT EXISTS event (
-    game_id TEXT NOT NULL REFERENCES game(id),
-    seq INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    payload TEXT NOT NULL,
-    recorded TEXT NOT NULL,
-    actor TEXT NOT NULL DEFAULT '',
-    PRIMARY KEY (game_id, seq)
-)""",
+    *TABLES,
     """CREATE OR REPLACE FUNCTION arbitru_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN RAISE EXCEPTION '%', TG_ARGV[0]; END $$""",
     f"""CREATE OR REPLACE TRIGGER event_no_update BEFORE UPDATE ON event
@@ -87,6 +78,8 @@ FOR EACH ROW EXECUTE FUNCTION arbitru_append_only('a game''s settings are fixed 
 
 _TRIGGERS = {"event_no_update", "event_no_delete", "game_no_update"}
 _PG_TRIGGERS = _TRIGGERS | {"event_no_truncate", "game_no_delete"}
+#: the PostgreSQL channel on which every commit names its game and last event: ``"<game id> <seq>"``
+CHANNEL = "arbitru_journal"
 #: the advisory lock that serialises schema creation between workers starting at once
 _SCHEMA_LOCK = 0x4A524E4C
 
@@ -127,6 +120,9 @@ class Backend:
 
     def sql(self, statement: str) -> str:
         return statement
+
+    def notify(self, db: Connection, game_id: str, seq: int) -> None:
+        """Inside the appending transaction: tell other processes, at commit, that the game has changed."""
 
     def integrity(self, db: Connection) -> list[str]:
         return []
@@ -241,6 +237,10 @@ class PostgresBackend(Backend):
     def sql(self, statement: str) -> str:
         return statement.replace("?", "%s")
 
+    def notify(self, db: Connection, game_id: str, seq: int) -> None:
+        # delivered to every LISTENer when the transaction commits, never if it rolls back
+        db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game_id} {seq}"))
+
 
 def journal_exists(spec: Path | str) -> bool:
     """Whether a journal is there to open: a SQLite file that exists; a PostgreSQL URL always (connecting tells)."""
@@ -264,3 +264,24 @@ def backend_for(spec: Path | str) -> Backend:
     if "://" in text:
         raise JournalError(f"unknown journal store {text.split('://', 1)[0]!r}: a path, sqlite:///… or postgresql://…")
     return SqliteBackend(text)
+
+
+def listen(spec: str, timeout: float = 1.0) -> Any:
+    """PostgreSQL: a generator of ``(game id, seq)`` for every commit of any writer, in any process, from now
+    on; it yields ``None`` every ``timeout`` seconds without news, so the caller can stop. For live pages (SSE)
+    served by several workers."""
+    import psycopg
+
+    db = psycopg.connect(spec, autocommit=True)
+    try:
+        db.execute(f"LISTEN {CHANNEL}")
+        while True:
+            got = False
+            for note in db.notifies(timeout=timeout):
+                game, _, seq = note.payload.rpartition(" ")
+                got = True
+                yield game, int(seq)
+            if not got:
+                yield None
+    finally:
+        db.close()

@@ -241,6 +241,8 @@ class Journal:
                         (game_id, last, kind, _dumps(payload), now, self.actor),
                     )
                     seqs.append(last)
+                if seqs:
+                    self.backend.notify(self.db, game_id, last)
         except self.backend.IntegrityError as e:
             raise JournalError(f"game {game_id} changed while appending ({e}): try again") from None
         except self.backend.Error as e:

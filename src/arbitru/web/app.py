@@ -7,6 +7,7 @@ adds no rule of its own. After a committed append, :mod:`arbitru.web.live` tells
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator, MutableMapping
@@ -27,12 +28,13 @@ from arbitru.errors import LexiconError
 from arbitru.formats.duplicate.game import Game, Session
 from arbitru.journal.store import Journal, check_actor
 from arbitru.web import auth, i18n
-from arbitru.web.live import LocalPublisher, Publisher
+from arbitru.web.live import Publisher, publisher_for
 
 if TYPE_CHECKING:
     from arbitru.web.intake import Intake
 
 HERE = Path(__file__).parent
+WORKER = str(os.getpid()).encode()
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -169,6 +171,22 @@ def set_cookie(response: Response, value: str) -> None:
     response.set_cookie(auth.COOKIE, value, httponly=True, samesite="lax", max_age=14 * 86400, path="/")
 
 
+class WorkerMiddleware:
+    """Says which worker process answered (``X-Arbitru-Worker``): for the operator's logs with several workers,
+    and for the tests that check nothing lives in one worker only."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def send_with_worker(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), (b"x-arbitru-worker", WORKER)]
+            await send(message)
+
+        await self.app(scope, receive, send_with_worker if scope["type"] == "http" else send)
+
+
 class SessionMiddleware:
     """Reads the signed cookie into ``scope["arbitru.identity"]``; a visitor without one gets a public
     identity (and its cookie), so even the public's forms carry a CSRF token."""
@@ -216,7 +234,7 @@ def create_app(db: str | Path, *, base_url: str = "", publisher: Publisher | Non
 
     with Journal(db, actor="arbiter") as j:
         secret = auth.server_secret(j)
-    w = Web(str(db), secret, publisher or LocalPublisher(), base_url)
+    w = Web(str(db), secret, publisher or publisher_for(str(db)), base_url)
     static = HERE / "static"
     routes = [
         *duplicate.routes,
@@ -228,4 +246,15 @@ def create_app(db: str | Path, *, base_url: str = "", publisher: Publisher | Non
     app = Starlette(routes=routes, exception_handlers=duplicate.exception_handlers)
     app.state.web = w
     app.add_middleware(SessionMiddleware, secret=secret)
+    app.add_middleware(WorkerMiddleware)
     return app
+
+
+#: what ``arbitru serve --workers N`` hands each worker process (uvicorn imports the app by name)
+ENV_DB = "ARBITRU_WEB_DB"
+ENV_BASE_URL = "ARBITRU_WEB_BASE_URL"
+
+
+def create_app_from_env() -> Starlette:
+    """The app of one worker among several: the journal and address come from the environment."""
+    return create_app(os.environ[ENV_DB], base_url=os.environ.get(ENV_BASE_URL, ""))

@@ -11,12 +11,12 @@
 
 from __future__ import annotations
 
-import csv
 import io
 from html import escape
 from pathlib import Path
 
 from arbitru.engine.layout import ROW_LETTERS, SIZE
+from arbitru.formats import spreadsheet
 from arbitru.formats.anticipation.correction import PlayerResult
 from arbitru.formats.anticipation.game import GameState
 from arbitru.formats.anticipation.variants import GROUPS, TURNS
@@ -183,7 +183,7 @@ def results_page(state: GameState, r: PlayerResult) -> str:
 
 def ranking_csv(state: GameState) -> str:
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    w = spreadsheet.writer(out)
     w.writerow(
         [
             "place",

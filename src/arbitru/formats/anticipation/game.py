@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -280,14 +280,38 @@ class AnticipationGame:
     @action
     def set_blind_groups(self, player: str, groups: Sequence[Sequence[int]]) -> int:
         """A player's sealed groups (RO-8.4), checked against the rules and the tile set."""
+        return self.hand_in_blind_groups({player: groups})[0]
+
+    @action
+    def hand_in_blind_groups(self, sets: Mapping[str, Sequence[Sequence[int]]]) -> list[int]:
+        """The sealed groups of one or more players (RO-8.4), each set checked against the rules and the tile
+        set; one bad set stores none (one transaction). Sealed groups are handed in before the game: once a lot
+        is drawn, or for a player whose groups are in already, they are refused.
+
+        :raises GroupsError: naming every problem of every set.
+        """
         if self.settings.variant != "blind":
             raise ArbitruError("only the blind variant has players' own groups (RO-8.4)")
+        lots = self.order().lots
+        if lots:
+            raise ArbitruError(
+                f"RO-8.4: sealed groups are handed in before the game starts; the lot of turn {min(lots)} is "
+                "drawn already"
+            )
+        handed_in = {e.payload.get("player") for e in self.journal.iter_events(self.id, "blind_groups")}
         rules = GroupRules.for_settings(self.settings, self.alpha, self.lexicon)
-        problems = group_problems(rules, groups, who=player)
+        problems = []
+        for player, groups in sets.items():
+            if player in handed_in:
+                problems.append(f"{player}: sealed groups are handed in already (RO-8.4)")
+            problems.extend(group_problems(rules, groups, who=player))
         if problems:
             raise GroupsError(problems)
-        labels = [self.alpha.format(g) for g in groups]
-        return self.journal.append(self.id, "blind_groups", {"player": player, "groups": labels})
+        events = [
+            ("blind_groups", {"player": player, "groups": [self.alpha.format(g) for g in groups]})
+            for player, groups in sets.items()
+        ]
+        return self.journal.append_many(self.id, events)
 
     @action
     def enter_slips(self, slips: Sequence[Slip], *, replace: bool = False) -> list[int]:

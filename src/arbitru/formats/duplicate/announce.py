@@ -28,7 +28,7 @@ from typing import Any
 
 from arbitru.engine.tiles import Alphabet
 from arbitru.formats.duplicate.racks import sort_tiles
-from arbitru.formats.duplicate.rulesets import RuleSet
+from arbitru.formats.duplicate.rulesets import RuleSet, cites
 
 NEW_ORDERS = ("draw", "vowels-first")
 
@@ -100,7 +100,11 @@ def rack_announcement(
     cues: list[Cue] = []
     if exchanges:
         cues.append(
-            Cue("exchange", f"rack drawn again whole {exchanges} time(s): no legal rack before (FISE-10)")
+            Cue(
+                "exchange",
+                f"rack drawn again whole {exchanges} time(s): no legal rack before "
+                f"({', '.join(cites(rules, 'redraw'))})",
+            )
         )
     leave = sort_tiles([*fixed, *kept])
     if leave:

@@ -4,19 +4,21 @@ player, with bonuses, so every player can check), and each player's record sheet
 
 from __future__ import annotations
 
-import csv
 import html
 import io
+import json
+from typing import Any
 
+from arbitru.formats import spreadsheet
 from arbitru.formats.duplicate.results import GameResult, MoveLine, PlayerLine, Standing, percent
 
-FORMATS = ("text", "csv", "csv-moves", "html")
+FORMATS = ("text", "csv", "csv-moves", "html", "json")
 
 
 def summary_csv(result: GameResult) -> str:
     """One row per player: place, totals, percentage, FISE-15 tie-break figures."""
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    w = spreadsheet.writer(out)
     w.writerow(
         [
             "place",
@@ -56,7 +58,7 @@ def moves_csv(result: GameResult) -> str:
     """One row per player and move (FISE-17): what was written, what counted, bonus, reasons, running
     total."""
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    w = spreadsheet.writer(out)
     w.writerow(
         [
             "move",
@@ -153,7 +155,10 @@ def text(result: GameResult) -> str:
     for line in sorted(result.lines, key=lambda ln: _num(ln.player.number)):
         cells = "".join(f"{_cell(m):>5}" for m in line.moves)
         lines.append(f"{line.player.label():<24}{cells}{line.total:>7}")
-    lines.append("(+b: bonus; z: 0 for a reason, see the CSV of moves)")
+    lines.append(
+        "(+b: bonus; z: 0 for a reason, see the CSV of moves"
+        + ("; out: after the player is out, FISE-19)" if result.sudden_death is not None else ")")
+    )
     if result.unattributed:
         lines += ["", "Slips nobody can be credited with (FISE-14)"]
         for v in result.unattributed:
@@ -166,7 +171,10 @@ def text(result: GameResult) -> str:
 
 
 def _cell(m: MoveLine) -> str:
-    """A grid cell: the score, ``+b`` a bonus, ``z`` a 0 for a reason other than no slip."""
+    """A grid cell: the score, ``+b`` a bonus, ``z`` a 0 for a reason other than no slip, ``out`` after a
+    player is out of a sudden-death game (FISE-19)."""
+    if m.reasons == ["out"]:
+        return "out"
     if m.reasons and m.reasons != ["no-slip"] and not m.score:
         return "z"
     return f"{m.score}" + (f"+{m.bonus}" if m.bonus else "")
@@ -265,7 +273,7 @@ def standings_text(rows: list[Standing]) -> str:
 
 def standings_csv(rows: list[Standing]) -> str:
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    w = spreadsheet.writer(out)
     w.writerow(["place", "player", "places", "mean_place", "mean_percent", "total", "games"])
     for s in rows:
         w.writerow(
@@ -282,6 +290,114 @@ def standings_csv(rows: list[Standing]) -> str:
     return out.getvalue()
 
 
+def move_dict(m: MoveLine) -> dict[str, Any]:
+    """One player's move as JSON data: as written, as judged, what counted."""
+    v = m.verdict
+    slip = v.slip if v else None
+    return {
+        "move": m.move,
+        "position": slip.position if slip else None,
+        "word": slip.word if slip else None,
+        "declared": slip.score if slip else None,
+        "computed": v.computed if v else None,
+        "score": m.score,
+        "bonus": m.bonus,
+        "top": m.top,
+        "reasons": list(m.reasons),
+        "rules": v.rules() if v else [],
+        "why": [text for _, text in v.reasons] if v else [],
+        "notes": list(v.notes) if v else [],
+        "running": m.running,
+    }
+
+
+def result_dict(result: GameResult) -> dict[str, Any]:
+    """Everything the text results show, as JSON data (FISE-17): master moves, ranking with every move, bonuses,
+    the sudden-death ranking, slips nobody can be credited with."""
+    end = result.end
+    return {
+        "game": result.game_id,
+        "title": result.title,
+        "rules": result.rules,
+        "lexicon": result.lexicon,
+        "masters": [
+            {
+                "move": m.move,
+                "rack": m.rack,
+                "position": m.position,
+                "word": m.word,
+                "score": m.score,
+                "top": m.top,
+                "running": m.running,
+                "by": m.by,
+                "ties": m.ties,
+                "remarks": list(m.remarks),
+            }
+            for m in result.masters
+        ],
+        "master_total": result.master_total,
+        "end": None
+        if end is None
+        else {"after_move": end.after_move, "reason": end.reason, "rules": list(end.rules), "kind": end.kind},
+        "ranking": [
+            {
+                "place": line.place,
+                "player": line.player.number,
+                "name": line.player.name or " + ".join(line.player.members),
+                "table": line.player.table,
+                "points": line.points,
+                "bonus": line.bonus,
+                "total": line.total,
+                "percent": percent(line.percentage),
+                "top_moves": line.top_moves,
+                "best_move": line.best_move,
+                "playoff": line.playoff,
+                "moves": [move_dict(m) for m in line.moves],
+            }
+            for line in result.lines
+        ],
+        "bonuses": [{"move": b.move, "player": b.player, "value": b.value, "why": b.why} for b in result.bonuses],
+        "sudden_death": None
+        if result.sudden_death is None
+        else [
+            {
+                "place": sd.place,
+                "player": sd.player,
+                "moves": sd.moves,
+                "last_score": sd.last_score,
+                "out_at": sd.out_at,
+            }
+            for sd in result.sudden_death
+        ],
+        "unattributed": [
+            {
+                "move": v.slip.move,
+                "player": v.slip.player,
+                "position": v.slip.position,
+                "word": v.slip.word,
+                "why": [text for _, text in v.reasons],
+            }
+            for v in result.unattributed
+        ],
+    }
+
+
+def standings_dict(rows: list[Standing]) -> list[dict[str, Any]]:
+    """Standings over several games as JSON data (FISE-15)."""
+    return [
+        {
+            "place": s.place,
+            "player": s.name,
+            "places": list(s.places),
+            "mean_place": f"{float(s.mean_place):.4f}",
+            "mean_percent": percent(s.mean_percentage, 4),
+            "total": s.total,
+            "games": s.games,
+        }
+        for s in rows
+    ]
+
+
 def render(result: GameResult, fmt: str) -> str:
     """A result in one of :data:`FORMATS`."""
     if fmt == "text":
@@ -292,4 +408,6 @@ def render(result: GameResult, fmt: str) -> str:
         return moves_csv(result)
     if fmt == "html":
         return html_page(result)
+    if fmt == "json":
+        return json.dumps(result_dict(result), ensure_ascii=False) + "\n"
     raise ValueError(f"unknown format {fmt!r}; known: {', '.join(FORMATS)}")

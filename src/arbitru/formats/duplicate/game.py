@@ -37,7 +37,7 @@ from arbitru.engine.tiles import BLANK, BLANK_BIT, Alphabet, Bag, Rack, alphabet
 from arbitru.errors import ArbitruError, JournalError, NotationError, TileError
 from arbitru.formats.duplicate import announce, master, racks, variants
 from arbitru.formats.duplicate.racks import Draw
-from arbitru.formats.duplicate.rulesets import RuleSet, RuleSetError
+from arbitru.formats.duplicate.rulesets import RuleSet, RuleSetError, cites
 from arbitru.formats.duplicate.slips import Slip, Verdict, judge
 from arbitru.journal.store import Event, Journal, action
 
@@ -676,6 +676,7 @@ class Session:
         self._append([("slip", s.to_payload()) for s in slips])
 
     @action
+    @action
     def hand_in(self, slip: Slip, now: float) -> tuple[Slip, int]:
         """A slip handed in at the server time ``now`` (a phone, a desk): late when the move's clock has run out
         or its master move is placed, and then stored flagged, never refused (FISE-5, FISE-6); on time it may
@@ -764,11 +765,11 @@ class Session:
         r = self.settings.rules
         if r.moves is not None and closed >= r.moves:
             return self._record_end(
-                closed, f"the {r.moves} planned moves are played", ("FISE-3", "FISE-13"), "planned"
+                closed, f"the {r.moves} planned moves are played", cites(r, "planned"), "planned"
             )
         pool = g.pool()
         if not pool:
-            return self._record_end(closed, "the tiles have run out", ("FISE-1", "GR-5B"), "tiles-out")
+            return self._record_end(closed, "the tiles have run out", cites(r, "tiles-out"), "tiles-out")
         if (
             racks.condition_for(
                 r.racks, g.alphabet, closed + 1, g.bag.tiles, racks.subtract(g.rack, g.fixed) or (), g.fixed
@@ -780,7 +781,7 @@ class Session:
             return self._record_end(
                 closed,
                 f"no legal rack can be formed: the {which} have run out",
-                ("FISE-4", "FISE-13", "GR-5B", "GR-8.2"),
+                cites(r, "no-legal-rack"),
                 "no-legal-rack",
             )
         return None
@@ -849,7 +850,7 @@ class Session:
                 move,
                 draws=draws,
                 message=f"illegal rack ({last.reason}): put every tile back and draw {len(last.rack)} "
-                "again (FISE-10)",
+                f"again ({', '.join(cites(self.settings.rules, 'redraw'))})",
             )
         state = g.moves[-1]
         rejected = len(state.draws) - 1
@@ -960,7 +961,10 @@ class Session:
         if not cands and prepared is None and move_text is None:
             if not g.bag.tiles:
                 end = self._record_end(
-                    move - 1, "no word can be formed with the tiles left", ("FISE-13", "GR-5B"), "no-word"
+                    move - 1,
+                    "no word can be formed with the tiles left",
+                    cites(self.settings.rules, "no-word"),
+                    "no-word",
                 )
                 return Step("end", move, end=end, message=end.reason)
             if g.no_move_redraws >= self.settings.rules.no_move_redraws:
@@ -1036,7 +1040,8 @@ class Session:
         self, tiles: Sequence[int] | None = None, choice: int | None = None, move_text: str | None = None
     ) -> list[Step]:
         """One step forward: close the open move with its master (if a rack is on the stand), then open the
-        next one (in a hand game only when ``tiles`` are given)."""
+        next one (in a hand game only when ``tiles`` are given; when no legal rack can follow, the game ends
+        with the master move, FISE-13, GR-5B)."""
         self._check_not_moved_on()
         steps = []
         g = self.game
@@ -1045,7 +1050,13 @@ class Session:
         if g.phase == "play":
             step = self.place_master(choice, move_text)
             steps.append(step)
-            if step.kind != "master" or (self.settings.racks == "hand" and tiles is None):
+            if step.kind != "master":
+                return steps
+            if self.settings.racks == "hand" and tiles is None:
+                # no hall draw is asked for when no legal rack can follow: the game ends now (FISE-13, GR-5B)
+                end = self._end_if_due()
+                if end is not None:
+                    steps.append(Step("end", g.move, end=end, message=end.reason))
                 return steps
         steps.append(self.draw(tiles))
         return steps

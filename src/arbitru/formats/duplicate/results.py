@@ -141,6 +141,10 @@ def compute(game: Game, lexicon: Lexicon) -> GameResult:
     lines: dict[str, list[MoveLine]] = {p.number: [] for p in order}
     bonuses: list[BonusAward] = []
     best_by_move: dict[int, int] = {}
+    # FISE-19: in a sudden-death game a player is out after the first move he scores below the best of those
+    # still in; nothing he scores after it counts
+    sudden = game.settings.variant == "sudden-death"
+    alive = {p.number for p in order}
     for state in closed:
         m = state.master
         assert m is not None
@@ -149,15 +153,19 @@ def compute(game: Game, lexicon: Lexicon) -> GameResult:
         for p in order:
             v = verdicts.get((state.number, p.number))
             left = p.withdrawn_after is not None and state.number > p.withdrawn_after
-            if v is None:
+            if sudden and p.number not in alive:
+                line = MoveLine(state.number, 0, reasons=["out"], verdict=v)
+            elif v is None:
                 line = MoveLine(state.number, 0, reasons=["withdrawn" if left else "no-slip"])
             else:
                 line = MoveLine(state.number, v.score, reasons=v.codes(), verdict=v)
             line.top = line.score > 0 and line.score >= top
             row[p.number] = line
             lines[p.number].append(line)
-        active = [n for n, line in row.items() if "withdrawn" not in line.reasons]
+        active = [n for n, line in row.items() if "withdrawn" not in line.reasons and "out" not in line.reasons]
         best_by_move[state.number] = max((row[n].score for n in active), default=0)
+        if sudden:
+            alive -= {n for n in alive if row[n].score < best_by_move[state.number]}
         for award in _bonuses(rules.bonus, state.number, {n: row[n].score for n in active}, top):
             row[award.player].bonus += award.value
             bonuses.append(award)

@@ -332,6 +332,67 @@ ROMANIAN = RuleSet(
 
 RULESETS = {r.name: r for r in (FISE, GREEK, ROMANIAN)}
 
+#: the Romanian duplicate practice has no rulebook with article numbers: its rack rule is cited by this name
+RO_PRACTICE = "Romanian practice"
+
+_FISE_CITES: dict[str, tuple[str, ...]] = {
+    # racks and the end of the game
+    "redraw": ("FISE-10",),
+    "no-legal-rack": ("FISE-4", "FISE-13"),
+    "tiles-out": ("FISE-1", "FISE-13"),
+    "no-word": ("FISE-13",),
+    "planned": ("FISE-3", "FISE-13"),
+    # why a slip scores 0 (the codes of :class:`~arbitru.formats.duplicate.slips.Verdict`)
+    "late": ("FISE-5", "FISE-14"),
+    "unsigned": ("FISE-14",),
+    "unknown-player": ("FISE-14",),
+    "withdrawn": ("GR-7",),  # FISE has no rule on a player who leaves: the Greek one is applied
+    "illegible": ("FISE-14",),
+    "no-move": ("FISE-12",),
+    "bad-position": ("FISE-14",),
+    "bad-word": ("FISE-14",),
+    "wrong-position": ("FISE-14",),
+    "not-on-rack": ("FISE-12",),
+    "blank-unmarked": ("FISE-14",),
+    "not-in-list": ("FISE-12",),
+}
+
+#: the rule IDs each rule set cites for what the program decides: a rack drawn again, why the game ends, why
+#: a slip scores 0. Greek games cite the Greek rules only; the Romanian practice cites its own rack rule and
+#: FISE for the rest (it follows FISE wherever it has no rule of its own); a rule set not listed cites FISE's.
+CITATIONS: dict[str, dict[str, tuple[str, ...]]] = {
+    "fise": _FISE_CITES,
+    "greek": {
+        "redraw": ("GR-5A",),
+        "no-legal-rack": ("GR-5B", "GR-8.2"),
+        "tiles-out": ("GR-5B",),
+        "no-word": ("GR-5B",),
+        "planned": ("GR-5B",),
+        "late": ("GR-5C", "GR-6"),
+        "unsigned": ("GR-4",),
+        "unknown-player": ("GR-4",),
+        "withdrawn": ("GR-7",),
+        "illegible": ("GR-4",),
+        "no-move": ("GR-4",),
+        "bad-position": ("GR-4", "GR-6"),
+        "bad-word": ("GR-6",),
+        "wrong-position": ("GR-6",),
+        "not-on-rack": ("GR-6",),
+        "blank-unmarked": ("GR-6",),
+        "not-in-list": ("GR-6",),
+    },
+    "romanian": {
+        **_FISE_CITES,
+        "redraw": (RO_PRACTICE,),
+        "no-legal-rack": (RO_PRACTICE, "FISE-13"),
+    },
+}
+
+
+def cites(rules: RuleSet, topic: str) -> tuple[str, ...]:
+    """The rule IDs ``rules`` cites for ``topic`` (a slip's reason code, ``redraw``, an end kind)."""
+    return CITATIONS.get(rules.name, _FISE_CITES).get(topic, ())
+
 #: overrides :func:`ruleset` accepts besides the dataclass fields
 SHORTCUTS = ("seconds", "min_each", "blanks", "bonus_mode", "bonus_top", "bonus_best", "bonus_manual")
 

@@ -54,24 +54,11 @@ from arbitru.engine.placement import Placement
 from arbitru.engine.rules import PLACING_REASONS, check, score_words
 from arbitru.engine.tiles import BLANK, BLANK_BIT, Rack, is_blank, letter_of
 from arbitru.errors import ArbitruError, IllegalPlacementError, NotationError, TileError
-from arbitru.formats.duplicate.rulesets import RuleSet
-
-RULES = {
-    "late": ("FISE-5", "FISE-14", "GR-5C", "GR-6"),
-    "unsigned": ("FISE-14",),
-    "unknown-player": ("FISE-14",),
-    "withdrawn": ("GR-7",),
-    "illegible": ("FISE-14",),
-    "no-move": ("FISE-12",),
-    "bad-position": ("FISE-14", "GR-6"),
-    "bad-word": ("FISE-14",),
-    "wrong-position": ("FISE-14", "GR-6"),
-    "not-on-rack": ("GR-6",),
-    "blank-unmarked": ("FISE-14", "GR-6"),
-    "not-in-list": ("FISE-12", "GR-6"),
-}
+from arbitru.formats.duplicate.rulesets import RULESETS, RuleSet, cites
 
 _WRONG_POSITION = PLACING_REASONS
+#: verdicts after which the move as written has no score at all
+_UNREADABLE = ("wrong-position", "not-on-rack", "blank-unmarked")
 
 
 class SlipFileError(ArbitruError):
@@ -124,6 +111,8 @@ class Verdict:
     reasons: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     words: list[str] = field(default_factory=list)
+    #: the rule set judged by: its own rule IDs are cited
+    rule_set: RuleSet = RULESETS["fise"]
 
     @property
     def valid(self) -> bool:
@@ -134,10 +123,10 @@ class Verdict:
         return list(dict.fromkeys(code for code, _ in self.reasons))
 
     def rules(self) -> list[str]:
-        """The rule IDs behind the reasons."""
+        """The rule IDs behind the reasons, those of the game's own rule set (GR-* in a Greek game)."""
         out: list[str] = []
         for code in self.codes():
-            out.extend(r for r in RULES.get(code, ()) if r not in out)
+            out.extend(r for r in cites(self.rule_set, code) if r not in out)
         return out
 
     def fail(self, code: str, text: str) -> None:
@@ -164,7 +153,7 @@ def judge(
     referee's decision, which overrides the list (FISE-16, GR-5D). ``players`` (when known) are the numbers
     registered for the game."""
     alpha = board.alphabet
-    v = Verdict(slip)
+    v = Verdict(slip, rule_set=rules)
     if slip.late:
         v.fail("late", "handed in after time")
     if not slip.player.strip():
@@ -207,8 +196,11 @@ def judge(
                 v.fail("not-on-rack", text)
         else:
             v.fail(code, text)
+    # a move that cannot stand as written (off the centre, letters not on the rack, an unmarked blank whose place
+    # changes the score) has no score: the one counted on the letters as written is one no legal reading gives
+    readable = not any(code in _UNREADABLE for code in v.codes())
     if result.words:
-        v.computed = result.score
+        v.computed = result.score if readable else None
         for w in result.words:
             text = word_key(alpha.format(letter_of(t) for t in w.tiles))
             v.words.append(text)
@@ -222,8 +214,10 @@ def judge(
                 v.notes.append(f"{text} accepted by the referee's ruling")
     if rules.declared_score and slip.score is None:
         v.notes.append("no score written (FISE-6)")
-    if slip.score is not None and v.computed is not None and slip.score != v.computed:
+    if slip.score is not None and v.valid and v.computed is not None and slip.score != v.computed:
         v.notes.append(f"declared {slip.score}, the engine scores {v.computed}: the engine's score counts")
+    elif slip.score is not None and not v.valid and slip.score != 0:
+        v.notes.append(f"declared {slip.score}; the move scores 0: {v.reasons[0][1]}")
     v.score = v.computed if v.valid and v.computed is not None else 0
     return v
 

@@ -1,6 +1,6 @@
-"""A throw-away PostgreSQL server for the tests: Debian's ``initdb`` and ``pg_ctl`` in a temporary folder,
-listening on 127.0.0.1 and a Unix socket there, stopped at the end. Never mocked, never skipped: when the
-server programs are missing the tests fail and say how to install them (``./arbitru test`` installs them).
+"""A throw-away PostgreSQL server for tests and benchmarks: Debian's ``initdb`` and ``pg_ctl`` in a temporary
+folder, listening on 127.0.0.1 and a Unix socket there, stopped at the end. When the server programs are missing
+it says how to install them (``./arbitru test`` installs them). Not for a real event: see docs/deploy.md.
 """
 
 from __future__ import annotations
@@ -76,6 +76,17 @@ class PostgresServer:
         with psycopg.connect(self.dsn(), autocommit=True) as db:
             db.execute(f'CREATE DATABASE "{name}"')
         return self.dsn(name)
+
+    def new_schema(self) -> str:
+        """A fresh schema in the server's database, as a URL whose search path starts there: much quicker
+        than a database, for suites that open hundreds of journals."""
+        import psycopg
+
+        self._count += 1
+        name = f"s{os.getpid()}_{self._count}"
+        with psycopg.connect(self.dsn(), autocommit=True) as db:
+            db.execute(f'CREATE SCHEMA "{name}"')
+        return f"{self.dsn()}?options=-csearch_path%3D{name}"
 
     def stop(self) -> None:
         subprocess.run(
