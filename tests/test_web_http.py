@@ -339,6 +339,8 @@ def test_codes_cli_prints_the_same_codes_as_the_sheet(site, gid, arbiter):
     assert out.exit_code == 0, out.output
     lines = [ln.split("\t") for ln in out.output.splitlines()]
     assert [(n, code) for n, code, *_ in lines] == [(n, site.code(gid, n)) for n in ("1", "2", "3")]
+    listed = json.loads(CliRunner().invoke(cli, ["duplicate", "codes", "--db", site.db, "--json", gid]).output)
+    assert [(p["player"], p["code"]) for p in listed] == [(n, site.code(gid, n)) for n in ("1", "2", "3")]
     sheet = arbiter.get(f"/games/{gid}/codes").text
     assert all(site.code(gid, n) in sheet for n in ("1", "2", "3")) and "<svg" in sheet
 

@@ -7,7 +7,9 @@ import socket
 
 import click
 
-from arbitru.cli.common import journal_option
+from arbitru.cli.common import OneLineCommand, OneLineGroup, emit_json, journal_option
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print what is shown as JSON data.")
 
 DEMO_PLAYERS = (("1", "Ana Popescu"), ("2", "Bogdan Ionescu"), ("3", "Carmen Dima"))
 
@@ -37,8 +39,9 @@ def make_demo(db: str, lexicon: str | None) -> str:
         return s.id
 
 
-@click.command()
+@click.command(cls=OneLineCommand)
 @journal_option()
+@json_option
 @click.option("--host", default="127.0.0.1", show_default=True, help="0.0.0.0 lets phones on the hall's network in.")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
 @click.option("--demo", is_flag=True, help="Start with a ready demo game (three players, first rack drawn).")
@@ -86,29 +89,35 @@ def serve(journal: str, host: str, port: int, demo: bool, demo_lexicon: str | No
     uvicorn.run(app, host=host, port=port, log_level="warning")
 
 
-@click.group()
+@click.group(cls=OneLineGroup)
 def arbiter() -> None:
     """The web app's arbiter account."""
 
 
 @arbiter.command()
 @journal_option()
-def password(journal: str) -> None:
+@json_option
+def password(journal: str, as_json: bool) -> None:
     """Set a new generated arbiter password and print it."""
     from arbitru.journal.store import Journal
     from arbitru.web import auth
 
     with Journal(journal, actor="arbiter") as j:
-        click.echo(auth.reset_arbiter(j))
+        new = auth.reset_arbiter(j)
+    if as_json:
+        emit_json({"password": new})
+    else:
+        click.echo(new)
 
 
-@click.command()
+@click.command(cls=OneLineCommand)
 @journal_option()
+@json_option
 @click.option("--base-url", default="http://127.0.0.1:8000", show_default=True, help="Address the phones use.")
 @click.option("--sheet", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Also write the printable sheet with QR codes (HTML) to this file.")
 @click.argument("game")
-def codes(journal: str, base_url: str, sheet: str | None, game: str) -> None:
+def codes(journal: str, as_json: bool, base_url: str, sheet: str | None, game: str) -> None:
     """Print each player's code for GAME (derived: the same every time), and optionally the sheet to print."""
     import html
 
@@ -125,10 +134,13 @@ def codes(journal: str, base_url: str, sheet: str | None, game: str) -> None:
         s = Session(j, game)
         secret = auth.server_secret(j)
     rows = []
+    listed = []
     for number, p in sorted(s.game.players.items(), key=lambda kv: (len(kv[0]), kv[0])):
         code = auth.player_code(secret, game, number)
         url = f"{base_url.rstrip('/')}/games/{game}/play?code={code}"
-        click.echo(f"{number}\t{code}\t{p.label()}\t{url}")
+        listed.append({"player": number, "code": code, "name": p.label(), "url": url})
+        if not as_json:
+            click.echo(f"{number}\t{code}\t{p.label()}\t{url}")
         rows.append(
             f"<tr><td>{html.escape(p.label())}</td><td><code>{code}</code></td>"
             f"<td>{segno.make(url, error='m').svg_inline(scale=3)}</td></tr>"
@@ -137,6 +149,8 @@ def codes(journal: str, base_url: str, sheet: str | None, game: str) -> None:
         with open(sheet, "w", encoding="utf-8") as out:
             out.write(f"<!doctype html><meta charset=utf-8><title>codes {html.escape(game)}</title><table>"
                       + "".join(rows) + "</table>\n")
+    if as_json:
+        emit_json(listed)
 
 
 commands = [serve, arbiter]
