@@ -424,3 +424,35 @@ def test_results_as_pdf(site, gid, arbiter):
     post(arbiter, f"/games/{gid}/close", {"choice": "1"}, f"/games/{gid}")
     r = site.client().get(f"/games/{gid}/download/results.pdf")
     assert r.status_code == 200 and r.content.startswith(b"%PDF-") and r.headers["content-type"] == "application/pdf"
+
+
+def test_serve_demo_prints_password_and_addresses_then_serves_them(tmp_path):
+    import signal
+    import subprocess
+    import sys
+
+    import httpx
+
+    from web_server import free_port
+
+    port = free_port()
+    cmd = [sys.executable, "-m", "arbitru", "serve", "--demo", "--demo-lexicon", "synthetic:500", "--json",
+           "--db", str(tmp_path / "demo.db"), "--port", str(port)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+    try:
+        info = json.loads(proc.stdout.readline())
+        assert len(info["password"]) >= 8 and info["url"] == f"http://127.0.0.1:{port}/"
+        for _ in range(100):
+            try:
+                screen = httpx.get(info["demo"]["screen"])
+                break
+            except httpx.ConnectError:
+                time.sleep(0.1)
+        assert screen.status_code == 200 and "Mutarea 1" in screen.text
+        player = info["demo"]["players"][0]["url"]
+        assert httpx.get(player).status_code == 200
+        with Journal(str(tmp_path / "demo.db")) as j:
+            assert auth.check_password(j, "arbiter", info["password"]) == "arbiter"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(10)

@@ -48,7 +48,9 @@ def make_demo(db: str, lexicon: str | None) -> str:
 @click.option("--demo-lexicon", default=None, help="Word list of the demo game (default: the Romanian list).")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Worker processes (more than one needs --db postgresql://…).")
-def serve(journal: str, host: str, port: int, demo: bool, demo_lexicon: str | None, workers: int) -> None:
+def serve(
+    journal: str, as_json: bool, host: str, port: int, demo: bool, demo_lexicon: str | None, workers: int
+) -> None:
     """Start the web app: arbiter console, projection screen, players' phones, results, JSON API."""
     import uvicorn
 
@@ -61,20 +63,33 @@ def serve(journal: str, host: str, port: int, demo: bool, demo_lexicon: str | No
         raise click.ClickException("several workers share a PostgreSQL journal: give --db postgresql://…")
     shown = lan_address() if host in ("0.0.0.0", "::") else host
     base = f"http://{shown}:{port}"
+    info: dict[str, object] = {"url": f"{base}/", "workers": workers}
     with Journal(journal, actor="arbiter") as j:
+        info["journal"] = str(j.path)
         if not auth.has_arbiter(j):
-            password = auth.reset_arbiter(j)
-            click.echo(f"arbiter password (shown once; reset with 'arbitru arbiter password'): {password}")
+            info["password"] = auth.reset_arbiter(j)
+            if not as_json:
+                click.echo(f"arbiter password (shown once; reset with 'arbitru arbiter password'): {info['password']}")
         secret = auth.server_secret(j)
     if assets.htmx_path() is None:
         assets.install()
     if demo:
         gid = make_demo(journal, demo_lexicon)
-        click.echo(f"demo game {gid}: console {base}/games/{gid}  screen {base}/games/{gid}/screen")
-        for number, name in DEMO_PLAYERS:
-            code = auth.player_code(secret, gid, number)
-            click.echo(f"  player {number} {name}: {base}/games/{gid}/play?code={code}")
-    click.echo(f"arbitru at {base}/ (journal {j.path}, {workers} worker{'s' if workers > 1 else ''}); Ctrl+C stops it")
+        players = [
+            {"number": n, "name": name, "url": f"{base}/games/{gid}/play?code={auth.player_code(secret, gid, n)}"}
+            for n, name in DEMO_PLAYERS
+        ]
+        info["demo"] = {"game": gid, "console": f"{base}/games/{gid}", "screen": f"{base}/games/{gid}/screen",
+                        "players": players}
+        if not as_json:
+            click.echo(f"demo game {gid}: console {base}/games/{gid}  screen {base}/games/{gid}/screen")
+            for p in players:
+                click.echo(f"  player {p['number']} {p['name']}: {p['url']}")
+    if as_json:
+        emit_json(info)
+    else:
+        click.echo(f"arbitru at {base}/ (journal {info['journal']}, {workers} worker{'s' if workers > 1 else ''}); "
+                   "Ctrl+C stops it")
     if workers > 1:
         import os
 
