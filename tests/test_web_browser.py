@@ -153,6 +153,7 @@ def test_whole_game_through_the_pages(browser, tmp_path):
         expect(results.locator("#masters")).to_contain_text(word)
         shot(screen, "web-screen-1280x720-master")
         shot(phones["2"], "web-phone-verdict")
+        assert no_horizontal_scroll(phones["2"]), "the phone's verdicts scroll sideways"
         shot(results, "web-results")
         big = new_page(browser, base, {"width": 1920, "height": 1080})
         big.goto(f"/games/{gid}/screen")

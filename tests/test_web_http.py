@@ -13,7 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from arbitru.cli import cli
-from arbitru.formats.duplicate.game import Session
+from arbitru.formats.duplicate.game import Player, Session, Settings
+from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.journal.store import Journal
 from arbitru.web import auth
 from arbitru.web.app import load_lexicon
@@ -338,6 +339,8 @@ def test_codes_cli_prints_the_same_codes_as_the_sheet(site, gid, arbiter):
     assert out.exit_code == 0, out.output
     lines = [ln.split("\t") for ln in out.output.splitlines()]
     assert [(n, code) for n, code, *_ in lines] == [(n, site.code(gid, n)) for n in ("1", "2", "3")]
+    listed = json.loads(CliRunner().invoke(cli, ["duplicate", "codes", "--db", site.db, "--json", gid]).output)
+    assert [(p["player"], p["code"]) for p in listed] == [(n, site.code(gid, n)) for n in ("1", "2", "3")]
     sheet = arbiter.get(f"/games/{gid}/codes").text
     assert all(site.code(gid, n) in sheet for n in ("1", "2", "3")) and "<svg" in sheet
 
@@ -382,3 +385,74 @@ def test_training_alone_master_move_and_percentage(site):
     html = c.get(f"/train/{gid}").text
     assert "game over" in html and "100.00 %" not in html
     assert site.client().get(f"/train/{gid}").status_code == 403
+
+
+def test_hall_pages_in_the_games_language_and_a_phone_may_choose_another(site):
+    lex = load_lexicon("synthetic:2000", "ro")
+    settings = Settings(ruleset("romanian", moves=3, seconds=120), "ro", "synthetic:2000", seed="1")
+    with Journal(site.db, actor="arbiter") as j:
+        s = Session.create(j, settings, lex, [Player("1", "Ana")])
+        s.draw()
+        gid = s.id
+    c = site.client()
+    screen = c.get(f"/games/{gid}/screen").text
+    assert "Mutarea 1" in screen and "grupul:" in screen and "mai este un minut" in screen
+    join(c, site, gid, "1")
+    assert "Buletinul tău" in c.get(f"/games/{gid}/play").text
+    phone = c.get(f"/games/{gid}/play?lang=fr").text
+    assert "Votre bulletin" in phone and "Buletinul tău" not in phone
+    assert "Your slip" in c.get(f"/games/{gid}/play?lang=en").text
+
+
+def test_message_catalogs_are_complete_in_every_language():
+    from babel.messages.pofile import read_po
+
+    from arbitru.web.i18n import LANGUAGES, LOCALES
+
+    ids = {}
+    for lang in LANGUAGES:
+        if lang == "en":
+            continue
+        with (LOCALES / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
+            catalog = read_po(f, locale=lang)
+        ids[lang] = {m.id for m in catalog if m.id}
+        assert all(m.string for m in catalog if m.id), lang
+    assert len({frozenset(v) for v in ids.values()}) == 1
+
+
+def test_results_as_pdf(site, gid, arbiter):
+    post(arbiter, f"/games/{gid}/close", {"choice": "1"}, f"/games/{gid}")
+    r = site.client().get(f"/games/{gid}/download/results.pdf")
+    assert r.status_code == 200 and r.content.startswith(b"%PDF-") and r.headers["content-type"] == "application/pdf"
+
+
+def test_serve_demo_prints_password_and_addresses_then_serves_them(tmp_path):
+    import signal
+    import subprocess
+    import sys
+
+    import httpx
+
+    from web_server import free_port
+
+    port = free_port()
+    cmd = [sys.executable, "-m", "arbitru", "serve", "--demo", "--demo-lexicon", "synthetic:500", "--json",
+           "--db", str(tmp_path / "demo.db"), "--port", str(port)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+    try:
+        info = json.loads(proc.stdout.readline())
+        assert len(info["password"]) >= 8 and info["url"] == f"http://127.0.0.1:{port}/"
+        for _ in range(100):
+            try:
+                screen = httpx.get(info["demo"]["screen"])
+                break
+            except httpx.ConnectError:
+                time.sleep(0.1)
+        assert screen.status_code == 200 and "Mutarea 1" in screen.text
+        player = info["demo"]["players"][0]["url"]
+        assert httpx.get(player).status_code == 200
+        with Journal(str(tmp_path / "demo.db")) as j:
+            assert auth.check_password(j, "arbiter", info["password"]) == "arbiter"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(10)

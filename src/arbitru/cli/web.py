@@ -9,6 +9,8 @@ import click
 
 from arbitru.cli.common import OneLineCommand, OneLineGroup, emit_json, journal_option
 
+json_option = click.option("--json", "as_json", is_flag=True, help="Print what is shown as JSON data.")
+
 DEMO_PLAYERS = (("1", "Ana Popescu"), ("2", "Bogdan Ionescu"), ("3", "Carmen Dima"))
 
 
@@ -39,15 +41,15 @@ def make_demo(db: str, lexicon: str | None) -> str:
 
 @click.command(cls=OneLineCommand)
 @journal_option()
+@json_option
 @click.option("--host", default="127.0.0.1", show_default=True, help="0.0.0.0 lets phones on the hall's network in.")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
 @click.option("--demo", is_flag=True, help="Start with a ready demo game (three players, first rack drawn).")
 @click.option("--demo-lexicon", default=None, help="Word list of the demo game (default: the Romanian list).")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Worker processes (more than one needs --db postgresql://…).")
-@click.option("--json", "as_json", is_flag=True, help="Print the start-up facts (URLs, password, codes) as JSON.")
 def serve(
-    journal: str, host: str, port: int, demo: bool, demo_lexicon: str | None, workers: int, as_json: bool
+    journal: str, as_json: bool, host: str, port: int, demo: bool, demo_lexicon: str | None, workers: int
 ) -> None:
     """Start the web app: arbiter console, projection screen, players' phones, results, JSON API."""
     import uvicorn
@@ -61,30 +63,33 @@ def serve(
         raise click.ClickException("several workers share a PostgreSQL journal: give --db postgresql://…")
     shown = lan_address() if host in ("0.0.0.0", "::") else host
     base = f"http://{shown}:{port}"
-    facts: dict[str, object] = {"url": f"{base}/", "workers": workers}
+    info: dict[str, object] = {"url": f"{base}/", "workers": workers}
     with Journal(journal, actor="arbiter") as j:
-        facts["journal"] = j.path
+        info["journal"] = str(j.path)
         if not auth.has_arbiter(j):
-            facts["password"] = password = auth.reset_arbiter(j)
+            info["password"] = auth.reset_arbiter(j)
             if not as_json:
-                click.echo(f"arbiter password (shown once; reset with 'arbitru arbiter password'): {password}")
+                click.echo(f"arbiter password (shown once; reset with 'arbitru arbiter password'): {info['password']}")
         secret = auth.server_secret(j)
     if assets.htmx_path() is None:
         assets.install()
     if demo:
         gid = make_demo(journal, demo_lexicon)
-        players = {n: f"{base}/games/{gid}/play?code={auth.player_code(secret, gid, n)}" for n, _ in DEMO_PLAYERS}
-        facts["demo"] = {"game": gid, "console": f"{base}/games/{gid}", "screen": f"{base}/games/{gid}/screen",
-                         "players": players}
+        players = [
+            {"number": n, "name": name, "url": f"{base}/games/{gid}/play?code={auth.player_code(secret, gid, n)}"}
+            for n, name in DEMO_PLAYERS
+        ]
+        info["demo"] = {"game": gid, "console": f"{base}/games/{gid}", "screen": f"{base}/games/{gid}/screen",
+                        "players": players}
         if not as_json:
             click.echo(f"demo game {gid}: console {base}/games/{gid}  screen {base}/games/{gid}/screen")
-            for number, name in DEMO_PLAYERS:
-                click.echo(f"  player {number} {name}: {players[number]}")
+            for p in players:
+                click.echo(f"  player {p['number']} {p['name']}: {p['url']}")
     if as_json:
-        emit_json(facts)
+        emit_json(info)
     else:
-        plural = "s" if workers > 1 else ""
-        click.echo(f"arbitru at {base}/ (journal {j.path}, {workers} worker{plural}); Ctrl+C stops it")
+        click.echo(f"arbitru at {base}/ (journal {info['journal']}, {workers} worker{'s' if workers > 1 else ''}); "
+                   "Ctrl+C stops it")
     if workers > 1:
         import os
 
@@ -106,7 +111,7 @@ def arbiter() -> None:
 
 @arbiter.command()
 @journal_option()
-@click.option("--json", "as_json", is_flag=True, help="Print the password as JSON data.")
+@json_option
 def password(journal: str, as_json: bool) -> None:
     """Set a new generated arbiter password and print it."""
     from arbitru.journal.store import Journal
@@ -122,7 +127,7 @@ def password(journal: str, as_json: bool) -> None:
 
 @click.command(cls=OneLineCommand)
 @journal_option()
-@click.option("--json", "as_json", is_flag=True, help="Print the codes as JSON data.")
+@json_option
 @click.option("--base-url", default="http://127.0.0.1:8000", show_default=True, help="Address the phones use.")
 @click.option("--sheet", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Also write the printable sheet with QR codes (HTML) to this file.")
@@ -148,7 +153,7 @@ def codes(journal: str, as_json: bool, base_url: str, sheet: str | None, game: s
     for number, p in sorted(s.game.players.items(), key=lambda kv: (len(kv[0]), kv[0])):
         code = auth.player_code(secret, game, number)
         url = f"{base_url.rstrip('/')}/games/{game}/play?code={code}"
-        listed.append({"player": number, "name": p.label(), "code": code, "url": url})
+        listed.append({"player": number, "code": code, "name": p.label(), "url": url})
         if not as_json:
             click.echo(f"{number}\t{code}\t{p.label()}\t{url}")
         rows.append(
@@ -160,7 +165,7 @@ def codes(journal: str, as_json: bool, base_url: str, sheet: str | None, game: s
             out.write(f"<!doctype html><meta charset=utf-8><title>codes {html.escape(game)}</title><table>"
                       + "".join(rows) + "</table>\n")
     if as_json:
-        emit_json({"game": game, "players": listed})
+        emit_json(listed)
 
 
 commands = [serve, arbiter]

@@ -27,7 +27,7 @@ from arbitru.engine.lexicon import Lexicon
 from arbitru.errors import LexiconError
 from arbitru.formats.duplicate.game import Game, Session
 from arbitru.journal.store import Journal, check_actor
-from arbitru.web import auth
+from arbitru.web import auth, i18n
 from arbitru.web.live import Publisher, publisher_for
 
 if TYPE_CHECKING:
@@ -142,6 +142,7 @@ class Web:
     def render(self, request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         ident = identity(request)
         context.setdefault("errors", {})
+        context.setdefault("_", i18n.gettext_for("en"))
         html = self.templates.get_template(name).render(
             request=request, me=ident, csrf=auth.csrf_token(self.secret, ident), now=time.time(), **context
         )

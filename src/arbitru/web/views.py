@@ -14,6 +14,7 @@ from arbitru.engine.tiles import BLANK, Alphabet, is_blank, letter_of
 from arbitru.formats.duplicate import announce, results
 from arbitru.formats.duplicate.game import Game, Master, Session
 from arbitru.journal.store import Journal
+from arbitru.web.i18n import Gettext
 
 
 @dataclass(frozen=True)
@@ -74,12 +75,23 @@ def rack_tiles(game: Game) -> list[dict[str, Any]]:
     return [{"label": game.alphabet.label(t), "value": tile_value(game.alphabet, t)} for t in game.moves[-1].rack]
 
 
-def clock(game: Game, now: float | None = None) -> dict[str, Any]:
-    """The clock of the open move as the pages count it down: time left at ``now`` and the timed cues."""
+def clock(game: Game, now: float | None = None, _: Gettext | None = None) -> dict[str, Any]:
+    """The clock of the open move as the pages count it down: time left at ``now`` and the timed cues (in the
+    page's language when ``_`` is given)."""
     now = time.time() if now is None else now
     move = game.move if game.phase == "play" else 0
     c = game.clock_for(move)
-    cues = [{"at": q.at, "text": q.text, "kind": q.kind} for q in announce.clock_schedule(game.rules)]
+    seconds = game.rules.clock.seconds
+    cues = []
+    for q in announce.clock_schedule(game.rules):
+        text = q.text
+        if _ is not None and q.kind == "warning" and q.at is not None:
+            left = seconds - q.at
+            text = (_("1 minute left") if left == 60 else _("%(n)s minutes left", n=left // 60)) if left % 60 == 0 \
+                else _("%(n)s seconds left", n=left)
+        elif _ is not None and q.kind == "time":
+            text = _("time")
+        cues.append({"at": q.at, "text": text, "kind": q.kind})
     return {
         "move": move,
         "state": c.state if move else "idle",
@@ -91,7 +103,7 @@ def clock(game: Game, now: float | None = None) -> dict[str, Any]:
     }
 
 
-def rack_cues(game: Game) -> list[str]:
+def rack_cues(game: Game, _: Gettext | None = None) -> list[str]:
     """What is read out for the rack on the stand (FISE-8): the leave, the new tiles spelled, the rack."""
     if game.phase != "play":
         return []
@@ -107,7 +119,13 @@ def rack_cues(game: Game) -> list[str]:
         exchanges=len(state.draws) - 1,
         fixed=d.fixed,
     )
-    return [q.text for q in a.cues if q.at is None]
+    out = []
+    for q in a.cues:
+        if q.at is not None:
+            continue
+        head, sep, rest = q.text.partition(": ")
+        out.append(f"{_(head)}: {rest}" if _ is not None and sep and q.kind in ("leave", "new", "rack") else q.text)
+    return out
 
 
 def master_view(game: Game) -> dict[str, Any] | None:

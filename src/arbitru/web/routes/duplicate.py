@@ -34,7 +34,7 @@ from arbitru.formats.duplicate.game import (
 from arbitru.formats.duplicate.rulesets import BONUS_MODES, RULESETS, ruleset
 from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal.store import Journal
-from arbitru.web import assets, auth, views
+from arbitru.web import assets, auth, i18n, views
 from arbitru.web.app import Web, identity, login_as, web
 from arbitru.web.intake import SlipRequest
 
@@ -477,16 +477,22 @@ def _Markup(svg: str) -> Any:
 # --- the projection screen ----------------------------------------------------------------------------------
 
 
-def public_context(w: Web, j: Journal, gid: str) -> dict[str, Any]:
+def public_context(w: Web, j: Journal, gid: str, lang: str | None = None) -> dict[str, Any]:
+    """What the hall sees, in the game's language (or ``lang``, a phone's choice)."""
     s = w.session(j, gid)
     g = s.game
+    shown = i18n.pick(lang, g.settings.lang)
+    _ = i18n.gettext_for(shown)
     return {
+        "lang": shown,
+        "_": _,
+        "languages": i18n.LANGUAGES,
         "game": g,
         "board": views.board_rows(g),
         "rows": views.row_letters(),
         "rack": views.rack_tiles(g),
-        "clock": views.clock(g),
-        "cues": views.rack_cues(g),
+        "clock": views.clock(g, _=_),
+        "cues": views.rack_cues(g, _),
         "master": views.master_view(g),
         "total": g.master_total(),
     }
@@ -517,8 +523,8 @@ def _public(w: Web, gid: str) -> dict[str, Any]:
 # --- the player's phone -----------------------------------------------------------------------------------
 
 
-def player_context(w: Web, j: Journal, gid: str, me: auth.Identity) -> dict[str, Any]:
-    ctx = public_context(w, j, gid)
+def player_context(w: Web, j: Journal, gid: str, me: auth.Identity, lang: str | None = None) -> dict[str, Any]:
+    ctx = public_context(w, j, gid, lang)
     g = ctx["game"]
     player = me.player if me.role == "player" and me.game == gid else ""
     ctx["player"] = g.players.get(player)
@@ -550,7 +556,7 @@ async def play(request: Request) -> Response:
     def load() -> dict[str, Any]:
         with w.journal("") as j:
             try:
-                return player_context(w, j, gid, me)
+                return player_context(w, j, gid, me, request.query_params.get("lang"))
             except JournalError as e:
                 raise HTTPException(404, str(e)) from None
 
@@ -566,7 +572,7 @@ async def play_fragment(request: Request) -> Response:
 
     def load() -> dict[str, Any]:
         with w.journal("") as j:
-            return player_context(w, j, gid, me)
+            return player_context(w, j, gid, me, request.query_params.get("lang"))
 
     return w.render(request, "duplicate/_play.html", **(await run_in_threadpool(load)))
 
@@ -625,11 +631,13 @@ async def player_slip(request: Request) -> Response:
 
         def again() -> dict[str, Any]:
             with w.journal("") as j:
-                return player_context(w, j, gid, me)
+                return player_context(w, j, gid, me, request.query_params.get("lang"))
 
         ctx = await run_in_threadpool(again)
         return w.render(request, "duplicate/play.html", status=e.status, errors={e.field: e.message}, code="", **ctx)
-    return RedirectResponse(f"/games/{gid}/play#receipt", 303)
+    lang = request.query_params.get("lang", "")
+    suffix = f"?lang={lang}" if lang in i18n.LANGUAGES else ""
+    return RedirectResponse(f"/games/{gid}/play{suffix}#receipt", 303)
 
 
 # --- live updates ------------------------------------------------------------------------------------------

@@ -47,11 +47,26 @@ async def download(request: Request) -> Response:
                         headers={"Content-Disposition": f'attachment; filename="{gid}.gcg"'})
     if result is None:
         raise HTTPException(404, "no move is closed yet")
+    if what == "results.pdf":
+        html = w.templates.get_template("duplicate/print.html").render(**ctx)
+        pdf = await run_in_threadpool(_pdf, html)
+        return Response(pdf, media_type="application/pdf",
+                        headers={"Content-Disposition": f'attachment; filename="{gid}-results.pdf"'})
     makers = {"results.csv": export.summary_csv, "moves.csv": export.moves_csv}
     if what not in makers:
         raise HTTPException(404, f"no download {what!r}")
     return Response(makers[what](result), media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{gid}-{what}"'})
+
+
+def _pdf(html: str) -> bytes:
+    """The printable results as PDF (WeasyPrint, with Debian's Pango libraries)."""
+    try:
+        import weasyprint
+    except OSError as e:  # the Python package is there, the system libraries are not
+        raise HTTPException(503, f"PDF needs Pango (apt-get install libpango-1.0-0 libpangoft2-1.0-0): {e}") from None
+    pdf: bytes = weasyprint.HTML(string=html).write_pdf()
+    return pdf
 
 
 async def standings(request: Request) -> Response:
