@@ -107,6 +107,7 @@ class _Node:
     moves: tuple[tuple[int, bytes], ...]
     total: int
     core: Any = None  # the compiled board, kept only while the node is in the beam
+    ahead: list[bytes] | None = None  # the next turn's best placements here, found by the look-ahead
 
 
 class Searcher:
@@ -210,7 +211,8 @@ def maximum(
                     children.append((node.total + score, rng.random(), node, moves, core))
                 continue
             children.append((node.total, rng.random(), node, (), node.core))
-            for rec in search.gen(node.core, group, branch):
+            recs = node.ahead if node.ahead is not None else search.gen(node.core, group, branch)
+            for rec in recs:
                 children.append((node.total + _score(rec), rng.random(), node, ((group, rec),), None))
         children.sort(key=lambda c: (-c[0], c[1]))
         pool = children[: max(2 * beam, 8)] if lookahead else children[: beam * 4]
@@ -224,12 +226,15 @@ def maximum(
                 continue
             seen.add(key)
             value = float(total)
+            child = _Node(parent, turn, moves, total, core)
             if lookahead and following is not None:
-                value += lookahead * search.best(core, following)
-            ranked.append((value, tie, _Node(parent, turn, moves, total, core)))
+                # the next turn's placements here: their best orders this board, and they are its children
+                child.ahead = search.gen(core, following, branch)
+                value += lookahead * (_score(child.ahead[0]) if child.ahead else 0)
+            ranked.append((value, tie, child))
         ranked.sort(key=lambda r: (-r[0], r[1]))
         for node in beam_nodes:
-            node.core = None  # only the beam's boards stay in memory
+            node.core = node.ahead = None  # only the beam's boards stay in memory
         beam_nodes = [r[2] for r in ranked[:beam]]
     best = max(beam_nodes, key=lambda n: n.total)
     line = search.decode(best)
