@@ -195,3 +195,17 @@ def test_cli_maximum_results_losses_computer(tmp_path: Any):
     assert json.loads(run("computer", "g", "--json"))["total"] > 0
     out = run("losses", "g", "--player", "nobody", code=2)
     assert "error:" in out
+
+
+def test_ro_5_3_maximum_needs_every_lot_and_stores_nothing_without(tmp_path: Any):
+    sim = simulation()
+    journal = Journal(tmp_path / "half.db")
+    game = AnticipationGame.create(
+        journal, Settings(lexicon=lexicon().name, seed=7), sim.draw, lexicon=lexicon(), game_id="h"
+    )
+    for turn, group in enumerate(sim.lots[:5], 1):
+        game.draw_lot(turn, group)
+    before = len(journal.events("h"))
+    result = CliRunner().invoke(cli, ["anticipation", "maximum", "h", "--db", str(tmp_path / "half.db")])
+    assert result.exit_code == 2 and "error:" in result.output and "14 lots" in result.output
+    assert len(journal.events("h")) == before

@@ -134,12 +134,15 @@ class Searcher:
         recs = self.gen(core, group, 1)
         return _score(recs[0]) if recs else 0
 
-    def turn_one(self, core: Any, group: int, branch: int) -> list[tuple[tuple[tuple[int, bytes], ...], int, Any]]:
-        """Turn 1's choices (RO-5.3): nothing, group 1 alone, the drawn group alone, or group 1 then it."""
+    def turn_one(
+        self, core: Any, group: int, branch: int, firsts: int | None = None
+    ) -> list[tuple[tuple[tuple[int, bytes], ...], int, Any]]:
+        """Turn 1's choices (RO-5.3): nothing, group 1 alone, the drawn group alone, or group 1 then it
+        (``firsts`` group-1 placements, default ``branch``; 0: all)."""
         out: list[tuple[tuple[tuple[int, bytes], ...], int, Any]] = [((), 0, core)]
         for rec in self.gen(core, group, branch):
             out.append((((group, rec),), _score(rec), _placed(core, rec)))
-        for first in self.gen(core, 1, branch):
+        for first in self.gen(core, 1, branch if firsts is None else firsts):
             after = _placed(core, first)
             out.append((((1, first),), _score(first), after))
             for rec in self.gen(after, group, branch):
@@ -315,7 +318,8 @@ class Loss:
 def _best_turn(search: Searcher, core: Any, turn: int, group: int) -> tuple[int, list[Step]]:
     """The best this turn allows on this board: turn 1 with every group-1 placement tried (RO-5.3)."""
     if turn == 1:
-        options = search.turn_one(core, group, 0)
+        # every group-1 placement, each followed by the drawn group's best: exact, and no more boards than that
+        options = search.turn_one(core, group, 1, firsts=0)
         moves, score, _ = max(options, key=lambda o: o[1])
     else:
         recs = search.gen(core, group, 1)
