@@ -421,6 +421,9 @@ def results_cmd(game_id: str, as_json: bool, player: str | None, db: str) -> Non
             data["players"] = [p for p in data["players"] if p["player"] == player]
         click.echo(json.dumps(data, ensure_ascii=False, indent=1))
         return
+    if state.maximum:
+        m = state.maximum_summary()
+        click.echo(f"maximum: {m['total']} (beam {m['beam']}, event #{m['seq']})")
     if state.publications:
         last = state.publications[-1]
         click.echo(
@@ -430,8 +433,11 @@ def results_cmd(game_id: str, as_json: bool, player: str | None, db: str) -> Non
         if player and r.player != player:
             continue
         place = f"{r.place}." if r.place else "—"
+        share = ""
+        if state.maximum and state.maximum["total"]:
+            share = f" = {100 * r.total / state.maximum['total']:.1f} %"
         click.echo(
-            f"{place:4} {_who(state, r)}: {r.total}"
+            f"{place:4} {_who(state, r)}: {r.total}{share}"
             + (f"  [{r.eliminated}]" if r.eliminated else "")
             + (f"  [dropped out in turn {r.dropped_out}]" if r.dropped_out else "")
         )
@@ -628,3 +634,84 @@ def _slip_lines(turn: int, sv: SlipVerdict) -> list[str]:
 
 
 commands = [anticipation]
+
+
+# --- the maximum, losses, the computer player (issue 12) ----------------------------------------------------
+
+
+@anticipation.command("maximum")
+@click.argument("game_id", metavar="GAME")
+@click.option("--beam", type=click.IntRange(1, 100_000), default=100, show_default=True, help="Boards kept per turn.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Breaks ties (the search is deterministic).")
+@click.option("--json", "as_json", is_flag=True, help="The line and figures as JSON.")
+@_db_option
+def maximum_cmd(game_id: str, beam: int, seed: int, as_json: bool, db: str) -> None:
+    """The best total the groups and lots allowed (a beam search), stored so the results show it."""
+    from arbitru.formats.anticipation.maximum import game_inputs, maximum
+
+    game = _open(db, game_id)
+    state = game.replay()
+    groups, lots, use_all = game_inputs(state)
+    result = maximum(game.lexicon, groups, lots, beam=beam, seed=seed, use_all=use_all)
+    payload = result.to_payload()
+    seq = game.record_maximum(payload)
+    if as_json:
+        click.echo(json.dumps({"event": seq, **payload}, ensure_ascii=False, indent=1))
+        return
+    click.echo(
+        f"maximum found: {result.total} (beam {beam}, seed {seed}, {result.seconds:.1f} s); "
+        f"no line can exceed {result.bound} (a loose bound)"
+    )
+    for s in result.line.steps:
+        click.echo(f"  turn {s.turn:2}  group {s.group:2}  {s.position:4} {s.word:15} {s.score:4}")
+    for r in state.ranking:
+        if result.total:
+            click.echo(f"  {_who(state, r)}: {r.total} = {100 * r.total / result.total:.1f} %")
+    click.echo(f"stored as event #{seq}")
+
+
+@anticipation.command("losses")
+@click.argument("game_id", metavar="GAME")
+@click.option("--player", required=True, help="The player.")
+@click.option("--json", "as_json", is_flag=True, help="As JSON.")
+@_db_option
+def losses_cmd(game_id: str, player: str, as_json: bool, db: str) -> None:
+    """Turn by turn: what the player scored and the best the group allowed on his own board."""
+    from arbitru.formats.anticipation.maximum import game_inputs, losses
+
+    game = _open(db, game_id)
+    state = game.replay()
+    result = state.results.get(player)
+    if result is None:
+        raise ArbitruError(f"no player {player!r} in this game")
+    groups, lots, use_all = game_inputs(state)
+    rows = losses(game.lexicon, groups, dict(enumerate(lots, 1)), result, use_all=use_all)
+    if as_json:
+        click.echo(json.dumps([r.to_dict() for r in rows], ensure_ascii=False, indent=1))
+        return
+    for r in rows:
+        best = ", ".join(f"{s.position} {s.word} {s.score}" for s in r.best_line) or "nothing"
+        click.echo(f"turn {r.turn:2}: you played {r.played}, the group allowed {r.best} here: {best}"
+                   + (f"  (−{r.lost})" if r.lost else ""))
+    click.echo(f"lost in all: {sum(r.lost for r in rows)}")
+
+
+@anticipation.command("computer")
+@click.argument("game_id", metavar="GAME")
+@click.option("--seed", type=SEED, default=0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="As JSON.")
+@_db_option
+def computer_cmd(game_id: str, seed: int, as_json: bool, db: str) -> None:
+    """The computer player's game: it knows the groups, not the lots to come."""
+    from arbitru.formats.anticipation.maximum import computer_game, game_inputs
+
+    game = _open(db, game_id)
+    state = game.replay()
+    groups, lots, use_all = game_inputs(state)
+    line = computer_game(game.lexicon, groups, lots, seed=seed, use_all=use_all)
+    if as_json:
+        click.echo(json.dumps(line.to_dict(), ensure_ascii=False, indent=1))
+        return
+    for s in line.steps:
+        click.echo(f"  turn {s.turn:2}  group {s.group:2}  {s.position:4} {s.word:15} {s.score:4}")
+    click.echo(f"computer player: {line.total}")

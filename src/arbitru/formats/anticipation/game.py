@@ -12,6 +12,8 @@ Events (kind: payload):
 - ``sanction``: a disciplinary warning (RO-6.4) or an elimination for cheating (RO-7.1).
 - ``correction``: the record that a correction was run and what it gave (the state itself is always replayed).
 - ``publication``: provisional results with the deadline for contests, then the final ranking (RO-5.5.j).
+- ``maximum``: the best line a search found for the game's groups and lots, with its bound (not a judgement:
+  stored so the results need not search again; the latest one for the current lots is shown).
 
 Boards, scores and rankings are never stored: :meth:`AnticipationGame.replay` derives them from the events,
 the
@@ -116,6 +118,7 @@ class GameState:
     sanctions: list[Sanction]
     corrections: list[dict[str, Any]]
     publications: list[dict[str, Any]] = field(default_factory=list)
+    maximum: dict[str, Any] | None = None  # the latest ``maximum`` event for these lots
     results: dict[str, PlayerResult] = field(default_factory=dict)
     ranking: list[PlayerResult] = field(default_factory=list)
     last_seq: int = 0
@@ -157,6 +160,18 @@ class GameState:
             "publications": self.publications,
             "stage": self.stage,
             "events": self.last_seq,
+        } | ({"maximum": self.maximum_summary()} if self.maximum else {})
+
+    def maximum_summary(self) -> dict[str, Any]:
+        """The stored maximum and each ranked player's total as a percentage of it."""
+        assert self.maximum is not None
+        top = self.maximum["total"]
+        return {
+            "seq": self.maximum["seq"],
+            "total": top,
+            "bound": self.maximum["bound"],
+            "beam": self.maximum["beam"],
+            "percent": {r.player: round(100 * r.total / top, 1) if top else None for r in self.ranking},
         }
 
     def digest(self) -> str:
@@ -452,6 +467,14 @@ class AnticipationGame:
             {"turn": turn, "digest": state.digest(), "totals": totals, "events": state.last_seq},
         )
 
+    @action
+    def record_maximum(self, payload: dict[str, Any]) -> int:
+        """Store a computed maximum (``maximum.MaximumResult.to_payload()``) so results show it."""
+        lots = [lot.group for _, lot in sorted(self.order().lots.items())]
+        if payload.get("lots") != lots:
+            raise ArbitruError("the maximum was computed for other lots than the game's")
+        return self.journal.append(self.id, "maximum", payload)
+
     # --- replay ---------------------------------------------------------------------------------------------
 
     def replay(self, upto: int | None = None, events: Iterable[Event] | None = None) -> GameState:
@@ -556,6 +579,11 @@ class AnticipationGame:
             if stage not in ("provisional", "final"):
                 raise JournalError(f"a publication of stage {stage!r}")
             state.publications.append({**p, "seq": e.seq, "stage": stage, "deadline": payload.text(p, "deadline", "")})
+        elif e.kind == "maximum":
+            lots = [state.order.lots[t].group for t in sorted(state.order.lots)]
+            if payload.items(p, "lots") == lots:  # a maximum for other lots says nothing about this game
+                payload.integer(p, "total", low=0)
+                state.maximum = {"seq": e.seq, **p}
         else:
             raise JournalError(f"unknown kind {e.kind!r} in an anticipation game")
 
