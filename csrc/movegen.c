@@ -314,7 +314,7 @@ typedef struct {
     const uint8_t *bl, *fv, *lm, *wm;
     const uint64_t *xs;
     const int16_t *xc;
-    int anchor, ll, right_open, left_end;
+    int anchor, ll, rr, right_open, left_end; /* ll inclusive, rr exclusive limits of the placement */
     uint8_t word[16];
     /* rack */
     uint8_t rack[64];  /* natural tiles left */
@@ -451,7 +451,13 @@ static void record(Gen *g, int s, int e, int ms, int wmul, int xt, int placed)
 {
     if ((g->flags & FLAG_USE_ALL) && placed != g->rack_total) return;
     /* a single tile with a horizontal word is reported as horizontal */
-    if (g->dir && placed == 1 && g->xc[g->anchor] >= 0) return;
+    if (g->dir && placed == 1) {
+        int p1 = g->anchor; /* the anchor, or with a tile there the one empty square of the word */
+        if (g->bl[p1]) {
+            for (p1 = s; g->bl[p1]; p1++) {}
+        }
+        if (g->xc[p1] >= 0) return;
+    }
     int32_t score = ms * wmul + xt + (placed == g->bingo_tiles ? g->bingo_bonus : 0);
     if (g->blanks0 == 0) {
         emit(g, s, e, score, placed, 0);
@@ -492,11 +498,12 @@ static inline int can_fill(const Gen *g, int p)
 static inline void go_left(Gen *g, int pos, uint32_t e, int ms, int wmul, int xt, int placed)
 {
     int noleft = pos == 0 || !g->bl[pos - 1];
-    if ((e & KWG_ACC_BIT) && noleft && g->right_open && pos < g->anchor) record(g, pos, g->anchor, ms, wmul, xt, placed);
+    if ((e & KWG_ACC_BIT) && noleft && g->right_open && pos < g->anchor && placed)
+        record(g, pos, g->anchor, ms, wmul, xt, placed);
     uint32_t child = KWG_ARC(e);
     if (!child) return;
     if (pos > g->ll && can_fill(g, pos - 1)) gen_left(g, pos - 1, child, ms, wmul, xt, placed);
-    if (noleft && g->anchor < DIM - 1 && can_fill(g, g->anchor + 1)) {
+    if (noleft && g->anchor + 1 < g->rr && can_fill(g, g->anchor + 1)) {
         uint32_t sep = g->kwg[child];
         if (KWG_TILE(sep) == 0 && KWG_ARC(sep)) {
             g->left_end = pos;
@@ -511,7 +518,7 @@ static inline void go_right(Gen *g, int pos, uint32_t e, int ms, int wmul, int x
     if ((e & KWG_ACC_BIT) && noright) record(g, g->left_end, pos, ms, wmul, xt, placed);
     uint32_t child = KWG_ARC(e);
     if (!child) return;
-    if (pos < DIM - 1 && can_fill(g, pos + 1)) gen_right(g, pos + 1, child, ms, wmul, xt, placed);
+    if (pos + 1 < g->rr && can_fill(g, pos + 1)) gen_right(g, pos + 1, child, ms, wmul, xt, placed);
 }
 
 /* Fills square pos from the sibling list at index list: the board's tile if there is one, else each rack
@@ -605,7 +612,8 @@ static int line_anchors(const Gen *g, int *anchors)
 {
     int n = 0;
     if (g->b->n_tiles == 0) {
-        if (g->line == DIM / 2) anchors[n++] = DIM / 2;
+        int crow = g->b->centre / DIM, ccol = g->b->centre % DIM;
+        if (g->line == (g->dir ? ccol : crow)) anchors[n++] = g->dir ? crow : ccol;
         return n;
     }
     const uint8_t *bl = g->bl;
@@ -620,8 +628,54 @@ static void run_anchor(Gen *g, int a, int ll)
 {
     g->anchor = a;
     g->ll = ll;
+    g->rr = DIM;
     g->right_open = a == DIM - 1 || !g->bl[a + 1];
     gen_left(g, a, KWG_ARC(g->kwg[1]), 0, 1, 0, 0);
+}
+
+/* All-placements search units of the current line, after wolges: each placement is generated from the last
+ * tile of the rightmost run of board tiles it goes through (the search walks that run first, so the left part
+ * is constrained by the board from the start; the placement may reach left up to the edge but stops before the
+ * square next to the run on the right); a placement that goes through no run is generated from its rightmost
+ * square with a cross word, kept one square away from the runs. Returns the count; u holds (anchor, ll, rr). */
+static int line_units(const Gen *g, uint8_t (*u)[3])
+{
+    int n = 0;
+    const uint8_t *bl = g->bl;
+    if (g->b->n_tiles == 0) {
+        int crow = g->b->centre / DIM, ccol = g->b->centre % DIM;
+        if (g->line == (g->dir ? ccol : crow)) {
+            u[n][0] = (uint8_t)(g->dir ? crow : ccol);
+            u[n][1] = 0;
+            u[n++][2] = DIM;
+        }
+        return n;
+    }
+    uint64_t avail = g->nblank ? g->all : g->rmask;
+    int lm = DIM;
+    for (;;) {
+        int rr = lm;
+        while (lm > 0 && !bl[lm - 1]) lm--;
+        if (lm > 0) {
+            u[n][0] = (uint8_t)(lm - 1);
+            u[n][1] = 0;
+            u[n++][2] = (uint8_t)rr;
+        }
+        int lo = lm + (lm > 0);
+        for (int a = rr - 1; a >= lo; a--) {
+            if (g->xc[a] < 0) continue;
+            if (rr - lo < 2) break;
+            if (g->xs[a] & avail) {
+                u[n][0] = (uint8_t)a;
+                u[n][1] = (uint8_t)lo;
+                u[n++][2] = (uint8_t)rr;
+            }
+            rr = a; /* placements through a come from a */
+        }
+        do {
+            if (--lm <= 1) return n;
+        } while (bl[lm]);
+    }
 }
 
 /* Could the rack's tiles together with board tiles of signature through form a word? */
@@ -817,13 +871,18 @@ int cb_generate(CBoard *b, GenBuf *buf, const uint8_t *rack, int top, int flags)
     g.ntiles = rack[0];
     int per_value[256] = {0};
     per_value[0] = rack[0];
+    int unplayable = 0; /* natural tiles of letters without tiles: they count in the rack, never on the board */
     for (int t = 1; t <= b->n_letters; t++) {
+        if (b->tileless >> t & 1) {
+            unplayable += rack[t];
+            continue;
+        }
         g.rack[t] = g.rack0[t] = rack[t];
         g.ntiles += rack[t];
         if (rack[t]) g.rmask |= 1ULL << t;
         per_value[b->values[t]] += rack[t];
     }
-    g.rack_total = g.ntiles;
+    g.rack_total = g.ntiles + unplayable;
     g.rmask0 = g.rmask;
     /* the 16 highest tile values, descending (no placement takes more than 15 tiles) */
     for (int v = 255, nv = 0; v >= 0 && nv < 16; v--) {
@@ -874,13 +933,18 @@ int cb_generate(CBoard *b, GenBuf *buf, const uint8_t *rack, int top, int flags)
             run_anchor(&g, units[i].a, units[i].ll);
         }
     } else {
+        uint8_t units[2 * DIM][3];
         for (int d = 0; d < 2 && !g.err; d++) {
             for (int l = 0; l < DIM && !g.err; l++) {
                 setup_line(&g, d, l);
-                int na = line_anchors(&g, anchors);
-                for (int i = 0; i < na; i++) {
-                    if (!(g.xs[anchors[i]] & (g.nblank ? g.all : g.rmask))) continue;
-                    run_anchor(&g, anchors[i], i ? anchors[i - 1] + 1 : 0);
+                int nu = line_units(&g, units);
+                for (int i = 0; i < nu; i++) {
+                    int a = units[i][0];
+                    g.anchor = a;
+                    g.ll = units[i][1];
+                    g.rr = units[i][2];
+                    g.right_open = a == DIM - 1 || !g.bl[a + 1];
+                    gen_left(&g, a, KWG_ARC(g.kwg[1]), 0, 1, 0, 0);
                 }
             }
         }
