@@ -73,6 +73,8 @@ typedef struct {
     int16_t xscore[2][N_SQ];  /* sum of the cross word's existing tiles, -1 = no cross word */
     int bingo_tiles, bingo_bonus;
     int n_tiles;              /* tiles on the board */
+    int centre;               /* square (row-major) the first placement must cover */
+    uint64_t tileless;        /* letters without tiles (G-6): natural ones on a rack are never placed */
     AnagramIndex *anagrams;   /* built on the first top-k call that can use it; NULL before */
 } CBoard;
 

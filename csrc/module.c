@@ -254,11 +254,12 @@ static int get_exact(PyObject *obj, Py_ssize_t want, uint8_t *dst, const char *w
 static int Board_init(BoardObject *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"kwg", "alphabet_size", "letter_scores", "letter_mult", "word_mult",
-                             "bingo_tiles", "bingo_bonus", NULL};
+                             "bingo_tiles", "bingo_bonus", "centre", "tileless", NULL};
     PyObject *kwg, *scores, *lmo, *wmo;
-    int n, bingo_tiles = 7, bingo_bonus = 50;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiOOO|ii:Board", kwlist, &kwg, &n, &scores, &lmo, &wmo,
-                                     &bingo_tiles, &bingo_bonus))
+    int n, bingo_tiles = 7, bingo_bonus = 50, centre = CENTRE;
+    unsigned long long tileless = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiOOO|iiiK:Board", kwlist, &kwg, &n, &scores, &lmo, &wmo,
+                                     &bingo_tiles, &bingo_bonus, &centre, &tileless))
         return -1;
     if (self->busy) {
         PyErr_SetString(PyExc_RuntimeError, "Board is in use by another thread");
@@ -266,6 +267,14 @@ static int Board_init(BoardObject *self, PyObject *args, PyObject *kwds)
     }
     if (n < 1 || n > MAX_LETTERS) {
         PyErr_SetString(PyExc_ValueError, "alphabet_size must be in 1..63");
+        return -1;
+    }
+    if (centre < 0 || centre >= N_SQ) {
+        PyErr_SetString(PyExc_ValueError, "centre must be a square in 0..224");
+        return -1;
+    }
+    if (tileless & 1) {
+        PyErr_SetString(PyExc_ValueError, "tileless: bit 0 (the blank) must be clear");
         return -1;
     }
     if (bingo_tiles < 0 || bingo_bonus < 0 || bingo_bonus > 100000) {
@@ -320,6 +329,8 @@ static int Board_init(BoardObject *self, PyObject *args, PyObject *kwds)
     b->values[0] = 0;
     b->bingo_tiles = bingo_tiles;
     b->bingo_bonus = bingo_bonus;
+    b->centre = centre;
+    b->tileless = (uint64_t)tileless & b->all_letters;
     cb_init_premiums(b, lm, wm);
     uint8_t empty[N_SQ] = {0};
     int bad;
@@ -465,6 +476,18 @@ static PyObject *Board_get_bingo_tiles(BoardObject *self, void *closure)
     return PyLong_FromLong(self->b.bingo_tiles);
 }
 
+static PyObject *Board_get_centre(BoardObject *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLong(self->b.centre);
+}
+
+static PyObject *Board_get_tileless(BoardObject *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromUnsignedLongLong(self->b.tileless);
+}
+
 static PyObject *Board_get_bingo_bonus(BoardObject *self, void *closure)
 {
     (void)closure;
@@ -492,6 +515,9 @@ static PyGetSetDef Board_getset[] = {
     {"tile_count", (getter)Board_get_tiles, NULL, "tiles on the board", NULL},
     {"bingo_tiles", (getter)Board_get_bingo_tiles, NULL, "tiles placed that earn the bonus", NULL},
     {"bingo_bonus", (getter)Board_get_bingo_bonus, NULL, "bonus for placing bingo_tiles tiles", NULL},
+    {"centre", (getter)Board_get_centre, NULL, "square (row-major) the first placement must cover", NULL},
+    {"tileless", (getter)Board_get_tileless, NULL, "mask of the letters without tiles (only a blank plays them)",
+     NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyTypeObject BoardType = {

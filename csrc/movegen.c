@@ -1,9 +1,9 @@
 /* Board state, cross-sets and placement generation (GADDAG, Gordon's algorithm).
  *
- * Each placement is generated once, from the leftmost (topmost) anchor among its newly placed
- * squares: going left from an anchor never places a tile on the previous anchor of the line.
- * In top-k mode every anchor first gets an upper bound ("shadow"), anchors are visited in
- * descending bound order and the search stops once a bound is below the current k-th best score.
+ * Each placement is generated once: from the last tile of the rightmost board run it goes through, or, through
+ * no run, from its rightmost square with a cross word (line_units). In top-k mode every such unit first gets an
+ * upper bound ("shadow"), units are visited in descending bound order and the search stops once a bound is below
+ * the current k-th best score.
  */
 #include "core.h"
 
@@ -314,7 +314,7 @@ typedef struct {
     const uint8_t *bl, *fv, *lm, *wm;
     const uint64_t *xs;
     const int16_t *xc;
-    int anchor, ll, right_open, left_end;
+    int anchor, ll, rr, right_open, left_end; /* ll inclusive, rr exclusive limits of the placement */
     uint8_t word[16];
     /* rack */
     uint8_t rack[64];  /* natural tiles left */
@@ -451,7 +451,13 @@ static void record(Gen *g, int s, int e, int ms, int wmul, int xt, int placed)
 {
     if ((g->flags & FLAG_USE_ALL) && placed != g->rack_total) return;
     /* a single tile with a horizontal word is reported as horizontal */
-    if (g->dir && placed == 1 && g->xc[g->anchor] >= 0) return;
+    if (g->dir && placed == 1) {
+        int p1 = g->anchor; /* the anchor, or with a tile there the one empty square of the word */
+        if (g->bl[p1]) {
+            for (p1 = s; g->bl[p1]; p1++) {}
+        }
+        if (g->xc[p1] >= 0) return;
+    }
     int32_t score = ms * wmul + xt + (placed == g->bingo_tiles ? g->bingo_bonus : 0);
     if (g->blanks0 == 0) {
         emit(g, s, e, score, placed, 0);
@@ -492,11 +498,12 @@ static inline int can_fill(const Gen *g, int p)
 static inline void go_left(Gen *g, int pos, uint32_t e, int ms, int wmul, int xt, int placed)
 {
     int noleft = pos == 0 || !g->bl[pos - 1];
-    if ((e & KWG_ACC_BIT) && noleft && g->right_open && pos < g->anchor) record(g, pos, g->anchor, ms, wmul, xt, placed);
+    if ((e & KWG_ACC_BIT) && noleft && g->right_open && pos < g->anchor && placed)
+        record(g, pos, g->anchor, ms, wmul, xt, placed);
     uint32_t child = KWG_ARC(e);
     if (!child) return;
     if (pos > g->ll && can_fill(g, pos - 1)) gen_left(g, pos - 1, child, ms, wmul, xt, placed);
-    if (noleft && g->anchor < DIM - 1 && can_fill(g, g->anchor + 1)) {
+    if (noleft && g->anchor + 1 < g->rr && can_fill(g, g->anchor + 1)) {
         uint32_t sep = g->kwg[child];
         if (KWG_TILE(sep) == 0 && KWG_ARC(sep)) {
             g->left_end = pos;
@@ -511,7 +518,7 @@ static inline void go_right(Gen *g, int pos, uint32_t e, int ms, int wmul, int x
     if ((e & KWG_ACC_BIT) && noright) record(g, g->left_end, pos, ms, wmul, xt, placed);
     uint32_t child = KWG_ARC(e);
     if (!child) return;
-    if (pos < DIM - 1 && can_fill(g, pos + 1)) gen_right(g, pos + 1, child, ms, wmul, xt, placed);
+    if (pos + 1 < g->rr && can_fill(g, pos + 1)) gen_right(g, pos + 1, child, ms, wmul, xt, placed);
 }
 
 /* Fills square pos from the sibling list at index list: the board's tile if there is one, else each rack
@@ -600,26 +607,56 @@ static void setup_line(Gen *g, int d, int l)
     memset(g->word, 0, sizeof g->word);
 }
 
-/* Anchors of the current line, left to right (the left limit of each is one past the previous). */
-static int line_anchors(const Gen *g, int *anchors)
+/* All-placements search units of the current line, after wolges: each placement is generated from the last
+ * tile of the rightmost run of board tiles it goes through (the search walks that run first, so the left part
+ * is constrained by the board from the start; the placement may reach left up to the edge but stops before the
+ * square next to the run on the right); a placement that goes through no run is generated from its rightmost
+ * square with a cross word, kept one square away from the runs. Returns the count; u holds (anchor, ll, rr). */
+static int line_units(const Gen *g, uint8_t (*u)[3])
 {
     int n = 0;
+    const uint8_t *bl = g->bl;
     if (g->b->n_tiles == 0) {
-        if (g->line == DIM / 2) anchors[n++] = DIM / 2;
+        int crow = g->b->centre / DIM, ccol = g->b->centre % DIM;
+        if (g->line == (g->dir ? ccol : crow)) {
+            u[n][0] = (uint8_t)(g->dir ? crow : ccol);
+            u[n][1] = 0;
+            u[n++][2] = DIM;
+        }
         return n;
     }
-    const uint8_t *bl = g->bl;
-    for (int i = 0; i < DIM; i++) {
-        if (bl[i]) continue;
-        if ((i > 0 && bl[i - 1]) || (i < DIM - 1 && bl[i + 1]) || g->xc[i] >= 0) anchors[n++] = i;
+    uint64_t avail = g->nblank ? g->all : g->rmask;
+    int lm = DIM;
+    for (;;) {
+        int rr = lm;
+        while (lm > 0 && !bl[lm - 1]) lm--;
+        if (lm > 0) {
+            u[n][0] = (uint8_t)(lm - 1);
+            u[n][1] = 0;
+            u[n++][2] = (uint8_t)rr;
+        }
+        int lo = lm + (lm > 0);
+        for (int a = rr - 1; a >= lo; a--) {
+            if (g->xc[a] < 0) continue;
+            if (rr - lo < 2) break;
+            if (g->xs[a] & avail) {
+                u[n][0] = (uint8_t)a;
+                u[n][1] = (uint8_t)lo;
+                u[n++][2] = (uint8_t)rr;
+            }
+            rr = a; /* placements through a come from a */
+        }
+        do {
+            if (--lm <= 1) return n;
+        } while (bl[lm]);
     }
-    return n;
 }
 
-static void run_anchor(Gen *g, int a, int ll)
+static void run_unit(Gen *g, int a, int ll, int rr)
 {
     g->anchor = a;
     g->ll = ll;
+    g->rr = rr;
     g->right_open = a == DIM - 1 || !g->bl[a + 1];
     gen_left(g, a, KWG_ARC(g->kwg[1]), 0, 1, 0, 0);
 }
@@ -648,90 +685,72 @@ static inline int cap_of(const Gen *g, uint64_t xset)
     return cap;
 }
 
-/* Upper bound on the score of any placement generated from anchor a (left limit ll) of the
- * current line, or -1 when none can exist. Ignores the lexicon; keeps cross-set feasibility per
- * square, board edges, the left limit and the rack size. The score of a placement is
+/* Upper bound for a search unit of line_units (anchor a, limits ll..rr-1), or -1 when nothing can be placed.
+ * Ignores the lexicon; keeps cross-set feasibility per square, board edges, the limits and the rack size. The
+ * score of a placement is
  *   (B + sum v*lm) * W + sum_cross (xc + v*lm) * wm  [+ bingo]
- * = fixed + sum v_q * lm_q * (W + [cross_q] wm_q), maximised by pairing the largest tile values
- * with the largest multipliers. Bigger extents never lower this bound, so only the largest
- * extent for each number of left tiles is evaluated. */
-static int32_t shadow(Gen *g, int a, int ll)
+ * = fixed + sum v_q * lm_q * (W + [cross_q] wm_q), maximised by pairing the largest tile values with the largest
+ * multipliers (bigger extents never lower it). For each number k of tiles left of the anchor (the nearest fillable empty squares,
+ * with the board runs they join), the widest right extent the rack allows. */
+static int32_t shadow_unit(Gen *g, int a, int ll, int rr)
 {
     const uint8_t *bl = g->bl, *fv = g->fv, *lmv = g->lm, *wmv = g->wm;
     const int16_t *xc = g->xc;
     const uint64_t *xs = g->xs;
     uint64_t avail = g->nblank ? g->all : g->rmask;
-    int R = g->rack_total;
-    if (!(xs[a] & avail) || R == 0) return -1;
+    int R = g->ntiles; /* playable tiles */
+    if (R == 0) return -1;
     int use_all = g->flags & FLAG_USE_ALL;
-
-    int Bl = 0, nleft;
-    uint64_t lsig = 0; /* signature of the board tiles the placement goes through on the left */
-    if (a > 0 && bl[a - 1]) {
-        for (int p = a - 1; p >= 0 && bl[p]; p--) {
-            Bl += fv[p];
-            lsig += g->keys[bl[p]];
+    if (use_all && R != g->rack_total) return -1;
+    int core = 0, Bcore = 0, p;
+    uint64_t score_sig = 0;
+    if (bl[a]) {
+        for (p = a; p >= 0 && bl[p]; p--) {
+            Bcore += fv[p];
+            score_sig += g->keys[bl[p]];
         }
-        nleft = 0;
     } else {
-        nleft = a - ll;
+        if (!(xs[a] & avail)) return -1;
+        core = 1;
+        p = a - 1;
     }
-    if (nleft > R - 1) nleft = R - 1;
-
-    /* right extents: ropt_np[j] tiles placed right of the anchor, ropt_b[j] board tiles */
-    /* ropt_s[j]: signature of the board tiles in it */
-    int ropt_np[16], ropt_b[16], nro = 0;
-    uint64_t ropt_s[16], rsig = 0;
-    int rpos[16], nr = 0, Br = 0;
-    if (a == DIM - 1 || !bl[a + 1]) {
-        ropt_np[nro] = 0;
-        ropt_s[nro] = 0;
-        ropt_b[nro++] = 0;
-    }
-    for (int p = a + 1; p < DIM; p++) {
-        if (bl[p]) {
-            Br += fv[p];
-            rsig += g->keys[bl[p]];
-        } else {
-            if (nr + 2 > R || !(xs[p] & avail)) break;
-            rpos[nr++] = p;
+    int lsq[16], lB[17], nl = 0;
+    uint64_t lS[17];
+    lB[0] = 0;
+    lS[0] = 0;
+    while (nl < R - core && nl < 15 && p >= ll && (xs[p] & avail)) {
+        int B = lB[nl];
+        uint64_t S = lS[nl];
+        lsq[nl] = p--;
+        for (; p >= 0 && bl[p]; p--) {
+            B += fv[p];
+            S += g->keys[bl[p]];
         }
-        if (p == DIM - 1 || !bl[p + 1]) {
-            ropt_np[nro] = nr;
-            ropt_s[nro] = rsig;
-            ropt_b[nro++] = Br;
-        }
+        nl++;
+        lB[nl] = B;
+        lS[nl] = S;
     }
-    if (nro == 0) return -1;
+    int rsq[16], nr = 0;
+    for (int q = a + 1; q < rr && nr < R - core && nr < 15 && (xs[q] & avail); q++) rsq[nr++] = q;
 
     int32_t best = -1;
-    int j = nro - 1;
-    for (int k = 0; k <= nleft; k++) {
-        /* largest right extent that fits with k tiles on the left */
-        if (use_all) {
-            int want = R - 1 - k, jj = -1;
-            for (int q = nro - 1; q >= 0; q--) {
-                if (ropt_np[q] == want) {
-                    jj = q;
-                    break;
-                }
-            }
-            if (jj < 0) continue;
-            j = jj;
-        } else {
-            while (j >= 0 && 1 + k + ropt_np[j] > R) j--;
-            if (j < 0) break;
+    for (int k = 0; k <= nl; k++) {
+        int m = R - core - k;
+        if (m < 0) break;
+        if (m > nr) {
+            if (use_all) continue;
+            m = nr;
         }
-        int np = ropt_np[j];
-        int P = 1 + k + np;
+        int P = core + k + m;
+        if (P == 0) continue;
         int sq[16], n = 0;
-        sq[n++] = a;
-        for (int q = 1; q <= k; q++) sq[n++] = a - q;
-        for (int q = 0; q < np; q++) sq[n++] = rpos[q];
-        int W = 1, fixed = 0;
+        if (core) sq[n++] = a;
+        for (int q = 0; q < k; q++) sq[n++] = lsq[q];
+        for (int q = 0; q < m; q++) sq[n++] = rsq[q];
+        int W = 1;
         for (int q = 0; q < n; q++) W *= wmv[sq[q]];
-        fixed = (Bl + ropt_b[j]) * W;
-        int m[16], c[16];
+        int fixed = (Bcore + lB[k]) * W;
+        int mm[16], c[16];
         for (int q = 0; q < n; q++) {
             int s = sq[q];
             int mult = W, cap = g->vals[0];
@@ -741,19 +760,15 @@ static int32_t shadow(Gen *g, int a, int ll)
                 cap = cap_of(g, xs[s]);
             }
             mult *= lmv[s];
-            /* insertion, descending multiplier */
             int r = q;
-            while (r > 0 && m[r - 1] < mult) {
-                m[r] = m[r - 1];
+            while (r > 0 && mm[r - 1] < mult) {
+                mm[r] = mm[r - 1];
                 c[r] = c[r - 1];
                 r--;
             }
-            m[r] = mult;
+            mm[r] = mult;
             c[r] = cap;
         }
-        /* Best assignment when a tile may go wherever its value is at most the square's cap (a
-         * relaxation of the cross-sets): largest tile first, to the best free square that allows it.
-         * Optimal for such nested constraints by the usual exchange argument. */
         int32_t bound = fixed;
         unsigned taken = 0;
         int left = n;
@@ -762,13 +777,13 @@ static int32_t shadow(Gen *g, int a, int ll)
             for (int q = 0; q < n; q++) {
                 if (!(taken >> q & 1) && c[q] >= v) {
                     taken |= 1u << q;
-                    bound += m[q] * v;
+                    bound += mm[q] * v;
                     left--;
                     break;
                 }
             }
         }
-        if (P >= g->bingo_tiles && bingo_possible(g, lsig + ropt_s[j])) bound += g->bingo_bonus;
+        if (P >= g->bingo_tiles && bingo_possible(g, score_sig + lS[k])) bound += g->bingo_bonus;
         if (bound > best) best = bound;
     }
     return best;
@@ -776,7 +791,7 @@ static int32_t shadow(Gen *g, int a, int ll)
 
 typedef struct {
     int32_t bound;
-    uint8_t d, l, a, ll;
+    uint8_t d, l, a, ll, rr;
 } Unit;
 
 static int unit_cmp(const void *x, const void *y)
@@ -817,13 +832,18 @@ int cb_generate(CBoard *b, GenBuf *buf, const uint8_t *rack, int top, int flags)
     g.ntiles = rack[0];
     int per_value[256] = {0};
     per_value[0] = rack[0];
+    int unplayable = 0; /* natural tiles of letters without tiles: they count in the rack, never on the board */
     for (int t = 1; t <= b->n_letters; t++) {
+        if (b->tileless >> t & 1) {
+            unplayable += rack[t];
+            continue;
+        }
         g.rack[t] = g.rack0[t] = rack[t];
         g.ntiles += rack[t];
         if (rack[t]) g.rmask |= 1ULL << t;
         per_value[b->values[t]] += rack[t];
     }
-    g.rack_total = g.ntiles;
+    g.rack_total = g.ntiles + unplayable;
     g.rmask0 = g.rmask;
     /* the 16 highest tile values, descending (no placement takes more than 15 tiles) */
     for (int v = 255, nv = 0; v >= 0 && nv < 16; v--) {
@@ -831,7 +851,6 @@ int cb_generate(CBoard *b, GenBuf *buf, const uint8_t *rack, int top, int flags)
     }
     if (g.ntiles == 0 || !KWG_ARC(b->kwg[1])) return 0;
 
-    int anchors[DIM];
     if (top > 0 && top <= HEAP_MAX) {
         if (buf->heap_cap < (size_t)top) {
             int32_t *h = realloc(buf->heap, (size_t)top * sizeof(int32_t));
@@ -849,21 +868,22 @@ int cb_generate(CBoard *b, GenBuf *buf, const uint8_t *rack, int top, int flags)
             }
         }
         Unit units[2 * N_SQ];
+        uint8_t lunits[2 * DIM][3];
         int nu = 0;
         for (int d = 0; d < 2; d++) {
             for (int l = 0; l < DIM; l++) {
                 setup_line(&g, d, l);
-                int na = line_anchors(&g, anchors);
-                for (int i = 0; i < na; i++) {
-                    int ll = i ? anchors[i - 1] + 1 : 0;
-                    int32_t bound = shadow(&g, anchors[i], ll);
+                int nlu = line_units(&g, lunits);
+                for (int i = 0; i < nlu; i++) {
+                    int32_t bound = shadow_unit(&g, lunits[i][0], lunits[i][1], lunits[i][2]);
                     if (bound < 0) continue;
                     Unit *u = &units[nu++];
                     u->bound = bound;
                     u->d = (uint8_t)d;
                     u->l = (uint8_t)l;
-                    u->a = (uint8_t)anchors[i];
-                    u->ll = (uint8_t)ll;
+                    u->a = lunits[i][0];
+                    u->ll = lunits[i][1];
+                    u->rr = lunits[i][2];
                 }
             }
         }
@@ -871,17 +891,15 @@ int cb_generate(CBoard *b, GenBuf *buf, const uint8_t *rack, int top, int flags)
         for (int i = 0; i < nu && !g.err; i++) {
             if (units[i].bound < g.thr) break;
             setup_line(&g, units[i].d, units[i].l);
-            run_anchor(&g, units[i].a, units[i].ll);
+            run_unit(&g, units[i].a, units[i].ll, units[i].rr);
         }
     } else {
+        uint8_t units[2 * DIM][3];
         for (int d = 0; d < 2 && !g.err; d++) {
             for (int l = 0; l < DIM && !g.err; l++) {
                 setup_line(&g, d, l);
-                int na = line_anchors(&g, anchors);
-                for (int i = 0; i < na; i++) {
-                    if (!(g.xs[anchors[i]] & (g.nblank ? g.all : g.rmask))) continue;
-                    run_anchor(&g, anchors[i], i ? anchors[i - 1] + 1 : 0);
-                }
+                int nu = line_units(&g, units);
+                for (int i = 0; i < nu; i++) run_unit(&g, units[i][0], units[i][1], units[i][2]);
             }
         }
     }

@@ -94,8 +94,13 @@ def brute_force(
     values: bytes = VALUES,
     bingo_tiles: int = 7,
     bingo_bonus: int = 50,
+    centre: int = CENTRE,
+    tileless: frozenset[int] = frozenset(),
 ) -> set[tuple[int, int, int, tuple[int, ...], int]]:
-    """Every legal placement: each line, span and lexicon word fitting the span, each choice of blanks."""
+    """Every legal placement: each line, span and lexicon word fitting the span, each choice of blanks.
+
+    A natural tile of a letter in ``tileless`` (no tile in the set, G-6) stays on the rack: only a blank plays it.
+    """
     lm, wm = STANDARD.letter_mult, STANDARD.word_mult
     word_set = {tuple(w) for w in words}
     by_length: dict[int, list[tuple[int, ...]]] = {}
@@ -143,7 +148,7 @@ def brute_force(
                 for r, c in [divmod(span[k], SIZE)]
                 for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))
             )
-            if not (touches or len(holes) < len(span) or (empty and CENTRE in span)):
+            if not (touches or len(holes) < len(span) or (empty and centre in span)):
                 continue
             if len(holes) == 1 and d == V:
                 r, c = divmod(span[holes[0]], SIZE)
@@ -155,7 +160,7 @@ def brute_force(
                 for nb in range(min(rack[0], len(holes)) + 1):
                     for blanks in itertools.combinations(holes, nb):
                         natural = Counter(w[k] for k in holes if k not in blanks)
-                        if any(natural[t] > rack[t] for t in natural):
+                        if any(natural[t] > (0 if t in tileless else rack[t]) for t in natural):
                             continue
                         tiles = [0] * len(span)
                         for k in holes:
@@ -350,6 +355,55 @@ def test_matches_brute_force_on_random_positions(seed: int) -> None:
                 squares[square(row, col + k, H) if d == H else square(col, row + k, V)] = t
         assert board.squares() == bytes(squares)
         assert_cross_sets_fresh(board, lexicon(words, n), n, values)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_matches_brute_force_centre_elsewhere_letter_without_tiles_long_runs_g6(seed: int) -> None:
+    """The search paths of the speed work: the first placement over the layout's own centre, a rack letter the
+    tile set has no tile for (G-6: counted in the rack, never placed), one and two blanks, long words through
+    many board tiles (the search starts on the rightmost run it goes through)."""
+    rng = random.Random(1000 + seed)
+    n = 6
+    values = bytes([0, 1, 2, 3, 5, 8, 10])
+    words = random_lexicon(rng, n, 70)
+    words += sorted({tuple(rng.randint(1, 3) for _ in range(rng.randint(7, 12))) for _ in range(40)})
+    words += [w[:k] for w in words[-40:] for k in (2, 3, 4, 5)]  # prefixes: long words grow on the board
+    centre = rng.choice([3 * SIZE + 10, 11 * SIZE + 2, 7 * SIZE + 1])
+    tileless = frozenset({6})  # letter 6: like Romanian K
+    board = make_board(lexicon(words, n), n, values, centre=centre, tileless=1 << 6)
+    assert board.centre == centre and board.tileless == 1 << 6
+    squares = bytearray(225)
+    for turn in range(8):
+        for blanks in (0, 1, 2):
+            rack = bytearray(random_rack(rng, n, 7, blanks))
+            if turn % 2:
+                rack[6] += 1
+                rack[1] -= rack[1] > 0
+            rack_b = bytes(rack)
+            expected = brute_force(bytes(squares), rack_b, words, values, centre=centre, tileless=tileless)
+            assert moves(board, rack_b) == expected, (seed, turn, rack_b, bytes(squares).hex())
+            if turn == 0:
+                assert expected and all(
+                    centre in {square(row if d == H else col, (col if d == H else row) + k, d) for k in range(len(t))}
+                    for row, col, d, t, _ in expected
+                )
+            for top in (1, 4):
+                best = sorted((m[4] for m in expected), reverse=True)
+                cut = best[min(top, len(best)) - 1] if best else 0
+                assert moves(board, rack_b, top) == {m for m in expected if m[4] >= cut}
+            every_tile = {m for m in expected if sum(1 for t in m[3] if t) == sum(rack_b)}
+            assert moves(board, rack_b, 0, _core.FLAG_USE_ALL) == every_tile
+        rack_b = random_rack(rng, n, 7, 0)
+        options = sorted(brute_force(bytes(squares), rack_b, words, values, centre=centre))
+        if not options:
+            continue
+        # prefer the longest placements: long runs of board tiles
+        longest = max(len(m[3]) for m in options)
+        row, col, d, tiles, _ = rng.choice([m for m in options if len(m[3]) == longest])
+        board.place(row, col, d, bytes(tiles))
+        for k, t in enumerate(tiles):
+            if t:
+                squares[square(row, col + k, H) if d == H else square(col, row + k, V)] = t
 
 
 def assert_cross_sets_fresh(board: _core.Board, kwg: bytes, n: int, values: bytes) -> None:

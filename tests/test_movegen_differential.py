@@ -434,7 +434,7 @@ def capped_rack(rnd: random.Random, core: CoreBoard, letters: list[int]) -> Rack
 
 
 def random_layout(rnd: random.Random) -> Layout:
-    """Premiums anywhere (multipliers 1–4), the centre where the core expects it."""
+    """Premiums anywhere (multipliers 1–4), the centre on H8 or anywhere (the core takes it from the layout)."""
     letter = bytes(rnd.choice([1, 1, 1, 2, 3, 4]) for _ in range(SQUARES))
     word = bytearray(rnd.choice([1] * 12 + [2, 3, 4]) for _ in range(SQUARES))
     # the core refuses a layout whose worst placement could overflow 32 bits: thin out the word premiums
@@ -442,7 +442,8 @@ def random_layout(rnd: random.Random) -> Layout:
         for squares in (range(line * SIZE, line * SIZE + SIZE), range(line, SQUARES, SIZE)):
             while math.prod(word[sq] for sq in squares) > 10_000:
                 word[rnd.choice([sq for sq in squares if word[sq] > 1])] = 1
-    return Layout(letter, bytes(word), STANDARD.centre, "random")
+    centre = STANDARD.centre if rnd.random() < 0.5 else rnd.randrange(SQUARES)
+    return Layout(letter, bytes(word), centre, "random")
 
 
 def random_play(

@@ -47,7 +47,15 @@ class Board:
         word_mult: Buffer,
         bingo_tiles: int = 7,
         bingo_bonus: int = 50,
+        centre: int = 112,
+        tileless: int = 0,
     ) -> None: ...
+    @property
+    def centre(self) -> int:
+        """Square (row-major) the first placement must cover."""
+    @property
+    def tileless(self) -> int:
+        """Bit mask of the letters without tiles: a natural one on a rack is never placed (G-6)."""
     @property
     def alphabet_size(self) -> int: ...
     @property

@@ -103,9 +103,11 @@ def _prototype(lexicon: Lexicon, layout: Layout, bingo_tiles: int, bingo_bonus: 
         proto = per_lexicon.get(key)
         if proto is None:
             alpha = lexicon.alphabet
+            # letters without tiles (Romanian K, Q, W, Y: G-6): a natural one on a rack is never placed
+            tileless = sum(1 << t for t in range(1, alpha.size + 1) if not alpha.has_tiles(t))
             proto = _core.Board(
                 lexicon.kwg, alpha.size, bytes(alpha.values), layout.letter_mult, layout.word_mult,
-                bingo_tiles, bingo_bonus,
+                bingo_tiles, bingo_bonus, layout.centre, tileless,
             )
             # the first top-k search with a full rack builds the bingo-bound table; build it here, once, so that
             # every copy shares it (0.2 s for the Polish list, otherwise paid on every call); only then is the
