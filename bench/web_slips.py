@@ -3,6 +3,12 @@ on 127.0.0.1, spread over a few seconds; then the journal is checked against the
 
     .venv/bin/python bench/web_slips.py                      # 1,000 phones within 5 s
     .venv/bin/python bench/web_slips.py --phones 200 --spread 2
+    .venv/bin/python bench/web_slips.py --db postgresql://… --workers 2 --phones 2000 [--kill-worker]
+    .venv/bin/python bench/web_slips.py --db postgresql --workers 2 --phones 2000   # a throw-away server
+
+With a PostgreSQL journal the same storm first runs against a single worker over SQLite, so the two figures come
+from one run; ``--kill-worker`` SIGKILLs the worker that answered the middle slip (uvicorn starts another) and
+the check still asks that every acknowledged slip is stored.
 
 Prints p50/p99 latency and checks stored = acknowledged, 0 lost, 0 duplicated (exit status 1 otherwise). It
 starts its own server on a free port over a fresh journal in a temporary folder, and stops by itself: every
@@ -16,6 +22,8 @@ import asyncio
 import contextlib
 import os
 import resource
+import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -28,6 +36,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from arbitru.formats.duplicate.game import Player, Session, Settings
 from arbitru.formats.duplicate.rulesets import ruleset
+from arbitru.journal.pgserver import PostgresServer
 from arbitru.journal.store import Journal
 from arbitru.web import auth
 from arbitru.web.app import load_lexicon
@@ -43,6 +52,8 @@ class Storm:
     #: (seconds after the storm began, latency) of each answer
     timeline: list[tuple[float, float]] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
+    #: the worker process that answered each request (X-Arbitru-Worker)
+    workers: list[str] = field(default_factory=list)
 
 
 def make_hall(db: str, phones: int) -> tuple[str, dict[str, str]]:
@@ -58,9 +69,10 @@ def make_hall(db: str, phones: int) -> tuple[str, dict[str, str]]:
 
 async def storm(base: str, gid: str, codes: dict[str, str], spread: float, deadline: float = 60.0,
                 connections: int = 64,
-                on_ack: Callable[[int], None] | None = None) -> Storm:
-    """Every phone sends its slip at its own moment within ``spread`` seconds."""
-    out = Storm()
+                on_ack: Callable[[int], None] | None = None, into: Storm | None = None) -> Storm:
+    """Every phone sends its slip at its own moment within ``spread`` seconds (results into ``into``, which the
+    ``on_ack`` callback may read while the storm goes on)."""
+    out = into if into is not None else Storm()
     # the phones share connections, as a hall's Wi-Fi access point would keep them alive (a new TCP connection
     # per phone costs the simulator more CPU than the server spends on the slip); small pools, because httpx's
     # pool does work proportional to its size on every request
@@ -91,6 +103,7 @@ async def storm(base: str, gid: str, codes: dict[str, str], spread: float, deadl
                 return
             out.latencies.append(time.perf_counter() - t0)
             out.timeline.append((t0 - began, out.latencies[-1]))
+            out.workers.append(r.headers.get("x-arbitru-worker", ""))
             body = r.json()
             if r.status_code in (201, 409) and body.get("stored"):
                 out.acknowledged[player] = int(body["seq"])
@@ -120,41 +133,110 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
+def serve_workers(db: str, port: int, workers: int) -> subprocess.Popen[bytes]:
+    """``arbitru serve --workers N`` in its own process group, answering before this returns."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arbitru", "serve", "--db", db, "--port", str(port), "--workers", str(workers)],
+        stdout=subprocess.DEVNULL, start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/static/app.css", timeout=1)
+            return proc
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGKILL)
+    raise RuntimeError("the workers did not start within 60 s")
+
+
+def run(db: str, phones: int, spread: float, workers: int, kill_worker: bool) -> tuple[bool, str]:
+    """One storm against a fresh game in ``db``; the report line and whether nothing was lost."""
+    gid, codes = make_hall(db, phones)
+    port = free_port()
+    killed: list[str] = []
+    result_box: list[Storm] = []
+    if workers > 1:
+        proc: subprocess.Popen[bytes] = serve_workers(db, port, workers)
+    else:
+        proc = start(db, port)
+
+    def kill_midway(count: int) -> None:
+        storm_now = result_box[0] if result_box else None
+        if kill_worker and not killed and count >= phones // 2 and storm_now and storm_now.workers:
+            pid = storm_now.workers[-1]
+            killed.append(pid)
+            os.kill(int(pid), signal.SIGKILL)
+
+    try:
+        t0 = time.perf_counter()
+        result = Storm()
+        result_box.append(result)
+        result = asyncio.run(storm(f"http://127.0.0.1:{port}", gid, codes, spread, on_ack=kill_midway,
+                                   into=result))
+        wall = time.perf_counter() - t0
+    finally:
+        if workers > 1:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+        else:
+            stop(proc)
+    stored, lost, twice = check(db, gid, result.acknowledged)
+    lat = result.latencies
+    store = "PostgreSQL" if db.startswith("postgres") else "SQLite"
+    answered = len({w for w in result.workers if w})
+    line = (
+        f"{store:<10} {workers} worker{'s' if workers > 1 else ' '}  {phones} phones over {spread:g} s: "
+        f"p50 {percentile(lat, 0.5) * 1000:.0f} ms, p99 {percentile(lat, 0.99) * 1000:.0f} ms, "
+        f"max {max(lat, default=0) * 1000:.0f} ms; {len(result.acknowledged)} acknowledged, {stored} stored, "
+        f"{len(lost)} lost, {len(twice)} duplicated, {len(result.failures)} failed; wall {wall:.1f} s; "
+        f"answered by {answered} worker process{'es' if answered != 1 else ''}"
+        + (f"; worker {killed[0]} killed mid-storm" if killed else "")
+    )
+    for f in result.failures[:5]:
+        line += f"\n    failed: {f}"
+    # with a worker killed, requests in flight on it fail unacknowledged: only lost or doubled entries count
+    ok = not lost and not twice and stored == len(result.acknowledged)
+    if not kill_worker:
+        ok = ok and stored == phones
+    return ok, line
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--phones", type=int, default=1000)
     parser.add_argument("--spread", type=float, default=5.0, help="seconds over which the slips arrive")
+    parser.add_argument("--db", default=None,
+                        help="a PostgreSQL URL, or 'postgresql' for a throw-away server (default: SQLite)")
+    parser.add_argument("--workers", type=int, default=1, help="web workers (more than one: PostgreSQL)")
+    parser.add_argument("--kill-worker", action="store_true", help="SIGKILL one worker in the middle of the storm")
     args = parser.parse_args()
+    server = None
+    results = []
     with tempfile.TemporaryDirectory() as tmp:
-        db = str(Path(tmp) / "storm.db")
-        gid, codes = make_hall(db, args.phones)
-        port = free_port()
-        proc = start(db, port)
         try:
-            t0 = time.perf_counter()
-            result = asyncio.run(storm(f"http://127.0.0.1:{port}", gid, codes, args.spread))
-            wall = time.perf_counter() - t0
+            if args.db:
+                # the SQLite single-worker figure of the same run, for comparison
+                results.append(run(str(Path(tmp) / "storm.db"), args.phones, args.spread, 1, False))
+                db = args.db
+                if db == "postgresql":
+                    server = PostgresServer().start()
+                    db = server.new_database()
+                results.append(run(db, args.phones, args.spread, args.workers, args.kill_worker))
+            else:
+                results.append(run(str(Path(tmp) / "storm.db"), args.phones, args.spread, 1, args.kill_worker))
         finally:
-            stop(proc)
-        client_cpu = resource.getrusage(resource.RUSAGE_SELF)
-        server_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
-        stored, lost, twice = check(db, gid, result.acknowledged)
-    lat = result.latencies
-    print(f"{args.phones} phones over {args.spread:g} s: {len(result.acknowledged)} acknowledged, {stored} stored, "
-          f"{len(lost)} lost, {len(twice)} duplicated, {len(result.failures)} failed; wall {wall:.2f} s")
-    print(f"latency p50 {percentile(lat, 0.5) * 1000:.0f} ms, p99 {percentile(lat, 0.99) * 1000:.0f} ms, "
-          f"max {max(lat, default=0) * 1000:.0f} ms")
-    print(f"CPU: phones (this process) {client_cpu.ru_utime + client_cpu.ru_stime:.1f} s, "
-          f"server {server_cpu.ru_utime + server_cpu.ru_stime:.1f} s; load average {os.getloadavg()[0]:.1f}")
-    worst = {}
-    for at, lat_s in result.timeline:
-        worst[int(at)] = max(worst.get(int(at), 0.0), lat_s)
-    by_second = ", ".join(f"{s}s {v * 1000:.0f} ms" for s, v in sorted(worst.items()))
-    print(f"worst latency by second of the storm: {by_second}")
-    for f in result.failures[:10]:
-        print("  failed:", f)
-    ok = not lost and not twice and stored == len(result.acknowledged) == args.phones
-    return 0 if ok else 1
+            if server is not None:
+                server.stop()
+    for _ok, line in results:
+        print(line)
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    print(f"CPU of the phones (this process) {usage.ru_utime + usage.ru_stime:.1f} s; "
+          f"load average {os.getloadavg()[0]:.1f}")
+    return 0 if all(ok for ok, _ in results) else 1
 
 
 if __name__ == "__main__":

@@ -107,6 +107,11 @@ class Journal:
         self.path = self.backend.display
         self.actor = check_actor(default_actor() if actor is None else actor)
         self._depth = 0
+        #: inside a transaction: the games locked, each game's last seq as this transaction knows it, and the
+        #: games whose commit is to be announced (one notice per game per transaction, sent just before COMMIT)
+        self._locked: set[str] = set()
+        self._last: dict[str, int] = {}
+        self._announce: dict[str, int] = {}
         try:
             self.db: Connection = self.backend.connect()
         except self.backend.Error as e:
@@ -130,6 +135,7 @@ class Journal:
 
         :raises JournalError: with the database's own message.
         """
+        self._last.clear()  # a raw statement may have appended behind the journal's back
         try:
             cursor = self.db.execute(self.backend.sql(statement), args)
             return list(cursor.fetchall()) if cursor.description else []
@@ -162,6 +168,7 @@ class Journal:
                 self._depth -= 1
             return
         b = self.backend
+        self._forget()
         try:
             b.begin(self.db)
             self._depth = 1
@@ -178,19 +185,31 @@ class Journal:
             yield
         except BaseException:
             self._depth = 0
+            self._forget()
             with suppress(*b.Error):
                 self.db.execute("ROLLBACK")
             raise
         self._depth = 0
         try:
+            for gid, seq in self._announce.items():
+                b.notify(self.db, gid, seq)
+            self._forget()
             self.db.execute("COMMIT")
         except b.Error as e:
+            self._forget()
             with suppress(*b.Error):
                 self.db.execute("ROLLBACK")
             raise JournalError(f"the journal {self.path} could not commit: {e}") from None
 
     def _lock(self, game_id: str) -> None:
-        self.backend.lock_game(self.db, game_id)
+        if game_id not in self._locked:
+            self.backend.lock_game(self.db, game_id)
+            self._locked.add(game_id)
+
+    def _forget(self) -> None:
+        self._locked.clear()
+        self._last.clear()
+        self._announce.clear()
 
     @property
     def in_transaction(self) -> bool:
@@ -235,8 +254,11 @@ class Journal:
             check_payload(payload, kind)
         try:
             with self.transaction(game_id):
-                self.game(game_id)
-                last = self.last_seq(game_id)
+                # the game's lock is held: what this transaction learnt of its last seq stays true
+                last = self._last.get(game_id, -1)
+                if last < 0:
+                    self.game(game_id)
+                    last = self.last_seq(game_id)
                 if expected_last is not None and last != expected_last:
                     raise JournalError(
                         f"game {game_id} changed (event {last}, not {expected_last}): try again"
@@ -251,8 +273,9 @@ class Journal:
                         (game_id, last, kind, _dumps(payload), now, self.actor),
                     )
                     seqs.append(last)
+                self._last[game_id] = last
                 if seqs:
-                    self.backend.notify(self.db, game_id, last)
+                    self._announce[game_id] = last
         except self.backend.IntegrityError as e:
             raise JournalError(f"game {game_id} changed while appending ({e}): try again") from None
         except self.backend.Error as e:
