@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import random
-import signal
-import subprocess
-import sys
-import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +11,7 @@ from anticipation_support import csv_text, lexicon, new_game, play, scripted_sli
 from arbitru.errors import JournalError
 from arbitru.formats.anticipation.game import AnticipationGame
 from arbitru.journal.store import Journal
+from kill_support import run_and_kill
 from test_anticipation_correction import AL, CAL, GROUPS, LOTS, VEST
 
 TESTS = Path(__file__).parent
@@ -93,26 +88,10 @@ def test_crash_safety_sigkill_at_random_points(tmp_path, attempt, journal_store,
     rng = random.Random(attempt)
     # the child is another process: give it the store itself, a file or a PostgreSQL schema
     db = tmp_path / "crash.db" if journal_store == "sqlite" else request.getfixturevalue("pg_server").new_schema()
-    child = subprocess.Popen(
-        [sys.executable, "-c", CHILD.format(tests=str(TESTS), db=str(db))],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.extend(child.stdout), daemon=True)
-    reader.start()
-    # the kill falls at a random moment after the first commit (a loaded machine may take seconds to start)
-    deadline = time.monotonic() + 60
-    while not lines and child.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.05)
-    time.sleep(rng.uniform(0.3, 2.0))
-    os.kill(child.pid, signal.SIGKILL)
-    child.wait()
-    reader.join(5)
-    # a line is printed after its event is committed; a torn last line is not counted
-    committed = [int(x) for x in lines if x.endswith("\n") and x.strip().isdigit()]
-    assert committed, f"the child committed nothing before the kill: {child.stderr.read()}"
+    lines, stderr = run_and_kill(CHILD.format(tests=str(TESTS), db=str(db)), rng)
+    # a line is printed after its event is committed
+    committed = [int(x) for x in lines if x.strip().isdigit()]
+    assert committed, f"the child committed nothing before the kill: {stderr}"
     assert "done\n" not in lines, "the kill came after the end of the script"
     print(f"killed after {len(committed)} committed events")
 

@@ -11,12 +11,8 @@ import json
 import multiprocessing
 import os
 import random
-import signal
 import sqlite3
-import subprocess
 import sys
-import threading
-import time
 import traceback
 from collections import Counter
 from pathlib import Path
@@ -40,6 +36,7 @@ from arbitru.journal.store import Event, GameInfo, Journal
 TESTS = Path(__file__).parent
 sys.path.insert(0, str(TESTS))
 import anticipation_support as ant  # noqa: E402
+from kill_support import run_and_kill  # noqa: E402
 
 DUP_PLAYERS = [str(n) for n in range(1, 9)]
 ANT_PLAYERS = [f"P{n}" for n in range(1, 9)]
@@ -252,24 +249,9 @@ def next_forever(db: str) -> None:
 def test_G_journal_kill_during_duplicate_next_leaves_master_and_rack_both_or_neither(tmp_path, attempt, journal_spec):
     rng = random.Random(attempt)
     db = journal_spec
-    child = subprocess.Popen(
-        [sys.executable, "-c", NEXT_CHILD.format(tests=str(TESTS), db=str(db))],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.extend(child.stdout), daemon=True)
-    reader.start()
-    deadline = time.monotonic() + 60
-    while not lines and child.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.05)
-    time.sleep(rng.uniform(0.3, 2.0))
-    os.kill(child.pid, signal.SIGKILL)
-    child.wait()
-    reader.join(5)
-    committed = [line.split() for line in lines if line.endswith("\n")]
-    assert committed, child.stderr.read()
+    lines, stderr = run_and_kill(NEXT_CHILD.format(tests=str(TESTS), db=str(db)), rng)
+    committed = [line.split() for line in lines]
+    assert committed, stderr
     with Journal(db) as j:
         last = j.game_ids()[-1]
         # PostgreSQL may still be finishing the killed client's last transaction (commit or rollback): the

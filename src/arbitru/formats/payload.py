@@ -11,9 +11,11 @@ game and the event — never a ``TypeError`` or ``KeyError`` later, far from the
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
+from arbitru.errors import JournalError
 from arbitru.textinput import MAX_INT
 
 _MISSING: Any = object()
@@ -98,3 +100,20 @@ def mappings(p: Mapping[str, Any], key: str, default: Any = _MISSING) -> list[Ma
 def _short(value: Any) -> str:
     shown = repr(value)
     return shown if len(shown) <= 40 else shown[:37] + "..."
+
+
+@contextmanager
+def folding(game_id: str, seq: int, kind: str) -> Iterator[None]:
+    """Folding one stored event into a game's state: whatever goes wrong becomes one :class:`JournalError` naming
+    the game and the event, never a traceback (a damaged or hostile journal)."""
+    try:
+        yield
+    except JournalError as e:
+        text = str(e)
+        if text.startswith(f"game {game_id}:"):
+            raise
+        raise JournalError(f"game {game_id}: event {seq} ({kind}): {text}") from None
+    except (ValueError, LookupError, TypeError, AttributeError, ArithmeticError, RecursionError) as e:
+        # ValueError covers every ArbitruError: a tile, a position, a lot, a field that cannot be read
+        what = f"missing {e}" if isinstance(e, KeyError) else str(e)
+        raise JournalError(f"game {game_id}: event {seq} ({kind}) does not fit the game: {what}") from None

@@ -499,18 +499,8 @@ class AnticipationGame:
             if upto is not None and e.seq > upto:
                 break
             state.last_seq = e.seq
-            try:
+            with payload.folding(self.id, e.seq, e.kind):
                 self._apply(state, payload.mapping(e.payload), e)
-            except JournalError as err:
-                if str(err).startswith(f"game {self.id}:"):
-                    raise
-                raise JournalError(f"game {self.id}: event {e.seq} ({e.kind}): {err}") from None
-            except (ValueError, LookupError, TypeError, AttributeError, ArithmeticError, RecursionError) as err:
-                # ValueError covers every ArbitruError: a tile, a lot, a payload field that cannot be read
-                what = f"missing {err}" if isinstance(err, KeyError) else str(err)
-                raise JournalError(
-                    f"game {self.id}: event {e.seq} ({e.kind}) does not fit the game: {what}"
-                ) from None
         lexicon = self.lexicon
         state.lexicon_name = lexicon.name
         setup = Setup(

@@ -298,19 +298,8 @@ class Game:
         handler = getattr(self, f"_on_{event.kind.replace('-', '_')}", None)
         if handler is None:
             raise JournalError(f"game {self.id}: event {event.seq}: unknown kind {event.kind!r} in a duplicate game")
-        try:
+        with payload.folding(self.id, event.seq, event.kind):
             handler(payload.mapping(event.payload))
-        except JournalError as e:
-            text = str(e)
-            if text.startswith(f"game {self.id}:"):
-                raise
-            raise JournalError(f"game {self.id}: event {event.seq} ({event.kind}): {text}") from None
-        except (ValueError, LookupError, TypeError, AttributeError, ArithmeticError, RecursionError) as e:
-            # ValueError covers every ArbitruError (a tile, a position, a payload field that cannot be read)
-            what = f"missing {e}" if isinstance(e, KeyError) else str(e)
-            raise JournalError(
-                f"game {self.id}: event {event.seq} ({event.kind}) does not fit the game: {what}"
-            ) from None
         self.last_seq = event.seq
 
     def _on_player(self, p: Mapping[str, Any]) -> None:
