@@ -32,7 +32,7 @@ CONFIGS = [
 
 def load(name: str, lang: str):  # type: ignore[no-untyped-def]
     if name.startswith("synthetic"):
-        from arbitru.formats.duplicate.audit import synthetic_lexicon
+        from arbitru.lexicons.synthetic import synthetic_lexicon
 
         return synthetic_lexicon(lang, int(name.partition(":")[2] or 800))
     from arbitru.lexicons.catalog import load as catalog_load

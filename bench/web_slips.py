@@ -38,8 +38,8 @@ from arbitru.formats.duplicate.game import Player, Session, Settings
 from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.journal.pgserver import PostgresServer
 from arbitru.journal.store import Journal
+from arbitru.lexicons.synthetic import load_lexicon
 from arbitru.web import auth
-from arbitru.web.app import load_lexicon
 from web_server import free_port, start, stop
 
 LEXICON = "synthetic:2000"

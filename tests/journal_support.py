@@ -13,11 +13,11 @@ from typing import Any
 from anticipation_support import csv_text, lexicon, new_game
 from arbitru.engine.lexicon import Lexicon
 from arbitru.formats.anticipation.game import AnticipationGame
-from arbitru.formats.duplicate.audit import synthetic_lexicon
 from arbitru.formats.duplicate.game import Player, Session, Settings
 from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal.store import Journal
+from arbitru.lexicons.synthetic import synthetic_lexicon
 from test_anticipation_correction import CAL, GROUPS, LOTS
 
 DUPLICATE_LIST = "synthetic:300"

@@ -16,11 +16,12 @@ from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.tiles import alphabet
 from arbitru.errors import JournalError, LexiconError
 from arbitru.formats.duplicate import gcg
-from arbitru.formats.duplicate.audit import audit, play_games, rack_is_legal, synthetic_lexicon
+from arbitru.formats.duplicate.audit import audit, play_games, rack_is_legal
 from arbitru.formats.duplicate.game import Session, Settings
 from arbitru.formats.duplicate.prepared import read_prepared
 from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.journal.store import Journal
+from arbitru.lexicons.synthetic import synthetic_lexicon
 
 GAMES = int(os.environ.get("ARBITRU_DUPLICATE_GAMES", "1"))
 SAMPLE = int(os.environ.get("ARBITRU_DUPLICATE_SAMPLE", "4"))

@@ -27,11 +27,11 @@ from arbitru.formats.anticipation.game import AnticipationGame
 from arbitru.formats.anticipation.slips import Slip as AntSlip
 from arbitru.formats.anticipation.slips import SlipRow
 from arbitru.formats.anticipation.variants import Settings as AntSettings
-from arbitru.formats.duplicate.audit import synthetic_lexicon
 from arbitru.formats.duplicate.game import GameError, Player, Session, Settings
 from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal.store import Event, GameInfo, Journal
+from arbitru.lexicons.synthetic import synthetic_lexicon
 
 TESTS = Path(__file__).parent
 sys.path.insert(0, str(TESTS))

@@ -15,8 +15,8 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from arbitru.formats.duplicate.game import Session
 from arbitru.journal.store import Journal
+from arbitru.lexicons.synthetic import load_lexicon
 from arbitru.web import auth
-from arbitru.web.app import load_lexicon
 from web_server import running_server
 from web_support import ARBITER_PASSWORD, LEXICON
 

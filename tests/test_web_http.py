@@ -16,8 +16,8 @@ from arbitru.cli import cli
 from arbitru.formats.duplicate.game import Player, Session, Settings
 from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.journal.store import Journal
+from arbitru.lexicons.synthetic import load_lexicon
 from arbitru.web import auth
-from arbitru.web.app import load_lexicon
 from arbitru.web.live import LocalPublisher
 from web_support import ARBITER_PASSWORD, csrf, join, login, make_game, make_site, post
 
@@ -126,7 +126,7 @@ def test_arbiter_console_draw_clock_close_with_every_tied_candidate(site, arbite
     assert {e.actor for e in clocks} == {"arbiter"}
     with Journal(site.db) as j:
         s = Session(j, gid)
-        s.lexicon = __import__("arbitru.web.app", fromlist=["x"]).load_lexicon("synthetic:2000", "en")
+        s.lexicon = load_lexicon("synthetic:2000", "en")
         cands = s.candidates()
     html = arbiter.get(page).text
     listed = html.split('<ol class="candidates">')[1].split("</ol>")[0]

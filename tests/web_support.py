@@ -10,8 +10,9 @@ from pathlib import Path
 from arbitru.formats.duplicate.game import Player, Session, Settings
 from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.journal.store import Journal
+from arbitru.lexicons.synthetic import load_lexicon
 from arbitru.web import auth
-from arbitru.web.app import create_app, load_lexicon
+from arbitru.web.app import create_app
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

@@ -15,9 +15,7 @@ import click
 
 from arbitru.cli.common import BONUS, MOVE, POINTS, OneLineGroup, emit_json, read_text
 from arbitru.cli.common import journal_option as common_journal_option
-from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.tiles import alphabet
-from arbitru.errors import LexiconError
 from arbitru.formats.duplicate import export, gcg, racks, results
 from arbitru.formats.duplicate.game import (
     ENGINES,
@@ -35,30 +33,11 @@ from arbitru.formats.duplicate.rulesets import BLANK_MODES, BONUS_MODES, RULESET
 from arbitru.formats.duplicate.slips import Slip, Verdict, read_slips
 from arbitru.journal.backends import journal_exists
 from arbitru.journal.store import Journal
-from arbitru.textinput import InputError, parse_number
+from arbitru.lexicons.synthetic import load_lexicon
 
 #: the largest stand-in list (``synthetic:N``) made on demand
-SYNTHETIC_MAX = 100_000
 
 
-def load_lexicon(spec: str | None, lang: str) -> Lexicon:
-    """A word list by catalog name or path (:func:`arbitru.lexicons.catalog.load`; None: the language's
-    default), or ``synthetic:N``: a seeded stand-in list of N words, to try the software without a real list.
-
-    :raises LexiconError: when the list cannot be found or loaded.
-    """
-    if spec and spec.startswith("synthetic"):
-        from arbitru.formats.duplicate.audit import synthetic_lexicon
-
-        _, _, size = spec.partition(":")
-        try:
-            words = parse_number(size, "synthetic list size", low=1, high=SYNTHETIC_MAX) if size else 800
-        except InputError as e:
-            raise LexiconError(str(e)) from None
-        return synthetic_lexicon(lang, words)
-    from arbitru.lexicons.catalog import load
-
-    return load(spec, lang)
 
 
 def _open(journal: str, game: str | None, with_lexicon: bool = True) -> Session:

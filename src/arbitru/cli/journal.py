@@ -57,9 +57,9 @@ def replay_game(journal: Journal, game_id: str) -> Replayed:
 
 
 def _duplicate_digest(journal: Journal, game_id: str) -> tuple[str, int]:
-    from arbitru.cli.duplicate import load_lexicon
     from arbitru.formats.duplicate import export, gcg, results
     from arbitru.formats.duplicate.game import Session
+    from arbitru.lexicons.synthetic import load_lexicon
 
     session = Session(journal, game_id)
     lexicon = load_lexicon(session.settings.lexicon, session.settings.lang)

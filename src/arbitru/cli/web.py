@@ -29,7 +29,7 @@ def make_demo(db: str, lexicon: str | None) -> str:
     from arbitru.formats.duplicate.game import Player, Session, Settings
     from arbitru.formats.duplicate.rulesets import ruleset
     from arbitru.journal.store import Journal
-    from arbitru.web.app import load_lexicon
+    from arbitru.lexicons.synthetic import load_lexicon
 
     lex = load_lexicon(lexicon, "ro")
     settings = Settings(ruleset("romanian", moves=15), "ro", lexicon or lex.name, seed="demo", title="Demo game")

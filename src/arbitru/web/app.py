@@ -24,9 +24,9 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
 from arbitru.engine.lexicon import Lexicon
-from arbitru.errors import LexiconError
 from arbitru.formats.duplicate.game import Game, Session
 from arbitru.journal.store import Journal, check_actor
+from arbitru.lexicons.synthetic import load_lexicon
 from arbitru.web import auth, i18n
 from arbitru.web.live import Publisher, publisher_for
 
@@ -42,18 +42,6 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
-def load_lexicon(spec: str | None, lang: str) -> Lexicon:
-    """A word list by catalog name or path, or ``synthetic:N`` (a seeded stand-in list, for demos and tests)."""
-    if spec and spec.startswith("synthetic"):
-        from arbitru.formats.duplicate.audit import synthetic_lexicon
-
-        _, _, size = spec.partition(":")
-        if size and not size.isdigit():
-            raise LexiconError(f"synthetic list size {size!r} is not a number")
-        return synthetic_lexicon(lang, int(size or 800))
-    from arbitru.lexicons.catalog import load
-
-    return load(spec, lang)
 
 
 @dataclass

@@ -12,8 +12,8 @@ on a thousand once the compiled generator is in.
   placed scores what the engine says, and among the tied moves the one placed is the first in the rule set's
   tie-break order (FISE-7, GR-5E).
 
-:func:`synthetic_lexicon` builds a small seeded word list for any tile set, for tests and benchmarks to run
-before the official lists are installed.
+:func:`arbitru.lexicons.synthetic.synthetic_lexicon` builds a small seeded word list for any tile set, for tests
+and benchmarks to run before the official lists are installed.
 """
 
 from __future__ import annotations
@@ -223,20 +223,6 @@ def _check_master(game: Game, state: MoveState, lexicon: Lexicon, reference: str
             report.add("ties", f"move {state.number}: {len(m.ties)} ties listed, {len(tied)} exist")
 
 
-def synthetic_lexicon(lang: str, size: int = 800, seed: int = 1, *, name: str | None = None) -> Lexicon:
-    """A seeded word list for a tile set: every two-letter word, then random words of 3–8 tiles drawn with the
-    set's letter frequencies, ``size`` words in all (at least the pairs). Not a language: a stand-in that
-    exercises digraphs, blanks and every letter where no official list is installed (its games often end
-    early, the board blocked: FISE-13)."""
-    alpha = alphabet(lang)
-    rng = random.Random(f"{lang}:{size}:{seed}")
-    letters = [t for t in range(1, alpha.size + 1) if alpha.has_tiles(t)]
-    weights = [alpha.counts[t] for t in letters]
-    words: set[tuple[int, ...]] = {(a, b) for a in letters for b in letters}
-    while len(words) < size:
-        length = rng.choice((3, 3, 4, 4, 5, 5, 6, 7, 8))
-        words.add(tuple(rng.choices(letters, weights, k=length)))
-    return Lexicon.from_tiles(sorted(words), alpha, name or f"synthetic-{lang}-{size}")
 
 
 def play_games(
