@@ -183,13 +183,14 @@ def test_fise_7b_prepared_file_errors_name_the_line():
 # --- FISE-8: announcements ----------------------------------------------------------------------------------
 
 
-def test_fise_8_leave_alphabetically_then_new_tiles_then_the_rack_then_tiempo():
+def test_fise_8_leave_alphabetically_then_new_tiles_then_the_rack_then_the_start_word():
     a = rack_announcement(RO, 3, tiles(RO, "TA?"), tiles(RO, "EIRS"), ruleset("romanian"))
     kinds = [c.kind for c in a.cues]
     assert kinds[:4] == ["leave", "new", "rack", "clock-start"]
     assert a.cues[0].tiles == ("A", "T", "?") and a.cues[0].text == "leave: ANA, TUDOR, JOKER"
     assert a.cues[1].tiles == ("E", "I", "R", "S") and a.cues[1].pace == "slow"
-    assert a.cues[2].pace == "fast" and a.cues[3].text == "tiempo"
+    # a Romanian hall starts the clock with "start"; FISE-8 says "tiempo"
+    assert a.cues[2].pace == "fast" and a.cues[3].text == "start"
     first = rack_announcement(RO, 3, (), tiles(RO, "RSEI"), ruleset("romanian"), new_order="vowels-first")
     assert first.cues[0].tiles == ("E", "I", "R", "S")
     data = a.to_dict()

@@ -3,8 +3,9 @@ GR-5A, GR-5C).
 
 After the master move (FISE-8): the leave in alphabetical order, then the new tiles (in the order they were
 drawn, or vowels first then consonants), slowly, each by the spelling table of the tile set; then the whole
-rack again, faster; then the start word ("tiempo") starts the clock. The clock announces the time left at the
-rule set's warnings (FISE-5: 1 minute and 30 seconds; GR-5C: 30 seconds) and "time" at the end.
+rack again, faster; then the start word (FISE-8: "tiempo"; "start" in a Romanian hall) starts the clock. The
+clock announces the time left at the rule set's warnings (FISE-5: 1 minute and 30 seconds; GR-5C: 30 seconds)
+and "time" at the end.
 
 >>> from arbitru.engine.tiles import alphabet
 >>> from arbitru.formats.duplicate.rulesets import ruleset
@@ -14,7 +15,7 @@ rule set's warnings (FISE-5: 1 minute and 30 seconds; GR-5C: 30 seconds) and "ti
 move 2: leave: ANA, TUDOR
 move 2: new tiles: ELENA, ION, RADU, SANDU
 move 2: rack: ANA, ELENA, ION, RADU, SANDU, TUDOR
-[0:00] tiempo
+[0:00] start
 [2:00] 1 minute left
 [2:30] 30 seconds left
 [3:00] time

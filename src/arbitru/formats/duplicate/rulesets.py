@@ -325,6 +325,8 @@ ROMANIAN = RuleSet(
     name="romanian",
     title="Romanian duplicate practice",
     racks=RackRule(early=Mix(min_vowels=2, min_consonants=2), late=Mix(min_vowels=1, min_consonants=1)),
+    # the FISE clock, started with the word a Romanian hall uses (FISE-8's "tiempo" is Spanish)
+    clock=Clock(seconds=180, warnings=(60, 30), start_word="start"),
     bonus=Bonus(mode="none"),
     notation="ro",
     sources=("RULES.md: Romanian practice", "FISE-5", "FISE-7", "FISE-14", "FISE-15"),
