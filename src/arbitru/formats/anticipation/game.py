@@ -12,6 +12,8 @@ Events (kind: payload):
 - ``sanction``: a disciplinary warning (RO-6.4) or an elimination for cheating (RO-7.1).
 - ``correction``: the record that a correction was run and what it gave (the state itself is always replayed).
 - ``publication``: provisional results with the deadline for contests, then the final ranking (RO-5.5.j).
+- ``clock``: a timer started, paused or resumed at the server's time (RO-4.3; :mod:`.clock`).
+- ``announced``: the arbiter has read out a group, or the quick second reading (RO-5.2.f–g).
 
 Boards, scores and rankings are never stored: :meth:`AnticipationGame.replay` derives them from the events,
 the
@@ -30,6 +32,16 @@ from typing import Any
 from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.tiles import Alphabet, alphabet
 from arbitru.errors import ArbitruError, JournalError, LexiconError
+from arbitru.formats.anticipation.clock import (
+    ClockError,
+    Timer,
+    announced_groups,
+    check_timer,
+    fold_timers,
+    timer_seconds,
+    timer_turn,
+    turn_timer,
+)
 from arbitru.formats.anticipation.correction import (
     Correction,
     Decision,
@@ -42,7 +54,7 @@ from arbitru.formats.anticipation.draw import Draw, GroupRules, GroupsError, gro
 from arbitru.formats.anticipation.ranking import rank
 from arbitru.formats.anticipation.slips import Slip, SlipFileError, read_slips_csv
 from arbitru.formats.anticipation.turns import Lot, TurnOrder
-from arbitru.formats.anticipation.variants import TURNS, Settings
+from arbitru.formats.anticipation.variants import GROUPS, TURNS, Settings
 from arbitru.journal.store import Event, Journal, action
 
 FORMAT = "anticipation"
@@ -123,6 +135,8 @@ class GameState:
     results: dict[str, PlayerResult] = field(default_factory=dict)
     ranking: list[PlayerResult] = field(default_factory=list)
     last_seq: int = 0
+    #: slips handed in after their turn's time while the player had one stored already: kept, not counted
+    late: list[SlipEntry] = field(default_factory=list)
 
     def players(self) -> list[str]:
         found = dict.fromkeys(sorted(self.seating, key=lambda p: (self.seating[p], p)))
@@ -447,6 +461,68 @@ class AnticipationGame:
             {"turn": turn, "digest": state.digest(), "totals": totals, "events": state.last_seq},
         )
 
+    # --- the hall: reading the draw, the chronometer, slips handed in ------------------------------------
+
+    def timers(self) -> dict[str, Timer]:
+        """Every timer started so far, folded from the ``clock`` events."""
+        return fold_timers(e.payload for e in self.journal.iter_events(self.id, "clock"))
+
+    def timer(self, name: str) -> Timer:
+        check_timer(name)
+        return self.timers().get(name) or Timer(name, timer_seconds(name))
+
+    def announced(self) -> tuple[int, bool]:
+        """(groups read out so far, whether the second reading is done) (RO-5.2.f–g)."""
+        return announced_groups(e.payload for e in self.journal.iter_events(self.id, "announced"))
+
+    @action
+    def announce_next(self) -> dict[str, Any]:
+        """The next step of reading the draw: group 1, 2, ... 15, then the quick second reading (RO-5.2.f–g)."""
+        if self.settings.variant == "blind":
+            raise ArbitruError("the blind variant has no common draw to read out (RO-8.4)")
+        groups, recap = self.announced()
+        if recap:
+            raise ArbitruError("every group is read out, and read again: start the analysis timer (RO-5.2.h)")
+        payload: dict[str, Any] = {"step": "recap"} if groups >= GROUPS else {"step": "group", "group": groups + 1}
+        self.journal.append(self.id, "announced", payload)
+        return payload
+
+    @action
+    def clock(self, timer: str, act: str, now: float) -> Timer:
+        """Start, pause or resume a timer at the server time ``now`` (RO-4.3, RO-5.2.h).
+
+        A turn's timer starts once its lot is drawn; the analysis once the draw is read again (RO-5.2.g).
+        """
+        check_timer(timer)
+        turn = timer_turn(timer)
+        if act == "start":
+            if turn is not None and turn not in self.order().lots:
+                raise ClockError(f"the lot of turn {turn} is not drawn yet (RO-5.3)")
+            if turn is None and self.settings.variant != "blind" and not self.announced()[1]:
+                raise ClockError("the analysis starts after the groups are read out and read again (RO-5.2.g-h)")
+        timers = self.timers()
+        current = timers.get(timer) or Timer(timer, timer_seconds(timer))
+        current.apply(act, now)  # refuses what the state does not allow, before anything is stored
+        self.journal.append(self.id, "clock", {"timer": timer, "action": act, "at": now})
+        return current
+
+    @action
+    def hand_in(self, slip: Slip, now: float) -> tuple[int, bool]:
+        """A slip from a player's browser at the server time ``now``: stored exactly as written; late when its
+        turn's time is up or the next lot is drawn, and then flagged, never refused (a late slip does not replace
+        one handed in in time). Returns the event's seq and whether it is late.
+
+        :raises ArbitruError: for a turn whose lot is not drawn yet.
+        """
+        if slip.turn is None or not 1 <= slip.turn <= TURNS:
+            raise ArbitruError(f"turns are 1 to {TURNS}")
+        lots = self.order().lots
+        if slip.turn not in lots:
+            raise ArbitruError(f"the lot of turn {slip.turn} is not drawn yet: its slip cannot be handed in (RO-5.3)")
+        late = self.timer(turn_timer(slip.turn)).over(now) or (slip.turn + 1) in lots
+        payload = slip.to_payload() | {"late": late, "received": now}
+        return self.journal.append(self.id, "slip", payload), late
+
     # --- replay ---------------------------------------------------------------------------------------------
 
     def replay(self, upto: int | None = None, events: Iterable[Event] | None = None) -> GameState:
@@ -517,7 +593,9 @@ class AnticipationGame:
             state.order.add(Lot.from_payload(p))
         elif e.kind == "slip":
             slip = Slip.from_payload(p)
-            if slip.turn is None:
+            if p.get("late") and slip.turn is not None and (slip.player, slip.turn) in state.slips:
+                state.late.append(SlipEntry(e.seq, slip))
+            elif slip.turn is None:
                 state.unattributed.append((slip.player, SlipEntry(e.seq, slip)))
             else:
                 key = (slip.player, slip.turn)
@@ -532,6 +610,8 @@ class AnticipationGame:
             state.corrections.append({"seq": e.seq, **p})
         elif e.kind == "publication":
             state.publications.append({"seq": e.seq, **p})
+        elif e.kind in ("clock", "announced"):
+            pass  # the chronometer and the reading of the draw: no effect on the correction
         else:
             raise JournalError(f"event #{e.seq}: unknown kind {e.kind!r} in an anticipation game")
 
