@@ -765,7 +765,7 @@ async def board_page(request: Request) -> Response:
             raise HTTPException(403 if me.role != "public" else 401, "a player's board is his and the arbiter's")
         r = state.results[player]
         verdicts = r.verdicts()
-        return {"game": game, "state": state, "r": r, "cells": board_cells(r), "name": state.names.get(player, player),
+        return {"game": game, "state": state, "r": r, "cells": board_cells(r), "pname": state.names.get(player, player),
                 "on_board": [v for v in verdicts if v.on_board],
                 "invalid": [v for v in verdicts if v.status in ("invalid", "void")],
                 "cancelled": [v for v in verdicts if v.status == "cancelled"], "rows": "ABCDEFGHIJKLMNO"}
