@@ -206,7 +206,7 @@ def test_ro_5_3_the_desk_stores_exactly_what_was_written_with_hints_and_the_miss
     assert e.actor == "desk:desk1"
     assert [(row["position"], row["word"], row["score"]) for row in e.payload["rows"]] == [
         ("H7", "AL", "4"), ("7G", "BAT", "2l")]
-    assert e.payload["rows"][0]["turn_total"] == "99" and e.payload["rows"][0]["note"] == "Verificare"
+    assert {(row["turn_total"], row["note"]) for row in e.payload["rows"]} == {("99", "Verificare")}
     missing = desk.get(f"/games/{gid}/slips?turn=1").text.split('id="missing"')[1].split("</section>")[0]
     assert "Missing: 2 of 3" in missing and ">2<" in missing and ">3<" in missing and ">1<" not in missing
     # the same table again: refused unless re-entered on purpose; the first entry stays in the journal

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,6 +68,9 @@ DECISION_TARGETS = {
 }
 
 _LEXICONS: dict[str, Lexicon] = {}
+#: per journal, game (and its creation time): the seq up to which slips were read, and the (player, turn) keys
+_STORED_SLIPS: dict[tuple[str, str, str], tuple[int, dict[tuple[str, int], int]]] = {}
+_SLIPS_LOCK = threading.Lock()
 
 
 def register_lexicon(lexicon: Lexicon, name: str | None = None) -> None:
@@ -335,10 +339,7 @@ class AnticipationGame:
         not set.
         """
         if not replace:
-            stored = {}
-            for e in self.journal.iter_events(self.id, "slip"):
-                if e.payload.get("turn") is not None:
-                    stored[(e.payload["player"], e.payload["turn"])] = e.seq
+            stored = self._stored_slips()
             for s in slips:
                 key = (s.player, s.turn)
                 if s.turn is not None and key in stored:
@@ -349,6 +350,24 @@ class AnticipationGame:
                         " use --replace to re-enter it"
                     )
         return self.journal.append_many(self.id, [("slip", s.to_payload()) for s in slips])
+
+    def _stored_slips(self) -> dict[tuple[str, int], int]:
+        """(player, turn) -> seq of the slips stored, folded incrementally: desks enter thousands of slips a
+        game one by one, and each entry must not decode every earlier one again."""
+        info = self.journal.game(self.id)
+        key = (self.journal.path, self.id, info.created)
+        with _SLIPS_LOCK:
+            upto, known = _STORED_SLIPS.get(key, (0, {}))
+        if upto > self.journal.last_seq(self.id):  # another journal in the same place: start again
+            upto, known = 0, {}
+        known = dict(known)
+        for e in self.journal.iter_events(self.id, "slip", after=upto):
+            if e.payload.get("turn") is not None:
+                known[(e.payload["player"], e.payload["turn"])] = e.seq
+            upto = e.seq
+        with _SLIPS_LOCK:
+            _STORED_SLIPS[key] = (upto, known)
+        return known
 
     @action
     def import_slips_csv(

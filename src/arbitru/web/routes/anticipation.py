@@ -558,7 +558,9 @@ def slip_hints(slip: Slip, turn: int | None) -> list[str]:
         hints.append(f"turn total {total} is not the sum of the scores ({sum(scores)})")
     if not slip.first("table").strip():
         hints.append("no table number written (RO-6.2)")
-    if slip.written_turn.strip() != str(turn):
+    if turn is None:
+        hints.append("collected in an unknown turn: the slip stays unattributed (RO-6.2b)")
+    elif slip.written_turn.strip() != str(turn):
         hints.append(f"turn written {slip.written_turn.strip() or '—'!r}, collected in turn {turn}")
     for n in slip.notes():
         if n.kind == "other":
@@ -592,10 +594,13 @@ async def desk(request: Request) -> Response:
 
 
 def desk_slip(game: AnticipationGame, f: dict[str, str], j: Journal) -> Slip:
-    """The paper slip as typed: exactly what was written, attributed by its table (or the player field)."""
-    collected = _int(f, "collected", 1, TURNS)
-    if collected is None:
-        raise Refused("collected", "the turn the slip was collected in")
+    """The paper slip as typed: exactly what was written, attributed by its table (or the player field).
+
+    Like a slip file, each placement line carries the slip's table, turn, total and note; the turn it was
+    collected in may be unknown (``?``), and the slip is then kept unattributed to a turn (RO-6.2b).
+    """
+    collected_text = f.get("collected", "")
+    collected = None if collected_text in ("", "?") else _int(f, "collected", 1, TURNS)
     seating: dict[int, str] = {}
     for e in j.iter_events(game.id, "seating"):
         for entry in e.payload["players"]:
@@ -618,23 +623,22 @@ def desk_slip(game: AnticipationGame, f: dict[str, str], j: Journal) -> Slip:
     written = f.get("turn", "")
     slip_rows = [
         SlipRow(line=i, table=table, turn=written, position=pos, word=word, score=score,
-                turn_total=f.get("total", "") if i == 1 else "", note=f.get("note", "") if i == 1 else "")
+                turn_total=f.get("total", ""), note=f.get("note", ""))
         for i, (pos, word, score) in enumerate(rows, 1)
     ]
-    return Slip(player, collected, slip_rows, source=f"desk:{f.get('desk_name', '')}".rstrip(":"),
-                written_turn=written)
+    return Slip(player, collected, slip_rows, source=f.get("desk_name", "desk")[:40], written_turn=written)
 
 
 def do_desk_slip(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
     slip = desk_slip(game, f, j)
-    if slip.turn not in game.order().lots:
+    if slip.turn is not None and slip.turn not in game.order().lots:
         raise Refused("collected", f"the lot of turn {slip.turn} is not drawn yet (RO-5.3)")
     try:
         game.enter_slips([slip], replace=f.get("replace") == "1")
     except ArbitruError as e:
         raise Refused("table", str(e).replace("use --replace", "tick 'replace'")) from None
     hints = slip_hints(slip, slip.turn)
-    return f"slip of {slip.player}, turn {slip.turn} stored" + (f" — check: {'; '.join(hints)}" if hints else "")
+    return f"slip of {slip.player}, turn {slip.turn or '?'} stored" + (f" — check: {'; '.join(hints)}" if hints else "")
 
 
 # --- the correction review ------------------------------------------------------------------------------------
