@@ -4,18 +4,21 @@ refusals beside their fields, CSRF, hostile input, the JSON API and its status c
 from __future__ import annotations
 
 import asyncio
+import base64
+import json
 import threading
 import time
 
 import pytest
 from click.testing import CliRunner
-from web_support import ARBITER_PASSWORD, csrf, join, login, make_game, make_site, post
 
 from arbitru.cli import cli
 from arbitru.formats.duplicate.game import Session
 from arbitru.journal.store import Journal
 from arbitru.web import auth
+from arbitru.web.app import load_lexicon
 from arbitru.web.live import LocalPublisher
+from web_support import ARBITER_PASSWORD, csrf, join, login, make_game, make_site, post
 
 
 @pytest.fixture
@@ -44,14 +47,18 @@ def test_login_sets_a_signed_httponly_samesite_cookie_and_a_wrong_password_is_re
     assert r.status_code == 303
     cookie = r.headers["set-cookie"]
     assert "httponly" in cookie.lower() and "samesite=lax" in cookie.lower()
-    # a forged cookie (role changed, signature kept) is a new public visitor
-    value = cookie.split(";")[0].split("=", 1)[1]
+    # a visitor's cookie with its role changed to arbiter, signature kept, is refused: a new public visitor
+    public = site.client()
+    public.get("/login")
+    value = public.cookies[auth.COOKIE]
     body, _, mac = value.partition(".")
-    forged = auth.Identity("x", "arbiter")
-    c2 = site.client()
-    c2.cookies.set(auth.COOKIE, auth.sign(b"not the secret", forged))
-    assert c2.get("/games/new").status_code == 401
-    assert mac
+    data = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
+    data["role"] = "arbiter"
+    forged = base64.urlsafe_b64encode(json.dumps(data, sort_keys=True).encode()).decode().rstrip("=")
+    public.cookies.set(auth.COOKIE, f"{forged}.{mac}")
+    assert public.get("/games/new").status_code == 401
+    public.cookies.set(auth.COOKIE, auth.sign(b"not the secret", auth.Identity("x", "arbiter")))
+    assert public.get("/games/new").status_code == 401
 
 
 def test_arbiter_password_is_stored_hashed_and_reset_by_the_cli(site):
@@ -346,15 +353,32 @@ def test_api_game_state_is_public_and_shows_board_rack_clock_and_master_total(si
 def test_live_publisher_reaches_subscribers_from_any_thread():
     pub = LocalPublisher()
 
-    async def listen() -> list[int]:
-        got: list[int] = []
-        stream = pub.subscribe("g")
-        first = asyncio.ensure_future(stream.__anext__())
-        await asyncio.sleep(0.01)
-        threading.Thread(target=lambda: [pub.publish("g", 5), pub.publish("other", 6)]).start()
-        got.append(await asyncio.wait_for(first, 2))
-        await stream.aclose()
+    async def listen() -> list[int | None]:
+        sub = pub.subscribe("g")
+        threading.Thread(target=lambda: [pub.publish("other", 6), pub.publish("g", 5)]).start()
+        got = [await sub.next(2), await sub.next(0.05)]
+        sub.close()
         return got
 
-    assert asyncio.run(listen()) == [5]
+    assert asyncio.run(listen()) == [5, None]
     assert pub.subscribers("g") == 0
+
+
+def test_training_alone_master_move_and_percentage(site):
+    c = site.client()
+    r = post(c, "/train", {"rules": "fise", "lang": "en", "lexicon": "synthetic:2000", "moves": "2"}, "/train")
+    assert r.status_code == 303
+    gid = r.headers["location"].rsplit("/", 1)[1]
+    with Journal(site.db) as j:
+        s = Session(j, gid)
+        s.lexicon = load_lexicon("synthetic:2000", "en")
+        top = s.candidates()[0]
+        position, word = top.placement.coord.format("fise"), s.game.alphabet.format(top.placement.word)
+    r = post(c, f"/train/{gid}/move", {"position": position, "word": word}, f"/train/{gid}")
+    assert r.status_code == 303
+    html = c.get(f"/train/{gid}").text
+    assert 'id="master"' in html and "100.00 %" in html and "move 2" in html
+    r = post(c, f"/train/{gid}/move", {"position": "A1", "word": "QQQ"}, f"/train/{gid}")
+    html = c.get(f"/train/{gid}").text
+    assert "game over" in html and "100.00 %" not in html
+    assert site.client().get(f"/train/{gid}").status_code == 403

@@ -13,6 +13,7 @@ import click
 
 from arbitru.cli.common import OneLineGroup
 from arbitru.errors import ArbitruError
+from arbitru.textinput import one_line, undecodable
 
 # module -> attribute: each is a click command or group added to the main group
 AREAS = (
@@ -28,14 +29,23 @@ AREAS = (
 class ArbitruGroup(OneLineGroup):
     """The main group: every error of every command below it is one ``error:`` line and exit status 2."""
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        # an argument that is not UTF-8 reaches Python as lone surrogates, which nothing can store or look up
+        for arg in args:
+            if undecodable(arg):
+                shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+                click.echo(f"error: argument {shown!r} holds bytes that are not UTF-8", err=True)
+                sys.exit(2)
+        return super().parse_args(ctx, args)
+
     def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
         except ArbitruError as e:
-            click.echo(f"error: {e}", err=True)
+            click.echo(f"error: {one_line(str(e))}", err=True)
             sys.exit(2)
         except OSError as e:
-            click.echo(f"error: {e.strerror or e}: {e.filename or ''}".rstrip(": "), err=True)
+            click.echo(one_line(f"error: {e.strerror or e}: {e.filename or ''}".rstrip(": ")), err=True)
             sys.exit(2)
 
 

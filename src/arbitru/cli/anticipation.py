@@ -7,15 +7,13 @@ each event before computing anything from it; boards, scores and rankings are re
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from pathlib import Path
 from typing import Any
 
 import click
 
-from arbitru.cli.common import EVENT, POINTS, SEED, TABLE, OneLineGroup, emit_json, journal_option
+from arbitru.cli.common import EVENT, POINTS, SEED, TABLE, OneLineGroup, emit_json, journal_option, read_text
 from arbitru.errors import ArbitruError
 from arbitru.formats.anticipation.announce import announcement_script
 from arbitru.formats.anticipation.correction import PlayerResult, SlipVerdict
@@ -34,6 +32,7 @@ from arbitru.formats.anticipation.seating import read_entrants_csv, seat
 from arbitru.formats.anticipation.variants import BLANK_COUNTS, GROUPS, TURNS, VARIANTS, Settings
 from arbitru.journal.backends import journal_exists
 from arbitru.journal.store import Journal
+from arbitru.textinput import ascii_number, csv_rows
 
 
 def _db_option(f: Any) -> Any:
@@ -50,10 +49,7 @@ def _open(db: str, game_id: str) -> AnticipationGame:
 
 
 def _read(path: str) -> str:
-    try:
-        return Path(path).read_text("utf-8")
-    except UnicodeDecodeError as e:
-        raise ArbitruError(f"{path}: not UTF-8 text (byte {e.start})") from None
+    return read_text(path)
 
 
 @click.group("anticipation", cls=OneLineGroup)
@@ -334,17 +330,17 @@ def blind_cmd(game_id: str, file: str, as_json: bool, db: str) -> None:
     """Store the players' sealed groups (RO-8.4): CSV player,group,letters, 15 rows per player."""
     game = _open(db, game_id)
     by_player: dict[str, dict[int, str]] = {}
-    for lineno, cells in enumerate(csv.reader(io.StringIO(_read(file))), 1):
+    for lineno, cells in csv_rows(_read(file), file):
         if not cells or not any(c.strip() for c in cells) or (lineno == 1 and cells[0].strip() == "player"):
             continue
-        number = cells[1].strip() if len(cells) == 3 else ""
-        if not (number.isascii() and number.isdigit()):
-            raise ArbitruError(f"{file}, line {lineno}: expected player,group,letters")
+        number = ascii_number(cells[1]) if len(cells) == 3 else None
+        if number is None:
+            raise ArbitruError(f"{file}, line {lineno}: expected player,group,letters (group 1 to 15)")
         groups = by_player.setdefault(cells[0].strip(), {})
-        if int(number) in groups:
+        if number in groups:
             # a sealed group is written once: a second one would silently replace the first
-            raise GroupsError([f"{file}, line {lineno}: {cells[0].strip()}: group {int(number)} is given twice"])
-        groups[int(number)] = cells[2]
+            raise GroupsError([f"{file}, line {lineno}: {cells[0].strip()}: group {number} is given twice"])
+        groups[number] = cells[2]
     sets = {}
     for player, groups in by_player.items():
         if sorted(groups) != list(range(1, len(groups) + 1)):

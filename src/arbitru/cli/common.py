@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 from typing import IO, Any
 
 import click
+
+from arbitru.errors import ArbitruError
 
 
 class OneLineUsageError(click.ClickException):
@@ -100,3 +104,16 @@ def journal_option(dest: str = "journal") -> Any:
         show_default=True,
         help="The journal (SQLite) holding the games ($ARBITRU_JOURNAL).",
     )
+
+
+def read_text(path: str) -> str:
+    """A UTF-8 text file (``-``: standard input) exactly as written: no newline is translated, so a CR inside
+    a quoted CSV field stays a CR (the CSV readers split the lines themselves).
+
+    :raises ArbitruError: when it is not UTF-8 text.
+    """
+    data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ArbitruError(f"{path}: not UTF-8 text (byte {e.start})") from None

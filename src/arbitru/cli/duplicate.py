@@ -8,13 +8,12 @@ Every command works on a game in a journal (``--journal``, default ``$ARBITRU_JO
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
-from arbitru.cli.common import BONUS, MOVE, POINTS, OneLineGroup, emit_json
+from arbitru.cli.common import BONUS, MOVE, POINTS, OneLineGroup, emit_json, read_text
 from arbitru.cli.common import journal_option as common_journal_option
 from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.tiles import alphabet
@@ -35,6 +34,10 @@ from arbitru.formats.duplicate.rulesets import BLANK_MODES, BONUS_MODES, RULESET
 from arbitru.formats.duplicate.slips import Slip, Verdict, read_slips
 from arbitru.journal.backends import journal_exists
 from arbitru.journal.store import Journal
+from arbitru.textinput import InputError, parse_number
+
+#: the largest stand-in list (``synthetic:N``) made on demand
+SYNTHETIC_MAX = 100_000
 
 
 def load_lexicon(spec: str | None, lang: str) -> Lexicon:
@@ -47,9 +50,11 @@ def load_lexicon(spec: str | None, lang: str) -> Lexicon:
         from arbitru.formats.duplicate.audit import synthetic_lexicon
 
         _, _, size = spec.partition(":")
-        if size and not size.isdigit():
-            raise LexiconError(f"synthetic list size {size!r} is not a number")
-        return synthetic_lexicon(lang, int(size or 800))
+        try:
+            words = parse_number(size, "synthetic list size", low=1, high=SYNTHETIC_MAX) if size else 800
+        except InputError as e:
+            raise LexiconError(str(e)) from None
+        return synthetic_lexicon(lang, words)
     from arbitru.lexicons.catalog import load
 
     return load(spec, lang)
@@ -211,10 +216,7 @@ def new(
 
 
 def _read_text(path: str) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise GameError(f"{path} is not UTF-8 text") from None
+    return read_text(path)
 
 
 def _show_step(session: Session, step: Step, as_json: bool) -> None:
@@ -410,7 +412,7 @@ def slips(
     # slips judged against it unless the referee says which move (0: no move given, caught below)
     number = move if move is not None else g.move if g.phase == "play" or not g.move else 0
     if file:
-        text = sys.stdin.read() if file == "-" else _read_text(file)
+        text = _read_text(file)
         entered = read_slips(text, move=number)
     elif player is not None:
         entered = [Slip(number, player, position, word, score, late, illegible)]

@@ -7,7 +7,7 @@ import socket
 
 import click
 
-from arbitru.cli.common import journal_option
+from arbitru.cli.common import OneLineCommand, OneLineGroup, emit_json, journal_option
 
 DEMO_PLAYERS = (("1", "Ana Popescu"), ("2", "Bogdan Ionescu"), ("3", "Carmen Dima"))
 
@@ -37,63 +37,97 @@ def make_demo(db: str, lexicon: str | None) -> str:
         return s.id
 
 
-@click.command()
+@click.command(cls=OneLineCommand)
 @journal_option()
 @click.option("--host", default="127.0.0.1", show_default=True, help="0.0.0.0 lets phones on the hall's network in.")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
 @click.option("--demo", is_flag=True, help="Start with a ready demo game (three players, first rack drawn).")
 @click.option("--demo-lexicon", default=None, help="Word list of the demo game (default: the Romanian list).")
-def serve(journal: str, host: str, port: int, demo: bool, demo_lexicon: str | None) -> None:
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Worker processes (more than one needs --db postgresql://…).")
+@click.option("--json", "as_json", is_flag=True, help="Print the start-up facts (URLs, password, codes) as JSON.")
+def serve(
+    journal: str, host: str, port: int, demo: bool, demo_lexicon: str | None, workers: int, as_json: bool
+) -> None:
     """Start the web app: arbiter console, projection screen, players' phones, results, JSON API."""
     import uvicorn
 
+    from arbitru.journal.backends import PostgresBackend, backend_for
     from arbitru.journal.store import Journal
     from arbitru.web import assets, auth
     from arbitru.web.app import create_app
 
+    if workers > 1 and not isinstance(backend_for(journal), PostgresBackend):
+        raise click.ClickException("several workers share a PostgreSQL journal: give --db postgresql://…")
     shown = lan_address() if host in ("0.0.0.0", "::") else host
     base = f"http://{shown}:{port}"
+    facts: dict[str, object] = {"url": f"{base}/", "workers": workers}
     with Journal(journal, actor="arbiter") as j:
+        facts["journal"] = j.path
         if not auth.has_arbiter(j):
-            password = auth.reset_arbiter(j)
-            click.echo(f"arbiter password (shown once; reset with 'arbitru arbiter password'): {password}")
+            facts["password"] = password = auth.reset_arbiter(j)
+            if not as_json:
+                click.echo(f"arbiter password (shown once; reset with 'arbitru arbiter password'): {password}")
         secret = auth.server_secret(j)
     if assets.htmx_path() is None:
         assets.install()
     if demo:
         gid = make_demo(journal, demo_lexicon)
-        click.echo(f"demo game {gid}: console {base}/games/{gid}  screen {base}/games/{gid}/screen")
-        for number, name in DEMO_PLAYERS:
-            code = auth.player_code(secret, gid, number)
-            click.echo(f"  player {number} {name}: {base}/games/{gid}/play?code={code}")
-    click.echo(f"arbitru at {base}/ (journal {journal}); Ctrl+C stops it")
+        players = {n: f"{base}/games/{gid}/play?code={auth.player_code(secret, gid, n)}" for n, _ in DEMO_PLAYERS}
+        facts["demo"] = {"game": gid, "console": f"{base}/games/{gid}", "screen": f"{base}/games/{gid}/screen",
+                         "players": players}
+        if not as_json:
+            click.echo(f"demo game {gid}: console {base}/games/{gid}  screen {base}/games/{gid}/screen")
+            for number, name in DEMO_PLAYERS:
+                click.echo(f"  player {number} {name}: {players[number]}")
+    if as_json:
+        emit_json(facts)
+    else:
+        plural = "s" if workers > 1 else ""
+        click.echo(f"arbitru at {base}/ (journal {j.path}, {workers} worker{plural}); Ctrl+C stops it")
+    if workers > 1:
+        import os
+
+        from arbitru.web.app import ENV_BASE_URL, ENV_DB
+
+        os.environ[ENV_DB] = journal
+        os.environ[ENV_BASE_URL] = base
+        uvicorn.run("arbitru.web.app:create_app_from_env", factory=True, host=host, port=port, workers=workers,
+                    log_level="warning")
+        return
     app = create_app(journal, base_url=base)
     uvicorn.run(app, host=host, port=port, log_level="warning")
 
 
-@click.group()
+@click.group(cls=OneLineGroup)
 def arbiter() -> None:
     """The web app's arbiter account."""
 
 
 @arbiter.command()
 @journal_option()
-def password(journal: str) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print the password as JSON data.")
+def password(journal: str, as_json: bool) -> None:
     """Set a new generated arbiter password and print it."""
     from arbitru.journal.store import Journal
     from arbitru.web import auth
 
     with Journal(journal, actor="arbiter") as j:
-        click.echo(auth.reset_arbiter(j))
+        new = auth.reset_arbiter(j)
+    if as_json:
+        emit_json({"password": new})
+    else:
+        click.echo(new)
 
 
-@click.command()
+@click.command(cls=OneLineCommand)
 @journal_option()
+@click.option("--json", "as_json", is_flag=True, help="Print the codes as JSON data.")
 @click.option("--base-url", default="http://127.0.0.1:8000", show_default=True, help="Address the phones use.")
 @click.option("--sheet", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Also write the printable sheet with QR codes (HTML) to this file.")
 @click.argument("game")
-def codes(journal: str, base_url: str, sheet: str | None, game: str) -> None:
+def codes(journal: str, as_json: bool, base_url: str, sheet: str | None, game: str) -> None:
     """Print each player's code for GAME (derived: the same every time), and optionally the sheet to print."""
     import html
 
@@ -110,10 +144,13 @@ def codes(journal: str, base_url: str, sheet: str | None, game: str) -> None:
         s = Session(j, game)
         secret = auth.server_secret(j)
     rows = []
+    listed = []
     for number, p in sorted(s.game.players.items(), key=lambda kv: (len(kv[0]), kv[0])):
         code = auth.player_code(secret, game, number)
         url = f"{base_url.rstrip('/')}/games/{game}/play?code={code}"
-        click.echo(f"{number}\t{code}\t{p.label()}\t{url}")
+        listed.append({"player": number, "name": p.label(), "code": code, "url": url})
+        if not as_json:
+            click.echo(f"{number}\t{code}\t{p.label()}\t{url}")
         rows.append(
             f"<tr><td>{html.escape(p.label())}</td><td><code>{code}</code></td>"
             f"<td>{segno.make(url, error='m').svg_inline(scale=3)}</td></tr>"
@@ -122,6 +159,8 @@ def codes(journal: str, base_url: str, sheet: str | None, game: str) -> None:
         with open(sheet, "w", encoding="utf-8") as out:
             out.write(f"<!doctype html><meta charset=utf-8><title>codes {html.escape(game)}</title><table>"
                       + "".join(rows) + "</table>\n")
+    if as_json:
+        emit_json({"game": game, "players": listed})
 
 
 commands = [serve, arbiter]

@@ -19,6 +19,8 @@ from arbitru.engine.placement import Placement
 from arbitru.engine.tiles import BLANK_BIT, Alphabet, letter_of
 from arbitru.errors import BoardFileError, IllegalPlacementError, TileError
 
+_ASCII_DIGITS = "0123456789"
+
 
 class Board:
     """Tiles on the 15×15 grid (``squares[row * 15 + col]``, 0 = empty) with the layout and tile set."""
@@ -159,11 +161,14 @@ class Board:
             cells: list[str] = []
             i = 0
             while i < len(row):
-                if row[i].isdigit():
+                if row[i] in _ASCII_DIGITS:  # a run of empty squares; "²" or "١" is no number
                     j = i
-                    while j < len(row) and row[j].isdigit():
+                    while j < len(row) and row[j] in _ASCII_DIGITS:
                         j += 1
-                    cells.extend(["."] * int(row[i:j]))
+                    run = int(row[i:j]) if j - i <= 2 else SIZE + 1
+                    if run > SIZE:
+                        raise BoardFileError(f"CGP row {r + 1}: {row[i:j]} empty squares, a row has 15")
+                    cells.extend(["."] * run)
                     i = j
                 elif row[i] == "[":
                     j = row.find("]", i)

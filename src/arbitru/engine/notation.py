@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from arbitru.engine.layout import ROW_LETTERS, SIZE
 from arbitru.errors import NotationError
+from arbitru.textinput import is_ascii_number
 
 CONVENTIONS = ("ro", "fise", "gr", "en")
 # Greek slips name rows with the letters printed on the board (A–O, as Quackle and standard boards show them),
@@ -41,7 +42,8 @@ HORIZONTAL, VERTICAL = "H", "V"
 # Greek direction signs, Latin and Greek letters: O / Ο horizontal (οριζόντια), K / Κ vertical (κάθετα)
 _GREEK_SIGNS = ("O", "Ο", "K", "Κ")
 
-_TOKEN = re.compile(r"\s*([^\W\d_]+|\d+)\s*", re.UNICODE)
+# numbers are ASCII digits only: "²" or Arabic-Indic digits are not a column
+_TOKEN = re.compile(r"\s*([^\W0-9_]+|[0-9]+)\s*", re.UNICODE)
 
 
 @dataclass(frozen=True, order=True)
@@ -109,7 +111,7 @@ class Coordinate:
             raise NotationError(f"cannot read position {raw!r}", "syntax")
         if convention == "gr":
             return cls._parse_gr(tokens, raw)
-        shape = "".join("9" if t.isdigit() else "a" for t in tokens)
+        shape = "".join("9" if is_ascii_number(t) else "a" for t in tokens)
         if convention == "fise" and shape == "aa9" and tokens[0].upper() in ("H", "V"):
             # FISE alternative: direction, then the start square written row first
             start = cls._parse_pair(tokens[1:], raw, "ro")
@@ -122,12 +124,12 @@ class Coordinate:
     @classmethod
     def _parse_pair(cls, tokens: list[str], raw: str, convention: str) -> Coordinate:
         if len(tokens) == 1:
-            kind = "number" if tokens[0].isdigit() else "letter"
+            kind = "number" if is_ascii_number(tokens[0]) else "letter"
             message = f"position {raw!r} has only a {kind}: a coordinate sign is missing"
             raise NotationError(message, "missing-sign")
-        if len(tokens) != 2 or tokens[0].isdigit() == tokens[1].isdigit():
+        if len(tokens) != 2 or is_ascii_number(tokens[0]) == is_ascii_number(tokens[1]):
             raise NotationError(f"cannot read position {raw!r}: expected a letter and a number", "syntax")
-        letter_first = not tokens[0].isdigit()
+        letter_first = not is_ascii_number(tokens[0])
         letter, number = (tokens[0], tokens[1]) if letter_first else (tokens[1], tokens[0])
         # the letter names a row, except in the English convention where it names a column
         index = _letter_index(letter, raw, "column" if convention == "en" else "row")
@@ -147,10 +149,11 @@ class Coordinate:
     @classmethod
     def _parse_gr(cls, tokens: list[str], raw: str) -> Coordinate:
         # "A5 O": letter, number, direction sign; the direction may be glued to the number's tail ("A5O")
-        if len(tokens) == 2 and not tokens[0].isdigit() and tokens[1].isdigit():
+        if len(tokens) == 2 and not is_ascii_number(tokens[0]) and is_ascii_number(tokens[1]):
             raise NotationError(f"position {raw!r} lacks the direction sign O or K", "missing-direction")
-        if len(tokens) != 3 or tokens[0].isdigit() or not tokens[1].isdigit() or tokens[2].isdigit():
-            shape = "".join("9" if t.isdigit() else "a" for t in tokens)
+        numbers = [is_ascii_number(t) for t in tokens]
+        if numbers != [False, True, False]:
+            shape = "".join("9" if is_ascii_number(t) else "a" for t in tokens)
             no_column = shape == "aa" and tokens[1].upper() in _GREEK_SIGNS
             if shape in ("a", "9", "9a") or no_column:
                 # "A", "5", "5 O" (no row), "A O" (no column): a coordinate sign is missing

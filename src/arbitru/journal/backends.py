@@ -31,7 +31,8 @@ _MESSAGES = {
     "game_update": "a game's settings are fixed when it is created",
 }
 
-SQLITE_SCHEMA = [
+#: the two tables, the same on both stores
+TABLES = [
     """CREATE TABLE IF NOT EXISTS game (
     id TEXT PRIMARY KEY,
     format TEXT NOT NULL,
@@ -47,6 +48,10 @@ SQLITE_SCHEMA = [
     actor TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (game_id, seq)
 )""",
+]
+
+SQLITE_SCHEMA = [
+    *TABLES,
     f"""CREATE TRIGGER IF NOT EXISTS event_no_update BEFORE UPDATE ON event
 BEGIN SELECT RAISE(ABORT, '{_MESSAGES["event_update"]}'); END""",
     f"""CREATE TRIGGER IF NOT EXISTS event_no_delete BEFORE DELETE ON event
@@ -56,21 +61,7 @@ BEGIN SELECT RAISE(ABORT, 'a game''s settings are fixed when it is created'); EN
 ]
 
 POSTGRES_SCHEMA = [
-    """CREATE TABLE IF NOT EXISTS game (
-    id TEXT PRIMARY KEY,
-    format TEXT NOT NULL,
-    created TEXT NOT NULL,
-    settings TEXT NOT NULL
-)""",
-    """CREATE TABLE IF NOT EXISTS event (
-    game_id TEXT NOT NULL REFERENCES game(id),
-    seq INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    payload TEXT NOT NULL,
-    recorded TEXT NOT NULL,
-    actor TEXT NOT NULL DEFAULT '',
-    PRIMARY KEY (game_id, seq)
-)""",
+    *TABLES,
     """CREATE OR REPLACE FUNCTION arbitru_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN RAISE EXCEPTION '%', TG_ARGV[0]; END $$""",
     f"""CREATE OR REPLACE TRIGGER event_no_update BEFORE UPDATE ON event

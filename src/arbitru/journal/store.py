@@ -38,6 +38,7 @@ from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from arbitru.errors import JournalError
 from arbitru.journal.backends import Backend, Connection, backend_for
+from arbitru.textinput import check_payload
 
 #: the longest actor name stored (a desk's or player's label, not free text)
 MAX_ACTOR = 80
@@ -199,6 +200,7 @@ class Journal:
         """Register a game with its settings (fixed for its life, FISE-3); returns its id."""
         game_id = game_id or uuid.uuid4().hex[:12]
         _check_game_id(game_id)
+        check_payload(settings, "settings")  # nothing stored that replay cannot read
         try:
             with self.transaction(game_id):
                 self._q(
@@ -222,7 +224,13 @@ class Journal:
 
         ``expected_last``: the sequence number the caller's checks were made on; when another writer has
         appended since, nothing is stored (optimistic concurrency for callers outside :meth:`transaction`).
+
+        :raises InputError: when a payload could not be replayed (:func:`arbitru.textinput.check_payload`):
+            a text over its field's limit, undecodable bytes, a number of more than 9 digits.
         """
+        events = list(events)
+        for kind, payload in events:
+            check_payload(payload, kind)
         try:
             with self.transaction(game_id):
                 self.game(game_id)
@@ -277,6 +285,9 @@ class Journal:
     # --- reading -------------------------------------------------------------------------------------------
 
     def _game_row(self, game_id: str) -> tuple[Any, ...] | None:
+        if _undecodable(game_id):  # an id typed with bytes that are not UTF-8 cannot even be looked up
+            shown = game_id.encode("utf-8", "backslashreplace").decode()
+            raise JournalError(f"game id {shown!r} holds bytes that are not UTF-8")
         try:
             row: tuple[Any, ...] | None = self._q(
                 f"SELECT {self.backend.game_columns} FROM game WHERE id = ?", (game_id,)

@@ -28,6 +28,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from arbitru.errors import LexiconError
+from arbitru.textinput import is_ascii_number
 
 Parser = Literal["lines", "hunspell"]
 
@@ -319,7 +320,7 @@ def _line_entries(path: Path) -> Iterator[str]:
 
 def _hunspell_entries(path: Path) -> Iterator[str]:
     with open(path, encoding="utf-8-sig") as f:
-        if not f.readline().strip().isdigit():
+        if not is_ascii_number(f.readline().strip()):
             raise LexiconError(f"{path}: not a hunspell .dic (the first line must be the entry count)")
         for line in f:
             fields = line.split()

@@ -7,13 +7,14 @@ adds no rule of its own. After a committed append, :mod:`arbitru.web.live` tells
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator, MutableMapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
@@ -24,12 +25,16 @@ from starlette.staticfiles import StaticFiles
 
 from arbitru.engine.lexicon import Lexicon
 from arbitru.errors import LexiconError
-from arbitru.formats.duplicate.game import Session
-from arbitru.journal.store import Journal
+from arbitru.formats.duplicate.game import Game, Session
+from arbitru.journal.store import Journal, check_actor
 from arbitru.web import auth
-from arbitru.web.live import LocalPublisher, Publisher
+from arbitru.web.live import Publisher, publisher_for
+
+if TYPE_CHECKING:
+    from arbitru.web.intake import Intake
 
 HERE = Path(__file__).parent
+WORKER = str(os.getpid()).encode()
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -60,22 +65,33 @@ class Web:
     publisher: Publisher
     base_url: str = ""
     templates: Environment = field(init=False)
+    intake: Intake = field(init=False)
     _lexicons: dict[tuple[str, str], Lexicon] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _local: threading.local = field(default_factory=threading.local)
+    #: per game: the writers' lock and the state they last left (folded forward, never replayed per request)
+    _writers: dict[str, tuple[threading.Lock, list[Game | None]]] = field(default_factory=dict)
+    #: per game: player code -> number
+    _codes: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        from arbitru.web.intake import Intake
+
+        self.intake = Intake(self)
         self.templates = Environment(
             loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True)
         )
 
     @contextmanager
     def journal(self, actor: str) -> Iterator[Journal]:
-        """One connection for one request (SQLite connections are not shared between threads)."""
-        j = Journal(self.db, actor=actor)
-        try:
-            yield j
-        finally:
-            j.close()
+        """The connection of this request: each worker thread has its own (SQLite connections are not shared
+        between threads), reused by the requests it serves one after another, with the actor of who asks."""
+        j: Journal | None = getattr(self._local, "journal", None)
+        if j is None or j.in_transaction:
+            j = Journal(self.db, actor=actor)
+            self._local.journal = j
+        j.actor = check_actor(actor)
+        yield j
 
     def lexicon(self, spec: str, lang: str) -> Lexicon:
         key = (spec, lang)
@@ -85,9 +101,43 @@ class Web:
             return self._lexicons[key]
 
     def session(self, journal: Journal, game_id: str) -> Session:
+        """A session for reading: the game replayed from the journal."""
         s = Session(journal, game_id)
         s.lexicon = self.lexicon(s.settings.lexicon, s.settings.lang)
         return s
+
+    def writer_lock(self, game_id: str) -> threading.Lock:
+        with self._lock:
+            return self._writers.setdefault(game_id, (threading.Lock(), [None]))[0]
+
+    @contextmanager
+    def writer(self, journal: Journal, game_id: str, locked: bool = False) -> Iterator[Session]:
+        """A session for acting: one writer of a game at a time in this process, starting from the state the
+        last one left (its action still folds in, inside its transaction, whatever other processes appended).
+        ``locked``: the caller holds :meth:`writer_lock` already. After a failure the state is dropped (the
+        next writer replays the journal)."""
+        lock = self.writer_lock(game_id)
+        slot = self._writers[game_id][1]
+        if not locked:
+            lock.acquire()
+        try:
+            s = Session(journal, game_id, state=slot[0])
+            slot[0] = None  # until this writer is done, no other may start from it
+            yield s
+            slot[0] = s.game
+        finally:
+            if not locked:
+                lock.release()
+
+    def player_for_code(self, game: Game, code: str) -> str | None:
+        typed = auth.normalise_code(code)
+        with self._lock:
+            known = self._codes.get(game.id)
+        if known is None or (typed not in known and len(known) != len(game.players)):
+            known = {auth.player_code(self.secret, game.id, n): n for n in game.players}
+            with self._lock:
+                self._codes[game.id] = known
+        return known.get(typed)
 
     def render(self, request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         ident = identity(request)
@@ -120,6 +170,22 @@ def set_cookie(response: Response, value: str) -> None:
     response.set_cookie(auth.COOKIE, value, httponly=True, samesite="lax", max_age=14 * 86400, path="/")
 
 
+class WorkerMiddleware:
+    """Says which worker process answered (``X-Arbitru-Worker``): for the operator's logs with several workers,
+    and for the tests that check nothing lives in one worker only."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def send_with_worker(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), (b"x-arbitru-worker", WORKER)]
+            await send(message)
+
+        await self.app(scope, receive, send_with_worker if scope["type"] == "http" else send)
+
+
 class SessionMiddleware:
     """Reads the signed cookie into ``scope["arbitru.identity"]``; a visitor without one gets a public
     identity (and its cookie), so even the public's forms carry a CSRF token."""
@@ -129,7 +195,9 @@ class SessionMiddleware:
         self.secret = secret
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or scope["path"].startswith(("/api/", "/static/")):
+            # the API authenticates each request by its Bearer code; static files need nobody
+            scope["arbitru.identity"] = auth.Identity("")
             await self.app(scope, receive, send)
             return
         raw = ""
@@ -161,20 +229,32 @@ class SessionMiddleware:
 
 def create_app(db: str | Path, *, base_url: str = "", publisher: Publisher | None = None) -> Starlette:
     """The ASGI app over the journal at ``db`` (created when missing, with its web tables)."""
-    from arbitru.web.routes import anticipation, api, duplicate, results
+    from arbitru.web.routes import anticipation, api, duplicate, results, train
 
     with Journal(db, actor="arbiter") as j:
         secret = auth.server_secret(j)
-    w = Web(str(db), secret, publisher or LocalPublisher(), base_url)
+    w = Web(str(db), secret, publisher or publisher_for(str(db)), base_url)
     static = HERE / "static"
     routes = [
         *anticipation.routes,  # first: pages shared with duplicate dispatch on the game's format
         *duplicate.routes,
         *results.routes,
         *api.routes,
+        *train.routes,
         Mount("/static", app=StaticFiles(directory=static, check_dir=False), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers=duplicate.exception_handlers)
     app.state.web = w
     app.add_middleware(SessionMiddleware, secret=secret)
+    app.add_middleware(WorkerMiddleware)
     return app
+
+
+#: what ``arbitru serve --workers N`` hands each worker process (uvicorn imports the app by name)
+ENV_DB = "ARBITRU_WEB_DB"
+ENV_BASE_URL = "ARBITRU_WEB_BASE_URL"
+
+
+def create_app_from_env() -> Starlette:
+    """The app of one worker among several: the journal and address come from the environment."""
+    return create_app(os.environ[ENV_DB], base_url=os.environ.get(ENV_BASE_URL, ""))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,9 +32,11 @@ from arbitru.engine.placement import Placement
 from arbitru.engine.rules import Check, check
 from arbitru.engine.tiles import BLANK, BLANK_BIT, Alphabet, is_blank, letter_of
 from arbitru.errors import IllegalPlacementError, NotationError, TileError
+from arbitru.formats import payload
 from arbitru.formats.anticipation.draw import format_group
 from arbitru.formats.anticipation.slips import Slip, SlipRow
 from arbitru.formats.anticipation.variants import GROUP_SIZE, TURNS, Settings
+from arbitru.textinput import InputError, ascii_number, is_ascii_number, parse_signed
 
 VALID_RULE = "G-3"  # a valid placement: scored by the general rules (G-3, G-4)
 PENALTY = 20  # RO-6.3: a technical penalty = 4 technical warnings
@@ -78,18 +80,19 @@ def read_position(text: str) -> WrittenPosition:
             return WrittenPosition(raw, missing=True, problem=str(e))
     else:
         return WrittenPosition(raw, coord, coord.horizontal, coord.row, coord.col)
-    tokens = re.findall(r"[^\W\d_]+|\d+", text)
+    tokens = re.findall(r"[^\W0-9_]+|[0-9]+", text)
     if len(tokens) < 2:
         return WrittenPosition(raw, missing=True, problem=f"position {raw!r} has only one sign")
-    if len(tokens) == 2 and tokens[0].isdigit() != tokens[1].isdigit():
-        letter_first = not tokens[0].isdigit()
+    if len(tokens) == 2 and is_ascii_number(tokens[0]) != is_ascii_number(tokens[1]):
+        letter_first = not is_ascii_number(tokens[0])
         letter, number = (tokens[0], tokens[1]) if letter_first else (tokens[1], tokens[0])
         row = (
             "ABCDEFGHIJKLMNO".index(letter.upper())
             if len(letter) == 1 and letter.upper() in "ABCDEFGHIJKLMNO"
             else None
         )
-        col = int(number) - 1 if 1 <= int(number) <= SIZE else None
+        value = ascii_number(number)
+        col = value - 1 if value is not None and 1 <= value <= SIZE else None
         bad = []
         if row is None:
             bad.append(f"row {letter!r} does not exist (rows are A to O)")
@@ -455,8 +458,22 @@ class Decision:
     event: int | None = None
 
     @classmethod
-    def from_payload(cls, seq: int, data: dict[str, Any]) -> Decision:
-        return cls(seq, **{k: v for k, v in data.items() if k in cls.__dataclass_fields__ and k != "seq"})
+    def from_payload(cls, seq: int, data: Mapping[str, Any]) -> Decision:
+        """:raises PayloadError: for a field of the wrong type."""
+        return cls(
+            seq,
+            payload.text(data, "player"),
+            payload.text(data, "target"),
+            payload.text(data, "action"),
+            payload.text(data, "reason"),
+            payload.text(data, "by", "chief arbiter"),
+            payload.optional_integer(data, "turn", low=1, high=TURNS),
+            payload.optional_integer(data, "index", low=1, high=2),
+            payload.optional_text(data, "position"),
+            payload.optional_text(data, "word"),
+            payload.optional_integer(data, "points"),
+            payload.optional_integer(data, "event", low=1),
+        )
 
 
 @dataclass(frozen=True)
@@ -1303,14 +1320,14 @@ def _all_coords() -> Iterable[Coordinate]:
 
 
 def _same_number(written: str, number: int) -> bool:
-    return written.strip() == str(number) or (written.strip().isdigit() and int(written) == number)
+    return written.strip() == str(number) or ascii_number(written) == number
 
 
 def _int(text: str) -> int | None:
-    text = text.strip()
+    """A number as written (a sign allowed, ASCII digits only), None when it is none."""
     try:
-        return int(text)
-    except ValueError:
+        return parse_signed(text, "number")
+    except InputError:
         return None
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,7 +38,9 @@ from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.movegen import generate
 from arbitru.engine.tiles import BLANK, Alphabet, Bag, Rack
 from arbitru.errors import ArbitruError, TileError
+from arbitru.formats import payload
 from arbitru.formats.anticipation.variants import GROUP1_SIZE, GROUP_SIZE, GROUPS, Settings
+from arbitru.textinput import ascii_number
 
 MAX_ATTEMPTS = 2000  # draws of one group before it is said not to meet the condition
 ESCALATE = 5  # regroupings before one more group is returned
@@ -268,13 +270,13 @@ class Draw:
         return {"groups": self.labels(alpha), "method": self.method, "seed": self.seed, "log": self.log}
 
     @classmethod
-    def from_payload(cls, alpha: Alphabet, data: dict[str, Any]) -> Draw:
-        return cls(
-            [parse_group(alpha, g) for g in data["groups"]],
-            data["method"],
-            data.get("seed"),
-            data.get("log", []),
-        )
+    def from_payload(cls, alpha: Alphabet, data: Mapping[str, Any]) -> Draw:
+        """:raises PayloadError: for a field of the wrong type or not 15 groups."""
+        groups = [parse_group(alpha, g) for g in payload.texts(data, "groups")]
+        if len(groups) != GROUPS:
+            raise payload.PayloadError(f"{len(groups)} groups, not {GROUPS}")
+        log = [dict(entry) for entry in payload.mappings(data, "log", [])]
+        return cls(groups, payload.text(data, "method"), payload.optional_integer(data, "seed"), log)
 
 
 def groups_to_return(rules: GroupRules, drawn: Sequence[Sequence[int]], bag: Sequence[int], left: int) -> int:
@@ -405,7 +407,7 @@ def _can_meet(rules: GroupRules, bag: Sequence[int], left: int, supervised: bool
 # --- groups entered by hand ---------------------------------------------------------------------------------
 
 
-_LINE = re.compile(r"^\s*(?:(?:grupa\s*)?(\d+)\s*[:.)=]\s*|(\d+)\s+)?(.*?)\s*$", re.IGNORECASE)
+_LINE = re.compile(r"^\s*(?:(?:grupa\s*)?([0-9]+)\s*[:.)=]\s*|([0-9]+)\s+)?(.*?)\s*$", re.IGNORECASE)
 
 
 def parse_groups(alpha: Alphabet, text: str) -> list[list[int]]:
@@ -423,7 +425,7 @@ def parse_groups(alpha: Alphabet, text: str) -> list[list[int]]:
         assert m is not None
         number = m.group(1) or m.group(2)
         letters = m.group(3)
-        if number is not None and int(number) != len(groups) + 1:
+        if number is not None and ascii_number(number) != len(groups) + 1:
             problems.append(f"line {lineno}: group number {number}, expected {len(groups) + 1}")
         try:
             groups.append(parse_group(alpha, letters))

@@ -33,7 +33,9 @@ from typing import Any
 from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.tiles import Alphabet, alphabet
 from arbitru.errors import ArbitruError, JournalError, LexiconError
+from arbitru.formats import payload
 from arbitru.formats.anticipation.clock import (
+    CLOCK_ACTIONS,
     ClockError,
     Timer,
     announced_groups,
@@ -57,6 +59,7 @@ from arbitru.formats.anticipation.slips import Slip, SlipFileError, read_slips_c
 from arbitru.formats.anticipation.turns import Lot, TurnOrder
 from arbitru.formats.anticipation.variants import GROUPS, TURNS, Settings
 from arbitru.journal.store import Event, Journal, action
+from arbitru.textinput import InputError, ascii_number, check_text, csv_rows
 
 FORMAT = "anticipation"
 DECISION_TARGETS = {
@@ -198,8 +201,11 @@ class AnticipationGame:
             raise JournalError(f"game {game_id!r} is a {info.format} game, not an anticipation game")
         self.journal = journal
         self.id = game_id
-        self.settings = Settings.from_dict(info.settings)
-        self.alpha = alphabet(self.settings.lang)
+        try:
+            self.settings = Settings.from_dict(dict(payload.mapping(info.settings, "the settings")))
+            self.alpha = alphabet(self.settings.lang)
+        except (ValueError, TypeError) as e:
+            raise JournalError(f"game {game_id}: settings that cannot be read: {e}") from None
         self._lexicon = lexicon
 
     def _refresh(self) -> None:
@@ -382,7 +388,7 @@ class AnticipationGame:
     def _seating_players(self) -> list[str]:
         players: list[str] = []
         for e in self.journal.iter_events(self.id, "seating"):
-            players.extend(p["player"] for p in e.payload["players"])
+            players.extend(str(p.get("player")) for p in e.payload.get("players", ()) if isinstance(p, dict))
         return players
 
     @action
@@ -421,7 +427,7 @@ class AnticipationGame:
             raise ArbitruError("an 'as' decision gives the position and/or word the player meant")
         if target == "discipline" and event is None:
             raise ArbitruError("a discipline decision names the sanction's event number")
-        payload = {
+        data = {
             "player": player,
             "target": target,
             "action": action,
@@ -434,11 +440,15 @@ class AnticipationGame:
             "points": points,
             "event": event,
         }
-        return self.journal.append(self.id, "decision", payload)
+        try:  # what replay reads back, checked before it is stored
+            Decision.from_payload(0, data)
+        except payload.PayloadError as e:
+            raise ArbitruError(f"decision: {e}") from None
+        return self.journal.append(self.id, "decision", data)
 
     def _final(self) -> int | None:
         for e in self.journal.iter_events(self.id, "publication"):
-            if e.payload["stage"] == "final":
+            if e.payload.get("stage") == "final":
                 return e.seq
         return None
 
@@ -467,6 +477,8 @@ class AnticipationGame:
             raise ArbitruError("a sanction is 'disciplinary' (RO-6.4) or 'cheating' (RO-7.1)")
         if not reason.strip():
             raise ArbitruError("a sanction needs its reason (RO-5.5.k)")
+        if turn is not None and not 1 <= turn <= TURNS:
+            raise ArbitruError(f"turn {turn}: turns are 1 to {TURNS}")
         return self.journal.append(
             self.id, "sanction", {"player": player, "kind": kind, "reason": reason, "turn": turn}
         )
@@ -502,9 +514,9 @@ class AnticipationGame:
         groups, recap = self.announced()
         if recap:
             raise ArbitruError("every group is read out, and read again: start the analysis timer (RO-5.2.h)")
-        payload: dict[str, Any] = {"step": "recap"} if groups >= GROUPS else {"step": "group", "group": groups + 1}
-        self.journal.append(self.id, "announced", payload)
-        return payload
+        step: dict[str, Any] = {"step": "recap"} if groups >= GROUPS else {"step": "group", "group": groups + 1}
+        self.journal.append(self.id, "announced", step)
+        return step
 
     @action
     def clock(self, timer: str, act: str, now: float) -> Timer:
@@ -567,10 +579,13 @@ class AnticipationGame:
                 break
             state.last_seq = e.seq
             try:
-                self._apply(state, e)
-            except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
-                if isinstance(err, ArbitruError):
+                self._apply(state, payload.mapping(e.payload), e)
+            except JournalError as err:
+                if str(err).startswith(f"game {self.id}:"):
                     raise
+                raise JournalError(f"game {self.id}: event {e.seq} ({e.kind}): {err}") from None
+            except (ValueError, LookupError, TypeError, AttributeError, ArithmeticError, RecursionError) as err:
+                # ValueError covers every ArbitruError: a tile, a lot, a payload field that cannot be read
                 what = f"missing {err}" if isinstance(err, KeyError) else str(err)
                 raise JournalError(
                     f"game {self.id}: event {e.seq} ({e.kind}) does not fit the game: {what}"
@@ -597,17 +612,20 @@ class AnticipationGame:
         state.ranking = rank(state.results, self.settings.variant)
         return state
 
-    def _apply(self, state: GameState, e: Event) -> None:
-        p = e.payload
+    def _apply(self, state: GameState, p: Mapping[str, Any], e: Event) -> None:
         if e.kind == "draw":
             state.draw = Draw.from_payload(self.alpha, p)
         elif e.kind == "seating":
-            for entry in p["players"]:
-                state.seating[entry["player"]] = int(entry["table"])
-                if entry.get("name"):
-                    state.names[entry["player"]] = entry["name"]
+            for entry in payload.mappings(p, "players"):
+                player = payload.text(entry, "player")
+                state.seating[player] = payload.integer(entry, "table", low=1)
+                if payload.text(entry, "name", ""):
+                    state.names[player] = payload.text(entry, "name")
         elif e.kind == "blind_groups":
-            state.blind[p["player"]] = [parse_group(self.alpha, g) for g in p["groups"]]
+            groups = [parse_group(self.alpha, g) for g in payload.texts(p, "groups")]
+            if len(groups) != GROUPS:
+                raise JournalError(f"{len(groups)} sealed groups, not {GROUPS}")
+            state.blind[payload.text(p, "player")] = groups
         elif e.kind == "lot":
             state.order.add(Lot.from_payload(p))
         elif e.kind == "slip":
@@ -622,17 +640,35 @@ class AnticipationGame:
                 replaces = [*old.replaces, old.seq] if old and old.seq is not None else []
                 state.slips[key] = SlipEntry(e.seq, slip, replaces)
         elif e.kind == "decision":
-            state.decisions.append(Decision.from_payload(e.seq, p))
+            decision = Decision.from_payload(e.seq, p)
+            if decision.action not in DECISION_TARGETS.get(decision.target, ()):
+                raise JournalError(f"a {decision.target!r} decision cannot be {decision.action!r}")
+            state.decisions.append(decision)
         elif e.kind == "sanction":
-            state.sanctions.append(Sanction(e.seq, p["player"], p["kind"], p["reason"], p.get("turn")))
+            kind = payload.text(p, "kind")
+            if kind not in ("disciplinary", "cheating"):
+                raise JournalError(f"a sanction of kind {kind!r}")
+            turn = payload.optional_integer(p, "turn", low=1, high=TURNS)
+            state.sanctions.append(Sanction(e.seq, payload.text(p, "player"), kind, payload.text(p, "reason"), turn))
         elif e.kind == "correction":
-            state.corrections.append({"seq": e.seq, **p})
+            state.corrections.append({**p, "seq": e.seq})
         elif e.kind == "publication":
-            state.publications.append({"seq": e.seq, **p})
-        elif e.kind in ("clock", "announced"):
-            pass  # the chronometer and the reading of the draw: no effect on the correction
+            stage = payload.text(p, "stage")
+            if stage not in ("provisional", "final"):
+                raise JournalError(f"a publication of stage {stage!r}")
+            state.publications.append({**p, "seq": e.seq, "stage": stage, "deadline": payload.text(p, "deadline", "")})
+        elif e.kind == "clock":  # the chronometer: no effect on the correction, but it must read
+            check_timer(payload.text(p, "timer"))
+            if payload.text(p, "action") not in CLOCK_ACTIONS:
+                raise JournalError(f"a clock action {p.get('action')!r}")
+            payload.real(p, "at")
+        elif e.kind == "announced":  # how far the draw is read out (RO-5.2.f-g)
+            if payload.text(p, "step") not in ("group", "recap"):
+                raise JournalError(f"an announcement step {p.get('step')!r}")
+            if p["step"] == "group":
+                payload.integer(p, "group", low=1, high=GROUPS)
         else:
-            raise JournalError(f"event #{e.seq}: unknown kind {e.kind!r} in an anticipation game")
+            raise JournalError(f"unknown kind {e.kind!r} in an anticipation game")
 
 
 def _seating_payload(seating: Sequence[tuple[str, int, str]]) -> dict[str, Any]:
@@ -653,21 +689,29 @@ def read_seating_csv(text: str) -> list[tuple[str, int, str]]:
 
     :raises SlipFileError: naming the line and field of a problem.
     """
-    import csv
-    import io
-
     out: list[tuple[str, int, str]] = []
-    for lineno, cells in enumerate(csv.reader(io.StringIO(text)), 1):
+    try:
+        rows = csv_rows(text, "seating file")
+    except InputError as e:
+        raise SlipFileError(str(e)) from None
+    for lineno, cells in rows:
         if not cells or not any(c.strip() for c in cells):
             continue
         if lineno == 1 and cells[0].strip().lower() == "player":
             continue
-        if len(cells) < 2:
+        if not 2 <= len(cells) <= 3:
             raise SlipFileError(f"line {lineno}: expected player,table[,name]")
         player, table = cells[0].strip(), cells[1].strip()
+        name = cells[2].strip() if len(cells) > 2 else ""
         if not player:
             raise SlipFileError(f"line {lineno}, field 'player': empty")
-        if not table.isdigit() or int(table) < 1:
+        number = ascii_number(table)
+        if number is None or number < 1:
             raise SlipFileError(f"line {lineno}, field 'table': {table!r} is not a table number")
-        out.append((player, int(table), cells[2].strip() if len(cells) > 2 else ""))
+        try:
+            check_text(player, f"line {lineno}, field 'player'", "player")
+            check_text(name, f"line {lineno}, field 'name'", "name")
+        except InputError as e:
+            raise SlipFileError(str(e)) from None
+        out.append((player, number, name))
     return out

@@ -8,12 +8,12 @@ players of the same club side by side.
 
 from __future__ import annotations
 
-import csv
-import io
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from arbitru.formats.anticipation.slips import SlipFileError
+from arbitru.textinput import InputError, check_text, csv_rows
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,10 @@ class Entrant:
     club: str = ""
     late: bool = False  # entered after the seating was fixed (30 minutes before the start)
     name: str = ""
+
+
+# a rating in ASCII digits (no "nan", "inf" or exponent, which would break the order of the tables)
+_RATING = re.compile(r"-?[0-9]{1,9}(?:\.[0-9]{1,6})?")
 
 
 def seat(entrants: Iterable[Entrant]) -> list[tuple[str, int, str]]:
@@ -58,18 +62,28 @@ def read_entrants_csv(text: str) -> list[Entrant]:
     :raises SlipFileError: naming the line and field of a problem.
     """
     out: list[Entrant] = []
-    for lineno, cells in enumerate(csv.reader(io.StringIO(text)), 1):
+    try:
+        rows = csv_rows(text, "entrants file")
+    except InputError as e:
+        raise SlipFileError(str(e)) from None
+    for lineno, cells in rows:
         if not cells or not any(c.strip() for c in cells):
             continue
         if lineno == 1 and cells[0].strip().lower() == "player":
             continue
+        if len(cells) > 5:
+            raise SlipFileError(f"line {lineno}: {len(cells)} fields, expected player,rating[,club[,late[,name]]]")
         cells = [c.strip() for c in cells] + [""] * 5
         if not cells[0]:
             raise SlipFileError(f"line {lineno}, field 'player': empty")
-        try:
-            rating = float(cells[1] or 0)
-        except ValueError:
-            raise SlipFileError(f"line {lineno}, field 'rating': {cells[1]!r} is not a number") from None
+        for field, cell in zip(("player", "rating", "club", "late", "name"), cells, strict=False):
+            try:
+                check_text(cell, f"line {lineno}, field {field!r}", field)
+            except InputError as e:
+                raise SlipFileError(str(e)) from None
+        if not _RATING.fullmatch(cells[1] or "0"):
+            raise SlipFileError(f"line {lineno}, field 'rating': {cells[1]!r} is not a number")
+        rating = float(cells[1] or 0)
         late = cells[3].lower() in ("1", "yes", "da", "true", "late")
         out.append(Entrant(cells[0], rating, cells[2], late, cells[4]))
     return out

@@ -28,10 +28,12 @@ from arbitru.engine.notation import HORIZONTAL, VERTICAL, Coordinate
 from arbitru.engine.placement import Placement
 from arbitru.engine.rules import check
 from arbitru.engine.tiles import BLANK, BLANK_BIT, Alphabet, Rack, alphabet, letter_of
+from arbitru.errors import ArbitruError
 from arbitru.formats.anticipation.draw import Draw, GroupRules, draw_groups
 from arbitru.formats.anticipation.slips import Slip, SlipRow
 from arbitru.formats.anticipation.turns import TurnOrder
 from arbitru.formats.anticipation.variants import TURNS
+from arbitru.textinput import ascii_number, parse_signed
 
 #: error kinds and their weights per placement (the rest is written correctly)
 ERRORS = {
@@ -392,8 +394,8 @@ def simulate(
                     _place(s, exp, play)
                     total_expected += play.score
                 else:
-                    total_expected += int(row.score) if row.score.strip().isdigit() else 0
-                total_declared += int(row.score) if row.score.strip().lstrip("-").isdigit() else 0
+                    total_expected += ascii_number(row.score) or 0
+                total_declared += _signed(row.score)
             # slip-level faults, one kind at most
             if rows and rng.random() < 0.04:
                 if rng.random() < 0.5:
@@ -558,7 +560,7 @@ def _write(
         only = (
             "".join(ch for ch in position if ch.isalpha())
             if rng.random() < 0.5
-            else "".join(ch for ch in position if ch.isdigit())
+            else "".join(ch for ch in position if ch in "0123456789")
         )
         return SlipRow(0, "", "", only, word, score, "", ""), expect("invalid", "RO-6.1d"), None
     elif kind == "nonsense-position":
@@ -759,3 +761,10 @@ def summary(sim: Simulation) -> dict[str, Any]:
         "placements": len(sim.placements),
         "kinds": dict(sim.stats),
     }
+
+
+def _signed(text: str) -> int:
+    try:
+        return parse_signed(text, "score")
+    except ArbitruError:
+        return 0

@@ -25,19 +25,21 @@ cannot be attributed to a player; what the player wrote is never refused.
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from arbitru.errors import ArbitruError
+from arbitru.formats import payload
 from arbitru.formats.anticipation.variants import TURNS
+from arbitru.textinput import InputError, ascii_number, check_digits, check_text, csv_rows
 
 COLUMNS = ("player", "table", "turn", "position", "word", "score", "turn_total", "note")
 OPTIONAL_COLUMNS = ("name", "collected")
+#: the fields the desk types as numbers: in ASCII digits only ("²" or "٣" is a typing fault, refused)
+NUMBER_COLUMNS = ("table", "turn", "score", "turn_total", "collected")
 
 
 class SlipFileError(ArbitruError):
@@ -94,10 +96,28 @@ class Slip:
         }
 
     @classmethod
-    def from_payload(cls, data: dict[str, Any]) -> Slip:
-        rows = [SlipRow(**r) for r in data["rows"]]
+    def from_payload(cls, data: Mapping[str, Any]) -> Slip:
+        """:raises PayloadError: for a field of the wrong type."""
+        rows = [
+            SlipRow(
+                line=payload.integer(r, "line", 0, low=0),
+                table=payload.text(r, "table", ""),
+                turn=payload.text(r, "turn", ""),
+                position=payload.text(r, "position", ""),
+                word=payload.text(r, "word", ""),
+                score=payload.text(r, "score", ""),
+                turn_total=payload.text(r, "turn_total", ""),
+                note=payload.text(r, "note", ""),
+                name=payload.optional_text(r, "name"),
+            )
+            for r in payload.mappings(data, "rows")
+        ]
         return cls(
-            data["player"], data.get("turn"), rows, data.get("source", ""), data.get("written_turn", "")
+            payload.text(data, "player"),
+            payload.optional_integer(data, "turn", low=1, high=TURNS),
+            rows,
+            payload.text(data, "source", ""),
+            payload.text(data, "written_turn", ""),
         )
 
     # --- reading what was written ---------------------------------------------------------------------------
@@ -157,7 +177,9 @@ def parse_notes(raw: str) -> list[Note]:
         key = fold(text)
         m = _CANCEL.match(key)
         if m:
-            numbers = tuple(int(n) for n in re.findall(r"\d+", m.group(1)))
+            # ASCII digits only; a number no turn can have is dropped (the note then cancels nothing)
+            found = (ascii_number(n) for n in re.findall(r"[0-9]+", m.group(1)))
+            numbers = tuple(n for n in found if n is not None)
             notes.append(Note("cancel", text, turns=numbers))
             continue
         m = _VERIFY.match(key)
@@ -192,19 +214,12 @@ def read_slips_csv(
     """
     if turn is not None and not 1 <= turn <= TURNS:
         raise SlipFileError(f"--turn {turn}: turns are 1 to {TURNS}")
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    reader = csv.reader(io.StringIO(text, newline=""))
-    rows: list[list[str]] = []
-    starts: list[int] = []  # the line each row starts on (a quoted field may span lines)
     try:
-        last = 0
-        for cells in reader:
-            rows.append(cells)
-            starts.append(last + 1)
-            last = reader.line_num
-    except csv.Error as e:
-        raise SlipFileError(f"line {reader.line_num}: {e}") from None
+        numbered = csv_rows(text, "slip file")
+    except InputError as e:
+        raise SlipFileError(str(e)) from None
+    rows = [cells for _, cells in numbered]
+    starts = [line for line, _ in numbered]  # the line each row starts on (a quoted field may span lines)
     header_index = next((i for i, r in enumerate(rows) if any(c.strip() for c in r)), None)
     if header_index is None:
         raise SlipFileError("the file is empty: expected a header line " + ",".join(COLUMNS))
@@ -232,6 +247,13 @@ def read_slips_csv(
         if len(cells) != len(header):
             raise SlipFileError(f"line {lineno}: {len(cells)} fields, the header has {len(header)}")
         data = dict(zip(header, cells, strict=True))
+        for name, cell in data.items():
+            try:
+                check_text(cell, f"line {lineno}, field {name!r}", name)
+                if name in NUMBER_COLUMNS:
+                    check_digits(cell, f"line {lineno}, field {name!r}:")
+            except InputError as e:
+                raise SlipFileError(str(e)) from None
         player = data["player"].strip()
         if not player:
             raise SlipFileError(
@@ -242,13 +264,13 @@ def read_slips_csv(
         collected: int | None = turn
         if collected is None and data.get("collected", "").strip():
             raw = data["collected"].strip()
-            if not raw.isdigit() or not 1 <= int(raw) <= TURNS:
+            collected = ascii_number(raw)
+            if collected is None or not 1 <= collected <= TURNS:
                 raise SlipFileError(f"line {lineno}, field 'collected': {raw!r} is not a turn (1 to {TURNS})")
-            collected = int(raw)
         if collected is None:
-            written = data["turn"].strip()
-            if written.isdigit() and 1 <= int(written) <= TURNS:
-                collected = int(written)
+            written = ascii_number(data["turn"])
+            if written is not None and 1 <= written <= TURNS:
+                collected = written
         key = (player, str(collected) if collected is not None else "?" + data["turn"])
         row = SlipRow(
             line=lineno,

@@ -20,10 +20,12 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from arbitru.errors import ArbitruError
+from arbitru.formats import payload
 from arbitru.formats.anticipation.variants import GROUPS, TURNS
 
 #: RO-4.3: time for the analysis and for each turn, in minutes
@@ -47,8 +49,9 @@ class Lot:
         return {"turn": self.turn, "group": self.group, "drawn_by": self.drawn_by}
 
     @classmethod
-    def from_payload(cls, data: dict[str, Any]) -> Lot:
-        return cls(int(data["turn"]), int(data["group"]), str(data["drawn_by"]))
+    def from_payload(cls, data: Mapping[str, Any]) -> Lot:
+        """:raises PayloadError: for a field of the wrong type (:meth:`TurnOrder.add` checks the order)."""
+        return cls(payload.integer(data, "turn"), payload.integer(data, "group"), payload.text(data, "drawn_by"))
 
 
 @dataclass

@@ -11,6 +11,7 @@ from typing import Any
 
 from arbitru.formats import spreadsheet
 from arbitru.formats.duplicate.results import GameResult, MoveLine, PlayerLine, Standing, percent
+from arbitru.textinput import number_order
 
 FORMATS = ("text", "csv", "csv-moves", "html", "json")
 
@@ -76,7 +77,7 @@ def moves_csv(result: GameResult) -> str:
         ]
     )
     masters = {m.move: m for m in result.masters}
-    for line in sorted(result.lines, key=lambda ln: _num(ln.player.number)):
+    for line in sorted(result.lines, key=lambda ln: number_order(ln.player.number)):
         for m in line.moves:
             v = m.verdict
             slip = v.slip if v else None
@@ -98,9 +99,6 @@ def moves_csv(result: GameResult) -> str:
             )
     return out.getvalue()
 
-
-def _num(number: str) -> tuple[int, str]:
-    return (int(number), "") if number.isdigit() else (10**9, number)
 
 
 def text(result: GameResult) -> str:
@@ -152,7 +150,7 @@ def text(result: GameResult) -> str:
     lines.append(
         f"{'master':<24}" + "".join(f"{m.score:>5}" for m in result.masters) + f"{result.master_total:>7}"
     )
-    for line in sorted(result.lines, key=lambda ln: _num(ln.player.number)):
+    for line in sorted(result.lines, key=lambda ln: number_order(ln.player.number)):
         cells = "".join(f"{_cell(m):>5}" for m in line.moves)
         lines.append(f"{line.player.label():<24}{cells}{line.total:>7}")
     lines.append(
@@ -202,7 +200,7 @@ def html_page(result: GameResult) -> str:
         f"<tr><th>master</th>{''.join(f'<td>{m.score}</td>' for m in result.masters)}"
         f"<td>{result.master_total}</td></tr>"
     ]
-    for line in sorted(result.lines, key=lambda ln: _num(ln.player.number)):
+    for line in sorted(result.lines, key=lambda ln: number_order(ln.player.number)):
         cells = "".join(
             f'<td title="{e(" ".join(m.reasons) or m.written())}">{e(_cell(m))}</td>' for m in line.moves
         )

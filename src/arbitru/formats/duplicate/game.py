@@ -24,7 +24,7 @@ when its master move is placed.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,11 +35,13 @@ from arbitru.engine.notation import Coordinate
 from arbitru.engine.placement import Placement
 from arbitru.engine.tiles import BLANK, BLANK_BIT, Alphabet, Bag, Rack, alphabet, letter_of
 from arbitru.errors import ArbitruError, JournalError, NotationError, TileError
+from arbitru.formats import payload
 from arbitru.formats.duplicate import announce, master, racks, variants
 from arbitru.formats.duplicate.racks import Draw
 from arbitru.formats.duplicate.rulesets import RuleSet, RuleSetError, cites
-from arbitru.formats.duplicate.slips import Slip, Verdict, judge
+from arbitru.formats.duplicate.slips import Slip, Verdict, checked, judge
 from arbitru.journal.store import Event, Journal, action
+from arbitru.textinput import check_digits, check_payload, number_order
 
 FORMAT = "duplicate"
 SOURCES = ("seed", "hand", "prepared")
@@ -104,11 +106,11 @@ class Settings:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Settings:
         try:
-            data = dict(d)
+            data = dict(payload.mapping(d, "the settings"))
             rules = RuleSet.from_dict(data.pop("rules"))
             prepared = tuple(PreparedMove(tuple(p["rack"]), p.get("move")) for p in data.pop("prepared", []))
             return cls(rules=rules, prepared=prepared, **data)
-        except (KeyError, TypeError) as e:
+        except (KeyError, TypeError, payload.PayloadError) as e:
             raise GameError(f"malformed game settings: {e}") from None
 
     def announcement(self) -> list[str]:
@@ -326,30 +328,32 @@ class Game:
         if handler is None:
             raise JournalError(f"game {self.id}: event {event.seq}: unknown kind {event.kind!r} in a duplicate game")
         try:
-            handler(event.payload)
+            handler(payload.mapping(event.payload))
         except JournalError as e:
             text = str(e)
             if text.startswith(f"game {self.id}:"):
                 raise
             raise JournalError(f"game {self.id}: event {event.seq} ({event.kind}): {text}") from None
-        except (KeyError, TypeError, ValueError) as e:
+        except (ValueError, LookupError, TypeError, AttributeError, ArithmeticError, RecursionError) as e:
+            # ValueError covers every ArbitruError (a tile, a position, a payload field that cannot be read)
             what = f"missing {e}" if isinstance(e, KeyError) else str(e)
             raise JournalError(
                 f"game {self.id}: event {event.seq} ({event.kind}) does not fit the game: {what}"
             ) from None
         self.last_seq = event.seq
 
-    def _on_player(self, p: dict[str, Any]) -> None:
-        number = str(p["number"])
+    def _on_player(self, p: Mapping[str, Any]) -> None:
+        number = payload.text(p, "number")
         self.players[number] = Player(
-            number, p.get("name", ""), str(p.get("table", "")), tuple(p.get("members", ()))
+            number, payload.text(p, "name", ""), payload.text(p, "table", ""), tuple(payload.texts(p, "members", ()))
         )
 
-    def _on_withdraw(self, p: dict[str, Any]) -> None:
-        player = self.players.setdefault(str(p["player"]), Player(str(p["player"])))
-        player.withdrawn_after = int(p["after_move"])
+    def _on_withdraw(self, p: Mapping[str, Any]) -> None:
+        number = payload.text(p, "player")
+        after = payload.integer(p, "after_move", low=0)
+        self.players.setdefault(number, Player(number)).withdrawn_after = after
 
-    def _on_draw(self, p: dict[str, Any]) -> None:
+    def _on_draw(self, p: Mapping[str, Any]) -> None:
         if self.end is not None:
             raise JournalError("a draw after the end of the game")
         d = Draw.from_payload(self.alphabet, p)
@@ -379,30 +383,32 @@ class Game:
         if replacing and d.legal:
             self.no_move_redraws += 1
 
-    def _on_master(self, p: dict[str, Any]) -> None:
-        if self.phase != "play" or int(p["move"]) != self.move:
-            raise JournalError(
-                f"a master move for move {p['move']} while the game is at {self.phase} {self.move}"
-            )
+    def _on_master(self, p: Mapping[str, Any]) -> None:
+        move = payload.integer(p, "move")
+        if self.phase != "play" or move != self.move:
+            raise JournalError(f"a master move for move {move} while the game is at {self.phase} {self.move}")
         state = self.moves[-1]
-        placement = Placement(Coordinate.parse(p["position"]), _word_from_labels(self.alphabet, p["word"]))
+        word = _word_from_labels(self.alphabet, payload.texts(p, "word"))
+        placement = Placement(Coordinate.parse(payload.text(p, "position")), word)
         new = self.board.play(placement)
         rack = Rack(self.alphabet, self.rack)
         left = rack.take([t for _, t in new])  # raises TileError when the move is not on the rack
         self.rack = left.tiles()
         joker = self._joker(new) if self.settings.variant == "joker" else None
         recorded = p.get("joker")
+        if recorded is not None:
+            payload.mapping(recorded, "field 'joker'")
         if recorded is not None and joker != recorded:
             raise JournalError(
                 f"move {self.move}: FISE-20 blank handling {recorded} does not replay ({joker})"
             )
         state.master = Master(
             placement,
-            int(p["score"]),
-            p.get("top"),
-            str(p.get("by", "program")),
-            list(p.get("ties", [])),
-            list(p.get("remarks", [])),
+            payload.integer(p, "score"),
+            payload.optional_integer(p, "top"),
+            payload.text(p, "by", "program"),
+            [_tie(t) for t in payload.mappings(p, "ties", [])],
+            payload.texts(p, "remarks", []),
             new,
             joker,
         )
@@ -428,21 +434,22 @@ class Game:
             self.fixed = ()
         return action
 
-    def _on_slip(self, p: dict[str, Any]) -> None:
+    def _on_slip(self, p: Mapping[str, Any]) -> None:
         slip = Slip.from_payload(p)
         if slip.move > self.move or slip.move < 1:
             raise JournalError(f"a slip for move {slip.move}, which is not open")
-        self.slips[(slip.move, slip.player)] = slip
+        # one slip per player and move: the number as written, spaces apart (the slip keeps them)
+        self.slips[(slip.move, slip.player.strip())] = slip
 
-    def _on_ruling(self, p: dict[str, Any]) -> None:
-        self.rulings[str(p["word"]).upper()] = (
-            bool(p["valid"]),
-            str(p.get("reason", "")),
-            str(p.get("rule", "")),
+    def _on_ruling(self, p: Mapping[str, Any]) -> None:
+        self.rulings[payload.text(p, "word").upper()] = (
+            payload.boolean(p, "valid"),
+            payload.text(p, "reason", ""),
+            payload.text(p, "rule", ""),
         )
 
-    def _on_clock(self, p: dict[str, Any]) -> None:
-        act, move, at = str(p["action"]), int(p["move"]), float(p["at"])
+    def _on_clock(self, p: Mapping[str, Any]) -> None:
+        act, move, at = payload.text(p, "action"), payload.integer(p, "move", low=1), payload.real(p, "at")
         if self.phase != "play" or move != self.move:
             raise JournalError(f"a clock {act} for move {move} while the game is at {self.phase} {self.move}")
         c = self.clock
@@ -459,17 +466,19 @@ class Game:
         """The clock of ``move`` (idle when it never started)."""
         return self.clock if self.clock.move == move else MoveClock(move, self.rules.clock.seconds)
 
-    def _on_end(self, p: dict[str, Any]) -> None:
-        self.end = End(
-            int(p["after_move"]), str(p["reason"]), tuple(p.get("rules", ())), str(p.get("kind", "referee"))
-        )
+    def _on_end(self, p: Mapping[str, Any]) -> None:
+        kind = payload.text(p, "kind", "referee")
+        if kind not in END_KINDS:
+            raise JournalError(f"an end of kind {kind!r}; known: {', '.join(END_KINDS)}")
+        rules = tuple(payload.texts(p, "rules", ()))
+        self.end = End(payload.integer(p, "after_move", low=0), payload.text(p, "reason"), rules, kind)
 
     # --- judging -----------------------------------------------------------------------------------------
 
     def verdict(self, slip: Slip, lexicon: Lexicon) -> Verdict:
         """The verdict on a slip against the board and rack of its move."""
         state = self.moves[slip.move - 1]
-        player = self.players.get(slip.player)
+        player = self.players.get(slip.player.strip())
         withdrawn = bool(player and player.withdrawn_after is not None and slip.move > player.withdrawn_after)
         known = set(self.players) if self.players else None
         return judge(
@@ -486,14 +495,23 @@ class Game:
     def verdicts(self, lexicon: Lexicon, move: int | None = None) -> list[Verdict]:
         """The verdicts on the slips that count (the last one entered per player and move)."""
         out = []
-        for (m, _player), slip in sorted(self.slips.items(), key=lambda kv: (kv[0][0], _num(kv[0][1]))):
+        for (m, _player), slip in sorted(self.slips.items(), key=lambda kv: (kv[0][0], number_order(kv[0][1]))):
             if move is None or m == move:
                 out.append(self.verdict(slip, lexicon))
         return out
 
 
-def _num(player: str) -> tuple[int, str]:
-    return (int(player), "") if player.isdigit() else (10**9, player)
+
+def _tie(t: Mapping[str, Any]) -> dict[str, Any]:
+    """A tied move as recorded with its master move (position, word labels, score, why it came behind)."""
+    tie: dict[str, Any] = {
+        "position": payload.text(t, "position"),
+        "score": payload.integer(t, "score"),
+        "word": payload.texts(t, "word"),
+    }
+    if "behind" in t:
+        tie["behind"] = payload.text(t, "behind")
+    return {**t, **tie}
 
 
 def _word_from_labels(alpha: Alphabet, items: Sequence[str]) -> tuple[int, ...]:
@@ -543,7 +561,11 @@ class Step:
 class Session:
     """A game in a journal: replays it on opening, and appends each action's events before applying them."""
 
-    def __init__(self, journal: Journal, game_id: str, lexicon: Lexicon | None = None) -> None:
+    def __init__(
+        self, journal: Journal, game_id: str, lexicon: Lexicon | None = None, state: Game | None = None
+    ) -> None:
+        """``state``: the game as folded earlier by this process (a server keeps it between requests); only
+        the events after it are folded in, and it is not to be used elsewhere meanwhile."""
         info = journal.game(game_id)
         if info.format != FORMAT:
             raise GameError(f"game {game_id} is a {info.format} game, not duplicate")
@@ -558,8 +580,13 @@ class Session:
                 f"{self.settings.lang!r}"
             )
         self.lexicon = lexicon
-        self.game = replay(game_id, self.settings, journal.iter_events(game_id))
         self._moved_on: Event | None = None
+        if state is not None and state.id == game_id:
+            self.game = state
+            self._refresh()
+            self._moved_on = None
+        else:
+            self.game = replay(game_id, self.settings, journal.iter_events(game_id))
 
     def _refresh(self) -> None:
         """Fold in what other writers appended since this session last looked (inside the action's
@@ -593,10 +620,13 @@ class Session:
         game_id: str | None = None,
     ) -> Session:
         """Register a new game with its settings (FISE-3) and players."""
+        registered = [("player", _player_payload(p)) for p in players]  # checked before anything is stored
+        for _, data in registered:
+            check_payload(data, "player")
         with journal.transaction():
             gid = journal.create_game(FORMAT, settings.to_dict(), game_id)
-            if players:
-                journal.append_many(gid, [("player", _player_payload(p)) for p in players])
+            if registered:
+                journal.append_many(gid, registered)
         return cls(journal, gid, lexicon)
 
     @classmethod
@@ -616,8 +646,8 @@ class Session:
     def _append(self, events: list[tuple[str, dict[str, Any]]]) -> None:
         """Write the events (one transaction), then fold them in."""
         seqs = self.journal.append_many(self.id, events)
-        for seq, (kind, payload) in zip(seqs, events, strict=True):
-            self.game.apply(Event(seq, kind, payload, "", self.journal.actor))
+        for seq, (kind, data) in zip(seqs, events, strict=True):
+            self.game.apply(Event(seq, kind, data, "", self.journal.actor))
 
     # --- players, slips, rulings -------------------------------------------------------------------------
 
@@ -651,7 +681,7 @@ class Session:
         commit comes before anything is computed from them."""
         seen: set[tuple[int, str]] = set()
         for s in slips:
-            key = (s.move, s.player)
+            key = (s.move, s.player.strip())  # a number as written, spaces apart, as the game keys slips
             if not replace and (key in self.game.slips or key in seen):
                 raise GameError(
                     f"player {s.player or '?'} has a slip for move {s.move} already; "
@@ -664,7 +694,7 @@ class Session:
                     f"slip of player {s.player or '?'} for move {s.move}: "
                     f"{'no move is open yet' if not self.game.move else f'moves open: 1–{self.game.move}'}"
                 )
-        self._append([("slip", s.to_payload()) for s in slips])
+        self._append([("slip", checked(s).to_payload()) for s in slips])
 
     @action
     def hand_in(self, slip: Slip, now: float) -> tuple[Slip, int]:
@@ -679,7 +709,7 @@ class Session:
             raise GameError(f"move {slip.move} is not open")
         state = g.moves[slip.move - 1]
         late = slip.late or state.master is not None or g.clock_for(slip.move).over(now)
-        if late and (slip.move, slip.player) in g.slips:
+        if late and (slip.move, slip.player.strip()) in g.slips:
             raise GameError(
                 f"player {slip.player} has a slip for move {slip.move} already; a late one cannot replace it"
             )
@@ -1073,6 +1103,8 @@ def _preview_joker(g: Game, chosen: master.Candidate) -> dict[str, Any] | None:
 
 
 def _player_payload(p: Player) -> dict[str, Any]:
+    check_digits(p.number, "player number")
+    check_digits(p.table, "table")
     return {"number": p.number, "name": p.name, "table": p.table, "members": list(p.members)}
 
 

@@ -117,7 +117,9 @@ def write(game: object, *, nick: str = "master", name: str = "Master moves") -> 
 
 
 _MOVE = re.compile(
-    r">(?P<nick>\S+):\s+(?P<rack>\S+)\s+(?P<pos>\w+)\s+(?P<play>\S+)\s+\+(?P<score>\d+)\s+(?P<total>-?\d+)\s*$"
+    # scores in ASCII digits, at most 9 of them (a regex digit class would also take "²" or "٣")
+    r">(?P<nick>\S+):\s+(?P<rack>\S+)\s+(?P<pos>\w+)\s+(?P<play>\S+)\s+"
+    r"\+(?P<score>[0-9]{1,9})\s+(?P<total>-?[0-9]{1,9})\s*$"
 )
 
 

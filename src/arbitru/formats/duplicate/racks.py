@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from arbitru.engine.tiles import BLANK, Alphabet, Bag
 from arbitru.errors import ArbitruError, TileError
+from arbitru.formats import payload
 from arbitru.formats.duplicate.rulesets import RackRule
 
 Tiles = tuple[int, ...]
@@ -138,18 +139,18 @@ class Draw:
         }
 
     @classmethod
-    def from_payload(cls, alpha: Alphabet, p: dict[str, Any]) -> Draw:
+    def from_payload(cls, alpha: Alphabet, p: Mapping[str, Any]) -> Draw:
         return cls(
-            move=int(p["move"]),
-            attempt=int(p["attempt"]),
-            kept=from_labels(alpha, p["kept"]),
-            drawn=from_labels(alpha, p["drawn"]),
-            legal=bool(p["legal"]),
-            condition=str(p["condition"]),
-            reason=str(p.get("reason", "")),
-            source=str(p.get("source", "seed")),
-            returned=from_labels(alpha, p.get("returned", [])),
-            fixed=from_labels(alpha, p.get("fixed", [])),
+            move=payload.integer(p, "move", low=1),
+            attempt=payload.integer(p, "attempt", low=0),
+            kept=from_labels(alpha, payload.texts(p, "kept")),
+            drawn=from_labels(alpha, payload.texts(p, "drawn")),
+            legal=payload.boolean(p, "legal"),
+            condition=payload.text(p, "condition"),
+            reason=payload.text(p, "reason", ""),
+            source=payload.text(p, "source", "seed"),
+            returned=from_labels(alpha, payload.texts(p, "returned", [])),
+            fixed=from_labels(alpha, payload.texts(p, "fixed", [])),
         )
 
 

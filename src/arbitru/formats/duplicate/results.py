@@ -30,6 +30,7 @@ from arbitru.engine.lexicon import Lexicon
 from arbitru.formats.duplicate.game import End, Game, Player
 from arbitru.formats.duplicate.slips import Verdict
 from arbitru.formats.duplicate.variants import SuddenDeathLine, sudden_death
+from arbitru.textinput import number_order
 
 STANDING_METHODS = ("mean-place", "mean-percentage", "total")
 
@@ -136,7 +137,7 @@ def compute(game: Game, lexicon: Lexicon) -> GameResult:
         else:
             unattributed.append(v)
     order = sorted(
-        players.values(), key=lambda p: (int(p.number), "") if p.number.isdigit() else (10**9, p.number)
+        players.values(), key=lambda p: number_order(p.number)
     )
     lines: dict[str, list[MoveLine]] = {p.number: [] for p in order}
     bonuses: list[BonusAward] = []
@@ -271,16 +272,13 @@ def rank(lines: list[PlayerLine], tie_breaks: tuple[str, ...]) -> None:
             k.append(-line.best_move)
         return tuple(k)
 
-    lines.sort(key=lambda line: (key(line), _num(line.player.number)))
+    lines.sort(key=lambda line: (key(line), number_order(line.player.number)))
     for i, line in enumerate(lines):
         line.place = lines[i - 1].place if i and key(lines[i - 1]) == key(line) else i + 1
     if "playoff" in tie_breaks:
         for line in lines:
             line.playoff = sum(1 for other in lines if key(other) == key(line)) > 1
 
-
-def _num(number: str) -> tuple[int, str]:
-    return (int(number), "") if number.isdigit() else (10**9, number)
 
 
 # --- several games -----------------------------------------------------------------------------------------

@@ -39,8 +39,6 @@ The score counted is always the engine's (GR-8.1); a declared score that differs
 
 from __future__ import annotations
 
-import csv
-import io
 import itertools
 from collections import Counter
 from collections.abc import Mapping
@@ -54,7 +52,18 @@ from arbitru.engine.placement import Placement
 from arbitru.engine.rules import PLACING_REASONS, check, score_words
 from arbitru.engine.tiles import BLANK, BLANK_BIT, Rack, is_blank, letter_of
 from arbitru.errors import ArbitruError, IllegalPlacementError, NotationError, TileError
+from arbitru.formats import payload
 from arbitru.formats.duplicate.rulesets import RULESETS, RuleSet, cites
+from arbitru.textinput import (
+    MAX_INT,
+    InputError,
+    check_digits,
+    check_text,
+    csv_rows,
+    duplicate_columns,
+    parse_number,
+    parse_signed,
+)
 
 _WRONG_POSITION = PLACING_REASONS
 #: verdicts after which the move as written has no score at all
@@ -85,17 +94,17 @@ class Slip:
 
     @classmethod
     def from_payload(cls, p: Mapping[str, Any]) -> Slip:
-        score = p.get("score")
+        """:raises PayloadError: for a field of the wrong type."""
         return cls(
-            move=int(p["move"]),
-            player=str(p.get("player") or ""),
-            position=str(p.get("position") or ""),
-            word=str(p.get("word") or ""),
-            score=None if score is None else int(score),
-            late=bool(p.get("late", False)),
-            illegible=bool(p.get("illegible", False)),
-            table=str(p.get("table") or ""),
-            note=str(p.get("note") or ""),
+            move=payload.integer(p, "move", low=1),
+            player=payload.text(p, "player", ""),
+            position=payload.text(p, "position", ""),
+            word=payload.text(p, "word", ""),
+            score=payload.optional_integer(p, "score"),
+            late=payload.boolean(p, "late", False),
+            illegible=payload.boolean(p, "illegible", False),
+            table=payload.text(p, "table", ""),
+            note=payload.text(p, "note", ""),
         )
 
 
@@ -158,7 +167,7 @@ def judge(
         v.fail("late", "handed in after time")
     if not slip.player.strip():
         v.fail("unsigned", "no player number on the slip")
-    elif players is not None and slip.player not in players:
+    elif players is not None and slip.player.strip() not in players:
         v.fail("unknown-player", f"no player {slip.player} in this game")
     if withdrawn:
         v.fail("withdrawn", "the player had left the game")
@@ -283,74 +292,98 @@ COLUMNS = ("move", "player", "position", "word", "score", "late", "illegible", "
 def read_slips(text: str, *, move: int | None = None) -> list[Slip]:
     """Slips from CSV text with a header row naming columns among ``move, player, position, word, score, late,
     illegible, table, note`` (comma, semicolon or tab separated). ``move`` may be given for the whole file.
+    Cells are kept exactly as written, surrounding spaces and a CR inside a quoted field included (judging
+    strips what it reads); each row has as many fields as the header.
 
     :raises SlipFileError: listing every line that cannot be read; nothing is taken from a bad file.
     """
-    if not text.strip():
+    body = text.lstrip("\ufeff")
+    if not body.strip():
         raise SlipFileError("the slip file is empty")
-    first = text.lstrip("\ufeff").splitlines()[0]
+    first = body.splitlines()[0]
     delimiter = max((";", ",", "\t"), key=first.count)
     try:
-        rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=delimiter))
-    except csv.Error as e:
-        raise SlipFileError(f"cannot read the slip file: {e}") from None
-    header = [h.strip().lower() for h in rows[0]]
+        rows = csv_rows(body, "slip file", delimiter=delimiter)
+    except InputError as e:
+        raise SlipFileError(str(e)) from None
+    rows = [(lineno, row) for lineno, row in rows if any(cell.strip() for cell in row)]
+    if not rows:
+        raise SlipFileError("the slip file is empty")
+    header_line, header_row = rows[0]
+    header = [h.strip().lower() for h in header_row]
     unknown = [h for h in header if h not in COLUMNS]
     if unknown:
-        raise SlipFileError(f"line 1: unknown column(s) {', '.join(unknown)}; known: {', '.join(COLUMNS)}")
+        raise SlipFileError(
+            f"line {header_line}: unknown column(s) {', '.join(map(repr, unknown))}; known: {', '.join(COLUMNS)}"
+        )
+    twice = duplicate_columns(header)
+    if twice:
+        raise SlipFileError(f"line {header_line}: column(s) {', '.join(twice)} given twice")
     missing = [c for c in ("player", "position", "word") if c not in header]
     if "move" not in header and move is None:
         missing.insert(0, "move")
     if missing:
-        raise SlipFileError(f"line 1: missing column(s) {', '.join(missing)}")
+        raise SlipFileError(f"line {header_line}: missing column(s) {', '.join(missing)}")
     slips, errors = [], []
-    for lineno, row in enumerate(rows[1:], start=2):
-        if not any(cell.strip() for cell in row):
-            continue
-        if len(row) > len(header):
+    for lineno, row in rows[1:]:
+        if len(row) != len(header):
             errors.append(f"line {lineno}: {len(row)} fields, the header has {len(header)}")
             continue
-        cells = dict(zip(header, (c.strip() for c in row), strict=False))
+        cells = dict(zip(header, row, strict=True))
         try:
-            slips.append(_slip_from_cells(cells, move))
-        except ValueError as e:
-            errors.append(f"line {lineno}: {e}")
+            slips.append(_slip_from_cells(cells, move, f"line {lineno}, "))
+        except ArbitruError as e:
+            errors.append(f"line {lineno}: {e}" if not str(e).startswith("line ") else str(e))
     if errors:
-        raise SlipFileError("; ".join(errors))
+        raise SlipFileError("; ".join(errors[:20]) + (f"; and {len(errors) - 20} more" if len(errors) > 20 else ""))
     return slips
 
 
-def _slip_from_cells(cells: dict[str, str], move: int | None) -> Slip:
-    raw_move = cells.get("move", "")
+def _slip_from_cells(cells: dict[str, str], move: int | None, where: str = "") -> Slip:
+    for name, cell in cells.items():
+        check_text(cell, f"{where}column {name!r}", name)
+    raw_move = cells.get("move", "").strip()
     if raw_move:
-        if not raw_move.isdigit() or int(raw_move) < 1:
-            raise ValueError(f"move {raw_move!r} is not a move number")
-        number = int(raw_move)
+        number = parse_number(raw_move, "move", low=1)
     elif move is not None:
         number = move
     else:
-        raise ValueError("no move number")
-    raw_score = cells.get("score", "")
-    score = None
-    if raw_score:
-        try:
-            score = int(raw_score)
-        except ValueError:
-            raise ValueError(f"score {raw_score!r} is not a number") from None
+        raise InputError("no move number")
+    raw_score = cells.get("score", "").strip()
+    score = parse_signed(raw_score, "score") if raw_score else None
     flags = {}
     for name in ("late", "illegible"):
-        raw = cells.get(name, "").lower()
+        raw = cells.get(name, "").strip().lower()
         if raw not in _BOOL:
-            raise ValueError(f"{name} {raw!r} is not yes or no")
+            raise InputError(f"{name} {raw!r} is not yes or no")
         flags[name] = _BOOL[raw]
-    return Slip(
-        number,
-        cells.get("player", ""),
-        cells.get("position", ""),
-        cells.get("word", ""),
-        score,
-        flags["late"],
-        flags["illegible"],
-        cells.get("table", ""),
-        cells.get("note", ""),
+    return checked(
+        Slip(
+            number,
+            cells.get("player", ""),
+            cells.get("position", ""),
+            cells.get("word", ""),
+            score,
+            flags["late"],
+            flags["illegible"],
+            cells.get("table", ""),
+            cells.get("note", ""),
+        )
     )
+
+
+def checked(slip: Slip) -> Slip:
+    """The slip when it can be stored: bounded texts, numbers (player, table, move, score) in ASCII digits.
+
+    :raises InputError: naming the field.
+    """
+    if not 1 <= slip.move <= MAX_INT:
+        raise InputError(f"move {slip.move} is not a move number")
+    if slip.score is not None and abs(slip.score) > MAX_INT:
+        raise InputError(f"score {slip.score} is out of range")
+    for name in ("player", "position", "word", "table", "note"):
+        value = getattr(slip, name)
+        check_text(value, name)
+        if name in ("player", "table"):
+            check_digits(value, name)
+    return slip

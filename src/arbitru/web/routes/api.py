@@ -9,7 +9,6 @@ the move is not open; 401 without a valid code; 403 for a slip in another player
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -18,10 +17,10 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from arbitru.errors import JournalError
-from arbitru.formats.duplicate.game import GameError, Session
-from arbitru.formats.duplicate.slips import Slip
-from arbitru.web import auth, views
+from arbitru.formats.duplicate.game import Session
+from arbitru.web import views
 from arbitru.web.app import web
+from arbitru.web.intake import SlipRequest
 
 MAX_BODY = 4096
 FIELD = 200
@@ -83,40 +82,18 @@ async def post_slip(request: Request) -> Response:
     if not isinstance(data, dict):
         return _error(400, "the body is a JSON object: {move, position, word, score}")
     try:
-        move = int(data.get("move"))
+        move = int(data["move"])
         score = None if data.get("score") in (None, "") else int(data["score"])
-    except (TypeError, ValueError):
+    except (KeyError, TypeError, ValueError):
         return _error(400, "move and score are whole numbers")
     texts = {k: data.get(k, "") for k in ("position", "word")}
     if not all(isinstance(v, str) and len(v) <= FIELD for v in texts.values()):
         return _error(400, f"position and word are text of at most {FIELD} characters")
 
-    def hand_in() -> Response:
-        try:
-            with w.journal("") as j:
-                s = Session(j, gid)
-                number = auth.player_for_code(w.secret, gid, list(s.game.players), code)
-        except JournalError as e:
-            return _error(404, str(e))
-        if number is None:
-            return _error(401, "this code is not one of this game's players' codes")
-        if "player" in data and str(data["player"]) != number:
-            return _error(403, f"this code is player {number}'s: a player sends only his own slip")
-        slip = Slip(move, number, texts["position"], texts["word"], score)
-        with w.journal(f"player:{number}") as j:
-            s = Session(j, gid)
-            try:
-                stored, seq = s.hand_in(slip, time.time())
-            except GameError as e:
-                return _error(409, str(e), stored=False)
-            recorded = next(j.iter_events(gid, after=seq - 1)).recorded
-        w.changed(gid, seq)
-        receipt = {"stored": True, "seq": seq, "received": recorded, **stored.to_payload()}
-        if stored.late:
-            return JSONResponse({"error": "late: stored and flagged (FISE-6)", **receipt}, status_code=409)
-        return JSONResponse(receipt, status_code=201)
-
-    return await run_in_threadpool(hand_in)
+    claimed = str(data["player"]) if "player" in data else None
+    req = SlipRequest(move, texts["position"], texts["word"], score, code=code, claimed=claimed)
+    done = await run_in_threadpool(w.intake.hand_in, gid, req)
+    return JSONResponse(done.body, status_code=done.status)
 
 
 SLIP_SCHEMA = {

@@ -6,7 +6,6 @@ with the actor of who asks. A refusal is shown beside the field it concerns, nev
 
 from __future__ import annotations
 
-import asyncio
 import csv
 import io
 import time
@@ -37,6 +36,7 @@ from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal.store import Journal
 from arbitru.web import assets, auth, views
 from arbitru.web.app import Web, identity, login_as, web
+from arbitru.web.intake import SlipRequest
 
 MAX_FIELD = 200
 MAX_CSV = 20_000
@@ -329,8 +329,8 @@ def act(
             f = await read_form(request, limits)
 
             def run() -> tuple[str, int, int]:
-                with w.journal(me.actor) as j:
-                    s = w.session(j, gid)
+                with w.journal(me.actor) as j, w.writer(j, gid) as s:
+                    s.lexicon = w.lexicon(s.settings.lexicon, s.settings.lang)
                     before = s.game.last_seq
                     message = action(s, f)
                     return message, before, s.game.last_seq
@@ -606,19 +606,21 @@ async def player_slip(request: Request) -> Response:
     try:
         f = await read_form(request)
 
-        def hand_in() -> int:
-            with w.journal(me.actor) as j:
+        if not f.get("position") and not f.get("word"):
+            raise Refused("slip", "write the position and the word")
+        req = SlipRequest(0, f.get("position", ""), f.get("word", ""), _int(f, "score"), player=me.player)
+
+        def hand_in() -> SlipRequest:
+            with w.journal("") as j:
                 s = Session(j, gid)
                 if s.game.phase != "play":
                     raise Refused("slip", "no move is open")
-                slip = Slip(s.game.move, me.player, f.get("position", ""), f.get("word", ""), _int(f, "score"))
-                try:
-                    _stored, seq = s.hand_in(slip, time.time())
-                except GameError as e:
-                    raise Refused("slip", str(e), 409) from None
-                return seq
+                req.move = s.game.move
+            return w.intake.hand_in(gid, req)
 
-        seq = await run_in_threadpool(hand_in)
+        done = await run_in_threadpool(hand_in)
+        if done.status not in (201, 409) or not done.body.get("stored"):
+            raise Refused("slip", str(done.body.get("error")), done.status)
     except Refused as e:
 
         def again() -> dict[str, Any]:
@@ -627,7 +629,6 @@ async def player_slip(request: Request) -> Response:
 
         ctx = await run_in_threadpool(again)
         return w.render(request, "duplicate/play.html", status=e.status, errors={e.field: e.message}, code="", **ctx)
-    w.changed(gid, seq)
     return RedirectResponse(f"/games/{gid}/play#receipt", 303)
 
 
@@ -641,25 +642,13 @@ async def events(request: Request) -> Response:
 
     async def stream() -> AsyncIterator[str]:
         yield "retry: 2000\n\n"
-        updates = w.publisher.subscribe(gid)
-        pending: asyncio.Task[int] | None = None
+        sub = w.publisher.subscribe(gid)
         try:
-            while True:
-                if pending is None:
-                    pending = asyncio.ensure_future(updates.__anext__())
-                done, _ = await asyncio.wait({pending}, timeout=15)
-                if await request.is_disconnected():
-                    break
-                if done:
-                    seq = pending.result()
-                    pending = None
-                    yield f"event: changed\ndata: {seq}\n\n"
-                else:
-                    yield ": keep-alive\n\n"
+            while not await request.is_disconnected():
+                seq = await sub.next(15)
+                yield ": keep-alive\n\n" if seq is None else f"event: changed\ndata: {seq}\n\n"
         finally:
-            if pending is not None:
-                pending.cancel()
-            await updates.aclose()  # type: ignore[attr-defined]
+            sub.close()
 
     return StreamingResponse(
         stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}

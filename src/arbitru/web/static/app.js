@@ -5,7 +5,7 @@
   var url = body.getAttribute("data-events");
   if (url && window.EventSource) {
     var source = new EventSource(url);
-    source.addEventListener("changed", function () { htmx.trigger(body, "changed"); });
+    source.addEventListener("changed", function () { htmx.trigger(body, "gamechanged"); });
   }
   var spoken = {};
   function say(text) {

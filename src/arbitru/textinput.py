@@ -1,0 +1,231 @@
+"""Text at the door: what a referee, a desk or a file may hand to arbitru before anything is stored.
+
+Everything stored must replay, so input is checked once, here, before it reaches the journal:
+
+- numbers are ASCII digits only (``str.isdigit`` also accepts ``²``, ``①`` and Arabic-Indic digits, which
+  ``int`` then refuses or reads differently), and at most :data:`MAX_DIGITS` of them;
+- every stored text has a bounded length (:data:`LIMITS`, by field name; :data:`DEFAULT_LIMIT` otherwise),
+  lists and nesting are bounded too;
+- text holding undecodable bytes (a command-line argument that is not UTF-8 reaches Python as lone
+  surrogates) is refused, as SQLite could not store it.
+
+>>> ascii_number("12"), ascii_number("²"), ascii_number("١٢"), ascii_number(" 7 ")
+(12, None, None, 7)
+>>> try:
+...     parse_number("0", "table", low=1)
+... except InputError as e:
+...     print(e)
+table '0' is not a number from 1
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from arbitru.errors import ArbitruError
+
+#: the longest number read anywhere (a turn, a move, a table, a score, a group, a size)
+MAX_DIGITS = 9
+#: the largest magnitude of a stored integer
+MAX_INT = 10**MAX_DIGITS - 1
+#: the largest real number stored: server times in seconds since 1970 (a clock event's ``at``)
+MAX_REAL = 1e12
+
+#: the longest text stored under each field name (characters); names of players and their numbers, slips'
+#: fields, notes and reasons. A field not named here gets :data:`DEFAULT_LIMIT`.
+LIMITS: dict[str, int] = {
+    "player": 100,
+    "number": 100,
+    "name": 100,
+    "members": 100,
+    "club": 100,
+    "rating": 20,
+    "late": 20,
+    "table": 40,
+    "turn": 20,
+    "written_turn": 20,
+    "collected": 20,
+    "move": 20,
+    "position": 40,
+    "word": 60,
+    "score": 20,
+    "turn_total": 20,
+    "note": 500,
+    "reason": 500,
+    "deadline": 200,
+    "by": 100,
+    "source": 300,
+    "title": 200,
+}
+DEFAULT_LIMIT = 2000
+#: the most items in one stored list or mapping, and the deepest nesting of a stored payload
+MAX_ITEMS = 10_000
+MAX_DEPTH = 8
+
+_ASCII_NUMBER = re.compile(f"[0-9]{{1,{MAX_DIGITS}}}")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class InputError(ArbitruError):
+    """Input refused before it is stored: a number that is not one, a text too long, undecodable bytes."""
+
+
+def is_ascii_number(text: str) -> bool:
+    """ASCII digits only, at most :data:`MAX_DIGITS` of them (no sign, no spaces)."""
+    return _ASCII_NUMBER.fullmatch(text) is not None
+
+
+def ascii_number(text: str) -> int | None:
+    """The number written in ASCII digits (surrounding spaces allowed), or None."""
+    text = text.strip()
+    return int(text) if is_ascii_number(text) else None
+
+
+def number_order(number: str) -> tuple[int, str]:
+    """Sort key of a player number: numbers in their order, then anything else by its text.
+
+    >>> sorted(["10", "2", "B", "²"], key=number_order)
+    ['2', '10', 'B', '²']
+    """
+    value = ascii_number(number)
+    return (value, "") if value is not None else (MAX_INT + 1, number)
+
+
+def parse_number(text: str, what: str, *, low: int | None = None, high: int | None = None) -> int:
+    """Read a number (ASCII digits, surrounding spaces allowed) within ``low``…``high``.
+
+    :raises InputError: naming ``what`` and the text as written.
+    """
+    value = ascii_number(text)
+    if value is None or (low is not None and value < low) or (high is not None and value > high):
+        bounds = "" if low is None and high is None else (
+            f" from {low}" if high is None else f" up to {high}" if low is None else f" from {low} to {high}"
+        )
+        raise InputError(f"{what} {text!r} is not a number{bounds}")
+    return value
+
+
+def parse_signed(text: str, what: str) -> int:
+    """A whole number that may start with ``-`` or ``+`` (a declared score, a penalty)."""
+    stripped = text.strip()
+    sign, digits = (stripped[0], stripped[1:]) if stripped[:1] in ("-", "+") else ("", stripped)
+    if not is_ascii_number(digits):
+        raise InputError(f"{what} {text!r} is not a number")
+    return -int(digits) if sign == "-" else int(digits)
+
+
+def check_digits(text: str, what: str) -> str:
+    """Refuse a field that writes a number with anything but ASCII digits (``²``, ``①``, ``٣``): such a
+    number looks right to the eye and means nothing to the program. Letters and signs may stay."""
+    odd = [c for c in text if c.isnumeric() and c not in "0123456789"]
+    if odd:
+        raise InputError(f"{what} {text!r}: write numbers with the digits 0-9 (not {odd[0]!r})")
+    return text
+
+
+def one_line(text: str) -> str:
+    """A message on one printable line: line ends and other control characters of the user's text escaped
+    (``\\r``, ``\\n``), undecodable bytes shown as ``\\xff``.
+
+    >>> one_line("no player 2\\r\\nX")
+    'no player 2\\\\r\\\\nX'
+    """
+    out = []
+    for c in text.strip():
+        if c in "\r\n\t":
+            out.append({"\r": "\\r", "\n": "\\n", "\t": "\\t"}[c])
+        elif ord(c) < 32 or ord(c) == 127:
+            out.append(f"\\x{ord(c):02x}")
+        elif undecodable(c):
+            out.append(c.encode("utf-8", "surrogateescape").decode("ascii", "backslashreplace"))
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def undecodable(text: str) -> bool:
+    """True when the text holds bytes that were not UTF-8 (lone surrogates)."""
+    return _SURROGATE.search(text) is not None
+
+
+def check_text(text: str, what: str, field: str | None = None) -> str:
+    """Refuse undecodable bytes and text longer than the limit of ``field`` (default: ``what``)."""
+    if undecodable(text):
+        raise InputError(f"{what}: {text.encode('utf-8', 'backslashreplace').decode('ascii', 'replace')!r} "
+                         "holds bytes that are not UTF-8")
+    limit = LIMITS.get(field or what, DEFAULT_LIMIT)
+    if len(text) > limit:
+        raise InputError(f"{what}: {len(text)} characters, at most {limit}")
+    return text
+
+
+def check_payload(payload: Mapping[str, Any], what: str) -> None:
+    """Check everything about to be stored as plain JSON data: texts within their field's limit and
+    decodable, integers within :data:`MAX_INT`, lists and nesting bounded.
+
+    :raises InputError: naming ``what`` (the event kind) and the field.
+    """
+    _check_value(payload, what, "", 0)
+
+
+def _check_value(value: Any, what: str, field: str, depth: int) -> None:
+    where = f"{what} {field}".strip()
+    if depth > MAX_DEPTH:
+        raise InputError(f"{where}: nested deeper than {MAX_DEPTH} levels")
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, str):
+        check_text(value, where, field)
+    elif isinstance(value, int):
+        if abs(value) > MAX_INT:
+            raise InputError(f"{where}: {value} is out of range (at most {MAX_DIGITS} digits)")
+    elif isinstance(value, float):
+        if value != value or abs(value) > MAX_REAL:
+            raise InputError(f"{where}: {value} is out of range")
+    elif isinstance(value, Mapping):
+        if len(value) > MAX_ITEMS:
+            raise InputError(f"{where}: more than {MAX_ITEMS} entries")
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise InputError(f"{where}: a key {key!r} that is not text")
+            check_text(key, where or "key", "player")
+            _check_value(item, what, key, depth + 1)
+    elif isinstance(value, list | tuple):
+        if len(value) > MAX_ITEMS:
+            raise InputError(f"{where}: more than {MAX_ITEMS} items")
+        for item in value:
+            _check_value(item, what, field, depth + 1)
+    else:
+        raise InputError(f"{where}: a {type(value).__name__} cannot be stored")
+
+
+def csv_rows(text: str, what: str, *, delimiter: str = ",") -> list[tuple[int, list[str]]]:
+    """The rows of CSV text with the line each starts on; a leading byte-order mark is dropped, a CR inside
+    a quoted field stays a CR, and every cell is checked (:func:`check_text`, the default limit).
+
+    :raises InputError: naming the line, when the text cannot be read.
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    rows: list[tuple[int, list[str]]] = []
+    last = 0
+    try:
+        for cells in reader:
+            for cell in cells:
+                if len(cell) > DEFAULT_LIMIT or undecodable(cell):
+                    check_text(cell, f"{what}: line {last + 1}")
+            rows.append((last + 1, cells))
+            last = reader.line_num
+    except csv.Error as e:
+        raise InputError(f"{what}: line {reader.line_num}: {e}") from None
+    return rows
+
+
+def duplicate_columns(header: list[str]) -> list[str]:
+    """The header names given more than once (each once, in order)."""
+    return list(dict.fromkeys(h for h in header if header.count(h) > 1))

@@ -1,0 +1,128 @@
+"""Training alone (``/train``): a duplicate game against the program. Each rack, the player's move, then the
+master move and his percentage so far, as the desktop arbiters' solo mode. It is an ordinary duplicate game in the
+journal with one player; the library judges and places everything."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import Route
+
+from arbitru.errors import ArbitruError
+from arbitru.formats.duplicate import results
+from arbitru.formats.duplicate.game import Player, Session, Settings
+from arbitru.formats.duplicate.rulesets import RULESETS, ruleset
+from arbitru.formats.duplicate.slips import Slip
+from arbitru.web import auth, views
+from arbitru.web.app import Web, identity, login_as, web
+from arbitru.web.routes.duplicate import LANG_BY_RULES, Refused, _int, read_form
+
+TRAINEE = "1"
+
+
+async def start_page(request: Request) -> Response:
+    return web(request).render(request, "train/start.html", rulesets=sorted(RULESETS), form={})
+
+
+async def start(request: Request) -> Response:
+    w = web(request)
+    f: dict[str, str] = {}
+    try:
+        f = await read_form(request)
+        rules_name = f.get("rules") or "fise"
+        if rules_name not in RULESETS:
+            raise Refused("rules", f"unknown rule set {rules_name!r}")
+        lang = f.get("lang") or LANG_BY_RULES[rules_name]
+        moves = _int(f, "moves", 10)
+
+        def create() -> str:
+            try:
+                lex = w.lexicon(f.get("lexicon", ""), lang)
+                rs = ruleset(rules_name, moves=moves)
+                settings = Settings(rs, lang, f.get("lexicon") or lex.name, seed=secrets.token_hex(4),
+                                    title="Training")
+            except ArbitruError as e:
+                raise Refused("lexicon", str(e)) from None
+            with w.journal(f"player:{TRAINEE}") as j:
+                s = Session.create(j, settings, lex, [Player(TRAINEE, "trainee")])
+                s.draw()
+                return s.id
+
+        gid = await run_in_threadpool(create)
+    except Refused as e:
+        return w.render(request, "train/start.html", status=e.status, rulesets=sorted(RULESETS), form=f,
+                        errors={e.field: e.message})
+    response = RedirectResponse(f"/train/{gid}", 303)
+    login_as(request, response, auth.Identity(auth.new_sid(), "player", "", gid, TRAINEE))
+    return response
+
+
+def _trainee(request: Request) -> str:
+    me = identity(request)
+    gid = str(request.path_params["gid"])
+    if me.role != "player" or me.game != gid:
+        raise HTTPException(403, "this training game is someone else's: start your own on /train")
+    return gid
+
+
+def _context(w: Web, gid: str) -> dict[str, Any]:
+    with w.journal("") as j:
+        s = w.session(j, gid)
+        g = s.game
+        res = views.result(s)
+        line = res.line(TRAINEE) if res is not None else None
+        return {
+            "game": g,
+            "board": views.board_rows(g),
+            "rows": views.row_letters(),
+            "rack": views.rack_tiles(g),
+            "master": views.master_view(g),
+            "result": res,
+            "line": line,
+            "percent": results.percent,
+        }
+
+
+async def play(request: Request) -> Response:
+    w = web(request)
+    gid = _trainee(request)
+    return w.render(request, "train/play.html", **(await run_in_threadpool(_context, w, gid)))
+
+
+async def move(request: Request) -> Response:
+    """The trainee's move, then the master move and the next rack."""
+    w = web(request)
+    gid = _trainee(request)
+    try:
+        f = await read_form(request)
+
+        def run() -> None:
+            with w.journal(f"player:{TRAINEE}") as j, w.writer(j, gid) as s:
+                s.lexicon = w.lexicon(s.settings.lexicon, s.settings.lang)
+                if s.game.phase != "play":
+                    raise Refused("move", "the game is over")
+                slip = Slip(s.game.move, TRAINEE, f.get("position", ""), f.get("word", ""), _int(f, "score"))
+                s.store_slips([slip], replace=True)
+                step = s.place_master()
+                if step.kind == "master":
+                    s.draw()
+
+        await run_in_threadpool(run)
+    except (Refused, ArbitruError) as e:
+        field, text = (e.field, e.message) if isinstance(e, Refused) else ("move", str(e))
+        ctx = await run_in_threadpool(_context, w, gid)
+        return w.render(request, "train/play.html", status=422, errors={field: text}, **ctx)
+    return RedirectResponse(f"/train/{gid}", 303)
+
+
+routes = [
+    Route("/train", start_page, methods=["GET"]),
+    Route("/train", start, methods=["POST"]),
+    Route("/train/{gid}", play, methods=["GET"]),
+    Route("/train/{gid}/move", move, methods=["POST"]),
+]
