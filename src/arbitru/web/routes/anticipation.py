@@ -1069,6 +1069,9 @@ def _only(endpoint: Endpoint) -> Endpoint:
 
 
 routes = [
+    # these routes come before the duplicate ones: its fixed paths under /games/ first, or {gid} would take them
+    Route("/games/new", duplicate.new_game_page, methods=["GET"]),
+    Route("/games/new", duplicate.new_game, methods=["POST"]),
     Route("/anticipation", index_page),
     Route("/anticipation/new", new_page, methods=["GET"]),
     Route("/anticipation/new", new_game, methods=["POST"]),
