@@ -186,6 +186,9 @@ def test_whole_anticipation_game_through_the_pages(browser, tmp_path):
         # the review: verification answers first, then the library's verdicts
         with Journal(db) as j:
             state = AnticipationGame(j, gid).replay()
+            typed = [e.payload for e in j.events(gid, "slip") if e.actor == "desk:desk1"]
+        assert [(p["turn"], p["written_turn"], [r["position"] for r in p["rows"]]) for p in typed] == [
+            (1, "1", ["H7"]), (2, "2", ["H6"]), (3, "3", ["G9"])]  # exactly what the paper says
         arbiter.goto(f"/games/{gid}/review?turn=2")
         expect(arbiter.locator("#verifications")).to_contain_text("CAL: valid")
         arbiter.goto(f"/games/{gid}/review?turn=3")
