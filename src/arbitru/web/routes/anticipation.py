@@ -744,15 +744,6 @@ def board_cells(r: PlayerResult) -> list[list[str]]:
     return [[(rows[i][c] if rows and rows[i][c] != "." else "") for c in range(15)] for i in range(15)]
 
 
-def may_see(me: auth.Identity, gid: str, player: str, published: bool) -> bool:
-    """The arbiter and desks see everything; a player only his own, and only once results are published."""
-    if me.can_enter_slips():
-        return True
-    if not published:
-        return False
-    return me.role == "player" and me.game == gid and me.player == player
-
-
 async def board_page(request: Request) -> Response:
     w = web(request)
     me = identity(request)
