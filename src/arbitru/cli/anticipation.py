@@ -578,6 +578,47 @@ def forms_cmd(game_id: str, out_dir: str, with_groups: bool, as_json: bool, db: 
         click.echo(str(path))
 
 
+@anticipation.command("codes")
+@click.argument("game_id", metavar="GAME")
+@click.option("--base-url", default="http://127.0.0.1:8000", show_default=True, help="Address the players use.")
+@click.option("--sheet", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Also write the printable sheet with QR codes (HTML) to this file.")
+@_json_option
+@_db_option
+def codes_cmd(game_id: str, base_url: str, sheet: str | None, as_json: bool, db: str) -> None:
+    """Each seated player's code for the web app (derived: the same every time), and the sheet to hand out."""
+    import html
+
+    import segno
+
+    from arbitru.web import auth
+
+    game = _open(db, game_id)
+    state = game.replay()
+    secret = auth.server_secret(game.journal)
+    rows = []
+    for player in sorted(state.seating, key=lambda p: (state.seating[p], p)):
+        code = auth.player_code(secret, game.id, player)
+        url = f"{base_url.rstrip('/')}/games/{game.id}/play?code={code}"
+        rows.append({"player": player, "table": state.seating[player], "name": state.names.get(player, player),
+                     "code": code, "url": url})
+    if sheet:
+        cells = "".join(
+            f"<tr><td>{r['table']}</td><td>{html.escape(str(r['name']))}</td><td><code>{r['code']}</code></td>"
+            f"<td>{segno.make(str(r['url']), error='m').svg_inline(scale=3)}</td></tr>"
+            for r in rows
+        )
+        Path(sheet).write_text(
+            f"<!doctype html><meta charset=utf-8><title>codes {html.escape(game.id)}</title><table>{cells}</table>\n",
+            "utf-8",
+        )
+    if as_json:
+        emit_json(rows)
+        return
+    for r in rows:
+        click.echo(f"{r['table']}\t{r['player']}\t{r['code']}\t{r['name']}\t{r['url']}")
+
+
 def _who(state: GameState, r: PlayerResult) -> str:
     name = state.names.get(r.player, r.player)
     return f"{name} (table {r.table})" if r.table else name

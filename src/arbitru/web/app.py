@@ -218,13 +218,14 @@ class SessionMiddleware:
 
 def create_app(db: str | Path, *, base_url: str = "", publisher: Publisher | None = None) -> Starlette:
     """The ASGI app over the journal at ``db`` (created when missing, with its web tables)."""
-    from arbitru.web.routes import api, duplicate, results, train
+    from arbitru.web.routes import anticipation, api, duplicate, results, train
 
     with Journal(db, actor="arbiter") as j:
         secret = auth.server_secret(j)
     w = Web(str(db), secret, publisher or publisher_for(str(db)), base_url)
     static = HERE / "static"
     routes = [
+        *anticipation.routes,  # first: pages shared with duplicate dispatch on the game's format
         *duplicate.routes,
         *results.routes,
         *api.routes,

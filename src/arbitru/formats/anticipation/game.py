@@ -14,6 +14,8 @@ Events (kind: payload):
 - ``publication``: provisional results with the deadline for contests, then the final ranking (RO-5.5.j).
 - ``maximum``: the best line a search found for the game's groups and lots, with its bound (not a judgement:
   stored so the results need not search again; the latest one for the current lots is shown).
+- ``clock``: a timer started, paused or resumed at the server's time (RO-4.3; :mod:`.clock`).
+- ``announced``: the arbiter has read out a group, or the quick second reading (RO-5.2.f–g).
 
 Boards, scores and rankings are never stored: :meth:`AnticipationGame.replay` derives them from the events,
 the
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +36,17 @@ from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.tiles import Alphabet, alphabet
 from arbitru.errors import ArbitruError, JournalError, LexiconError
 from arbitru.formats import payload
+from arbitru.formats.anticipation.clock import (
+    CLOCK_ACTIONS,
+    ClockError,
+    Timer,
+    announced_groups,
+    check_timer,
+    fold_timers,
+    timer_seconds,
+    timer_turn,
+    turn_timer,
+)
 from arbitru.formats.anticipation.correction import Correction, Setup, SlipEntry
 from arbitru.formats.anticipation.draw import Draw, GroupRules, GroupsError, group_problems, parse_group
 from arbitru.formats.anticipation.ranking import rank
@@ -53,6 +67,9 @@ DECISION_TARGETS = {
 }
 
 _LEXICONS: dict[str, Lexicon] = {}
+#: per journal, game (and its creation time): the seq up to which slips were read, and the (player, turn) keys
+_STORED_SLIPS: dict[tuple[str, str, str], tuple[int, dict[tuple[str, int], int]]] = {}
+_SLIPS_LOCK = threading.Lock()
 
 
 def register_lexicon(lexicon: Lexicon, name: str | None = None) -> None:
@@ -122,6 +139,8 @@ class GameState:
     results: dict[str, PlayerResult] = field(default_factory=dict)
     ranking: list[PlayerResult] = field(default_factory=list)
     last_seq: int = 0
+    #: slips handed in after their turn's time while the player had one stored already: kept, not counted
+    late: list[SlipEntry] = field(default_factory=list)
 
     def players(self) -> list[str]:
         found = dict.fromkeys(sorted(self.seating, key=lambda p: (self.seating[p], p)))
@@ -335,10 +354,7 @@ class AnticipationGame:
         not set.
         """
         if not replace:
-            stored = {}
-            for e in self.journal.iter_events(self.id, "slip"):
-                if e.payload.get("turn") is not None:
-                    stored[(e.payload["player"], e.payload["turn"])] = e.seq
+            stored = self._stored_slips()
             for s in slips:
                 key = (s.player, s.turn)
                 if s.turn is not None and key in stored:
@@ -349,6 +365,24 @@ class AnticipationGame:
                         " use --replace to re-enter it"
                     )
         return self.journal.append_many(self.id, [("slip", s.to_payload()) for s in slips])
+
+    def _stored_slips(self) -> dict[tuple[str, int], int]:
+        """(player, turn) -> seq of the slips stored, folded incrementally: desks enter thousands of slips a
+        game one by one, and each entry must not decode every earlier one again."""
+        info = self.journal.game(self.id)
+        key = (self.journal.path, self.id, info.created)
+        with _SLIPS_LOCK:
+            upto, known = _STORED_SLIPS.get(key, (0, {}))
+        if upto > self.journal.last_seq(self.id):  # another journal in the same place: start again
+            upto, known = 0, {}
+        known = dict(known)
+        for e in self.journal.iter_events(self.id, "slip", after=upto):
+            if e.payload.get("turn") is not None:
+                known[(e.payload["player"], e.payload["turn"])] = e.seq
+            upto = e.seq
+        with _SLIPS_LOCK:
+            _STORED_SLIPS[key] = (upto, known)
+        return known
 
     @action
     def import_slips_csv(
@@ -474,6 +508,67 @@ class AnticipationGame:
         if payload.get("lots") != lots:
             raise ArbitruError("the maximum was computed for other lots than the game's")
         return self.journal.append(self.id, "maximum", payload)
+    # --- the hall: reading the draw, the chronometer, slips handed in ------------------------------------
+
+    def timers(self) -> dict[str, Timer]:
+        """Every timer started so far, folded from the ``clock`` events."""
+        return fold_timers(e.payload for e in self.journal.iter_events(self.id, "clock"))
+
+    def timer(self, name: str) -> Timer:
+        check_timer(name)
+        return self.timers().get(name) or Timer(name, timer_seconds(name))
+
+    def announced(self) -> tuple[int, bool]:
+        """(groups read out so far, whether the second reading is done) (RO-5.2.f–g)."""
+        return announced_groups(e.payload for e in self.journal.iter_events(self.id, "announced"))
+
+    @action
+    def announce_next(self) -> dict[str, Any]:
+        """The next step of reading the draw: group 1, 2, ... 15, then the quick second reading (RO-5.2.f–g)."""
+        if self.settings.variant == "blind":
+            raise ArbitruError("the blind variant has no common draw to read out (RO-8.4)")
+        groups, recap = self.announced()
+        if recap:
+            raise ArbitruError("every group is read out, and read again: start the analysis timer (RO-5.2.h)")
+        step: dict[str, Any] = {"step": "recap"} if groups >= GROUPS else {"step": "group", "group": groups + 1}
+        self.journal.append(self.id, "announced", step)
+        return step
+
+    @action
+    def clock(self, timer: str, act: str, now: float) -> Timer:
+        """Start, pause or resume a timer at the server time ``now`` (RO-4.3, RO-5.2.h).
+
+        A turn's timer starts once its lot is drawn; the analysis once the draw is read again (RO-5.2.g).
+        """
+        check_timer(timer)
+        turn = timer_turn(timer)
+        if act == "start":
+            if turn is not None and turn not in self.order().lots:
+                raise ClockError(f"the lot of turn {turn} is not drawn yet (RO-5.3)")
+            if turn is None and self.settings.variant != "blind" and not self.announced()[1]:
+                raise ClockError("the analysis starts after the groups are read out and read again (RO-5.2.g-h)")
+        timers = self.timers()
+        current = timers.get(timer) or Timer(timer, timer_seconds(timer))
+        current.apply(act, now)  # refuses what the state does not allow, before anything is stored
+        self.journal.append(self.id, "clock", {"timer": timer, "action": act, "at": now})
+        return current
+
+    @action
+    def hand_in(self, slip: Slip, now: float) -> tuple[int, bool]:
+        """A slip from a player's browser at the server time ``now``: stored exactly as written; late when its
+        turn's time is up or the next lot is drawn, and then flagged, never refused (a late slip does not replace
+        one handed in in time). Returns the event's seq and whether it is late.
+
+        :raises ArbitruError: for a turn whose lot is not drawn yet.
+        """
+        if slip.turn is None or not 1 <= slip.turn <= TURNS:
+            raise ArbitruError(f"turns are 1 to {TURNS}")
+        lots = self.order().lots
+        if slip.turn not in lots:
+            raise ArbitruError(f"the lot of turn {slip.turn} is not drawn yet: its slip cannot be handed in (RO-5.3)")
+        late = self.timer(turn_timer(slip.turn)).over(now) or (slip.turn + 1) in lots
+        payload = slip.to_payload() | {"late": late, "received": now}
+        return self.journal.append(self.id, "slip", payload), late
 
     # --- replay ---------------------------------------------------------------------------------------------
 
@@ -541,7 +636,9 @@ class AnticipationGame:
             state.order.add(Lot.from_payload(p))
         elif e.kind == "slip":
             slip = Slip.from_payload(p)
-            if slip.turn is None:
+            if p.get("late") and slip.turn is not None and (slip.player, slip.turn) in state.slips:
+                state.late.append(SlipEntry(e.seq, slip))
+            elif slip.turn is None:
                 state.unattributed.append((slip.player, SlipEntry(e.seq, slip)))
             else:
                 key = (slip.player, slip.turn)
@@ -574,6 +671,16 @@ class AnticipationGame:
             if payload.items(p, "lots") == lots:  # a maximum for other lots says nothing about this game
                 payload.integer(p, "total", low=0)
                 state.maximum = {"seq": e.seq, **p}
+        elif e.kind == "clock":  # the chronometer: no effect on the correction, but it must read
+            check_timer(payload.text(p, "timer"))
+            if payload.text(p, "action") not in CLOCK_ACTIONS:
+                raise JournalError(f"a clock action {p.get('action')!r}")
+            payload.real(p, "at")
+        elif e.kind == "announced":  # how far the draw is read out (RO-5.2.f-g)
+            if payload.text(p, "step") not in ("group", "recap"):
+                raise JournalError(f"an announcement step {p.get('step')!r}")
+            if p["step"] == "group":
+                payload.integer(p, "group", low=1, high=GROUPS)
         else:
             raise JournalError(f"unknown kind {e.kind!r} in an anticipation game")
 

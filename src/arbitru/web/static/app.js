@@ -80,7 +80,11 @@
       draw();
     });
   }
-  function init(root) { startClocks(root); deskForm(root); blankTaps(root); }
+  function sayShown(root) {
+    // anticipation's projected grid: the group just read out, spelled by Annex 2 (spoken once)
+    root.querySelectorAll("[data-say]").forEach(function (el) { say(el.getAttribute("data-say")); });
+  }
+  function init(root) { startClocks(root); deskForm(root); blankTaps(root); sayShown(root); }
   document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("htmx:afterSwap", function (e) { init(e.target); });
 })();

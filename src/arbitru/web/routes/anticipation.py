@@ -1,0 +1,1098 @@
+"""Anticipation pages (RO-*): the arbiter's console (draw, reading of the groups, lots, timers, sealed groups), the
+projection screen, the slip desk, the correction review, results and forms, the player's browser, the JSON API.
+
+Every action is one :class:`~arbitru.formats.anticipation.game.AnticipationGame` call in one journal connection
+with the actor of who asks: the web adds no rule. Pages shared with the duplicate format (``/games/{id}``, its
+screen, phone, results, codes, API) dispatch on the game's format: an anticipation game gets these pages, any other
+game the duplicate ones. A refusal is shown beside the field it concerns.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import segno
+from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from arbitru.errors import ArbitruError, JournalError
+from arbitru.formats.anticipation import forms
+from arbitru.formats.anticipation.announce import announced_tiles
+from arbitru.formats.anticipation.clock import ANALYSIS, Timer, timer_cues, turn_timer
+from arbitru.formats.anticipation.draw import (
+    GroupRules,
+    GroupsError,
+    draw_groups,
+    format_group,
+    manual_draw,
+    parse_group,
+    parse_groups,
+)
+from arbitru.formats.anticipation.game import FORMAT, AnticipationGame, GameState, read_seating_csv, resolve_lexicon
+from arbitru.formats.anticipation.positions import read_position
+from arbitru.formats.anticipation.seating import read_entrants_csv, seat
+from arbitru.formats.anticipation.slips import Slip, SlipRow, parse_notes
+from arbitru.formats.anticipation.turns import TURN_MINUTES
+from arbitru.formats.anticipation.variants import BLANK_COUNTS, GROUPS, TURNS, VARIANT_RULES, VARIANTS, Settings
+from arbitru.formats.anticipation.verdicts import PlayerResult, SlipVerdict, Verdict
+from arbitru.journal.store import Journal
+from arbitru.web import auth
+from arbitru.web.app import Web, identity, login_as, web
+from arbitru.web.routes import api, duplicate, results
+from arbitru.web.routes.duplicate import MAX_CSV, Refused, need, read_form
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+MAX_BODY = 4096
+FIELD = 200
+FILTERS = ("all", "invalid", "penalties", "warnings", "cascades")
+
+# --- the game's format, and a replay cache ---------------------------------------------------------------
+
+_formats: dict[tuple[str, str], str] = {}
+_states: dict[tuple[str, str], tuple[int, GameState]] = {}
+_lock = threading.Lock()
+
+
+def game_format(w: Web, gid: str) -> str:
+    """The format of a game ('' when there is no such game); a game's format never changes."""
+    key = (w.db, gid)
+    with _lock:
+        if key in _formats:
+            return _formats[key]
+    try:
+        with w.journal("") as j:
+            fmt = j.game(gid).format
+    except JournalError:
+        return ""
+    with _lock:
+        _formats[key] = fmt
+    return fmt
+
+
+def by_format(mine: Endpoint, other: Endpoint) -> Endpoint:
+    """``mine`` for an anticipation game, ``other`` (the duplicate page) for any other game."""
+
+    async def endpoint(request: Request) -> Response:
+        gid = request.path_params["gid"]
+        fmt = await run_in_threadpool(game_format, web(request), gid)
+        return await (mine if fmt == FORMAT else other)(request)
+
+    return endpoint
+
+
+def open_game(j: Journal, gid: str) -> AnticipationGame:
+    try:
+        return AnticipationGame(j, gid)
+    except JournalError as e:
+        raise HTTPException(404, str(e)) from None
+
+
+def replayed(w: Web, j: Journal, game: AnticipationGame) -> GameState:
+    """The replayed state, computed once per journal position (every page of a turn reads the same one)."""
+    seq = j.last_seq(game.id)
+    key = (w.db, game.id)
+    with _lock:
+        cached = _states.get(key)
+    if cached is not None and cached[0] == seq:
+        return cached[1]
+    state = game.replay()
+    with _lock:
+        _states[key] = (state.last_seq, state)
+    return state
+
+
+# --- what the pages show --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Light:
+    """What most pages need without a correction: groups, lots, reading, timers, seating, slips entered."""
+
+    game: AnticipationGame
+    groups: list[str]
+    lots: dict[int, dict[str, Any]]
+    announced: int
+    recap: bool
+    timers: dict[str, Timer]
+    seating: dict[str, int]
+    names: dict[str, str]
+    slips: dict[tuple[str, int], dict[str, Any]]
+    blind: list[str]
+    stage: str
+    deadline: str
+    last_seq: int
+
+    @property
+    def current_turn(self) -> int:
+        return max(self.lots) if self.lots else 0
+
+    def players(self) -> list[str]:
+        return sorted(self.seating, key=lambda p: (self.seating[p], p))
+
+    def label(self, player: str) -> str:
+        name = self.names.get(player, player)
+        return name if name == player else f"{name} ({player})"
+
+
+def light(j: Journal, game: AnticipationGame) -> Light:
+    groups: list[str] = []
+    lots: dict[int, dict[str, Any]] = {}
+    seating: dict[str, int] = {}
+    names: dict[str, str] = {}
+    slips: dict[tuple[str, int], dict[str, Any]] = {}
+    blind: list[str] = []
+    announced, recap, stage, deadline = 0, False, "in play", ""
+    clocks: list[dict[str, Any]] = []
+    last = 0
+    for e in j.iter_events(game.id):
+        last = e.seq
+        p = e.payload
+        if e.kind == "draw":
+            groups = list(p["groups"])
+        elif e.kind == "lot":
+            lots[int(p["turn"])] = dict(p)
+        elif e.kind == "seating":
+            for entry in p["players"]:
+                seating[entry["player"]] = int(entry["table"])
+                names[entry["player"]] = entry.get("name") or entry["player"]
+        elif e.kind == "slip" and p.get("turn") is not None:
+            key = (str(p["player"]), int(p["turn"]))
+            if p.get("late") and key in slips:
+                slips[key]["late_after"] = e.seq
+                continue
+            slips[key] = {"seq": e.seq, "actor": e.actor, "recorded": e.recorded, "late": bool(p.get("late")),
+                          "payload": p, "entries": slips.get(key, {}).get("entries", 0) + 1}
+        elif e.kind == "blind_groups":
+            blind.append(str(p["player"]))
+        elif e.kind == "announced":
+            if p.get("step") == "recap":
+                recap = True
+            else:
+                announced = max(announced, int(p["group"]))
+        elif e.kind == "clock":
+            clocks.append(p)
+        elif e.kind == "publication":
+            stage, deadline = str(p["stage"]), str(p.get("deadline", ""))
+    from arbitru.formats.anticipation.clock import fold_timers
+
+    return Light(game, groups, lots, announced, recap, fold_timers(clocks), seating, names, slips, blind, stage,
+                 deadline, last)
+
+
+def groups_of(lt: Light, turn: int) -> list[int]:
+    lot = lt.lots.get(turn)
+    if lot is None:
+        return []
+    return [1, int(lot["group"])] if turn == 1 else [int(lot["group"])]
+
+
+def grid_rows(lt: Light, show_all: bool = False) -> list[dict[str, Any]]:
+    """The 15 groups of the projected grid: those read out so far (letters alphabetical, blanks last)."""
+    played = {g: t for t in lt.lots for g in groups_of(lt, t)}
+    alpha = lt.game.alpha
+    rows = []
+    for number in range(1, GROUPS + 1):
+        shown = number <= lt.announced or show_all or lt.recap
+        text = lt.groups[number - 1] if shown and number <= len(lt.groups) else ""
+        tiles = parse_group(alpha, text) if text else []
+        said = announced_tiles(alpha, tiles, lt.game.settings.variant)
+        rows.append({
+            "number": number,
+            "letters": [alpha.label(t) for t in said],
+            "blanks": [alpha.label(t) == "?" for t in said],
+            "spelled": ", ".join(alpha.spelling(t) for t in said),
+            "turn": played.get(number),
+            "shown": bool(text),
+        })
+    return rows
+
+
+def clock_view(lt: Light, timer: str | None = None, now: float | None = None) -> dict[str, Any]:
+    """The chronometer a page counts down: the current turn's timer once started, else the analysis."""
+    now = time.time() if now is None else now
+    if timer is None:
+        turn = lt.current_turn
+        timer = turn_timer(turn) if turn and turn_timer(turn) in lt.timers else ANALYSIS
+    from arbitru.formats.anticipation.clock import timer_seconds
+
+    t = lt.timers.get(timer) or Timer(timer, timer_seconds(timer))
+    cues = [c.to_dict() for c in timer_cues(timer, lt.game.settings.clock_visible)]
+    return {
+        "move": timer,
+        "timer": timer,
+        "state": t.state,
+        "seconds": t.seconds,
+        "remaining": round(t.remaining(now), 2),
+        "over": t.over(now),
+        "cues": cues,
+        "server_time": now,
+    }
+
+
+def script_steps(lt: Light) -> list[dict[str, Any]]:
+    """The announcement script of the draw, step by step (RO-5.2.f–h): what is said, and what is done."""
+    alpha = lt.game.alpha
+    steps = []
+    for number, text in enumerate(lt.groups, 1):
+        said = announced_tiles(alpha, parse_group(alpha, text), lt.game.settings.variant)
+        steps.append({
+            "key": f"group {number}",
+            "say": f"Grupa {number}: " + ", ".join(alpha.spelling(t) for t in said) + ".",
+            "show": format_group(alpha, said),
+            "done": number <= lt.announced,
+        })
+    if lt.groups:
+        variant = lt.game.settings.variant
+        recap = " ".join(f"{i}: {format_group(alpha, announced_tiles(alpha, parse_group(alpha, g), variant))}"
+                         for i, g in enumerate(lt.groups, 1))
+        steps.append({"key": "recap", "say": "Recapitulare (în ritm alert).", "show": recap, "done": lt.recap})
+    return steps
+
+
+# --- creating a game ---------------------------------------------------------------------------------------
+
+
+def settings_from(f: dict[str, str]) -> Settings:
+    variant = f.get("variant") or "classic"
+    if variant not in VARIANTS:
+        raise Refused("variant", f"variant: one of {', '.join(VARIANTS)}")
+    blank = f.get("blank_counts") or "neither"
+    if blank not in BLANK_COUNTS:
+        raise Refused("blank_counts", f"one of {', '.join(BLANK_COUNTS)}")
+    seed: int | None = None
+    if f.get("source", "seed") == "seed" and variant != "blind":
+        text = f.get("seed") or str(int.from_bytes(__import__("secrets").token_bytes(3), "big"))
+        if not text.isdigit() or len(text) > 12:
+            raise Refused("seed", "the seed is a whole number (at most 12 digits)")
+        seed = int(text)
+    lexicon = f.get("lexicon", "")
+    if not lexicon:
+        from arbitru.lexicons.catalog import default_name
+
+        lexicon = default_name("ro")
+    return Settings(variant=variant, lexicon=lexicon, blank_counts=blank, seed=seed,
+                    clock_visible=f.get("no_clock") != "1")
+
+
+def seating_from(f: dict[str, str]) -> list[tuple[str, int, str]]:
+    text = f.get("players", "")
+    if not text.strip():
+        return []
+    try:
+        if f.get("seating") == "ratings":
+            return seat(read_entrants_csv(text))  # RO-5.1: by rating, late entries last, clubs apart
+        return read_seating_csv(text)
+    except ArbitruError as e:
+        raise Refused("players", str(e)) from None
+
+
+async def index_page(request: Request) -> Response:
+    w = web(request)
+
+    def load() -> list[Any]:
+        with w.journal("") as j:
+            return j.games(FORMAT)
+
+    return w.render(request, "anticipation/index.html", games=await run_in_threadpool(load))
+
+
+async def new_page(request: Request) -> Response:
+    need(request, "arbiter")
+    return web(request).render(request, "anticipation/new.html", form={}, variants=VARIANT_RULES,
+                               blank_counts=BLANK_COUNTS, problems=[])
+
+
+async def new_game(request: Request) -> Response:
+    w = web(request)
+    need(request, "arbiter")
+    f: dict[str, str] = {}
+    problems: list[str] = []
+    try:
+        f = await read_form(request, {"players": MAX_CSV, "groups": 2000})
+        settings = settings_from(f)
+        seating = seating_from(f)
+
+        def create() -> str:
+            try:
+                lex = resolve_lexicon(settings.lexicon)
+            except ArbitruError as e:
+                raise Refused("lexicon", str(e)) from None
+            rules = GroupRules.for_settings(settings, lex.alphabet, lex)
+            draw = None
+            if settings.variant != "blind":
+                if settings.seed is None:
+                    try:
+                        draw = manual_draw(rules, parse_groups(lex.alphabet, f.get("groups", "")))
+                    except GroupsError as e:
+                        problems.extend(e.problems)
+                        raise Refused("groups", f"{len(e.problems)} problem(s) with these groups") from None
+                else:
+                    draw = draw_groups(rules, settings.seed)
+            with w.journal("arbiter") as j:
+                try:
+                    return AnticipationGame.create(j, settings, draw, lexicon=lex, seating=seating).id
+                except GroupsError as e:
+                    problems.extend(e.problems)
+                    raise Refused("groups", f"{len(e.problems)} problem(s)") from None
+                except ArbitruError as e:
+                    raise Refused("players", str(e)) from None
+
+        gid = await run_in_threadpool(create)
+    except (Refused, ArbitruError) as e:
+        where, text, status = (e.field, e.message, e.status) if isinstance(e, Refused) else ("variant", str(e), 422)
+        return w.render(request, "anticipation/new.html", status=status, form=f, variants=VARIANT_RULES,
+                        blank_counts=BLANK_COUNTS, errors={where: text}, problems=problems)
+    return RedirectResponse(f"/games/{gid}", 303)
+
+
+# --- the console -------------------------------------------------------------------------------------------
+
+
+def console_context(w: Web, j: Journal, gid: str) -> dict[str, Any]:
+    game = open_game(j, gid)
+    lt = light(j, game)
+    turn = lt.current_turn
+    return {
+        "lt": lt,
+        "game": game,
+        "settings": game.settings,
+        "steps": script_steps(lt),
+        "grid": grid_rows(lt, show_all=True),
+        "clock": clock_view(lt),
+        "analysis": clock_view(lt, ANALYSIS),
+        "turn_clock": clock_view(lt, turn_timer(turn)) if turn else None,
+        "turn": turn,
+        "next_turn": next((t for t in range(1, TURNS + 1) if t not in lt.lots), None),
+        "remaining_groups": [g for g in range(2, GROUPS + 1)
+                             if g not in {int(x["group"]) for x in lt.lots.values()}],
+        "minutes": TURN_MINUTES,
+        "rule": VARIANT_RULES[game.settings.variant],
+    }
+
+
+async def console(request: Request) -> Response:
+    w = web(request)
+    me = need(request, "desk")
+    gid = request.path_params["gid"]
+
+    def load() -> dict[str, Any]:
+        with w.journal(me.actor) as j:
+            return console_context(w, j, gid)
+
+    ctx = await run_in_threadpool(load)
+    return w.render(request, "anticipation/console.html", done=request.query_params.get("done", "")[:300],
+                    form={}, **ctx)
+
+
+def act(role: str, field: str, action: Callable[[AnticipationGame, dict[str, str], Journal], str],
+        page: str = "console", limits: dict[str, int] | None = None) -> Endpoint:
+    """A form action: read and checked, one library call, then back to the page (or the page again with the
+    refusal beside ``field``)."""
+
+    async def endpoint(request: Request) -> Response:
+        w = web(request)
+        me = need(request, role)
+        gid = request.path_params["gid"]
+        f: dict[str, str] = {}
+        try:
+            f = await read_form(request, limits)
+
+            def run() -> tuple[str, int, int]:
+                with w.journal(me.actor) as j:
+                    game = open_game(j, gid)
+                    before = j.last_seq(gid)
+                    message = action(game, f, j)
+                    return message, before, j.last_seq(gid)
+
+            message, before, after = await run_in_threadpool(run)
+        except (Refused, ArbitruError) as e:
+            where, text, status = (e.field, e.message, e.status) if isinstance(e, Refused) else (field, str(e), 422)
+            problems = list(e.problems) if isinstance(e, GroupsError) else []
+            ctx = await run_in_threadpool(PAGES[page], w, gid, me, request)
+            return w.render(request, f"anticipation/{page}.html", status=status, errors={where: text}, form=f,
+                            done="", problems=problems, **ctx)
+        if after != before:
+            w.changed(gid, after)
+        back = {"console": f"/games/{gid}", "desk": f"/games/{gid}/slips?turn={f.get('collected', '')}",
+                "review": f"/games/{gid}/review?turn={f.get('view_turn', '')}"}[page]
+        sep = "&" if "?" in back else "?"
+        return RedirectResponse(f"{back}{sep}done={_quote(message)}#{field}", 303)
+
+    return endpoint
+
+
+def _quote(text: str) -> str:
+    from urllib.parse import quote
+
+    return quote(text[:300])
+
+
+def _int(f: dict[str, str], name: str, low: int, high: int) -> int | None:
+    text = f.get(name, "")
+    if not text:
+        return None
+    if not text.isdigit() or not low <= int(text) <= high:
+        raise Refused(name, f"{text!r}: a whole number from {low} to {high}")
+    return int(text)
+
+
+def do_announce(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
+    if f.get("all") == "1":  # RO-4.4: the groups sent ahead to an online game, all at once
+        with j.transaction(game.id):
+            while not game.announced()[1]:
+                game.announce_next()
+        return "every group is out"
+    step = game.announce_next()
+    return "second reading done: start the analysis" if step["step"] == "recap" else f"group {step['group']} read out"
+
+
+def do_clock(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
+    timer = f.get("timer", "")
+    t = game.clock(timer, f.get("action", ""), time.time())
+    return f"{timer}: {t.state}"
+
+
+def do_lot(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
+    if f.get("all") == "1":
+        lots = game.draw_all_lots("arbiter")
+        return f"{len(lots)} lots drawn (RO-4.4)"
+    turn = _int(f, "turn", 1, TURNS)
+    group = _int(f, "group", 2, GROUPS)
+    by = "arbiter" if f.get("by") == "arbiter" else None
+    table = _int(f, "table", 1, 10_000)
+    if by is None and table is not None:
+        by = f"table {table}"
+    lot = game.draw_lot(turn, group, by)
+    return f"turn {lot.turn}: group {lot.group} (drawn by {lot.drawn_by})"
+
+
+def do_blind(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
+    by_player: dict[str, dict[int, str]] = {}
+    for lineno, cells in enumerate(csv.reader(io.StringIO(f.get("sets", ""))), 1):
+        if not cells or not any(c.strip() for c in cells) or (lineno == 1 and cells[0].strip() == "player"):
+            continue
+        number = cells[1].strip() if len(cells) == 3 else ""
+        if not (number.isascii() and number.isdigit()):
+            raise Refused("blind", f"line {lineno}: expected player,group,letters")
+        groups = by_player.setdefault(cells[0].strip(), {})
+        if int(number) in groups:
+            raise Refused("blind", f"line {lineno}: {cells[0].strip()}: group {int(number)} is given twice")
+        groups[int(number)] = cells[2]
+    if not by_player:
+        raise Refused("blind", "no sealed group given: player,group,letters per line")
+    sets = {}
+    for player, groups in by_player.items():
+        if sorted(groups) != list(range(1, len(groups) + 1)):
+            raise GroupsError([f"{player}: groups are numbered {sorted(groups)}, not 1 to {GROUPS}"])
+        sets[player] = [parse_group(game.alpha, groups[i]) for i in sorted(groups)]
+    game.hand_in_blind_groups(sets)
+    return f"sealed groups of {len(sets)} player(s) stored (RO-8.4)"
+
+
+def do_seating(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
+    seating = seating_from(f)
+    if not seating:
+        raise Refused("players", "no player given")
+    game.add_seating(seating)
+    return f"{len(seating)} players seated"
+
+
+# --- the projection screen ----------------------------------------------------------------------------------
+
+
+def screen_context(w: Web, gid: str, me: auth.Identity, request: Request | None = None) -> dict[str, Any]:
+    with w.journal("") as j:
+        game = open_game(j, gid)
+        lt = light(j, game)
+    turn = lt.current_turn
+    grid = grid_rows(lt)
+    latest = next((r for r in reversed(grid) if r["shown"]), None)
+    return {"lt": lt, "game": game, "grid": grid, "turn": turn, "clock": clock_view(lt),
+            "turn_groups": groups_of(lt, turn), "latest": latest if not lt.recap else None}
+
+
+async def screen(request: Request) -> Response:
+    w = web(request)
+    ctx = await run_in_threadpool(screen_context, w, request.path_params["gid"], identity(request))
+    return w.render(request, "anticipation/screen.html", **ctx)
+
+
+async def screen_live(request: Request) -> Response:
+    w = web(request)
+    ctx = await run_in_threadpool(screen_context, w, request.path_params["gid"], identity(request))
+    return w.render(request, "anticipation/_screen.html", **ctx)
+
+
+# --- the slip desk ------------------------------------------------------------------------------------------
+
+
+def slip_hints(slip: Slip, turn: int | None) -> list[str]:
+    """Format problems of what was written: hints for the desk, never a refusal (the correction judges)."""
+    hints = []
+    places = slip.placements()
+    want = 2 if turn == 1 else 1
+    notes = [n.kind for r in slip.rows for n in parse_notes(r.note)]
+    if "pass" not in notes and not any(n.kind == "pass" for n in slip.notes()) and len(places) != want:
+        hints.append(f"turn {turn} has {want} placement(s); this slip has {len(places)}")
+    for i, r in enumerate(places, 1):
+        where = read_position(r.position)
+        if where.coord is None:
+            hints.append(f"placement {i}: {where.problem or f'position {r.position!r} cannot be read'}")
+        if r.score.strip() and not r.score.strip().isdigit():
+            hints.append(f"placement {i}: score {r.score!r} is not a number")
+        if not r.score.strip():
+            hints.append(f"placement {i}: no score written")
+    total = slip.first("turn_total").strip()
+    scores = [int(r.score) for r in places if r.score.strip().isdigit()]
+    if total and total.isdigit() and len(scores) == len(places) and scores and int(total) != sum(scores):
+        hints.append(f"turn total {total} is not the sum of the scores ({sum(scores)})")
+    if not slip.first("table").strip():
+        hints.append("no table number written (RO-6.2)")
+    if turn is None:
+        hints.append("collected in an unknown turn: the slip stays unattributed (RO-6.2b)")
+    elif slip.written_turn.strip() != str(turn):
+        hints.append(f"turn written {slip.written_turn.strip() or '—'!r}, collected in turn {turn}")
+    for n in slip.notes():
+        if n.kind == "other":
+            hints.append(f"note {n.raw!r} is not one of Anulez turul X, Verificare, PAS")
+    return hints
+
+
+def desk_context(w: Web, gid: str, me: auth.Identity, request: Request | None = None) -> dict[str, Any]:
+    with w.journal(me.actor) as j:
+        game = open_game(j, gid)
+        lt = light(j, game)
+    asked = request.query_params.get("turn", "") if request is not None else ""
+    turn = int(asked) if asked.isdigit() and 1 <= int(asked) <= TURNS else (lt.current_turn or 1)
+    missing = [(lt.seating[p], lt.label(p)) for p in lt.players() if (p, turn) not in lt.slips]
+    entered = sorted(((k[0], v) for k, v in lt.slips.items() if k[1] == turn), key=lambda x: -x[1]["seq"])
+    rows = []
+    for player, info in entered[:30]:
+        slip = Slip.from_payload(info["payload"])
+        rows.append({"player": lt.label(player), "table": lt.seating.get(player), "info": info, "slip": slip,
+                     "hints": slip_hints(slip, turn)})
+    return {"lt": lt, "game": game, "turn": turn, "missing": missing, "entered": rows,
+            "lot_drawn": turn in lt.lots, "count": sum(1 for k in lt.slips if k[1] == turn)}
+
+
+async def desk(request: Request) -> Response:
+    w = web(request)
+    me = need(request, "desk")
+    ctx = await run_in_threadpool(desk_context, w, request.path_params["gid"], me, request)
+    return w.render(request, "anticipation/desk.html", done=request.query_params.get("done", "")[:300], form={},
+                    problems=[], **ctx)
+
+
+def desk_slip(game: AnticipationGame, f: dict[str, str], j: Journal) -> Slip:
+    """The paper slip as typed: exactly what was written, attributed by its table (or the player field).
+
+    Like a slip file, each placement line carries the slip's table, turn, total and note; the turn it was
+    collected in may be unknown (``?``), and the slip is then kept unattributed to a turn (RO-6.2b).
+    """
+    collected_text = f.get("collected", "")
+    collected = None if collected_text in ("", "?") else _int(f, "collected", 1, TURNS)
+    seating: dict[int, str] = {}
+    for e in j.iter_events(game.id, "seating"):
+        for entry in e.payload["players"]:
+            seating[int(entry["table"])] = entry["player"]
+    table = f.get("table", "")
+    player = f.get("player", "")
+    if not player:
+        if not table.isdigit() or int(table) not in seating:
+            raise Refused("table", f"no player at table {table!r}: type the table, or the player in 'player'")
+        player = seating[int(table)]
+    elif player not in seating.values():
+        raise Refused("player", f"{player!r} is not in the seating")
+    rows = []
+    for i in (1, 2):
+        pos, word, score = f.get(f"position{i}", ""), f.get(f"word{i}", ""), f.get(f"score{i}", "")
+        if pos or word or score:
+            rows.append((pos, word, score))
+    if not rows:
+        rows = [("", "", "")]
+    written = f.get("turn", "")
+    slip_rows = [
+        SlipRow(line=i, table=table, turn=written, position=pos, word=word, score=score,
+                turn_total=f.get("total", ""), note=f.get("note", ""))
+        for i, (pos, word, score) in enumerate(rows, 1)
+    ]
+    return Slip(player, collected, slip_rows, source=f.get("desk_name", "desk")[:40], written_turn=written)
+
+
+def do_desk_slip(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
+    slip = desk_slip(game, f, j)
+    if slip.turn is not None and slip.turn not in game.order().lots:
+        raise Refused("collected", f"the lot of turn {slip.turn} is not drawn yet (RO-5.3)")
+    try:
+        game.enter_slips([slip], replace=f.get("replace") == "1")
+    except ArbitruError as e:
+        raise Refused("table", str(e).replace("use --replace", "tick 'replace'")) from None
+    hints = slip_hints(slip, slip.turn)
+    return f"slip of {slip.player}, turn {slip.turn or '?'} stored" + (f" — check: {'; '.join(hints)}" if hints else "")
+
+
+# --- the correction review ------------------------------------------------------------------------------------
+
+
+def _filter(v: Verdict, sv: SlipVerdict, what: str) -> bool:
+    if what == "invalid":
+        return v.status in ("invalid", "void")
+    if what == "penalties":
+        return v.penalty > 0 or bool(v.penalty_rule)
+    if what == "warnings":
+        return sv.warning is not None
+    if what == "cascades":
+        return v.status == "cancelled" or bool(sv.cancellations) or (v.points != v.score and v.on_board)
+    return True
+
+
+def notices(state: GameState, turn: int) -> list[dict[str, str]]:
+    """What is told to players during the next turn (RO-5.5.f–i): invalid placements, wrong positions and
+    their penalty, unmarked blanks with several places to check at the table."""
+    out = []
+    for r in state.ranking:
+        sv = r.slips.get(turn)
+        if sv is None:
+            continue
+        who = state.names.get(r.player, r.player)
+        table = str(r.table or "")
+        for v in sv.placements:
+            if v.status in ("invalid", "void"):
+                out.append({"table": table, "player": who, "rule": "RO-5.5.f",
+                            "text": f"{v.written_position} {v.written_word}: invalid ({v.rule}: {v.reason})"})
+            elif v.penalty_rule:
+                out.append({"table": table, "player": who, "rule": "RO-5.5.h",
+                            "text": f"{v.written_position} {v.written_word}: position {v.position}, "
+                                    f"−{v.penalty} ({v.penalty_rule})"})
+            if "RO-5.5.i" in v.reason or any("RO-5.5.i" in n for n in v.notes):
+                out.append({"table": table, "player": who, "rule": "RO-5.5.i",
+                            "text": f"{v.written_word}: unmarked blank, check the grid at the table"})
+    return out
+
+
+def review_context(w: Web, gid: str, me: auth.Identity, request: Request | None = None) -> dict[str, Any]:
+    with w.journal(me.actor) as j:
+        game = open_game(j, gid)
+        lt = light(j, game)
+        state = replayed(w, j, game)
+    q = request.query_params if request is not None else {}
+    asked = q.get("turn", "")
+    turn = int(asked) if asked.isdigit() and 1 <= int(asked) <= TURNS else (lt.current_turn or 1)
+    what = q.get("filter", "all")
+    what = what if what in FILTERS else "all"
+    verifications = []
+    rows = []
+    for r in sorted(state.ranking, key=lambda r: (r.table or 10**9, r.player)):
+        sv = r.slips.get(turn)
+        if sv is None:
+            continue
+        for ver in sv.verifications:
+            verifications.append({"player": lt.label(r.player), "table": r.table, **ver})
+        for v in sv.placements:
+            if _filter(v, sv, what):
+                rows.append({"r": r, "sv": sv, "v": v, "who": lt.label(r.player)})
+        if not sv.placements and what in ("all", "warnings") and (sv.warning or sv.status != "corrected"):
+            rows.append({"r": r, "sv": sv, "v": None, "who": lt.label(r.player)})
+    return {"lt": lt, "game": game, "state": state, "turn": turn, "filter": what, "filters": FILTERS,
+            "verifications": verifications, "rows": rows, "notices": notices(state, turn)}
+
+
+async def review(request: Request) -> Response:
+    w = web(request)
+    me = need(request, "desk")
+    ctx = await run_in_threadpool(review_context, w, request.path_params["gid"], me, request)
+    return w.render(request, "anticipation/review.html", done=request.query_params.get("done", "")[:300],
+                    form={}, problems=[], **ctx)
+
+
+def do_decide(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
+    seq = game.decide(
+        f.get("player", ""), f.get("target", ""), f.get("action", ""), f.get("reason", ""),
+        by=f.get("by") or "chief arbiter", turn=_int(f, "turn", 1, TURNS), index=_int(f, "index", 1, 2),
+        position=f.get("position") or None, word=f.get("word") or None,
+        points=_int(f, "points", 0, 10_000), event=_int(f, "event", 1, 10**9),
+    )
+    return f"decision #{seq} stored (RO-6.5)"
+
+
+def do_sanction(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
+    seq = game.sanction(f.get("player", ""), f.get("kind", ""), f.get("reason", ""), _int(f, "turn", 1, TURNS))
+    return f"sanction #{seq} stored"
+
+
+def do_publish(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
+    seq = game.publish(f.get("stage", ""), f.get("deadline", ""))
+    return f"{f.get('stage')} results published (#{seq})"
+
+
+# --- boards, results, sheets, forms ---------------------------------------------------------------------------
+
+
+def board_cells(r: PlayerResult) -> list[list[str]]:
+    text = r.board.to_text() if r.board is not None else ""
+    rows = text.splitlines()
+    return [[(rows[i][c] if rows and rows[i][c] != "." else "") for c in range(15)] for i in range(15)]
+
+
+async def board_page(request: Request) -> Response:
+    w = web(request)
+    me = identity(request)
+    gid, player = request.path_params["gid"], request.path_params["player"]
+
+    def load() -> dict[str, Any]:
+        with w.journal(me.actor) as j:
+            game = open_game(j, gid)
+            state = replayed(w, j, game)
+        if player not in state.results:
+            raise HTTPException(404, f"no player {player!r} in this game")
+        if not (me.can_enter_slips() or (me.role == "player" and me.game == gid and me.player == player
+                                         and state.publications)):
+            raise HTTPException(403 if me.role != "public" else 401, "a player's board is his and the arbiter's")
+        r = state.results[player]
+        verdicts = r.verdicts()
+        return {"game": game, "state": state, "r": r, "cells": board_cells(r), "pname": state.names.get(player, player),
+                "on_board": [v for v in verdicts if v.on_board],
+                "invalid": [v for v in verdicts if v.status in ("invalid", "void")],
+                "cancelled": [v for v in verdicts if v.status == "cancelled"], "rows": "ABCDEFGHIJKLMNO"}
+
+    return w.render(request, "anticipation/board.html", **(await run_in_threadpool(load)))
+
+
+async def results_page(request: Request) -> Response:
+    w = web(request)
+    me = identity(request)
+    gid = request.path_params["gid"]
+
+    def load() -> dict[str, Any]:
+        with w.journal("") as j:
+            game = open_game(j, gid)
+            state = replayed(w, j, game)
+        return {"game": game, "state": state, "shown": bool(state.publications) or me.can_enter_slips(),
+                "last": state.publications[-1] if state.publications else None}
+
+    return w.render(request, "anticipation/results.html", **(await run_in_threadpool(load)))
+
+
+async def sheet(request: Request) -> Response:
+    """A player's results sheet (Annex 3), printable: public once results are published."""
+    w = web(request)
+    me = identity(request)
+    gid, player = request.path_params["gid"], request.path_params["player"]
+
+    def load() -> str:
+        with w.journal("") as j:
+            game = open_game(j, gid)
+            state = replayed(w, j, game)
+        if player not in state.results:
+            raise HTTPException(404, f"no player {player!r} in this game")
+        if not state.publications and not me.can_enter_slips():
+            raise HTTPException(403, "results are not published yet (RO-5.5.j)")
+        return forms._page(f"Rezultate {player}", forms.results_page(state, state.results[player]))
+
+    return HTMLResponse(await run_in_threadpool(load))
+
+
+async def form_page(request: Request) -> Response:
+    """The Annex 3 forms as printable pages: blank slips, the annotation form, the ranking (and its CSV)."""
+    w = web(request)
+    me = identity(request)
+    gid, what = request.path_params["gid"], request.path_params["what"]
+
+    def load() -> Response:
+        with w.journal("") as j:
+            game = open_game(j, gid)
+            lt = light(j, game)
+            if what in ("ranking.html", "ranking.csv", "results.html"):
+                state = replayed(w, j, game)
+                if not state.publications and not me.can_enter_slips():
+                    raise HTTPException(403, "results are not published yet (RO-5.5.j)")
+                if what == "ranking.csv":
+                    return Response(forms.ranking_csv(state), media_type="text/csv; charset=utf-8")
+                if what == "results.html":
+                    body = "\n".join(forms.results_page(state, r) for r in state.ranking)
+                    return HTMLResponse(forms._page("Rezultate", body))
+                return HTMLResponse(forms._page("Clasament", forms.ranking_page(state)))
+        players = lt.players()
+        if what == "slips.html":
+            body = "\n".join(forms.slips_page(lt.names.get(p, p), lt.seating.get(p)) for p in players)
+            return HTMLResponse(forms._page("Fluturași", body or forms.slips_page()))
+        if what == "annotation.html":
+            groups = lt.groups if lt.recap else None
+            body = "\n".join(forms.annotation_page(lt.names.get(p, p), lt.seating.get(p), groups) for p in players)
+            return HTMLResponse(forms._page("Formular de adnotare", body or forms.annotation_page()))
+        raise HTTPException(404, f"no form {what!r}")
+
+    return await run_in_threadpool(load)
+
+
+async def codes_sheet(request: Request) -> Response:
+    w = web(request)
+    need(request, "arbiter")
+    gid = request.path_params["gid"]
+
+    def load() -> list[dict[str, Any]]:
+        with w.journal("arbiter") as j:
+            lt = light(j, open_game(j, gid))
+        rows = []
+        for p in lt.players():
+            code = auth.player_code(w.secret, gid, p)
+            url = f"{duplicate.base_url(request)}/games/{gid}/play?code={code}"
+            rows.append({"label": lt.label(p), "table": lt.seating[p], "code": code, "url": url,
+                         "svg": Markup(segno.make(url, error="m").svg_inline(scale=3))})
+        return rows
+
+    return w.render(request, "anticipation/codes.html", gid=gid, rows=await run_in_threadpool(load))
+
+
+# --- the player's browser (online simultaneous games, RO-4.4) ----------------------------------------------
+
+
+def play_context(w: Web, gid: str, me: auth.Identity, request: Request | None = None) -> dict[str, Any]:
+    with w.journal("") as j:
+        game = open_game(j, gid)
+        lt = light(j, game)
+        player = me.player if me.role == "player" and me.game == gid and me.player in lt.seating else ""
+        own: PlayerResult | None = None
+        if player and lt.stage != "in play":
+            own = replayed(w, j, game).results.get(player)
+    turn = lt.current_turn
+    receipts = {t: lt.slips[(player, t)] for t in range(1, TURNS + 1) if (player, t) in lt.slips} if player else {}
+    return {"lt": lt, "game": game, "grid": grid_rows(lt), "turn": turn, "turn_groups": groups_of(lt, turn),
+            "clock": clock_view(lt), "player": player, "label": lt.label(player) if player else "",
+            "receipts": receipts, "own": own, "cells": board_cells(own) if own else [], "code": ""}
+
+
+async def play(request: Request) -> Response:
+    w = web(request)
+    ctx = await run_in_threadpool(play_context, w, request.path_params["gid"], identity(request))
+    ctx["code"] = auth.normalise_code(request.query_params.get("code", ""))
+    return w.render(request, "anticipation/play.html", **ctx)
+
+
+async def play_live(request: Request) -> Response:
+    w = web(request)
+    ctx = await run_in_threadpool(play_context, w, request.path_params["gid"], identity(request))
+    return w.render(request, "anticipation/_play.html", **ctx)
+
+
+async def join(request: Request) -> Response:
+    w = web(request)
+    gid = request.path_params["gid"]
+    try:
+        f = await read_form(request)
+
+        def find() -> str | None:
+            with w.journal("") as j:
+                lt = light(j, open_game(j, gid))
+            return auth.player_for_code(w.secret, gid, lt.players(), f.get("code", ""))
+
+        player = await run_in_threadpool(find)
+        if player is None:
+            raise Refused("code", "this code is not one of this game's players' codes", 401)
+    except Refused as e:
+        ctx = await run_in_threadpool(play_context, w, gid, identity(request))
+        return w.render(request, "anticipation/play.html", status=e.status, errors={e.field: e.message}, **ctx)
+    response = RedirectResponse(f"/games/{gid}/play", 303)
+    login_as(request, response, auth.Identity(auth.new_sid(), "player", "", gid, player))
+    return response
+
+
+def browser_slip(lt: Light, player: str, turn: int, placements: list[tuple[str, str, str]], total: str,
+                 note: str) -> Slip:
+    table = str(lt.seating.get(player, ""))
+    rows = placements or [("", "", "")]
+    return Slip(player, turn, [
+        SlipRow(line=i, table=table, turn=str(turn), position=p, word=wd, score=s,
+                turn_total=total if i == 1 else "", note=note if i == 1 else "")
+        for i, (p, wd, s) in enumerate(rows, 1)
+    ], source="web", written_turn=str(turn))
+
+
+def hand_in(w: Web, gid: str, player: str, turn: int, placements: list[tuple[str, str, str]], total: str,
+            note: str) -> dict[str, Any]:
+    """Store a player's slip from his browser or the API; late by the server clock (stored, flagged)."""
+    with w.journal(f"player:{player}") as j:
+        game = open_game(j, gid)
+        lt = light(j, game)
+        slip = browser_slip(lt, player, turn, placements, total, note)
+        now = time.time()
+        seq, late = game.hand_in(slip, now)
+        recorded = next(j.iter_events(gid, after=seq - 1)).recorded
+    w.changed(gid, seq)
+    return {"stored": True, "seq": seq, "received": recorded, "late": late, "turn": turn, "player": player,
+            "table": slip.rows[0].table}
+
+
+async def player_slip(request: Request) -> Response:
+    w = web(request)
+    gid = request.path_params["gid"]
+    me = identity(request)
+    if me.role != "player" or me.game != gid:
+        raise HTTPException(403, "join this game with your code first")
+    try:
+        f = await read_form(request)
+        turn = _int(f, "turn", 1, TURNS)
+        if turn is None:
+            raise Refused("slip", "the turn")
+        places = [(f.get(f"position{i}", ""), f.get(f"word{i}", ""), f.get(f"score{i}", "")) for i in (1, 2)]
+        places = [p for p in places if any(p)]
+        try:
+            await run_in_threadpool(hand_in, w, gid, me.player, turn, places, f.get("total", ""), f.get("note", ""))
+        except ArbitruError as e:
+            raise Refused("slip", str(e), 409) from None
+    except Refused as e:
+        ctx = await run_in_threadpool(play_context, w, gid, me)
+        return w.render(request, "anticipation/play.html", status=e.status, errors={e.field: e.message}, **ctx)
+    return RedirectResponse(f"/games/{gid}/play#receipt", 303)
+
+
+# --- JSON API ---------------------------------------------------------------------------------------------
+
+
+def _error(status: int, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": message, **extra}, status_code=status)
+
+
+async def api_state(request: Request) -> Response:
+    w = web(request)
+    gid = request.path_params["gid"]
+
+    def load() -> dict[str, Any]:
+        with w.journal("") as j:
+            game = open_game(j, gid)
+            lt = light(j, game)
+        clock = {k: v for k, v in clock_view(lt).items() if k != "cues"}
+        return {"id": gid, "format": FORMAT, "variant": game.settings.variant,
+                "groups": [{"group": r["number"], "letters": "".join(r["letters"])}
+                           for r in grid_rows(lt) if r["shown"]],
+                "lots": [lt.lots[t] for t in sorted(lt.lots)], "turn": lt.current_turn, "clock": clock,
+                "stage": lt.stage, "deadline": lt.deadline,
+                "players": [{"player": p, "table": lt.seating[p], "name": lt.names.get(p, p)} for p in lt.players()],
+                "seq": lt.last_seq}
+
+    return JSONResponse(await run_in_threadpool(load))
+
+
+async def api_slip(request: Request) -> Response:
+    """``POST /api/games/{id}/slips``: ``{turn, placements: [{position, word, score}], turn_total, note}`` with
+    the player's code as Bearer token → 201 receipt (``late`` flagged by the server clock); 401 without a valid
+    code; 403 for another player's slip; 409 for a turn whose lot is not drawn."""
+    w = web(request)
+    gid = request.path_params["gid"]
+    scheme, _, code = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not code.strip():
+        return _error(401, "send your player code as 'Authorization: Bearer CODE'")
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        return _error(413, f"the slip is larger than {MAX_BODY} bytes")
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return _error(400, "the body is not JSON in UTF-8")
+    if not isinstance(data, dict):
+        return _error(400, "the body is a JSON object: {turn, placements, turn_total, note}")
+    turn = data.get("turn")
+    if not isinstance(turn, int) or isinstance(turn, bool) or not 1 <= turn <= TURNS:
+        return _error(400, f"turn is a whole number from 1 to {TURNS}")
+    raw = data.get("placements", [])
+    if not isinstance(raw, list) or len(raw) > 2 or not all(isinstance(p, dict) for p in raw):
+        return _error(400, "placements: a list of at most 2 objects {position, word, score}")
+    places: list[tuple[str, str, str]] = []
+    for p in raw:
+        cells = [p.get("position", ""), p.get("word", ""), p.get("score", "")]
+        cells = ["" if c is None else str(c) if isinstance(c, int) and not isinstance(c, bool) else c for c in cells]
+        if not all(isinstance(c, str) and len(c) <= FIELD for c in cells):
+            return _error(400, f"position, word and score are text (or a number) of at most {FIELD} characters")
+        places.append((cells[0], cells[1], cells[2]))
+    total, note = data.get("turn_total", ""), data.get("note", "")
+    total = str(total) if isinstance(total, int) and not isinstance(total, bool) else ("" if total is None else total)
+    if not isinstance(total, str) or not isinstance(note, str) or len(total) > FIELD or len(note) > FIELD:
+        return _error(400, f"turn_total and note are text of at most {FIELD} characters")
+
+    def run() -> Response:
+        with w.journal("") as j:
+            lt = light(j, open_game(j, gid))
+        player = auth.player_for_code(w.secret, gid, lt.players(), code)
+        if player is None:
+            return _error(401, "this code is not one of this game's players' codes")
+        if "player" in data and str(data["player"]) != player:
+            return _error(403, f"this code is {player}'s: a player sends only his own slip")
+        try:
+            receipt = hand_in(w, gid, player, turn, places, total, note)
+        except ArbitruError as e:
+            return _error(409, str(e), stored=False)
+        return JSONResponse(receipt, status_code=201)
+
+    return await run_in_threadpool(run)
+
+
+# --- routes ---------------------------------------------------------------------------------------------------
+
+PAGES: dict[str, Callable[[Web, str, auth.Identity, Any], dict[str, Any]]] = {
+    "console": lambda w, gid, me, request: _console(w, gid, me),
+    "desk": desk_context,
+    "review": review_context,
+}
+
+
+def _console(w: Web, gid: str, me: auth.Identity) -> dict[str, Any]:
+    with w.journal(me.actor) as j:
+        return console_context(w, j, gid)
+
+
+async def _not_found(request: Request) -> Response:
+    raise HTTPException(404, "no such game")
+
+
+def _only(endpoint: Endpoint) -> Endpoint:
+    """A page that exists only for anticipation games (404 for any other game)."""
+    return by_format(endpoint, _not_found)
+
+
+routes = [
+    # these routes come before the duplicate ones: its fixed paths under /games/ first, or {gid} would take them
+    Route("/games/new", duplicate.new_game_page, methods=["GET"]),
+    Route("/games/new", duplicate.new_game, methods=["POST"]),
+    Route("/anticipation", index_page),
+    Route("/anticipation/new", new_page, methods=["GET"]),
+    Route("/anticipation/new", new_game, methods=["POST"]),
+    Route("/games/{gid}", by_format(console, duplicate.console)),
+    Route("/games/{gid}/announce", _only(act("arbiter", "announce", do_announce)), methods=["POST"]),
+    Route("/games/{gid}/clock",
+          by_format(act("arbiter", "clock", do_clock), duplicate.act("arbiter", "clock", duplicate.do_clock)),
+          methods=["POST"]),
+    Route("/games/{gid}/lot", _only(act("arbiter", "lot", do_lot)), methods=["POST"]),
+    Route("/games/{gid}/blind", _only(act("arbiter", "blind", do_blind, limits={"sets": MAX_CSV})), methods=["POST"]),
+    Route("/games/{gid}/seating", _only(act("arbiter", "players", do_seating, limits={"players": MAX_CSV})),
+          methods=["POST"]),
+    Route("/games/{gid}/slips", _only(desk), methods=["GET"]),
+    Route("/games/{gid}/slips", _only(act("desk", "table", do_desk_slip, page="desk")), methods=["POST"]),
+    Route("/games/{gid}/review", _only(review)),
+    Route("/games/{gid}/decide", _only(act("arbiter", "decide", do_decide, page="review")), methods=["POST"]),
+    Route("/games/{gid}/sanction", _only(act("arbiter", "sanction", do_sanction, page="review")), methods=["POST"]),
+    Route("/games/{gid}/publish", _only(act("arbiter", "publish", do_publish, page="review")), methods=["POST"]),
+    Route("/games/{gid}/board/{player}", _only(board_page)),
+    Route("/games/{gid}/sheet/{player}", _only(sheet)),
+    Route("/games/{gid}/forms/{what}", _only(form_page)),
+    Route("/games/{gid}/codes", by_format(codes_sheet, duplicate.codes_sheet)),
+    Route("/games/{gid}/screen", by_format(screen, duplicate.screen)),
+    Route("/games/{gid}/screen/live", by_format(screen_live, duplicate.screen_fragment)),
+    Route("/games/{gid}/results", by_format(results_page, results.page)),
+    Route("/games/{gid}/play", by_format(play, duplicate.play), methods=["GET"]),
+    Route("/games/{gid}/play/live", by_format(play_live, duplicate.play_fragment)),
+    Route("/games/{gid}/join", by_format(join, duplicate.join), methods=["POST"]),
+    Route("/games/{gid}/slip", by_format(player_slip, duplicate.player_slip), methods=["POST"]),
+    Route("/api/games/{gid}", by_format(api_state, api.game_state)),
+    Route("/api/games/{gid}/slips", by_format(api_slip, api.post_slip), methods=["POST"]),
+]

@@ -1,0 +1,235 @@
+"""A whole 3-player anticipation game through the pages, in a real browser (Playwright driving Debian's chromium)
+against the real server (uvicorn on 127.0.0.1): the arbiter reads the draw out onto the projected grid, records
+the lots and starts the timers; two players hand in their slips from phone-sized pages; a desk types the third
+player's paper slips (an inverted position, a cancellation); a verification request is answered first in the
+review, which shows the library's verdicts; provisional then final results. Screenshots of every page at its
+real size go to ``tests/output/``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from anticipation_support import WORDS_RO
+from arbitru.formats.anticipation.game import AnticipationGame
+from arbitru.journal.store import Journal
+from arbitru.web import auth
+from web_anticipation_support import groups_text
+from web_server import running_server
+from web_support import ARBITER_PASSWORD
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+OUTPUT = Path(__file__).parent / "output"
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"the browser tests need Debian's chromium at {CHROMIUM}: apt-get install chromium")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+def shot(page: Page, name: str, full: bool = False) -> None:
+    OUTPUT.mkdir(exist_ok=True)
+    page.screenshot(path=str(OUTPUT / f"anticipation-{name}.png"), full_page=full)
+
+
+def new_page(browser: Browser, base: str, size: dict[str, int], mobile: bool = False) -> Page:
+    ctx = browser.new_context(base_url=base, viewport=size, is_mobile=mobile, has_touch=mobile)
+    ctx.set_default_timeout(15_000)
+    return ctx.new_page()
+
+
+def no_horizontal_scroll(page: Page) -> bool:
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+
+
+def fits_the_screen(page: Page) -> bool:
+    return bool(page.evaluate(
+        "document.documentElement.scrollHeight <= window.innerHeight"
+        " && document.documentElement.scrollWidth <= window.innerWidth"))
+
+
+def submit(phone: Page, turn: int, placements: list[tuple[str, str, str]], total: str, note: str = "") -> None:
+    expect(phone.locator("form.antslip input[name=turn]")).to_have_value(str(turn))  # the page follows the lot
+    for i, (position, word, score) in enumerate(placements, 1):
+        phone.fill(f"input[name=position{i}]", position)
+        phone.fill(f"input[name=word{i}]", word)
+        phone.fill(f"input[name=score{i}]", score)
+    phone.fill("input[name=total]", total)
+    phone.fill("input[name=note]", note)
+    phone.click("button:has-text('Hand in')")
+    expect(phone.locator("#receipt")).to_contain_text(f"turn {turn}:")
+
+
+def type_paper_slip(desk: Page, table: str, turn: int, placements: list[tuple[str, str, str]], total: str,
+                    note: str = "") -> None:
+    """Keyboard only: each field, then Enter moves to the next; Enter on the last field stores the slip."""
+    desk.focus("input[name=table]")
+    fields = [table, str(turn)]
+    for i in (1, 2):
+        fields += list(placements[i - 1]) if i <= len(placements) else ["", "", ""]
+    fields += [total, note, ""]
+    for value in fields:
+        if value:
+            desk.keyboard.type(value)
+        desk.keyboard.press("Enter")
+    expect(desk.locator("#done")).to_contain_text(f"turn {turn} stored")
+
+
+def lot(arbiter: Page, turn: int, group: int) -> None:
+    arbiter.select_option("select[name=group]", str(group))
+    arbiter.click("button:has-text('Record the lot')")
+    expect(arbiter.locator("#done")).to_contain_text(f"turn {turn}: group {group}")
+    arbiter.click(f"button:has-text('Start turn {turn}')")
+    expect(arbiter.locator("#done")).to_contain_text(f"turn {turn}: running")
+
+
+def test_whole_anticipation_game_through_the_pages(browser, tmp_path):
+    words = tmp_path / "test-ro.txt"
+    words.write_text("\n".join(WORDS_RO) + "\n", "utf-8")
+    db = str(tmp_path / "hall.db")
+    with Journal(db, actor="arbiter") as j:
+        auth.set_password(j, auth.ARBITER, ARBITER_PASSWORD, auth.ARBITER)
+        auth.set_password(j, "desk1", "desk-pass-1", "desk")
+        secret = auth.server_secret(j)
+    with running_server(db) as base:
+        arbiter = new_page(browser, base, {"width": 1280, "height": 900})
+        arbiter.goto("/login")
+        arbiter.fill("input[name=password]", ARBITER_PASSWORD)
+        arbiter.click("button:has-text('Log in')")
+        arbiter.goto("/anticipation/new")
+        arbiter.fill("input[name=lexicon]", str(words))
+        arbiter.check("input[name=source][value=hall]")
+        arbiter.fill("textarea[name=groups]", groups_text())
+        arbiter.fill("textarea[name=players]", "Ana,1,Ana Popescu\nBo,2,Bogdan Ionescu\nCleo,3,Carmen Dima")
+        shot(arbiter, "new", full=True)
+        arbiter.click("button:has-text('Create the game')")
+        arbiter.wait_for_url(re.compile(r"/games/\w+$"))
+        gid = arbiter.url.rsplit("/", 1)[1]
+
+        screen = new_page(browser, base, {"width": 1280, "height": 720})
+        screen.goto(f"/games/{gid}/screen")
+        expect(screen.locator("td.tile")).to_have_count(0)
+
+        # the draw read out group by group: the projected grid fills in live (SSE), alphabetical, blanks last
+        arbiter.click("#announce-next")
+        expect(screen.locator("td.tile")).to_have_count(2)
+        expect(screen.locator(".spelled")).to_contain_text("Grupa 1: ANA, LUCA")
+        for _ in range(14):
+            arbiter.click("#announce-next")
+        expect(screen.locator("td.tile")).to_have_count(100)
+        expect(screen.locator("tr").last.locator("td.tile.blank")).to_have_count(2)
+        shot(screen, "screen-grid-1280x720")
+        assert fits_the_screen(screen), "the projected grid does not fit 1280x720"
+        arbiter.click("#announce-next")  # the quick second reading
+        arbiter.click("button:has-text('Start analysis')")
+        expect(screen.locator(".clock .time")).to_have_text(re.compile(r"^4[45]:\d\d$"))
+        shot(arbiter, "console", full=True)
+
+        phones: dict[str, Page] = {}
+        for player in ("Ana", "Bo"):
+            phone = new_page(browser, base, PHONE, mobile=True)
+            phone.goto(f"/games/{gid}/play?code={auth.player_code(secret, gid, player)}")
+            phone.click("button:has-text('Join')")
+            expect(phone.locator("h1.who")).to_contain_text(player)
+            phones[player] = phone
+        desk = new_page(browser, base, {"width": 1280, "height": 800})
+        desk.goto("/login")
+        desk.fill("input[name=name]", "desk1")
+        desk.fill("input[name=password]", "desk-pass-1")
+        desk.click("button:has-text('Log in')")
+
+        # turn 1: group 1 AL and group 2 (the lot drawn at table 1); the phones see the lot live
+        lot(arbiter, 1, 2)
+        expect(phones["Ana"].locator(".turnline")).to_contain_text("group 2 B D E I O T U")
+        expect(screen.locator(".move")).to_have_text("Turul 1")
+        first = screen.locator(".clock .time").inner_text()
+        screen.wait_for_timeout(1_200)
+        assert screen.locator(".clock .time").inner_text() != first, "the projected chronometer does not run"
+        submit(phones["Ana"], 1, [("H7", "AL", "4"), ("7G", "BAT", "21")], "25")
+        submit(phones["Bo"], 1, [("H7", "AL", "4")], "4")
+        assert "BAT" not in phones["Bo"].content()  # nobody sees another player's slip
+        desk.goto(f"/games/{gid}/slips?turn=1")
+        expect(desk.locator("#missing")).to_contain_text("Missing: 1 of 3")
+        type_paper_slip(desk, "3", 1, [("H7", "AL", "4")], "4")
+        expect(desk.locator("#missing")).to_contain_text("every table's slip is in")
+
+        # turn 2: Ana asks for a verification
+        lot(arbiter, 2, 3)
+        submit(phones["Ana"], 2, [("H6", "CAL", "3")], "3", "Verificare")
+        submit(phones["Bo"], 2, [("H6", "CAL", "3")], "3")
+        desk.goto(f"/games/{gid}/slips?turn=2")
+        type_paper_slip(desk, "3", 2, [("H6", "CAL", "3")], "3")
+
+        # turn 3: Cleo's paper slip has the position inverted (G9 for 9G); Bo cancels turn 2
+        lot(arbiter, 3, 4)
+        submit(phones["Ana"], 3, [("9G", "VEST", "24")], "24")
+        submit(phones["Bo"], 3, [("", "PAS", "")], "", "Anulez turul 2")
+        desk.goto(f"/games/{gid}/slips?turn=3")
+        type_paper_slip(desk, "3", 3, [("G9", "VEST", "24")], "24")
+        shot(desk, "desk", full=True)
+        shot(phones["Ana"], "phone-slip", full=True)
+        assert no_horizontal_scroll(phones["Ana"]), "the phone page scrolls sideways"
+
+        # the review: verification answers first, then the library's verdicts
+        with Journal(db) as j:
+            state = AnticipationGame(j, gid).replay()
+            typed = [e.payload for e in j.events(gid, "slip") if e.actor == "desk:desk1"]
+        assert [(p["turn"], p["written_turn"], [r["position"] for r in p["rows"]]) for p in typed] == [
+            (1, "1", ["H7"]), (2, "2", ["H6"]), (3, "3", ["G9"])]  # exactly what the paper says
+        arbiter.goto(f"/games/{gid}/review?turn=2")
+        expect(arbiter.locator("#verifications")).to_contain_text("CAL: valid")
+        arbiter.goto(f"/games/{gid}/review?turn=3")
+        verdicts = arbiter.locator("#verdicts")
+        for r in state.ranking:
+            for v in r.slips[3].placements:
+                expect(verdicts).to_contain_text(f"{v.written_position} {v.written_word}")
+                expect(verdicts).to_contain_text(v.rule)
+        cleo = state.results["Cleo"].slips[3].placements[0]
+        assert (cleo.status, cleo.rule, cleo.penalty) == ("corrected", "RO-6.3a", 20)
+        expect(arbiter.locator("#notices")).to_contain_text("Carmen Dima")
+        bo2 = state.results["Bo"].slips[2].placements[0]
+        assert bo2.status == "cancelled"
+        arbiter.goto(f"/games/{gid}/review?turn=2&filter=cascades")
+        expect(arbiter.locator("#verdicts")).to_contain_text("cancelled")
+        shot(arbiter, "review", full=True)
+
+        # provisional results with the contest deadline, then final (RO-5.5.j)
+        arbiter.fill("input[name=deadline]", "18:30")
+        arbiter.click("button:has-text('Publish provisional results')")
+        expect(arbiter.locator("#done")).to_contain_text("provisional results published")
+        public = new_page(browser, base, {"width": 1280, "height": 800})
+        public.goto(f"/games/{gid}/results")
+        expect(public.locator("#stage")).to_contain_text("contests until 18:30")
+        totals = [int(t) for t in public.locator("#ranking tr td:nth-child(4)").all_inner_texts()]
+        assert totals == [r.total for r in state.ranking]
+        expect(phones["Ana"].locator("#own")).to_contain_text(f"{state.results['Ana'].total} points")
+        shot(phones["Ana"], "phone-results", full=True)
+        assert no_horizontal_scroll(phones["Ana"]), "the phone's corrected board scrolls sideways"
+        arbiter.click("button:has-text('Publish the final ranking')")
+        public.reload()
+        expect(public.locator("#stage")).to_contain_text("Final ranking")
+        shot(public, "results")
+        arbiter.goto(f"/games/{gid}/board/Cleo")
+        shot(arbiter, "board", full=True)
+
+        big = new_page(browser, base, {"width": 1920, "height": 1080})
+        big.goto(f"/games/{gid}/screen")
+        expect(big.locator("td.tile")).to_have_count(100)
+        shot(big, "screen-1920x1080")
+        assert fits_the_screen(big), "the projected grid does not fit 1920x1080"
+        screen.reload()
+        shot(screen, "screen-1280x720")
+        assert fits_the_screen(screen)
