@@ -166,3 +166,35 @@ def test_whole_game_through_the_pages(browser, tmp_path):
         expect(results.locator("#masters tr")).to_have_count(3)
         shot(arbiter, "web-arbiter-console-end")
     assert shutil.which("true")
+
+
+def test_a_romanian_game_is_run_from_a_romanian_console(browser, tmp_path):
+    """Item 9: the arbiter's pages follow the game's language (buttons, headings, columns, the clock's cues)."""
+    db = str(tmp_path / "sala.db")
+    with Journal(db, actor="arbiter") as j:
+        auth.set_password(j, auth.ARBITER, ARBITER_PASSWORD, auth.ARBITER)
+    with running_server(db) as base:
+        arbiter = new_page(browser, base, {"width": 1280, "height": 900})
+        arbiter.goto("/login?lang=ro")
+        arbiter.fill("input[name=password]", ARBITER_PASSWORD)
+        arbiter.click("button:has-text('Autentificare')")
+        arbiter.goto("/games/new?lang=ro")
+        arbiter.fill("input[name=title]", "Seara clubului")
+        arbiter.select_option("select[name=rules]", "romanian")
+        arbiter.fill("input[name=lexicon]", LEXICON)
+        arbiter.fill("input[name=moves]", "2")
+        arbiter.fill("input[name=seconds]", "60")
+        arbiter.fill("input[name=seed]", "7")
+        arbiter.fill("textarea[name=players]", "1,Ana\n2,Bogdan")
+        arbiter.click("button:has-text('Creează partida')")
+        arbiter.wait_for_url(re.compile(r"/games/\w+$"))
+        gid = arbiter.url.rsplit("/", 1)[1]
+        arbiter.click("button:has-text('Trage suportul')")
+        arbiter.click("button:has-text('Pornește cronometrul')")
+        expect(arbiter.locator("#status")).to_contain_text("Mutarea 1 în desfășurare")
+        expect(arbiter.locator("#grid")).to_contain_text("Buletinele mutării 1")
+        shot(arbiter, "web-arbiter-console-ro")
+        arbiter.click("button:has-text('Așază mutarea maximă')")
+        arbiter.goto(f"/games/{gid}/results")
+        expect(arbiter.locator("body")).to_contain_text("Mutările maxime")
+        shot(arbiter, "web-results-ro")

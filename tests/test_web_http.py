@@ -396,7 +396,7 @@ def test_hall_pages_in_the_games_language_and_a_phone_may_choose_another(site):
         gid = s.id
     c = site.client()
     screen = c.get(f"/games/{gid}/screen").text
-    assert "Mutarea 1" in screen and "grupul:" in screen and "mai este un minut" in screen
+    assert "Mutarea 1" in screen and "suportul:" in screen and "mai este un minut" in screen
     join(c, site, gid, "1")
     assert "Buletinul tău" in c.get(f"/games/{gid}/play").text
     phone = c.get(f"/games/{gid}/play?lang=fr").text

@@ -130,7 +130,9 @@ class Web:
     def render(self, request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         ident = identity(request)
         context.setdefault("errors", {})
-        context.setdefault("_", i18n.gettext_for("en"))
+        lang = page_language(request, context)
+        context.setdefault("lang", lang)
+        context.setdefault("_", i18n.gettext_for(lang))
         html = self.templates.get_template(name).render(
             request=request, me=ident, csrf=auth.csrf_token(self.secret, ident), now=time.time(), **context
         )
@@ -138,6 +140,18 @@ class Web:
 
     def changed(self, game_id: str, seq: int) -> None:
         self.publisher.publish(game_id, seq)
+
+
+def page_language(request: Request, context: dict[str, Any]) -> str:
+    """A page is in its game's language (a game's page), else in the one asked for (``?lang=``), else in English."""
+    given = context.get("lang")
+    if isinstance(given, str) and given in i18n.LANGUAGES:
+        return given
+    game = context.get("game")
+    settings = getattr(game, "settings", None)
+    if settings is not None and getattr(settings, "lang", None) in i18n.LANGUAGES:
+        return str(settings.lang)
+    return i18n.pick(request.query_params.get("lang"), "en")
 
 
 def web(request: Request) -> Web:

@@ -91,6 +91,8 @@ def clock(game: Game, now: float | None = None, _: Gettext | None = None) -> dic
                 else _("%(n)s seconds left", n=left)
         elif _ is not None and q.kind == "time":
             text = _("time")
+        elif _ is not None and q.kind == "clock-start":
+            text = _(q.text)  # the rule set's start word ("tiempo") is a message of the catalogs too
         cues.append({"at": q.at, "text": text, "kind": q.kind})
     return {
         "move": move,

@@ -37,6 +37,7 @@ from arbitru.journal.store import Journal
 from arbitru.web import assets, auth, i18n, views
 from arbitru.web.app import Web, identity, login_as, web
 from arbitru.web.intake import SlipRequest
+from arbitru.web.routes import results as results_routes
 
 MAX_FIELD = 200
 MAX_CSV = 20_000
@@ -273,16 +274,19 @@ def console_context(w: Web, j: Journal, gid: str, me: auth.Identity) -> dict[str
             cands = s.candidates()
         except ArbitruError:
             cands = []
+    _ = i18n.gettext_for(g.settings.lang)
     return {
         "session": s,
         "game": g,
+        "lang": g.settings.lang,
+        "_": _,
         "cands": cands,
         "alpha": g.alphabet,
         "grid": views.grid(s, j),
-        "clock": views.clock(g),
+        "clock": views.clock(g, _=_),
         "rack": views.rack_tiles(g),
         "master": views.master_view(g),
-        "cues": views.rack_cues(g),
+        "cues": views.rack_cues(g, _=_),
         "notation": g.rules.notation,
     }
 
@@ -453,19 +457,27 @@ async def codes_sheet(request: Request) -> Response:
     need(request, "arbiter")
     gid = request.path_params["gid"]
 
-    def load() -> list[dict[str, Any]]:
+    def load() -> tuple[list[dict[str, Any]], str]:
         with w.journal("arbiter") as j:
             s = Session(j, gid)
             rows = []
             for number, p in sorted(s.game.players.items(), key=lambda kv: views._num(kv[0])):
                 code = auth.player_code(w.secret, gid, number)
                 url = f"{base_url(request)}/games/{gid}/play?code={code}"
-                svg = segno.make(url, error="m").svg_inline(scale=3)
-                rows.append({"player": p, "code": code, "url": url, "svg": svg})
-            return rows
+                qr = segno.make(url, error="m")
+                rows.append({"player": p, "code": code, "url": url, "svg": qr.svg_inline(scale=3),
+                             "img": qr.svg_data_uri(scale=3)})
+            return rows, s.game.settings.lang
 
-    rows = await run_in_threadpool(load)
-    return w.render(request, "duplicate/codes.html", gid=gid, rows=rows, qr=_Markup)
+    rows, lang = await run_in_threadpool(load)
+    if request.url.path.endswith(".pdf"):
+        # the sheet to print and cut, one player per strip (item 7)
+        html = w.templates.get_template("duplicate/codes_print.html").render(
+            gid=gid, rows=rows, lang=lang, _=i18n.gettext_for(lang))
+        pdf = await run_in_threadpool(results_routes.pdf_of, html)
+        return Response(pdf, media_type="application/pdf",
+                        headers={"Content-Disposition": f'attachment; filename="{gid}-codes.pdf"'})
+    return w.render(request, "duplicate/codes.html", gid=gid, rows=rows, qr=_Markup, lang=lang)
 
 
 def _Markup(svg: str) -> Any:
@@ -679,8 +691,10 @@ async def http_error(request: Request, exc: Exception) -> Response:
         from starlette.responses import JSONResponse
 
         return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+    lang = i18n.pick(request.query_params.get("lang"), "en")
     html = web(request).templates.get_template("error.html").render(
-        request=request, me=identity(request), status=exc.status_code, message=exc.detail
+        request=request, me=identity(request), status=exc.status_code, message=exc.detail, lang=lang,
+        _=i18n.gettext_for(lang)
     )
     return HTMLResponse(html, status_code=exc.status_code)
 
@@ -712,6 +726,7 @@ routes = [
     Route("/games/{gid}/withdraw", act("arbiter", "withdraw", do_withdraw), methods=["POST"]),
     Route("/games/{gid}/end", act("arbiter", "end", do_end), methods=["POST"]),
     Route("/games/{gid}/codes", codes_sheet),
+    Route("/games/{gid}/codes.pdf", codes_sheet),
     Route("/games/{gid}/screen", screen),
     Route("/games/{gid}/screen/live", screen_fragment),
     Route("/games/{gid}/play", play, methods=["GET"]),

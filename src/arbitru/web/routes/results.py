@@ -15,7 +15,7 @@ from starlette.routing import Route
 
 from arbitru.errors import ArbitruError
 from arbitru.formats.duplicate import export, gcg, results
-from arbitru.web import views
+from arbitru.web import i18n, views
 from arbitru.web.app import Web, web
 
 
@@ -48,8 +48,9 @@ async def download(request: Request) -> Response:
     if result is None:
         raise HTTPException(404, "no move is closed yet")
     if what == "results.pdf":
-        html = w.templates.get_template("duplicate/print.html").render(**ctx)
-        pdf = await run_in_threadpool(_pdf, html)
+        _ = i18n.gettext_for(ctx["game"].settings.lang)
+        html = w.templates.get_template("duplicate/print.html").render(_=_, **ctx)
+        pdf = await run_in_threadpool(pdf_of, html)
         return Response(pdf, media_type="application/pdf",
                         headers={"Content-Disposition": f'attachment; filename="{gid}-results.pdf"'})
     makers = {"results.csv": export.summary_csv, "moves.csv": export.moves_csv}
@@ -59,8 +60,8 @@ async def download(request: Request) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="{gid}-{what}"'})
 
 
-def _pdf(html: str) -> bytes:
-    """The printable results as PDF (WeasyPrint, with Debian's Pango libraries)."""
+def pdf_of(html: str) -> bytes:
+    """A printable sheet as PDF (WeasyPrint, with Debian's Pango libraries)."""
     try:
         import weasyprint
     except OSError as e:  # the Python package is there, the system libraries are not
@@ -80,14 +81,20 @@ async def standings(request: Request) -> Response:
         with w.journal("") as j:
             ids = wanted or [g.id for g in j.games("duplicate")]
             done = []
+            langs = set()
             for gid in ids:
                 try:
-                    r = views.result(w.session(j, gid))
+                    s = w.session(j, gid)
+                    r = views.result(s)
                 except ArbitruError:
                     continue
                 if r is not None:
                     done.append(r)
-            return {"results": done, "rows": results.standings(done, method) if done else [], "method": method}
+                    langs.add(s.game.settings.lang)
+            # the games' language when they share one (a tournament's), else the one asked for
+            lang = i18n.pick(request.query_params.get("lang"), langs.pop() if len(langs) == 1 else "en")
+            return {"results": done, "rows": results.standings(done, method) if done else [], "method": method,
+                    "lang": lang}
 
     return w.render(request, "duplicate/standings.html", percent=results.percent, **(await run_in_threadpool(load)))
 

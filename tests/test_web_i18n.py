@@ -1,0 +1,136 @@
+"""Every page and printed sheet in the game's language (item 9) with each rulebook's terms; the codes sheet as PDF
+(item 7); every message the templates use translated in every catalog."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from arbitru.formats.duplicate.game import Player, Session, Settings
+from arbitru.formats.duplicate.rulesets import ruleset
+from arbitru.journal.store import Journal
+from arbitru.web.app import load_lexicon
+from arbitru.web.i18n import LANGUAGES, LOCALES
+from web_support import login, make_game, make_site, post
+
+TEMPLATES = Path(__file__).parent.parent / "src" / "arbitru" / "web" / "templates"
+RULES = {"ro": "romanian", "el": "greek", "es": "fise", "pl": "fise", "fr": "fise", "en": "fise"}
+
+# a few words per language that each page must show: console, results, standings (the rulebooks' own terms)
+WORDS = {
+    "ro": (["Suportul", "Închide mutarea", "Buletinele mutării 1", "jucător", "Mutarea 1 în desfășurare"],
+           ["Mutările maxime", "locul", "punctaj", "suport", "cuvântul"], ["Clasament", "loc mediu", "partide"]),
+    "pl": (["Stojak", "Zamknij ruch", "Karty ruchu 1", "gracz", "Ruch 1 trwa"],
+           ["Ruchy mistrzowskie", "miejsce", "stojak", "słowo"], ["Klasyfikacja", "średnie miejsce", "gry"]),
+    "el": (["Αναλόγιο", "Κλείσιμο κίνησης", "Χαρτάκια της κίνησης 1", "παίκτης", "Κίνηση 1 σε εξέλιξη"],
+           ["Κορυφαίες κινήσεις", "θέση", "αναλόγιο", "λέξη"], ["Κατάταξη", "μέση θέση", "παιχνίδια"]),
+    "es": (["Atril", "Cerrar la jugada", "Papeletas de la jugada 1", "jugador", "Jugada 1 en curso"],
+           ["Jugadas maestras", "puesto", "atril", "palabra"], ["Clasificación", "puesto medio", "partidas"]),
+    "fr": (["Tirage", "Clore le coup", "Bulletins du coup 1", "joueur", "Coup 1 en cours", "Poser le top"],
+           ["Tops", "place", "tirage", "mot"], ["Classement", "place moyenne", "parties"]),
+    "en": (["Rack", "Close the move", "Slips of move 1", "player", "Move 1 open"],
+           ["Master moves", "place", "rack", "word"], ["Standings", "mean place", "games"]),
+}
+
+
+def game_in(site, lang: str) -> str:
+    lex = load_lexicon("synthetic:2000", lang)
+    settings = Settings(ruleset(RULES[lang], moves=3, seconds=120), lang, "synthetic:2000", seed="3")
+    with Journal(site.db, actor="arbiter") as j:
+        s = Session.create(j, settings, lex, [Player("1", "Ana"), Player("2", "Bo")])
+        s.draw()
+        return s.id
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_console_results_and_standings_in_the_games_language(tmp_path, lang):
+    site = make_site(tmp_path)
+    gid = game_in(site, lang)
+    c = site.client()
+    login(c)
+    console_words, results_words, standings_words = WORDS[lang]
+    console = c.get(f"/games/{gid}").text
+    assert f'<html lang="{lang}">' in console
+    for w in console_words:
+        assert w in console, (lang, w)
+    post(c, f"/games/{gid}/close", {"choice": "1"}, f"/games/{gid}")
+    results = c.get(f"/games/{gid}/results").text
+    for w in results_words:
+        assert w in results, (lang, w)
+    standings = c.get(f"/standings?game={gid}").text
+    for w in standings_words:
+        assert w in standings, (lang, w)
+    if lang != "en":  # the English headings are gone
+        assert "Close the move" not in console and "Master moves" not in results and "mean place" not in standings
+
+
+def test_a_page_without_a_game_follows_the_language_asked_for(tmp_path):
+    site = make_site(tmp_path)
+    c = site.client()
+    assert "Autentificare" in c.get("/login?lang=ro").text
+    assert "Log in" in c.get("/login").text
+    login(c)
+    assert "Nueva partida duplicada" in c.get("/games/new?lang=es").text
+    assert "Entraînement seul" in c.get("/train?lang=fr").text
+
+
+def template_messages() -> set[str]:
+    """Every ``_('…')`` of the templates (the anticipation pages have their own catalog work)."""
+    found: set[str] = set()
+    pattern = re.compile(r"""_\(\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")""")
+    for path in TEMPLATES.rglob("*.html"):
+        if "anticipation" in path.parts:
+            continue
+        for m in pattern.finditer(path.read_text(encoding="utf-8")):
+            found.add(m.group(1) if m.group(1) is not None else m.group(2))
+    return found
+
+
+def test_every_message_of_the_templates_is_translated_in_every_catalog():
+    used = template_messages()
+    assert len(used) > 100 and "Close the move" in used and "Standings" in used
+    for lang in LANGUAGES:
+        if lang == "en":
+            continue
+        with (LOCALES / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
+            translated = {m.id: m.string for m in read_po(f, locale=lang) if m.id}
+        missing = sorted(m for m in used if not translated.get(m))
+        assert not missing, (lang, missing)
+
+
+def test_results_pdf_in_the_games_language_and_codes_sheet_as_pdf(tmp_path):
+    site = make_site(tmp_path)
+    gid = game_in(site, "ro")
+    c = site.client()
+    login(c)
+    post(c, f"/games/{gid}/close", {"choice": "1"}, f"/games/{gid}")
+    r = c.get(f"/games/{gid}/download/results.pdf")
+    assert r.status_code == 200 and r.content.startswith(b"%PDF-")
+    sheet = c.get(f"/games/{gid}/codes").text
+    assert "Codurile jucătorilor" in sheet and f"/games/{gid}/codes.pdf" in sheet
+    r = c.get(f"/games/{gid}/codes.pdf")
+    assert r.status_code == 200 and r.content.startswith(b"%PDF-") and r.headers["content-type"] == "application/pdf"
+    assert len(r.content) > 2000  # the QR codes are in it
+    assert site.client().get(f"/games/{gid}/codes.pdf").status_code in (401, 403)  # the codes are the arbiter's
+
+
+def test_the_english_game_pages_stay_english(tmp_path):
+    site = make_site(tmp_path)
+    gid = make_game(site)
+    c = site.client()
+    login(c)
+    assert "Place the master move" in c.get(f"/games/{gid}").text
+
+
+def test_the_clock_start_word_is_said_in_the_games_language(tmp_path):
+    site = make_site(tmp_path)
+    gid = game_in(site, "ro")
+    c = site.client()
+    login(c)
+    post(c, f"/games/{gid}/clock", {"action": "start"}, f"/games/{gid}")
+    console = c.get(f"/games/{gid}").text
+    assert "&#34;text&#34;: &#34;start&#34;" in console or '"text": "start"' in console, console
+    assert "tiempo" not in console
