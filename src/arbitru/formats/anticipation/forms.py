@@ -219,16 +219,20 @@ def ranking_csv(state: GameState) -> str:
 
 
 def ranking_page(state: GameState) -> str:
+    mx = state.maximum_summary() if state.maximum else None
     rows = "".join(
         f"<tr><td>{r.place or '—'}</td><td>{escape(state.names.get(r.player, r.player))}</td>"
         f"<td>{r.table or ''}</td>"
-        f"<td>{r.total}</td><td class='small'>{escape(r.eliminated)}"
+        f"<td>{r.total}</td>" + (f"<td>{mx['percent'][r.player]} %</td>" if mx else "")
+        + f"<td class='small'>{escape(r.eliminated)}"
         f"{(' dropped out in turn ' + str(r.dropped_out)) if r.dropped_out else ''}</td></tr>"
         for r in state.ranking
     )
+    maximum = f"<p>Maxim: {mx['total']} (căutare cu lățimea {mx['beam']})</p>" if mx else ""
     return (
-        f'<div class="page"><h1>Clasament — {escape(state.game_id)}</h1><table class="wide">'
-        f"<tr><th>Loc</th><th>Concurent</th><th>Masa</th><th>Total</th><th></th></tr>{rows}</table></div>"
+        f'<div class="page"><h1>Clasament — {escape(state.game_id)}</h1>{maximum}<table class="wide">'
+        f"<tr><th>Loc</th><th>Concurent</th><th>Masa</th><th>Total</th>{'<th>% din maxim</th>' if mx else ''}"
+        f"<th></th></tr>{rows}</table></div>"
     )
 
 

@@ -736,6 +736,18 @@ def do_publish(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
     return f"{f.get('stage')} results published (#{seq})"
 
 
+def do_maximum(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
+    """The maximum the groups and lots allowed (a beam search), stored so the results show it."""
+    from arbitru.formats.anticipation.maximum import game_inputs, maximum
+    from arbitru.textinput import parse_number
+
+    beam = parse_number(f.get("beam", "") or "100", "beam", low=1, high=1000)
+    groups, lots, use_all = game_inputs(game.replay())
+    result = maximum(game.lexicon, groups, lots, beam=beam, seed=0, use_all=use_all)
+    seq = game.record_maximum(result.to_payload())
+    return f"maximum {result.total} stored (#{seq}, beam {beam}, {result.seconds:.1f} s)"
+
+
 # --- boards, results, sheets, forms ---------------------------------------------------------------------------
 
 
@@ -1082,6 +1094,7 @@ routes = [
     Route("/games/{gid}/decide", _only(act("arbiter", "decide", do_decide, page="review")), methods=["POST"]),
     Route("/games/{gid}/sanction", _only(act("arbiter", "sanction", do_sanction, page="review")), methods=["POST"]),
     Route("/games/{gid}/publish", _only(act("arbiter", "publish", do_publish, page="review")), methods=["POST"]),
+    Route("/games/{gid}/maximum", _only(act("arbiter", "maximum", do_maximum, page="review")), methods=["POST"]),
     Route("/games/{gid}/board/{player}", _only(board_page)),
     Route("/games/{gid}/sheet/{player}", _only(sheet)),
     Route("/games/{gid}/forms/{what}", _only(form_page)),
