@@ -60,7 +60,7 @@ def main() -> int:
         draw = draw_groups(GroupRules(alpha, lex), seed=seed)
         order = TurnOrder()
         lots = [order.draw(t, seed).group for t in range(1, TURNS + 1)]
-        greedy = maximum(lex, draw.groups, lots, beam=1, lookahead=0, seed=seed)
+        greedy = maximum(lex, draw.groups, lots, beam=1, lookahead=0, seed=seed, computer=False)
         cells = []
         widest = greedy
         for w in args.widths:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -18,6 +19,8 @@ from arbitru.journal.store import Journal
 from arbitru.web import auth
 from web_anticipation_support import GROUPS, create_game, form, groups_text
 from web_support import csrf, join, login, make_game, make_site
+
+OUTPUT = Path(__file__).parent / "output"  # the PDFs, to look at
 
 
 @pytest.fixture
@@ -418,6 +421,16 @@ def test_annex_3_forms_are_printable_pages(site, arbiter, gid):
     assert c.get(f"/games/{gid}/forms/ranking.html").status_code == 403  # not published
     assert arbiter.get(f"/games/{gid}/forms/ranking.csv").text.startswith("place,player")
     assert c.get(f"/games/{gid}/forms/nothing.html").status_code == 404
+    # the same forms as PDF (WeasyPrint), under the same rules
+    for name in ("slips", "annotation"):
+        r = c.get(f"/games/{gid}/forms/{name}.pdf")
+        assert r.status_code == 200 and r.content.startswith(b"%PDF") and r.headers["content-type"] == "application/pdf"
+        assert f'filename="{gid}-{name}.pdf"' in r.headers["content-disposition"]
+        (OUTPUT / f"anticipation-{name}.pdf").write_bytes(r.content)
+    assert c.get(f"/games/{gid}/forms/ranking.pdf").status_code == 403
+    assert arbiter.get(f"/games/{gid}/forms/ranking.pdf").content.startswith(b"%PDF")
+    assert arbiter.get(f"/games/{gid}/forms/results.pdf").content.startswith(b"%PDF")
+    assert c.get(f"/games/{gid}/forms/nothing.pdf").status_code == 404
 
 
 # --- the blind variant ------------------------------------------------------------------------------------------

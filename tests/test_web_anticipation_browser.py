@@ -15,11 +15,13 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from anticipation_support import WORDS_RO
+from anticipation_support import WORDS_RO, groups_with
+from arbitru.formats.anticipation.draw import Draw
 from arbitru.formats.anticipation.game import AnticipationGame
+from arbitru.formats.anticipation.variants import Settings
 from arbitru.journal.store import Journal
 from arbitru.web import auth
-from web_anticipation_support import groups_text
+from web_anticipation_support import GROUPS, groups_text
 from web_server import running_server
 from web_support import ARBITER_PASSWORD
 
@@ -233,3 +235,57 @@ def test_whole_anticipation_game_through_the_pages(browser, tmp_path):
         screen.reload()
         shot(screen, "screen-1280x720")
         assert fits_the_screen(screen)
+
+
+def train_turn(phone: Page, turn: int, group: int, placement: tuple[str, str, str], verdict: str) -> None:
+    """Draw the turn's lot, hand in one placement, and see it corrected at once."""
+    phone.click(f"button:has-text('Draw the lot of turn {turn}')")
+    expect(phone.locator("#turn h2")).to_contain_text(f"group {group}")
+    for name, value in zip(("position1", "word1", "score1"), placement, strict=True):
+        phone.fill(f"input[name={name}]", value)
+    phone.click("button:has-text('Hand in')")
+    expect(phone.locator("#verdict")).to_contain_text(verdict)
+
+
+def test_training_alone_on_a_phone(browser, tmp_path):
+    """Issue 12, item 4: a player alone on a phone plays a past game's draw again: the groups and the analysis
+    clock, the lots one by one with their turn timers, each slip corrected at once, then his game beside the
+    computer player and the maximum, turn by turn."""
+    words = tmp_path / "test-ro.txt"
+    words.write_text("\n".join(WORDS_RO) + "\n", "utf-8")
+    db = str(tmp_path / "club.db")
+    with Journal(db, actor="arbiter") as j:
+        auth.set_password(j, auth.ARBITER, ARBITER_PASSWORD, auth.ARBITER)
+        past = AnticipationGame.create(j, Settings(lexicon=str(words)), Draw(groups_with(GROUPS), "manual"))
+        for turn, group in enumerate((2, 3), 1):
+            past.draw_lot(turn, group)
+    with running_server(db) as base:
+        phone = new_page(browser, base, PHONE, mobile=True)
+        phone.goto("/train/anticipation")
+        phone.check("input[name=source][value=past]")
+        phone.select_option("select[name=past]", past.id)
+        shot(phone, "train-start", full=True)
+        assert no_horizontal_scroll(phone)
+        phone.click("button:has-text('Start')")
+        phone.wait_for_url(re.compile(r"/train/anticipation/\w+$"))
+        expect(phone.locator("table.antgrid td.tile")).to_have_count(100)  # every group at once
+        expect(phone.locator(".clock .time")).to_have_text(re.compile(r"^4[45]:\d\d$"))  # the analysis, RO-4.3
+        shot(phone, "train-analysis")
+        assert no_horizontal_scroll(phone), "the training page scrolls sideways on a phone"
+
+        train_turn(phone, 1, 2, ("H8", "BOT", "22"), "22 points")
+        expect(phone.locator(".clock .time")).to_have_text(re.compile(r"^[78]:\d\d$"))  # turn 1: 8 minutes
+        expect(phone.locator("#total")).to_have_text("22")
+        shot(phone, "train-turn1-corrected", full=True)
+        assert no_horizontal_scroll(phone)
+
+        train_turn(phone, 2, 3, ("A1", "CAT", "5"), "invalid")  # not connected (RO-6.1.b)
+        expect(phone.locator("#total")).to_have_text("22")
+        phone.click("button:has-text('End the game here')")
+        expect(phone.locator("#maximum")).to_have_text(re.compile(r"^\d+$"))
+        top = int(phone.locator("#maximum").inner_text())
+        assert top >= 22
+        expect(phone.locator("#percent")).to_have_text(f"{round(100 * 22 / top, 1)} %")
+        expect(phone.locator("tr.nums")).to_have_count(14)
+        shot(phone, "train-report", full=True)
+        assert no_horizontal_scroll(phone), "the training report scrolls sideways on a phone"

@@ -232,7 +232,7 @@ class SessionMiddleware:
 
 def create_app(db: str | Path, *, base_url: str = "", publisher: Publisher | None = None) -> Starlette:
     """The ASGI app over the journal at ``db`` (created when missing, with its web tables)."""
-    from arbitru.web.routes import anticipation, api, duplicate, results, train
+    from arbitru.web.routes import anticipation, api, duplicate, results, train, train_anticipation
 
     with Journal(db, actor="arbiter") as j:
         secret = auth.server_secret(j)
@@ -243,6 +243,7 @@ def create_app(db: str | Path, *, base_url: str = "", publisher: Publisher | Non
         *duplicate.routes,
         *results.routes,
         *api.routes,
+        *train_anticipation.routes,  # before /train/{gid}
         *train.routes,
         Mount("/static", app=StaticFiles(directory=static, check_dir=False), name="static"),
     ]

@@ -33,8 +33,8 @@ h2 { font-size: 11pt; margin: 3mm 0 2mm 0; }
 table { border-collapse: collapse; }
 td, th { border: 1px solid #000; padding: 1mm 2mm; vertical-align: top; }
 th { background: #eee; }
-.slips { display: grid; grid-template-columns: 1fr 1fr; gap: 4mm; }
-.slip { border: 1.5px solid #000; padding: 2mm; height: 26mm; }
+.slips { display: grid; grid-template-columns: 1fr 1fr; gap: 3mm; }
+.slip { border: 1.5px solid #000; padding: 2mm; height: 24mm; break-inside: avoid; }
 .slip table { width: 100%; }
 .slip td { height: 7mm; }
 .grid td, .grid th { width: 6mm; height: 6mm; padding: 0; text-align: center; font-size: 9pt; }

@@ -290,6 +290,8 @@ class AnticipationGame:
         if turn is None:
             raise ArbitruError(f"all {TURNS} lots are drawn")
         by = drawn_by or f"table {turn}"
+        if group is None and self.settings.lots_from:
+            group = self._past_lot(turn, order)
         if group is None:
             lot = order.draw(turn, self.settings.seed if self.settings.seed is not None else self.id, by)
         else:
@@ -297,6 +299,14 @@ class AnticipationGame:
             lot = Lot(turn, group, by)
         self.journal.append(self.id, "lot", lot.to_payload())
         return lot
+
+    def _past_lot(self, turn: int, order: TurnOrder) -> int | None:
+        """The group the game named in ``lots_from`` drew in ``turn`` (None when it has no such lot left)."""
+        try:
+            past = AnticipationGame(self.journal, self.settings.lots_from).order().lots.get(turn)
+        except JournalError:
+            return None
+        return past.group if past is not None and past.group in order.remaining() else None
 
     @action
     def draw_all_lots(self, drawn_by: str | None = None) -> list[Lot]:
@@ -460,6 +470,10 @@ class AnticipationGame:
             if e.payload.get("stage") == "final":
                 return e.seq
         return None
+
+    def finished(self) -> bool:
+        """Whether the ranking is final (RO-5.5.j)."""
+        return self._final() is not None
 
     @action
     def publish(self, stage: str, deadline: str = "") -> int:

@@ -190,8 +190,13 @@ def maximum(
     branch: int = 12,
     lookahead: float = 0.5,
     use_all: bool = False,
+    computer: bool = True,
 ) -> MaximumResult:
     """The best line the beam finds: ``lots[k]`` is the group of turn k+1 (turn 1: the 7-letter group).
+
+    ``computer``: the computer player's line (same seed) is played too, and the better of the two is returned:
+    a narrow beam can miss a line the computer player finds, and the maximum is never below a line known to be
+    playable (False: the beam's line alone, e.g. the greedy line).
 
     ``beam``: boards kept per turn; ``branch``: placements tried per board; ``lookahead``: the weight of the
     next group's best score on the board a placement leaves, in the ordering (0: by total only, the greedy line
@@ -240,7 +245,10 @@ def maximum(
             node.core = node.ahead = None  # only the beam's boards stay in memory
         beam_nodes = [r[2] for r in ranked[:beam]]
     best = max(beam_nodes, key=lambda n: n.total)
-    line = search.decode(best)
+    lines = [search.decode(best)]
+    if computer:
+        lines.append(computer_game(lexicon, groups, lots, seed=seed, use_all=use_all))
+    line = max(lines, key=lambda candidate: candidate.total)
     bound = upper_bound(lexicon.alphabet, groups, lots)
     return MaximumResult(
         line.total, bound, line, beam, seed, time.perf_counter() - started, lots, lexicon.name

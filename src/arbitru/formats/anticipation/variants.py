@@ -51,6 +51,10 @@ class Settings:
     seed: int | None = None
     #: RO-5.5.d: without a visible clock, time is announced every 2 minutes in a turn
     clock_visible: bool = True
+    #: a game played alone for training (kept apart from the hall's games in the lists)
+    training: bool = False
+    #: the game whose lots this one draws again, turn by turn (training on a past draw); "" for none
+    lots_from: str = ""
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
@@ -59,6 +63,8 @@ class Settings:
             raise SettingsError(
                 f"blank_counts must be one of {', '.join(BLANK_COUNTS)}, not {self.blank_counts!r}"
             )
+        if len(self.lots_from) > 64:
+            raise SettingsError("lots_from is a game id (at most 64 characters)")
         if self.lang != "ro":
             raise SettingsError("the partida de anticipație is played with the Romanian tile set (RO-3.1)")
 

@@ -816,10 +816,19 @@ async def sheet(request: Request) -> Response:
 
 
 async def form_page(request: Request) -> Response:
-    """The Annex 3 forms as printable pages: blank slips, the annotation form, the ranking (and its CSV)."""
+    """The Annex 3 forms as printable pages and PDF: blank slips, the annotation form, the ranking (and its CSV),
+    the results sheets (``slips.html`` or ``slips.pdf``...)."""
     w = web(request)
     me = identity(request)
     gid, what = request.path_params["gid"], request.path_params["what"]
+    if what.endswith(".pdf"):
+        request.path_params["what"] = what.removesuffix(".pdf") + ".html"
+        page = await form_page(request)
+        if not isinstance(page, HTMLResponse):
+            raise HTTPException(404, f"no form {what!r}")
+        pdf = await run_in_threadpool(results.pdf_of, bytes(page.body).decode("utf-8"))
+        return Response(pdf, media_type="application/pdf",
+                        headers={"Content-Disposition": f'attachment; filename="{gid}-{what}"'})
 
     def load() -> Response:
         with w.journal("") as j:

@@ -1,0 +1,204 @@
+"""Training alone at anticipation (``/train/anticipation``, issue 12): a new draw or a past game's, the groups at
+once, the lots one by one with the turn timers of RO-4.3, each slip corrected as soon as it is handed in (the
+verdicts and what the group allowed on the trainee's own board), and at the end his game beside the computer
+player's and the maximum's, turn by turn. The library (:mod:`arbitru.formats.anticipation.training`) does it all;
+these pages read forms and show its records.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import Route
+
+from arbitru.errors import ArbitruError, JournalError
+from arbitru.formats.anticipation import training
+from arbitru.formats.anticipation.game import FORMAT, AnticipationGame, resolve_lexicon
+from arbitru.formats.anticipation.turns import TURN_MINUTES
+from arbitru.formats.anticipation.variants import TURNS, Settings
+from arbitru.journal.store import Journal
+from arbitru.web import auth
+from arbitru.web.app import Web, identity, login_as, web
+from arbitru.web.routes.anticipation import Endpoint, board_cells, browser_slip, clock_view, grid_rows, groups_of, light
+from arbitru.web.routes.duplicate import Refused, read_form
+
+#: these pages are in English until the anticipation pages have their catalogs (the shared words would mix)
+LANG = "en"
+PREFIX = "/train/anticipation"
+
+
+def past_games(j: Journal) -> list[dict[str, Any]]:
+    """The hall's games a trainee can play again: a common draw, not a training game."""
+    out = []
+    for g in reversed(j.games(FORMAT)):
+        s = g.settings if isinstance(g.settings, dict) else {}
+        if s.get("training") or s.get("variant") not in training.TRAINING_VARIANTS:
+            continue
+        out.append({"id": g.id, "created": g.created[:16], "variant": s.get("variant")})
+    return out[:50]
+
+
+def _start_page(w: Web, request: Request, status: int = 200, form: dict[str, str] | None = None,
+                errors: dict[str, str] | None = None) -> Response:
+    with w.journal("") as j:
+        past = past_games(j)
+    return w.render(request, "anticipation/train_start.html", status=status, lang=LANG, form=form or {},
+                    errors=errors or {}, past=past, variants=training.TRAINING_VARIANTS)
+
+
+async def start_page(request: Request) -> Response:
+    return await run_in_threadpool(_start_page, web(request), request)
+
+
+async def start(request: Request) -> Response:
+    w = web(request)
+    f: dict[str, str] = {}
+    try:
+        f = await read_form(request)
+
+        def create() -> str:
+            with w.journal(f"player:{training.TRAINEE}") as j:
+                if f.get("source") == "past":
+                    past = f.get("past", "").strip()
+                    if not past:
+                        raise Refused("past", "choose the past game to play again")
+                    try:
+                        settings, draw = training.past_draw(j, past)
+                        lex = resolve_lexicon(settings.lexicon)
+                    except JournalError as e:
+                        raise Refused("past", str(e)) from None
+                    except ArbitruError as e:
+                        raise Refused("past", str(e)) from None
+                else:
+                    variant = f.get("variant") or "classic"
+                    if variant not in training.TRAINING_VARIANTS:
+                        raise Refused("variant", f"one of {', '.join(training.TRAINING_VARIANTS)}")
+                    spec = f.get("lexicon", "").strip()
+                    try:
+                        if not spec:
+                            from arbitru.lexicons.catalog import default_name
+
+                            spec = default_name("ro")
+                        lex = resolve_lexicon(spec)
+                    except ArbitruError as e:
+                        raise Refused("lexicon", str(e)) from None
+                    seed = int.from_bytes(secrets.token_bytes(3), "big")
+                    settings = Settings(variant=variant, lexicon=spec, seed=seed, training=True)
+                    try:
+                        draw = training.new_draw(settings, lex)
+                    except ArbitruError as e:
+                        raise Refused("variant", str(e)) from None
+                return training.start(j, settings, draw, lex, time.time()).id
+
+        gid = await run_in_threadpool(create)
+    except Refused as e:
+        return await run_in_threadpool(_start_page, w, request, e.status, f, {e.field: e.message})
+    response = RedirectResponse(f"{PREFIX}/{gid}", 303)
+    login_as(request, response, auth.Identity(auth.new_sid(), "player", "", gid, training.TRAINEE))
+    return response
+
+
+def _trainee(request: Request) -> str:
+    me = identity(request)
+    gid = str(request.path_params["gid"])
+    if me.role != "player" or me.game != gid or me.player != training.TRAINEE:
+        raise HTTPException(403, f"this training game is someone else's: start your own on {PREFIX}")
+    return gid
+
+
+def _context(w: Web, gid: str) -> dict[str, Any]:
+    with w.journal("") as j:
+        try:
+            game = AnticipationGame(j, gid)
+        except JournalError as e:
+            raise HTTPException(404, str(e)) from None
+        if not game.settings.training:
+            raise HTTPException(404, f"game {gid} is not a training game")
+        lt = light(j, game)
+        state = game.replay()
+        rep = training.report(game, state)
+    turn = lt.current_turn
+    own = state.results[training.TRAINEE]
+    handed = (training.TRAINEE, turn) in lt.slips
+    current = next((t for t in rep.turns if t.turn == turn), None)
+    finished = state.stage == "final"
+    return {
+        "game": game, "lt": lt, "state": state, "report": rep, "turn": turn,
+        "turn_groups": [] if finished else groups_of(lt, turn),
+        "grid": grid_rows(lt, show_all=True), "clock": clock_view(lt), "cells": board_cells(own), "own": own,
+        "finished": finished, "handed": handed, "current": current, "turns": TURNS,
+        "next_minutes": TURN_MINUTES.get(turn + 1, 0),
+        "late": bool(lt.slips.get((training.TRAINEE, turn), {}).get("late")),
+    }
+
+
+async def play(request: Request) -> Response:
+    w = web(request)
+    gid = _trainee(request)
+    ctx = await run_in_threadpool(_context, w, gid)
+    return w.render(request, "anticipation/train.html", lang=LANG, **ctx)
+
+
+def _action(name: str) -> Endpoint:
+    """A form action of the trainee's, then the page again (or the page with the refusal beside ``name``)."""
+
+    async def endpoint(request: Request) -> Response:
+        w = web(request)
+        gid = _trainee(request)
+        try:
+            f = await read_form(request)
+
+            def run() -> None:
+                with w.journal(f"player:{training.TRAINEE}") as j:
+                    game = AnticipationGame(j, gid)
+                    now = time.time()
+                    if name == "lot":
+                        training.next_lot(game, now)
+                    elif name == "finish":
+                        training.finish(game)
+                    else:
+                        _hand_in(j, game, f, now)
+                    w.changed(gid, j.last_seq(gid))
+
+            await run_in_threadpool(run)
+        except (Refused, ArbitruError) as e:
+            field, text = (e.field, e.message) if isinstance(e, Refused) else (name, str(e))
+            ctx = await run_in_threadpool(_context, w, gid)
+            return w.render(request, "anticipation/train.html", status=422, lang=LANG, errors={field: text}, **ctx)
+        anchor = {"lot": "turn", "finish": "report", "slip": "verdict"}[name]
+        return RedirectResponse(f"{PREFIX}/{gid}#{anchor}", 303)
+
+    return endpoint
+
+
+def _hand_in(j: Journal, game: AnticipationGame, f: dict[str, str], now: float) -> None:
+    lt = light(j, game)
+    turn = lt.current_turn
+    if not turn:
+        raise Refused("slip", "draw the lot of turn 1 first (RO-5.3)")
+    if game.finished():
+        raise Refused("slip", "the game is over")
+    if f.get("turn") != str(turn):
+        raise Refused("slip", f"this slip was for turn {f.get('turn', '?')[:3]}; the game is at turn {turn}")
+    places = [(f.get(f"position{i}", ""), f.get(f"word{i}", ""), f.get(f"score{i}", "")) for i in (1, 2)]
+    places = [p for p in places if any(p)]
+    note = f.get("note", "")
+    if not places and not note:
+        raise Refused("slip", "write a placement, or PAS in the note to pass the turn")
+    game.hand_in(browser_slip(lt, training.TRAINEE, turn, places, f.get("total", ""), note), now)
+
+
+routes = [
+    Route(PREFIX, start_page, methods=["GET"]),
+    Route(PREFIX, start, methods=["POST"]),
+    Route(PREFIX + "/{gid}", play, methods=["GET"]),
+    Route(PREFIX + "/{gid}/lot", _action("lot"), methods=["POST"]),
+    Route(PREFIX + "/{gid}/slip", _action("slip"), methods=["POST"]),
+    Route(PREFIX + "/{gid}/finish", _action("finish"), methods=["POST"]),
+]
