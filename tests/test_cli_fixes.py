@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from arbitru.cli import cli
+from arbitru.cli.common import Number
 from arbitru.engine.tiles import alphabet
 
 WORDS = "casa\nmasa\nas\nam\nsa\nca\nac\nma\ncasam\nmasca\ncar\nfir\nnar\n"
@@ -77,7 +78,7 @@ def test_usage_errors_of_every_command_are_one_error_line(path: tuple[str, ...])
     [
         (("duplicate", "nosuch"), "No such command 'nosuch'"),
         (("nosuch",), "No such command 'nosuch'"),
-        (("duplicate", "next", "--choose", "x"), "'x' is not a valid integer"),
+        (("duplicate", "next", "--choose", "x"), "'x' is not a whole number in ASCII digits"),
         (("anticipation", "new"), "give --seed N"),  # raised by the command itself
         (("duplicate", "new", "--player", "Ana"), "NUMBER:NAME"),
         (("moves", "--rack"), "requires an argument"),
@@ -107,6 +108,8 @@ def test_every_numeric_option_has_a_range() -> None:
         if not isinstance(p.type, click.IntRange) or p.type.min is None or p.type.max is None
     ]
     assert not unbounded
+    # and every one reads ASCII digits only (issue 8: click's int() takes other Unicode digits)
+    assert not [f"{path} {p.name}" for path, p in found if not isinstance(p.type, Number)]
     # nothing above what SQLite's 64-bit integers hold gets into a journal
     assert all(p.type.max is not None and p.type.max < 2**63 for _, p in found if isinstance(p.type, click.IntRange))
 

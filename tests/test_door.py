@@ -85,6 +85,18 @@ def test_G_duplicate_player_number_in_ascii_digits(tmp_path: Path, number: str) 
     assert event_count(path) == 0
 
 
+@pytest.mark.parametrize("digits", NOT_ASCII_DIGITS)
+def test_G_numeric_options_in_ascii_digits(tmp_path: Path, digits: str) -> None:
+    """click reads Unicode digits with int(): the options' own type refuses them, before anything is stored."""
+    path = tmp_path / "dup.db"
+    refused(invoke("duplicate", "new", "-j", str(path), "--lexicon", DUPLICATE_LIST, "--seconds", digits),
+            "--seconds", "ASCII digits")
+    refused(invoke("anticipation", "maximum", "x", "-j", str(path), "--beam", digits), "--beam", "ASCII")
+    refused(invoke("moves", "--top", digits, "H8"), "--top", "ASCII")
+    assert not path.exists() or event_count(path) == 0
+    assert invoke("duplicate", "new", "-j", str(path), "--lexicon", DUPLICATE_LIST, "--seconds", " 60").exit_code == 0
+
+
 def test_G_duplicate_synthetic_list_size_in_ascii_digits(tmp_path: Path) -> None:
     path = tmp_path / "dup.db"
     refused(invoke("duplicate", "new", "-j", str(path), "--lexicon", "synthetic:²"), "synthetic list size")

@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from arbitru.cli.common import EVENT, POINTS, SEED, TABLE, OneLineGroup, emit_json, journal_option, read_text
+from arbitru.cli.common import EVENT, POINTS, SEED, TABLE, Number, OneLineGroup, emit_json, journal_option, read_text
 from arbitru.errors import ArbitruError
 from arbitru.formats.anticipation.announce import announcement_script
 from arbitru.formats.anticipation.draw import (
@@ -231,9 +231,9 @@ def announce_cmd(game_id: str, as_json: bool, db: str) -> None:
 
 @anticipation.command("lot")
 @click.argument("game_id", metavar="GAME")
-@click.argument("turn", type=click.IntRange(1, TURNS), required=False)
+@click.argument("turn", type=Number(1, TURNS), required=False)
 @click.option(
-    "--group", type=click.IntRange(1, GROUPS), help="The group drawn in the hall (else drawn now from the game's seed)."
+    "--group", type=Number(1, GROUPS), help="The group drawn in the hall (else drawn now from the game's seed)."
 )
 @click.option("--arbiter", is_flag=True, help="The arbiter drew the lot (RO-5.3).")
 @click.option("--table", type=TABLE, help="The table whose player drew (default: table = turn).")
@@ -358,7 +358,7 @@ def blind_cmd(game_id: str, file: str, as_json: bool, db: str) -> None:
 @anticipation.command("slips")
 @click.argument("game_id", metavar="GAME")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--turn", type=click.IntRange(1, TURNS), help="The turn these slips were collected in.")
+@click.option("--turn", type=Number(1, TURNS), help="The turn these slips were collected in.")
 @click.option(
     "--replace", is_flag=True, help="Re-enter slips already stored (the old entries stay in the journal)."
 )
@@ -377,7 +377,7 @@ def slips_cmd(game_id: str, file: str, turn: int | None, replace: bool, as_json:
 @anticipation.command("correct")
 @click.argument("game_id", metavar="GAME")
 @click.option(
-    "--turn", type=click.IntRange(1, TURNS), help="Show this turn only (the correction runs on all)."
+    "--turn", type=Number(1, TURNS), help="Show this turn only (the correction runs on all)."
 )
 @click.option("--json", "as_json", is_flag=True, help="The turn's verdicts as JSON.")
 @_db_option
@@ -464,8 +464,8 @@ def results_cmd(game_id: str, as_json: bool, player: str | None, db: str) -> Non
 )
 @click.option("--reason", required=True, help="Why: it is kept with the decision (RO-6.5).")
 @click.option("--by", default="chief arbiter", show_default=True, help="Who decided (or 'appeal committee').")
-@click.option("--turn", type=click.IntRange(1, TURNS))
-@click.option("--index", type=click.IntRange(1, 2), help="Placement 1 or 2 of the slip (turn 1).")
+@click.option("--turn", type=Number(1, TURNS))
+@click.option("--index", type=Number(1, 2), help="Placement 1 or 2 of the slip (turn 1).")
 @click.option("--position", help="'as': the position the player meant.")
 @click.option("--word", help="'as': the word as meant (blanks in lower case).")
 @click.option("--points", type=POINTS, help="'set' penalty or 'adjust' total.")
@@ -513,7 +513,7 @@ def decide_cmd(
 @click.argument("game_id", metavar="GAME")
 @click.argument("player")
 @click.option("--reason", required=True)
-@click.option("--turn", type=click.IntRange(1, TURNS),
+@click.option("--turn", type=Number(1, TURNS),
               help="The turn it was given in (default: after the player's last slip stored).")
 @_json_option
 @_db_option
@@ -530,7 +530,7 @@ def warn_cmd(game_id: str, player: str, reason: str, turn: int | None, as_json: 
 @click.argument("game_id", metavar="GAME")
 @click.argument("player")
 @click.option("--reason", required=True)
-@click.option("--turn", type=click.IntRange(1, TURNS))
+@click.option("--turn", type=Number(1, TURNS))
 @_json_option
 @_db_option
 def eliminate_cmd(game_id: str, player: str, reason: str, turn: int | None, as_json: bool, db: str) -> None:
@@ -682,7 +682,7 @@ commands = [anticipation]
 
 @anticipation.command("maximum")
 @click.argument("game_id", metavar="GAME")
-@click.option("--beam", type=click.IntRange(1, 100_000), default=100, show_default=True, help="Boards kept per turn.")
+@click.option("--beam", type=Number(1, 100_000), default=100, show_default=True, help="Boards kept per turn.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Breaks ties (the search is deterministic).")
 @click.option("--json", "as_json", is_flag=True, help="The line and figures as JSON.")
 @_db_option

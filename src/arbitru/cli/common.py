@@ -71,21 +71,33 @@ class OneLineGroup(click.Group):
             raise one_line(e, ctx) from None
 
 
+class Number(click.IntRange):
+    """A whole number in a range, written in ASCII digits: click's ``int()`` also reads ``١٠`` and other Unicode
+    digits, which the door refuses everywhere else (issue 8)."""
+
+    name = "number"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not (value.isascii() and value.strip().lstrip("+-").isdigit()):
+            self.fail(f"{value!r} is not a whole number in ASCII digits", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 # Every numeric option is range-checked at the door (one error line, nothing stored): a number the journal
 # (SQLite: 64-bit integers) or the compiled core (32-bit counts) cannot hold never gets in.
 #: seeds: any non-negative 64-bit integer
-SEED = click.IntRange(0, 2**63 - 1)
+SEED = Number(0, 2**63 - 1)
 #: how many placements to list (0: all)
-TOP = click.IntRange(0, 100_000)
+TOP = Number(0, 100_000)
 #: a move number of a duplicate game (at most one tile placed per move, and few tile sets have 104 tiles)
-MOVE = click.IntRange(1, 1_000)
+MOVE = Number(1, 1_000)
 #: a score written on a slip, a bonus, points set by a decision
-POINTS = click.IntRange(-10_000, 10_000)
+POINTS = Number(-10_000, 10_000)
 #: a FISE-11 bonus
-BONUS = click.IntRange(0, 1_000)
+BONUS = Number(0, 1_000)
 #: a table number, a journal event number
-TABLE = click.IntRange(1, 100_000)
-EVENT = click.IntRange(1, 2**63 - 1)
+TABLE = Number(1, 100_000)
+EVENT = Number(1, 2**63 - 1)
 
 
 def emit_json(obj: Any) -> None:

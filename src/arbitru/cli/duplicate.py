@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from arbitru.cli.common import BONUS, MOVE, POINTS, OneLineGroup, emit_json, read_text
+from arbitru.cli.common import BONUS, MOVE, POINTS, Number, OneLineGroup, emit_json, read_text
 from arbitru.cli.common import journal_option as common_journal_option
 from arbitru.engine.tiles import alphabet
 from arbitru.formats.duplicate import export, gcg, racks, results
@@ -78,10 +78,10 @@ def _parse_player(text: str) -> Player:
 @click.option("--lexicon", default=None, help="Word list: catalog name, .kwg/.txt path, or synthetic:N.")
 @click.option("--seed", default=None, help="Seed of the racks (default: random, recorded).")
 @click.option("--moves", type=MOVE, default=None, help="Planned number of moves (FISE-3).")
-@click.option("--seconds", type=click.IntRange(1, 3_600), default=None, help="Time per move (FISE-5, GR-5C).")
+@click.option("--seconds", type=Number(1, 3_600), default=None, help="Time per move (FISE-5, GR-5C).")
 @click.option(
     "--min-each",
-    type=click.IntRange(1, 2),
+    type=Number(1, 2),
     default=None,
     help="Greek rack rule: 1 (GR-8.2) or 2 (GR-5A) vowels and consonants.",
 )
@@ -245,7 +245,7 @@ def _show_step(session: Session, step: Step, as_json: bool) -> None:
 @journal_option
 @game_option
 @click.option("--draw", "drawn", default=None, help="Tiles drawn in the hall (hand racks), e.g. 'CASA?'.")
-@click.option("--choose", type=click.IntRange(1, 100_000), default=None, help="Place the N-th tied top move (FISE-7).")
+@click.option("--choose", type=Number(1, 100_000), default=None, help="Place the N-th tied top move (FISE-7).")
 @click.option(
     "--move",
     "move_text",
@@ -432,7 +432,7 @@ def rule(journal: str, game: str | None, word: str, valid: bool, reason: str, ru
 @game_option
 @click.argument("player")
 @click.option(
-    "--after", type=click.IntRange(0, MOVE.max), default=None, help="Last move played (default: moves closed)."
+    "--after", type=Number(0, MOVE.max), default=None, help="Last move played (default: moves closed)."
 )
 @json_option
 def withdraw(journal: str, game: str | None, player: str, after: int | None, as_json: bool) -> None:

@@ -16,7 +16,7 @@ from typing import TypedDict
 
 import click
 
-from arbitru.cli.common import SEED, TOP, OneLineCommand, emit_json
+from arbitru.cli.common import SEED, TOP, Number, OneLineCommand, emit_json
 from arbitru.engine import movegen
 from arbitru.engine.board import Board
 from arbitru.engine.layout import ROW_LETTERS, SIZE
@@ -398,7 +398,7 @@ def draw_group(board: Board, seed: int) -> Rack:
 @click.option("--rack", "rack_text", metavar="RACK", help="Play this rack instead of drawing one.")
 @click.option("--lexicon", "lexicon_name", metavar="NAME|PATH", help="Romanian word list (default: loc-5.0).")
 @click.option(
-    "--top", type=click.IntRange(1, TOP.max), default=10, show_default=True, help="How many placements to list."
+    "--top", type=Number(1, TOP.max), default=10, show_default=True, help="How many placements to list."
 )
 @engine_option
 @click.option("--color/--no-color", default=None, help="Colour the best placement (default: on a terminal).")

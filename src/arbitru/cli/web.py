@@ -7,7 +7,7 @@ import socket
 
 import click
 
-from arbitru.cli.common import OneLineCommand, OneLineGroup, emit_json, journal_option
+from arbitru.cli.common import Number, OneLineCommand, OneLineGroup, emit_json, journal_option
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print what is shown as JSON data.")
 
@@ -43,10 +43,10 @@ def make_demo(db: str, lexicon: str | None) -> str:
 @journal_option()
 @json_option
 @click.option("--host", default="127.0.0.1", show_default=True, help="0.0.0.0 lets phones on the hall's network in.")
-@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option("--port", type=Number(1, 65535), default=8000, show_default=True)
 @click.option("--demo", is_flag=True, help="Start with a ready demo game (three players, first rack drawn).")
 @click.option("--demo-lexicon", default=None, help="Word list of the demo game (default: the Romanian list).")
-@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+@click.option("--workers", type=Number(1, 64), default=1, show_default=True,
               help="Worker processes (more than one needs --db postgresql://…).")
 def serve(
     journal: str, as_json: bool, host: str, port: int, demo: bool, demo_lexicon: str | None, workers: int
