@@ -455,6 +455,27 @@ def test_G_journal_import_of_a_game_that_does_not_replay_stores_nothing(tmp_path
     assert target.game_ids() == []
 
 
+def test_G_journal_import_keeps_the_doors_limits(tmp_path, journal_spec):
+    """An export edited by hand cannot carry what the door refuses (issue 8): a 5,000-digit note, a kind of
+    10,000 characters; one error line, nothing stored."""
+    db = journal_spec
+    make_games(db)
+    runner = CliRunner()
+    out = tmp_path / "dup.jsonl"
+    assert runner.invoke(cli, ["journal", "export", str(db), "-g", "dup", "--out", str(out)]).exit_code == 0
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    for edit in ({"payload": {"note": "Anulez turul " + "9" * 5000}}, {"kind": "k" * 10_000},
+                 {"recorded": "2" * 100_000}):
+        changed = [records[0], *({**r, **edit} if r["seq"] == 1 else r for r in records[1:])]
+        out.write_text("\n".join(json.dumps(r) for r in changed))
+        target = tmp_path / "t.db"
+        result = runner.invoke(cli, ["journal", "import", str(target), str(out)])
+        assert result.exit_code == 2 and result.output.startswith("error: event 1"), result.output
+        assert len(result.output.strip().splitlines()) == 1
+        with Journal(target) as j:
+            assert j.game_ids() == []
+
+
 @pytest.mark.parametrize(
     "text",
     ["", "not json", "[1]", '{"kind": "other"}', '{"kind": "arbitru-journal-game", "version": 1}',

@@ -38,7 +38,7 @@ from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar, cast
 
 from arbitru.errors import JournalError
 from arbitru.journal.backends import Backend, Connection, backend_for
-from arbitru.textinput import check_payload
+from arbitru.textinput import check_payload, check_text
 
 #: the longest actor name stored (a desk's or player's label, not free text)
 MAX_ACTOR = 80
@@ -288,6 +288,13 @@ class Journal:
         :raises JournalError: when the game exists already or the events are not numbered 1, 2, 3...
         """
         _check_game_id(info.id)
+        events = list(events)
+        # the door's limits hold for an imported game as for one played here: nothing stored replay cannot read
+        check_payload(info.settings, "settings")
+        for e in events:
+            check_text(e.kind, f"event {e.seq}", "kind")
+            check_text(e.recorded, f"event {e.seq}", "recorded")
+            check_payload(e.payload, f"event {e.seq} ({e.kind})")
         try:
             with self.transaction(info.id):
                 if self._game_row(info.id) is not None:
