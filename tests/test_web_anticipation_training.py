@@ -132,31 +132,31 @@ def test_training_pages_a_game_alone_from_a_past_draw(site):
     url = r.headers["location"]
     tid = url.rsplit("/", 1)[1]
     html = me.get(url).text
-    assert "analysis" in html and 'data-move="analysis"' in html and "Draw the lot of turn 1" in html
+    assert "timp de analiză" in html and 'data-move="analysis"' in html and "Trage bilețelul turului 1" in html
     assert html.count('class="tile') >= 2 + 14 * 7 - 2  # all 15 groups shown at once (blanks are tiles too)
 
     # a slip before the lot is refused beside the slip form; drawing the lot starts turn 1's timer
     r = form(me, f"{url}/slip", {"turn": "1", "position1": "H8", "word1": "BOT", "score1": "22"}, url)
-    assert r.status_code == 422 and 'id="slip-error"' in r.text and "lot" in r.text
+    assert r.status_code == 422 and 'id="slip-error"' in r.text and "trageți întâi bilețelul turului 1" in r.text
     assert form(me, f"{url}/lot", {}, url).status_code == 303
     html = me.get(url).text
-    assert 'data-move="turn 1"' in html and "group 2" in html and 'name="position2"' in html
+    assert 'data-move="turn 1"' in html and "grupa 2" in html and 'name="position2"' in html
 
     # turn 1: a valid placement, corrected at once
     r = form(me, f"{url}/slip", {"turn": "1", "position1": "H8", "word1": "BOT", "score1": "22", "total": "22"}, url)
     assert r.status_code == 303
     html = me.get(url).text
-    assert re.search(r'id="verdict".*?22 points', html, re.S) and "verdict-valid" in html
-    assert 'id="allowed"' in html and "Draw the lot of turn 2" in html
+    assert re.search(r'id="verdict".*?22 puncte', html, re.S) and "verdict-valid" in html
+    assert 'id="allowed"' in html and "Trage bilețelul turului 2" in html
     assert re.search(r'id="total">22<', html)
 
     # turn 2: group 3 as in the past game; a placement off the board's words is judged invalid (RO-6.1)
     form(me, f"{url}/lot", {}, url)
     r = form(me, f"{url}/slip", {"turn": "1", "position1": "A1", "word1": "CAT", "score1": "5"}, url)
-    assert r.status_code == 422 and "turn 2" in r.text  # a form left open on an older turn
+    assert r.status_code == 422 and "partida este la turul 2" in r.text  # a form left open on an older turn
     form(me, f"{url}/slip", {"turn": "2", "position1": "A1", "word1": "CAT", "score1": "5"}, url)
     html = me.get(url).text
-    assert "group 3" in html and "verdict-invalid" in html and "RO-6.1" in html and 'id="total">22<' in html
+    assert "grupa 3" in html and "verdict-invalid" in html and "RO-6.1" in html and 'id="total">22<' in html
 
     # nobody else plays this game, nor sees it
     other = site.client()
