@@ -513,3 +513,45 @@ def test_codes_cli_prints_each_players_code(site, arbiter, gid):
     token = csrf(bad.get(f"/games/{gid}/play").text)
     r = bad.post(f"/games/{gid}/join", data={"csrf": token, "code": "NOTACODE"})
     assert r.status_code == 401 and 'id="code-error"' in r.text
+
+
+# --- the pages in Romanian, the game's language (RO-3.1) ---------------------------------------------------------
+
+
+def test_the_pages_are_in_romanian_and_a_phone_may_choose_another_language(site, arbiter, gid):
+    read_all(site, arbiter, gid)
+    lot(arbiter, gid, 1, 2)
+    console = arbiter.get(f"/games/{gid}").text
+    assert '<html lang="ro">' in console
+    assert "Tururi și bilețele" in console and "Bilețelul turului" in console and "Înregistrează bilețelul" in console
+    assert "Turns and lots" not in console and "Record the lot" not in console
+    desk = arbiter.get(f"/games/{gid}/slips").text
+    assert "Introducerea fluturașilor" in desk and "Lipsesc: 3 din 3" in desk and "Slip desk" not in desk
+    assert "Întâi cererile de verificare" in arbiter.get(f"/games/{gid}/review").text
+    # the confirmations the routes send back are Romanian too
+    r = form(arbiter, f"/games/{gid}/clock", {"timer": "turn 1", "action": "start"}, f"/games/{gid}")
+    assert "turul 1: pornit" in arbiter.get(r.headers["location"]).text
+    # the pages without a game: Romanian unless asked otherwise
+    for url in ("/anticipation", "/anticipation/new", "/train/anticipation"):
+        page = arbiter.get(url).text
+        assert '<html lang="ro">' in page, url
+    assert "Partidă nouă de anticipație" in arbiter.get("/anticipation/new").text
+    assert "New anticipation game" in arbiter.get("/anticipation/new?lang=en").text
+
+    ana = site.client()
+    join(ana, site, gid, "Ana")
+    page = ana.get(f"/games/{gid}/play").text
+    assert '<html lang="ro">' in page and "Fluturașul tău, turul 1" in page and "Predă" in page
+    english = ana.get(f"/games/{gid}/play?lang=en").text
+    assert '<html lang="en">' in english and "Your slip, turn 1" in english and "Fluturașul" not in english
+    assert f'action="/games/{gid}/slip?lang=en"' in english  # the choice follows the slip handed in
+    assert 'hx-get="/games/' + gid + '/play/live?lang=en"' in english
+    r = form(ana, f"/games/{gid}/slip?lang=en", {"turn": "1", "position1": "H7", "word1": "AL", "score1": "4"},
+             f"/games/{gid}/play")
+    assert r.status_code == 303 and r.headers["location"] == f"/games/{gid}/play?lang=en#receipt"
+    assert "Your slips" in ana.get(r.headers["location"]).text
+    # a refusal is said in the language of the page it is shown on
+    r = form(ana, f"/games/{gid}/slip?lang=en", {"turn": ""}, f"/games/{gid}/play")
+    assert r.status_code == 422 and 'id="slip-error">the turn<' in r.text
+    r = form(ana, f"/games/{gid}/slip", {"turn": ""}, f"/games/{gid}/play")
+    assert r.status_code == 422 and 'id="slip-error">turul<' in r.text

@@ -197,3 +197,42 @@ def test_training_a_new_draw_on_the_pages(site):
     with Journal(site.db) as j:
         (info,) = j.games("anticipation")
         assert info.settings["training"] and info.settings["seed"] is not None
+
+
+def test_training_pages_are_in_romanian_unless_asked(site):
+    gid = past_game(site)
+    me = site.client()
+    start = me.get("/train/anticipation").text
+    assert '<html lang="ro">' in start and "Anticipație de unul singur" in start and "O extragere nouă" in start
+    assert "A new draw" in me.get("/train/anticipation?lang=en").text
+    r = form(me, "/train/anticipation?lang=en", {"source": "past", "past": gid}, "/train/anticipation")
+    assert r.status_code == 303 and r.headers["location"].endswith("?lang=en")  # the choice is kept
+    url = r.headers["location"].split("?")[0]
+    assert "Draw the lot of turn 1" in me.get(r.headers["location"]).text
+    html = me.get(url).text
+    assert '<html lang="ro">' in html and "Trage bilețelul turului 1" in html and "Tabla ta" in html
+    assert "Draw the lot of turn 1" not in html
+    r = form(me, f"{url}/lot?lang=en", {}, url)
+    assert r.status_code == 303 and r.headers["location"] == f"{url}?lang=en#turn"
+
+
+def test_training_start_refused_beside_its_field_when_the_library_refuses(site, monkeypatch):
+    """A past game's groups that no longer pass the variant's checks: refused beside ``past``, no server error."""
+    from arbitru.formats.anticipation.draw import GroupsError
+
+    gid = past_game(site)
+
+    def refuse(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise GroupsError(["group 5: no word of the list can be made (RO-5.2.d)"])
+
+    monkeypatch.setattr(training, "start", refuse)
+    me = site.client()
+    r = form(me, "/train/anticipation", {"source": "past", "past": gid}, "/train/anticipation")
+    assert r.status_code == 422
+    assert re.search(r'id="past-error">group 5: no word of the list can be made \(RO-5.2.d\)<', r.text)
+    assert f'value="{gid}" selected' in r.text  # the form as it was sent
+    r = form(me, "/train/anticipation", {"source": "new", "variant": "classic", "lexicon": "test-ro"},
+             "/train/anticipation")
+    assert r.status_code == 422 and 'id="variant-error">group 5' in r.text
+    with Journal(site.db) as j:
+        assert len(j.games("anticipation")) == 1  # only the past game
