@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
@@ -14,9 +13,9 @@ from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.journal.store import Journal
 from arbitru.web.app import load_lexicon
 from arbitru.web.i18n import LANGUAGES, LOCALES
+from web_anticipation_support import route_messages, template_messages
 from web_support import login, make_game, make_site, post
 
-TEMPLATES = Path(__file__).parent.parent / "src" / "arbitru" / "web" / "templates"
 RULES = {"ro": "romanian", "el": "greek", "es": "fise", "pl": "fise", "fr": "fise", "en": "fise"}
 
 # a few words per language that each page must show: console, results, standings (the rulebooks' own terms)
@@ -77,23 +76,6 @@ def test_a_page_without_a_game_follows_the_language_asked_for(tmp_path):
     assert "Entraînement seul" in c.get("/train?lang=fr").text
 
 
-MESSAGE = re.compile(r"""_\(\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")""")
-TEXT = re.compile(r"""Text\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""")  # a route's message
-
-
-def messages(pattern: re.Pattern[str], paths: list[Path]) -> set[str]:
-    found: set[str] = set()
-    for path in paths:
-        for m in pattern.finditer(path.read_text(encoding="utf-8")):
-            found.add(m.group(1) if m.group(1) is not None else m.group(2))
-    return found
-
-
-def template_messages(anticipation: bool = False) -> set[str]:
-    """Every ``_('…')`` of the templates: the anticipation pages' apart (their game is in Romanian only, RO-3.1)."""
-    return messages(MESSAGE, [p for p in TEMPLATES.rglob("*.html") if ("anticipation" in p.parts) == anticipation])
-
-
 def catalog(lang: str) -> dict[str, str]:
     with (LOCALES / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
         return {m.id: m.string for m in read_po(f, locale=lang) if m.id}
@@ -115,9 +97,8 @@ def test_every_message_of_the_anticipation_pages_is_translated_in_romanian():
     (a verdict's status, a timer's state…), each with the same named values as its English."""
     from arbitru.web.routes.anticipation import WORDS
 
-    routes = TEMPLATES.parent / "routes"
     used = template_messages(anticipation=True)
-    said = messages(TEXT, [routes / "anticipation.py", routes / "train_anticipation.py"])
+    said = route_messages()
     assert len(used) > 200 and "Record the lot" in used and "Your slip, turn %(n)s" in used
     assert len(said) > 40 and "group %(n)s read out" in said and "the game is over" in said
     translated = catalog("ro")
