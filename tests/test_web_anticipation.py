@@ -196,14 +196,14 @@ def test_ro_5_3_the_desk_stores_exactly_what_was_written_with_hints_and_the_miss
     read_all(site, arbiter, gid)
     desk = desk_client(site, arbiter)
     r = type_slip(desk, gid, 1, table="1", position1="H7", word1="AL", score1="4")
-    assert r.status_code == 422 and "not drawn yet" in r.text  # no lot: no slips for turn 1
+    assert r.status_code == 422 and "bilețelul turului 1 nu a fost încă tras" in r.text  # no lot: no slips for turn 1
     lot(arbiter, gid, 1, 2)
     # a total that is not the sum, a score that is not a number: hints, never a refusal
     r = type_slip(desk, gid, 1, table="1", position1="H7", word1="AL", score1="4", position2="7G",
                   word2="BAT", score2="2l", total="99", note="Verificare")
     assert r.status_code == 303
     page = desk.get(r.headers["location"]).text
-    assert "score &#39;2l&#39; is not a number" in page and "turn total 99" not in page
+    assert "punctajul &#39;2l&#39; nu este un număr" in page and "totalul turului 99" not in page
     with Journal(site.db) as j:
         (e,) = j.events(gid, "slip")
     assert e.actor == "desk:desk1"
@@ -211,7 +211,7 @@ def test_ro_5_3_the_desk_stores_exactly_what_was_written_with_hints_and_the_miss
         ("H7", "AL", "4"), ("7G", "BAT", "2l")]
     assert {(row["turn_total"], row["note"]) for row in e.payload["rows"]} == {("99", "Verificare")}
     missing = desk.get(f"/games/{gid}/slips?turn=1").text.split('id="missing"')[1].split("</section>")[0]
-    assert "Missing: 2 of 3" in missing and ">2<" in missing and ">3<" in missing and ">1<" not in missing
+    assert "Lipsesc: 2 din 3" in missing and ">2<" in missing and ">3<" in missing and ">1<" not in missing
     # the same table again: refused unless re-entered on purpose; the first entry stays in the journal
     r = type_slip(desk, gid, 1, table="1", position1="H7", word1="AL", score1="4")
     assert r.status_code == 422 and "already stored" in r.text and "replace" in r.text
@@ -219,7 +219,7 @@ def test_ro_5_3_the_desk_stores_exactly_what_was_written_with_hints_and_the_miss
     assert r.status_code == 303
     assert len(site.events(gid, "slip")) == 2
     r = type_slip(desk, gid, 1, table="9")
-    assert r.status_code == 422 and "no player at table" in r.text
+    assert r.status_code == 422 and "niciun jucător la masa &#39;9&#39;" in r.text
 
 
 def test_several_desks_at_once_each_entry_with_its_desk(site, arbiter, gid):
@@ -245,7 +245,7 @@ def test_a_player_hands_in_his_slip_and_sees_only_his_own(site, arbiter, gid):
     join(ana, site, gid, "Ana")
     join(bo, site, gid, "Bo")
     page = ana.get(f"/games/{gid}/play").text
-    assert "Turn 1" in page and 'name="position2"' in page  # turn 1: two placements (RO-5.3)
+    assert "Turul 1" in page and 'name="position2"' in page  # turn 1: two placements (RO-5.3)
     r = form(ana, f"/games/{gid}/slip", {"turn": "1", "position1": "H7", "word1": "AL", "score1": "4",
                                          "position2": "7G", "word2": "BAT", "score2": "21", "total": "25"},
              f"/games/{gid}/play")
@@ -351,7 +351,7 @@ def test_ro_5_3_review_answers_verifications_first_then_every_verdict_with_its_r
     cascades = arbiter.get(f"/games/{gid}/review?turn=2&filter=cascades").text.split('id="verdicts"')[1]
     assert "cancelled" in cascades.split("</table>")[0] and "Carmen" in cascades.split("</table>")[0]
     board = arbiter.get(f"/games/{gid}/board/Cleo").text
-    assert "Cancelled</h2><ul><li>turn 2" in board.replace("\n", "")
+    assert "Anulate</h2><ul><li>tur 2" in board.replace("\n", "")
 
 
 def test_ro_6_5_a_decision_is_a_new_reasoned_entry_and_the_old_verdict_stays_visible(site, arbiter, gid):
@@ -366,7 +366,7 @@ def test_ro_6_5_a_decision_is_a_new_reasoned_entry_and_the_old_verdict_stays_vis
     r = form(arbiter, f"/games/{gid}/decide", data, f"/games/{gid}/review")
     assert r.status_code == 303
     page = arbiter.get(f"/games/{gid}/review?turn=2").text
-    assert "before the decision: invalid" in page and "CALX is in the list&#39;s supplement" in page
+    assert "înainte de decizie: invalid" in page and "CALX is in the list&#39;s supplement" in page
     with Journal(site.db) as j:
         assert [e.actor for e in j.events(gid, "decision")] == ["arbiter"]
 
@@ -395,19 +395,19 @@ def test_ro_5_5_j_provisional_results_with_deadline_then_final(site, arbiter, gi
              f"/games/{gid}/review")
     assert r.status_code == 303
     page = public.get(f"/games/{gid}/results").text
-    assert "Provisional results" in page and "contests until 18:30" in page
+    assert "Rezultate provizorii" in page and "contestații până la 18:30" in page
     state = game_of(site, gid).replay()
     rows = re.findall(r"<td><b>(-?\d+)</b></td>", page)
     assert [int(x) for x in rows] == [r.total for r in state.ranking]
     own = ana.get(f"/games/{gid}/play").text
-    assert "Your corrected board" in own and "RO-6.3a" in own
+    assert "Tabla ta corectată" in own and "RO-6.3a" in own
     assert ana.get(f"/games/{gid}/board/Ana").status_code == 200
     assert ana.get(f"/games/{gid}/board/Bo").status_code == 403
     assert "Fluturași" not in public.get(f"/games/{gid}/sheet/Ana").text and "RO-6.3a" in public.get(
         f"/games/{gid}/sheet/Ana").text
     r = form(arbiter, f"/games/{gid}/publish", {"stage": "final"}, f"/games/{gid}/review")
     assert r.status_code == 303
-    assert "Final ranking" in public.get(f"/games/{gid}/results").text
+    assert "Clasament final" in public.get(f"/games/{gid}/results").text
     r = form(arbiter, f"/games/{gid}/decide", {"player": "Bo", "target": "total", "action": "adjust",
                                                "points": "5", "reason": "late"}, f"/games/{gid}/review")
     assert r.status_code == 422 and "final" in r.text
@@ -422,6 +422,7 @@ def test_annex_3_forms_are_printable_pages(site, arbiter, gid):
     assert arbiter.get(f"/games/{gid}/forms/ranking.csv").text.startswith("place,player")
     assert c.get(f"/games/{gid}/forms/nothing.html").status_code == 404
     # the same forms as PDF (WeasyPrint), under the same rules
+    OUTPUT.mkdir(exist_ok=True)
     for name in ("slips", "annotation"):
         r = c.get(f"/games/{gid}/forms/{name}.pdf")
         assert r.status_code == 200 and r.content.startswith(b"%PDF") and r.headers["content-type"] == "application/pdf"
@@ -489,8 +490,8 @@ def test_pages_dispatch_on_the_games_format(site, arbiter, gid):
     dup = make_game(site)
     assert "Master total" in arbiter.get(f"/games/{dup}/screen").text or arbiter.get(
         f"/games/{dup}/screen").status_code == 200
-    assert "Reading the draw" not in arbiter.get(f"/games/{dup}").text
-    assert "Reading the draw" in arbiter.get(f"/games/{gid}").text
+    assert 'id="announce"' not in arbiter.get(f"/games/{dup}").text
+    assert 'id="announce"' in arbiter.get(f"/games/{gid}").text
     assert arbiter.get(f"/games/{dup}/review").status_code == 404
     assert arbiter.get(f"/games/{dup}/slips").status_code == 404
     assert site.client().get(f"/api/games/{dup}").json()["rules"]
@@ -512,3 +513,45 @@ def test_codes_cli_prints_each_players_code(site, arbiter, gid):
     token = csrf(bad.get(f"/games/{gid}/play").text)
     r = bad.post(f"/games/{gid}/join", data={"csrf": token, "code": "NOTACODE"})
     assert r.status_code == 401 and 'id="code-error"' in r.text
+
+
+# --- the pages in Romanian, the game's language (RO-3.1) ---------------------------------------------------------
+
+
+def test_the_pages_are_in_romanian_and_a_phone_may_choose_another_language(site, arbiter, gid):
+    read_all(site, arbiter, gid)
+    lot(arbiter, gid, 1, 2)
+    console = arbiter.get(f"/games/{gid}").text
+    assert '<html lang="ro">' in console
+    assert "Tururi și bilețele" in console and "Bilețelul turului" in console and "Înregistrează bilețelul" in console
+    assert "Turns and lots" not in console and "Record the lot" not in console
+    desk = arbiter.get(f"/games/{gid}/slips").text
+    assert "Introducerea fluturașilor" in desk and "Lipsesc: 3 din 3" in desk and "Slip desk" not in desk
+    assert "Întâi cererile de verificare" in arbiter.get(f"/games/{gid}/review").text
+    # the confirmations the routes send back are Romanian too
+    r = form(arbiter, f"/games/{gid}/clock", {"timer": "turn 1", "action": "start"}, f"/games/{gid}")
+    assert "turul 1: pornit" in arbiter.get(r.headers["location"]).text
+    # the pages without a game: Romanian unless asked otherwise
+    for url in ("/anticipation", "/anticipation/new", "/train/anticipation"):
+        page = arbiter.get(url).text
+        assert '<html lang="ro">' in page, url
+    assert "Partidă nouă de anticipație" in arbiter.get("/anticipation/new").text
+    assert "New anticipation game" in arbiter.get("/anticipation/new?lang=en").text
+
+    ana = site.client()
+    join(ana, site, gid, "Ana")
+    page = ana.get(f"/games/{gid}/play").text
+    assert '<html lang="ro">' in page and "Fluturașul tău, turul 1" in page and "Predă" in page
+    english = ana.get(f"/games/{gid}/play?lang=en").text
+    assert '<html lang="en">' in english and "Your slip, turn 1" in english and "Fluturașul" not in english
+    assert f'action="/games/{gid}/slip?lang=en"' in english  # the choice follows the slip handed in
+    assert 'hx-get="/games/' + gid + '/play/live?lang=en"' in english
+    r = form(ana, f"/games/{gid}/slip?lang=en", {"turn": "1", "position1": "H7", "word1": "AL", "score1": "4"},
+             f"/games/{gid}/play")
+    assert r.status_code == 303 and r.headers["location"] == f"/games/{gid}/play?lang=en#receipt"
+    assert "Your slips" in ana.get(r.headers["location"]).text
+    # a refusal is said in the language of the page it is shown on
+    r = form(ana, f"/games/{gid}/slip?lang=en", {"turn": ""}, f"/games/{gid}/play")
+    assert r.status_code == 422 and 'id="slip-error">the turn<' in r.text
+    r = form(ana, f"/games/{gid}/slip", {"turn": ""}, f"/games/{gid}/play")
+    assert r.status_code == 422 and 'id="slip-error">turul<' in r.text

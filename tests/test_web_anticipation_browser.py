@@ -54,7 +54,9 @@ def new_page(browser: Browser, base: str, size: dict[str, int], mobile: bool = F
 
 
 def no_horizontal_scroll(page: Page) -> bool:
-    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+    # against the phone's own width: a mobile browser widens its layout viewport to what overflows
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    return bool(page.evaluate(f"document.documentElement.scrollWidth <= Math.min(window.innerWidth, {width})"))
 
 
 def fits_the_screen(page: Page) -> bool:
@@ -71,8 +73,8 @@ def submit(phone: Page, turn: int, placements: list[tuple[str, str, str]], total
         phone.fill(f"input[name=score{i}]", score)
     phone.fill("input[name=total]", total)
     phone.fill("input[name=note]", note)
-    phone.click("button:has-text('Hand in')")
-    expect(phone.locator("#receipt")).to_contain_text(f"turn {turn}:")
+    phone.click("#hand-in")
+    expect(phone.locator("#receipt")).to_contain_text(f"tur {turn}:")
 
 
 def type_paper_slip(desk: Page, table: str, turn: int, placements: list[tuple[str, str, str]], total: str,
@@ -87,15 +89,17 @@ def type_paper_slip(desk: Page, table: str, turn: int, placements: list[tuple[st
         if value:
             desk.keyboard.type(value)
         desk.keyboard.press("Enter")
-    expect(desk.locator("#done")).to_contain_text(f"turn {turn} stored")
+    expect(desk.locator("#done")).to_contain_text(f"turul {turn}, înregistrat")
 
 
 def lot(arbiter: Page, turn: int, group: int) -> None:
     arbiter.select_option("select[name=group]", str(group))
-    arbiter.click("button:has-text('Record the lot')")
-    expect(arbiter.locator("#done")).to_contain_text(f"turn {turn}: group {group}")
-    arbiter.click(f"button:has-text('Start turn {turn}')")
-    expect(arbiter.locator("#done")).to_contain_text(f"turn {turn}: running")
+    expect(arbiter.locator("#record-lot")).to_have_text("Înregistrează bilețelul")
+    arbiter.click("#record-lot")
+    expect(arbiter.locator("#done")).to_contain_text(f"turul {turn}: grupa {group}")
+    expect(arbiter.locator(f"#start-turn-{turn}")).to_have_text(f"Pornește cronometrul turului {turn}")
+    arbiter.click(f"#start-turn-{turn}")
+    expect(arbiter.locator("#done")).to_contain_text(f"turul {turn}: pornit")
 
 
 def test_whole_anticipation_game_through_the_pages(browser, tmp_path):
@@ -117,7 +121,7 @@ def test_whole_anticipation_game_through_the_pages(browser, tmp_path):
         arbiter.fill("textarea[name=groups]", groups_text())
         arbiter.fill("textarea[name=players]", "Ana,1,Ana Popescu\nBo,2,Bogdan Ionescu\nCleo,3,Carmen Dima")
         shot(arbiter, "new", full=True)
-        arbiter.click("button:has-text('Create the game')")
+        arbiter.click("#create")
         arbiter.wait_for_url(re.compile(r"/games/\w+$"))
         gid = arbiter.url.rsplit("/", 1)[1]
 
@@ -136,7 +140,8 @@ def test_whole_anticipation_game_through_the_pages(browser, tmp_path):
         shot(screen, "screen-grid-1280x720")
         assert fits_the_screen(screen), "the projected grid does not fit 1280x720"
         arbiter.click("#announce-next")  # the quick second reading
-        arbiter.click("button:has-text('Start analysis')")
+        expect(arbiter.locator("#start-analysis")).to_have_text("Pornește timpul de analiză")
+        arbiter.click("#start-analysis")
         expect(screen.locator(".clock .time")).to_have_text(re.compile(r"^4[45]:\d\d$"))
         shot(arbiter, "console", full=True)
 
@@ -144,7 +149,7 @@ def test_whole_anticipation_game_through_the_pages(browser, tmp_path):
         for player in ("Ana", "Bo"):
             phone = new_page(browser, base, PHONE, mobile=True)
             phone.goto(f"/games/{gid}/play?code={auth.player_code(secret, gid, player)}")
-            phone.click("button:has-text('Join')")
+            phone.click("#join")
             expect(phone.locator("h1.who")).to_contain_text(player)
             phones[player] = phone
         desk = new_page(browser, base, {"width": 1280, "height": 800})
@@ -155,7 +160,7 @@ def test_whole_anticipation_game_through_the_pages(browser, tmp_path):
 
         # turn 1: group 1 AL and group 2 (the lot drawn at table 1); the phones see the lot live
         lot(arbiter, 1, 2)
-        expect(phones["Ana"].locator(".turnline")).to_contain_text("group 2 B D E I O T U")
+        expect(phones["Ana"].locator(".turnline")).to_contain_text("grupa 2 B D E I O T U")
         expect(screen.locator(".move")).to_have_text("Turul 1")
         first = screen.locator(".clock .time").inner_text()
         screen.wait_for_timeout(1_200)
@@ -164,9 +169,9 @@ def test_whole_anticipation_game_through_the_pages(browser, tmp_path):
         submit(phones["Bo"], 1, [("H7", "AL", "4")], "4")
         assert "BAT" not in phones["Bo"].content()  # nobody sees another player's slip
         desk.goto(f"/games/{gid}/slips?turn=1")
-        expect(desk.locator("#missing")).to_contain_text("Missing: 1 of 3")
+        expect(desk.locator("#missing")).to_contain_text("Lipsesc: 1 din 3")
         type_paper_slip(desk, "3", 1, [("H7", "AL", "4")], "4")
-        expect(desk.locator("#missing")).to_contain_text("every table's slip is in")
+        expect(desk.locator("#missing")).to_contain_text("fluturașii tuturor meselor au sosit")
 
         # turn 2: Ana asks for a verification
         lot(arbiter, 2, 3)
@@ -205,24 +210,24 @@ def test_whole_anticipation_game_through_the_pages(browser, tmp_path):
         bo2 = state.results["Bo"].slips[2].placements[0]
         assert bo2.status == "cancelled"
         arbiter.goto(f"/games/{gid}/review?turn=2&filter=cascades")
-        expect(arbiter.locator("#verdicts")).to_contain_text("cancelled")
+        expect(arbiter.locator("#verdicts")).to_contain_text("anulat")
         shot(arbiter, "review", full=True)
 
         # provisional results with the contest deadline, then final (RO-5.5.j)
         arbiter.fill("input[name=deadline]", "18:30")
-        arbiter.click("button:has-text('Publish provisional results')")
-        expect(arbiter.locator("#done")).to_contain_text("provisional results published")
+        arbiter.click("#publish-provisional")
+        expect(arbiter.locator("#done")).to_contain_text("rezultate provizorii publicate")
         public = new_page(browser, base, {"width": 1280, "height": 800})
         public.goto(f"/games/{gid}/results")
-        expect(public.locator("#stage")).to_contain_text("contests until 18:30")
+        expect(public.locator("#stage")).to_contain_text("contestații până la 18:30")
         totals = [int(t) for t in public.locator("#ranking tr td:nth-child(4)").all_inner_texts()]
         assert totals == [r.total for r in state.ranking]
-        expect(phones["Ana"].locator("#own")).to_contain_text(f"{state.results['Ana'].total} points")
+        expect(phones["Ana"].locator("#own")).to_contain_text(f"{state.results['Ana'].total} puncte")
         shot(phones["Ana"], "phone-results", full=True)
         assert no_horizontal_scroll(phones["Ana"]), "the phone's corrected board scrolls sideways"
-        arbiter.click("button:has-text('Publish the final ranking')")
+        arbiter.click("#publish-final")
         public.reload()
-        expect(public.locator("#stage")).to_contain_text("Final ranking")
+        expect(public.locator("#stage")).to_contain_text("Clasament final")
         shot(public, "results")
         arbiter.goto(f"/games/{gid}/board/Cleo")
         shot(arbiter, "board", full=True)
@@ -239,11 +244,12 @@ def test_whole_anticipation_game_through_the_pages(browser, tmp_path):
 
 def train_turn(phone: Page, turn: int, group: int, placement: tuple[str, str, str], verdict: str) -> None:
     """Draw the turn's lot, hand in one placement, and see it corrected at once."""
-    phone.click(f"button:has-text('Draw the lot of turn {turn}')")
-    expect(phone.locator("#turn h2")).to_contain_text(f"group {group}")
+    expect(phone.locator("#draw-lot")).to_have_text(f"Trage bilețelul turului {turn}")
+    phone.click("#draw-lot")
+    expect(phone.locator("#turn h2")).to_contain_text(f"grupa {group}")
     for name, value in zip(("position1", "word1", "score1"), placement, strict=True):
         phone.fill(f"input[name={name}]", value)
-    phone.click("button:has-text('Hand in')")
+    phone.click("#hand-in")
     expect(phone.locator("#verdict")).to_contain_text(verdict)
 
 
@@ -266,14 +272,14 @@ def test_training_alone_on_a_phone(browser, tmp_path):
         phone.select_option("select[name=past]", past.id)
         shot(phone, "train-start", full=True)
         assert no_horizontal_scroll(phone)
-        phone.click("button:has-text('Start')")
-        phone.wait_for_url(re.compile(r"/train/anticipation/\w+$"))
+        phone.click("#start")
+        phone.wait_for_url(re.compile(r"/train/anticipation/\w+\?lang=ro$"))  # the language chosen is kept
         expect(phone.locator("table.antgrid td.tile")).to_have_count(100)  # every group at once
         expect(phone.locator(".clock .time")).to_have_text(re.compile(r"^4[45]:\d\d$"))  # the analysis, RO-4.3
         shot(phone, "train-analysis")
         assert no_horizontal_scroll(phone), "the training page scrolls sideways on a phone"
 
-        train_turn(phone, 1, 2, ("H8", "BOT", "22"), "22 points")
+        train_turn(phone, 1, 2, ("H8", "BOT", "22"), "22 puncte")
         expect(phone.locator(".clock .time")).to_have_text(re.compile(r"^[78]:\d\d$"))  # turn 1: 8 minutes
         expect(phone.locator("#total")).to_have_text("22")
         shot(phone, "train-turn1-corrected", full=True)
@@ -281,7 +287,8 @@ def test_training_alone_on_a_phone(browser, tmp_path):
 
         train_turn(phone, 2, 3, ("A1", "CAT", "5"), "invalid")  # not connected (RO-6.1.b)
         expect(phone.locator("#total")).to_have_text("22")
-        phone.click("button:has-text('End the game here')")
+        expect(phone.locator("#finish")).to_have_text("Încheie partida aici")
+        phone.click("#finish")
         expect(phone.locator("#maximum")).to_have_text(re.compile(r"^\d+$"))
         top = int(phone.locator("#maximum").inner_text())
         assert top >= 22

@@ -41,7 +41,7 @@ def test_maximum_is_computed_from_the_review_and_shown_with_percentages(site):
     assert top > 0
     html = arbiter.get(f"/games/{gid}/results").text
     assert re.search(rf'id="maximum">Maximum: <b>{top}</b>', html)
-    assert "% of max" in html
+    assert "% din maximum" in html
     printed = arbiter.get(f"/games/{gid}/forms/ranking.html").text
     assert f"Maxim: {top}" in printed and "% din maxim" in printed
     # a player cannot ask for it

@@ -132,31 +132,31 @@ def test_training_pages_a_game_alone_from_a_past_draw(site):
     url = r.headers["location"]
     tid = url.rsplit("/", 1)[1]
     html = me.get(url).text
-    assert "analysis" in html and 'data-move="analysis"' in html and "Draw the lot of turn 1" in html
+    assert "timp de analiză" in html and 'data-move="analysis"' in html and "Trage bilețelul turului 1" in html
     assert html.count('class="tile') >= 2 + 14 * 7 - 2  # all 15 groups shown at once (blanks are tiles too)
 
     # a slip before the lot is refused beside the slip form; drawing the lot starts turn 1's timer
     r = form(me, f"{url}/slip", {"turn": "1", "position1": "H8", "word1": "BOT", "score1": "22"}, url)
-    assert r.status_code == 422 and 'id="slip-error"' in r.text and "lot" in r.text
+    assert r.status_code == 422 and 'id="slip-error"' in r.text and "trageți întâi bilețelul turului 1" in r.text
     assert form(me, f"{url}/lot", {}, url).status_code == 303
     html = me.get(url).text
-    assert 'data-move="turn 1"' in html and "group 2" in html and 'name="position2"' in html
+    assert 'data-move="turn 1"' in html and "grupa 2" in html and 'name="position2"' in html
 
     # turn 1: a valid placement, corrected at once
     r = form(me, f"{url}/slip", {"turn": "1", "position1": "H8", "word1": "BOT", "score1": "22", "total": "22"}, url)
     assert r.status_code == 303
     html = me.get(url).text
-    assert re.search(r'id="verdict".*?22 points', html, re.S) and "verdict-valid" in html
-    assert 'id="allowed"' in html and "Draw the lot of turn 2" in html
+    assert re.search(r'id="verdict".*?22 puncte', html, re.S) and "verdict-valid" in html
+    assert 'id="allowed"' in html and "Trage bilețelul turului 2" in html
     assert re.search(r'id="total">22<', html)
 
     # turn 2: group 3 as in the past game; a placement off the board's words is judged invalid (RO-6.1)
     form(me, f"{url}/lot", {}, url)
     r = form(me, f"{url}/slip", {"turn": "1", "position1": "A1", "word1": "CAT", "score1": "5"}, url)
-    assert r.status_code == 422 and "turn 2" in r.text  # a form left open on an older turn
+    assert r.status_code == 422 and "partida este la turul 2" in r.text  # a form left open on an older turn
     form(me, f"{url}/slip", {"turn": "2", "position1": "A1", "word1": "CAT", "score1": "5"}, url)
     html = me.get(url).text
-    assert "group 3" in html and "verdict-invalid" in html and "RO-6.1" in html and 'id="total">22<' in html
+    assert "grupa 3" in html and "verdict-invalid" in html and "RO-6.1" in html and 'id="total">22<' in html
 
     # nobody else plays this game, nor sees it
     other = site.client()
@@ -197,3 +197,42 @@ def test_training_a_new_draw_on_the_pages(site):
     with Journal(site.db) as j:
         (info,) = j.games("anticipation")
         assert info.settings["training"] and info.settings["seed"] is not None
+
+
+def test_training_pages_are_in_romanian_unless_asked(site):
+    gid = past_game(site)
+    me = site.client()
+    start = me.get("/train/anticipation").text
+    assert '<html lang="ro">' in start and "Anticipație de unul singur" in start and "O extragere nouă" in start
+    assert "A new draw" in me.get("/train/anticipation?lang=en").text
+    r = form(me, "/train/anticipation?lang=en", {"source": "past", "past": gid}, "/train/anticipation")
+    assert r.status_code == 303 and r.headers["location"].endswith("?lang=en")  # the choice is kept
+    url = r.headers["location"].split("?")[0]
+    assert "Draw the lot of turn 1" in me.get(r.headers["location"]).text
+    html = me.get(url).text
+    assert '<html lang="ro">' in html and "Trage bilețelul turului 1" in html and "Tabla ta" in html
+    assert "Draw the lot of turn 1" not in html
+    r = form(me, f"{url}/lot?lang=en", {}, url)
+    assert r.status_code == 303 and r.headers["location"] == f"{url}?lang=en#turn"
+
+
+def test_training_start_refused_beside_its_field_when_the_library_refuses(site, monkeypatch):
+    """A past game's groups that no longer pass the variant's checks: refused beside ``past``, no server error."""
+    from arbitru.formats.anticipation.draw import GroupsError
+
+    gid = past_game(site)
+
+    def refuse(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise GroupsError(["group 5: no word of the list can be made (RO-5.2.d)"])
+
+    monkeypatch.setattr(training, "start", refuse)
+    me = site.client()
+    r = form(me, "/train/anticipation", {"source": "past", "past": gid}, "/train/anticipation")
+    assert r.status_code == 422
+    assert re.search(r'id="past-error">group 5: no word of the list can be made \(RO-5.2.d\)<', r.text)
+    assert f'value="{gid}" selected' in r.text  # the form as it was sent
+    r = form(me, "/train/anticipation", {"source": "new", "variant": "classic", "lexicon": "test-ro"},
+             "/train/anticipation")
+    assert r.status_code == 422 and 'id="variant-error">group 5' in r.text
+    with Journal(site.db) as j:
+        assert len(j.games("anticipation")) == 1  # only the past game

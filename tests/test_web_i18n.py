@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
@@ -14,9 +13,9 @@ from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.journal.store import Journal
 from arbitru.web.app import load_lexicon
 from arbitru.web.i18n import LANGUAGES, LOCALES
+from web_anticipation_support import route_messages, template_messages
 from web_support import login, make_game, make_site, post
 
-TEMPLATES = Path(__file__).parent.parent / "src" / "arbitru" / "web" / "templates"
 RULES = {"ro": "romanian", "el": "greek", "es": "fise", "pl": "fise", "fr": "fise", "en": "fise"}
 
 # a few words per language that each page must show: console, results, standings (the rulebooks' own terms)
@@ -77,16 +76,9 @@ def test_a_page_without_a_game_follows_the_language_asked_for(tmp_path):
     assert "Entraînement seul" in c.get("/train?lang=fr").text
 
 
-def template_messages() -> set[str]:
-    """Every ``_('…')`` of the templates (the anticipation pages have their own catalog work)."""
-    found: set[str] = set()
-    pattern = re.compile(r"""_\(\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")""")
-    for path in TEMPLATES.rglob("*.html"):
-        if "anticipation" in path.parts:
-            continue
-        for m in pattern.finditer(path.read_text(encoding="utf-8")):
-            found.add(m.group(1) if m.group(1) is not None else m.group(2))
-    return found
+def catalog(lang: str) -> dict[str, str]:
+    with (LOCALES / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        return {m.id: m.string for m in read_po(f, locale=lang) if m.id}
 
 
 def test_every_message_of_the_templates_is_translated_in_every_catalog():
@@ -95,10 +87,27 @@ def test_every_message_of_the_templates_is_translated_in_every_catalog():
     for lang in LANGUAGES:
         if lang == "en":
             continue
-        with (LOCALES / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
-            translated = {m.id: m.string for m in read_po(f, locale=lang) if m.id}
+        translated = catalog(lang)
         missing = sorted(m for m in used if not translated.get(m))
         assert not missing, (lang, missing)
+
+
+def test_every_message_of_the_anticipation_pages_is_translated_in_romanian():
+    """The templates' messages, the routes' confirmations and refusals, and the library's words the pages show
+    (a verdict's status, a timer's state…), each with the same named values as its English."""
+    from arbitru.web.routes.anticipation import WORDS
+
+    used = template_messages(anticipation=True)
+    said = route_messages()
+    assert len(used) > 200 and "Record the lot" in used and "Your slip, turn %(n)s" in used
+    assert len(said) > 40 and "group %(n)s read out" in said and "the game is over" in said
+    translated = catalog("ro")
+    missing = sorted(m for m in used | said | set(WORDS) if not translated.get(m))
+    assert not missing, missing
+    for m in used | said:
+        assert sorted(re.findall(r"%\((\w+)\)s", m)) == sorted(re.findall(r"%\((\w+)\)s", translated[m])), m
+    assert translated["Record the lot"] == "Înregistrează bilețelul"
+    assert not re.search("[şţŞŢ]", "".join(translated.values()))  # ș and ț with the comma below
 
 
 def test_results_pdf_in_the_games_language_and_codes_sheet_as_pdf(tmp_path):

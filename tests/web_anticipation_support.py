@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from anticipation_support import RO, groups_with, lexicon
 from arbitru.formats.anticipation.draw import format_group
 from web_support import Site, csrf
@@ -28,3 +31,27 @@ def create_game(site: Site, client, *, seating: str = SEATING, variant: str = "c
 def form(client, url: str, data: dict[str, str], page: str):  # type: ignore[no-untyped-def]
     """A form POST carrying the CSRF token of ``page``."""
     return client.post(url, data={"csrf": csrf(client.get(page).text), **data})
+
+
+WEB = Path(__file__).parent.parent / "src" / "arbitru" / "web"
+MESSAGE = re.compile(r"""_\(\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")""")  # a template's _('…')
+TEXT = re.compile(r"""Text\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""")  # a route's message
+
+
+def messages(pattern: re.Pattern[str], paths: list[Path]) -> set[str]:
+    found: set[str] = set()
+    for path in paths:
+        for m in pattern.finditer(path.read_text(encoding="utf-8")):
+            found.add(m.group(1) if m.group(1) is not None else m.group(2))
+    return found
+
+
+def template_messages(anticipation: bool = False) -> set[str]:
+    """Every ``_('…')`` of the templates: the anticipation pages' apart (their game is in Romanian only, RO-3.1)."""
+    paths = [p for p in (WEB / "templates").rglob("*.html") if ("anticipation" in p.parts) == anticipation]
+    return messages(MESSAGE, paths)
+
+
+def route_messages() -> set[str]:
+    """The anticipation routes' confirmations and refusals (``Text("…")``)."""
+    return messages(TEXT, [WEB / "routes" / "anticipation.py", WEB / "routes" / "train_anticipation.py"])

@@ -133,6 +133,7 @@ class Web:
         lang = page_language(request, context)
         context.setdefault("lang", lang)
         context.setdefault("_", i18n.gettext_for(lang))
+        context["errors"] = {k: i18n.shown(v, context["_"]) for k, v in context["errors"].items()}
         html = self.templates.get_template(name).render(
             request=request, me=ident, csrf=auth.csrf_token(self.secret, ident), now=time.time(), **context
         )

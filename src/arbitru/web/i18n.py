@@ -36,15 +36,52 @@ def translations(lang: str) -> NullTranslations:
 
 
 def gettext_for(lang: str) -> Gettext:
-    """``_("Move %(n)s", n=3)``: the message in ``lang``, with its named values filled in."""
+    """``_("Move %(n)s", n=3)``: the message in ``lang``, with its named values filled in; ``_(Text(…))`` is the
+    :class:`Text`'s message with its values (themselves said in ``lang`` when they are messages too)."""
     t = translations(lang)
 
     def _(message: str, **values: object) -> str:
+        if isinstance(message, Text) and not values:
+            values = message.values
+            message = message.message
+        values = {k: said(v) for k, v in values.items()}
         text = t.gettext(message)
         return text % values if values else text
+
+    def said(value: object) -> object:
+        if isinstance(value, Text):
+            return _(value)
+        if isinstance(value, list):  # a list of messages, one after another
+            return "; ".join(str(said(v)) for v in value)
+        return value
 
     return _
 
 
 def pick(requested: str | None, default: str) -> str:
+    """The language a phone asked for (``?lang=``), else the page's own."""
     return requested if requested in LANGUAGES else default
+
+
+def keep(requested: str | None) -> str:
+    """``?lang=…`` for a redirect that keeps a phone's chosen language, or nothing."""
+    return f"?lang={requested}" if requested in LANGUAGES else ""
+
+
+class Text(str):
+    """A page's message with its named values: the English text as a ``str`` (logs, the JSON API), in the page's
+    language through :func:`shown` (the message is looked up before its values are filled in)."""
+
+    message: str
+    values: dict[str, object]
+
+    def __new__(cls, message: str, **values: object) -> Text:
+        english = {k: "; ".join(v) if isinstance(v, list) else v for k, v in values.items()}
+        text = super().__new__(cls, message % english if values else message)
+        text.message, text.values = message, values
+        return text
+
+
+def shown(text: str, _: Gettext) -> str:
+    """``text`` in a page's language when it is a :class:`Text`; any other text (a library's) as it is."""
+    return _(text.message, **text.values) if isinstance(text, Text) else text

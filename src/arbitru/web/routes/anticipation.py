@@ -47,8 +47,9 @@ from arbitru.formats.anticipation.turns import TURN_MINUTES
 from arbitru.formats.anticipation.variants import BLANK_COUNTS, GROUPS, TURNS, VARIANT_RULES, VARIANTS, Settings
 from arbitru.formats.anticipation.verdicts import PlayerResult, SlipVerdict, Verdict
 from arbitru.journal.store import Journal
-from arbitru.web import auth
+from arbitru.web import auth, i18n
 from arbitru.web.app import Web, identity, login_as, web
+from arbitru.web.i18n import Text
 from arbitru.web.routes import api, duplicate, results
 from arbitru.web.routes.duplicate import MAX_CSV, Refused, need, read_form
 
@@ -56,6 +57,13 @@ Endpoint = Callable[[Request], Awaitable[Response]]
 MAX_BODY = 4096
 FIELD = 200
 FILTERS = ("all", "invalid", "penalties", "warnings", "cascades")
+#: the library's words these pages say in the page's language (``_(v.status)``…): a verdict's status, the
+#: results' stage, the review's filters, a timer's state, a decision's target, a sanction's kind
+WORDS = ("valid", "corrected", "invalid", "cancelled", "void", "missing", "in play", "provisional", "final", *FILTERS,
+         "idle", "running", "paused", "placement", "warning", "penalty", "discipline", "total", "disciplinary",
+         "cheating", "analysis")
+#: anticipation is played in Romanian only (RO-3.1): its pages without a game are in Romanian too
+LANG = "ro"
 
 # --- the game's format, and a replay cache ---------------------------------------------------------------
 
@@ -266,15 +274,15 @@ def script_steps(lt: Light) -> list[dict[str, Any]]:
 def settings_from(f: dict[str, str]) -> Settings:
     variant = f.get("variant") or "classic"
     if variant not in VARIANTS:
-        raise Refused("variant", f"variant: one of {', '.join(VARIANTS)}")
+        raise Refused("variant", Text("variant: one of %(names)s", names=", ".join(VARIANTS)))
     blank = f.get("blank_counts") or "neither"
     if blank not in BLANK_COUNTS:
-        raise Refused("blank_counts", f"one of {', '.join(BLANK_COUNTS)}")
+        raise Refused("blank_counts", Text("one of %(names)s", names=", ".join(BLANK_COUNTS)))
     seed: int | None = None
     if f.get("source", "seed") == "seed" and variant != "blind":
         text = f.get("seed") or str(int.from_bytes(__import__("secrets").token_bytes(3), "big"))
         if not text.isdigit() or len(text) > 12:
-            raise Refused("seed", "the seed is a whole number (at most 12 digits)")
+            raise Refused("seed", Text("the seed is a whole number (at most 12 digits)"))
         seed = int(text)
     lexicon = f.get("lexicon", "")
     if not lexicon:
@@ -304,13 +312,15 @@ async def index_page(request: Request) -> Response:
         with w.journal("") as j:
             return j.games(FORMAT)
 
-    return w.render(request, "anticipation/index.html", games=await run_in_threadpool(load))
+    return w.render(request, "anticipation/index.html", games=await run_in_threadpool(load),
+                    lang=i18n.pick(request.query_params.get("lang"), LANG))
 
 
 async def new_page(request: Request) -> Response:
     need(request, "arbiter")
     return web(request).render(request, "anticipation/new.html", form={}, variants=VARIANT_RULES,
-                               blank_counts=BLANK_COUNTS, problems=[])
+                               blank_counts=BLANK_COUNTS, problems=[],
+                               lang=i18n.pick(request.query_params.get("lang"), LANG))
 
 
 async def new_game(request: Request) -> Response:
@@ -336,7 +346,7 @@ async def new_game(request: Request) -> Response:
                         draw = manual_draw(rules, parse_groups(lex.alphabet, f.get("groups", "")))
                     except GroupsError as e:
                         problems.extend(e.problems)
-                        raise Refused("groups", f"{len(e.problems)} problem(s) with these groups") from None
+                        raise Refused("groups", Text("%(n)s problem(s) with these groups", n=len(e.problems))) from None
                 else:
                     draw = draw_groups(rules, settings.seed)
             with w.journal("arbiter") as j:
@@ -344,7 +354,7 @@ async def new_game(request: Request) -> Response:
                     return AnticipationGame.create(j, settings, draw, lexicon=lex, seating=seating).id
                 except GroupsError as e:
                     problems.extend(e.problems)
-                    raise Refused("groups", f"{len(e.problems)} problem(s)") from None
+                    raise Refused("groups", Text("%(n)s problem(s) with these groups", n=len(e.problems))) from None
                 except ArbitruError as e:
                     raise Refused("players", str(e)) from None
 
@@ -352,7 +362,8 @@ async def new_game(request: Request) -> Response:
     except (Refused, ArbitruError) as e:
         where, text, status = (e.field, e.message, e.status) if isinstance(e, Refused) else ("variant", str(e), 422)
         return w.render(request, "anticipation/new.html", status=status, form=f, variants=VARIANT_RULES,
-                        blank_counts=BLANK_COUNTS, errors={where: text}, problems=problems)
+                        blank_counts=BLANK_COUNTS, errors={where: text}, problems=problems,
+                        lang=i18n.pick(request.query_params.get("lang"), LANG))
     return RedirectResponse(f"/games/{gid}", 303)
 
 
@@ -412,8 +423,8 @@ def act(role: str, field: str, action: Callable[[AnticipationGame, dict[str, str
                 with w.journal(me.actor) as j:
                     game = open_game(j, gid)
                     before = j.last_seq(gid)
-                    message = action(game, f, j)
-                    return message, before, j.last_seq(gid)
+                    message = action(game, f, j)  # said in the game's language, the console's
+                    return i18n.gettext_for(game.settings.lang)(message), before, j.last_seq(gid)
 
             message, before, after = await run_in_threadpool(run)
         except (Refused, ArbitruError) as e:
@@ -443,7 +454,8 @@ def _int(f: dict[str, str], name: str, low: int, high: int) -> int | None:
     if not text:
         return None
     if not text.isdigit() or not low <= int(text) <= high:
-        raise Refused(name, f"{text!r}: a whole number from {low} to {high}")
+        raise Refused(name, Text("%(text)s: a whole number from %(low)s to %(high)s", text=repr(text), low=low,
+                                  high=high))
     return int(text)
 
 
@@ -452,21 +464,37 @@ def do_announce(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
         with j.transaction(game.id):
             while not game.announced()[1]:
                 game.announce_next()
-        return "every group is out"
+        return Text("every group is out")
     step = game.announce_next()
-    return "second reading done: start the analysis" if step["step"] == "recap" else f"group {step['group']} read out"
+    if step["step"] == "recap":
+        return Text("second reading done: start the analysis")
+    return Text("group %(n)s read out", n=step["group"])
 
 
 def do_clock(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
     timer = f.get("timer", "")
     t = game.clock(timer, f.get("action", ""), time.time())
-    return f"{timer}: {t.state}"
+    return Text("%(timer)s: %(state)s", timer=timer_label(timer), state=Text(t.state))
+
+
+def drawn_by(who: str) -> Text:
+    """Who drew a lot, as a page says it: the arbiter, or a table."""
+    number = who.rsplit(" ", 1)[-1]
+    if who == "arbiter":
+        return Text("the arbiter")
+    return Text("table %(n)s", n=number) if who.startswith("table ") and number.isdigit() else Text(who)
+
+
+def timer_label(timer: str) -> Text:
+    """A timer's name as a page says it: the analysis, or a turn's."""
+    number = timer.rsplit(" ", 1)[-1]
+    return Text("turn %(n)s", n=number) if timer.startswith("turn ") and number.isdigit() else Text(timer)
 
 
 def do_lot(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
     if f.get("all") == "1":
         lots = game.draw_all_lots("arbiter")
-        return f"{len(lots)} lots drawn (RO-4.4)"
+        return Text("%(n)s lots drawn (RO-4.4)", n=len(lots))
     turn = _int(f, "turn", 1, TURNS)
     group = _int(f, "group", 2, GROUPS)
     by = "arbiter" if f.get("by") == "arbiter" else None
@@ -474,7 +502,8 @@ def do_lot(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
     if by is None and table is not None:
         by = f"table {table}"
     lot = game.draw_lot(turn, group, by)
-    return f"turn {lot.turn}: group {lot.group} (drawn by {lot.drawn_by})"
+    return Text("turn %(turn)s: group %(group)s (drawn by %(by)s)", turn=lot.turn, group=lot.group,
+                by=drawn_by(lot.drawn_by))
 
 
 def do_blind(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
@@ -484,28 +513,29 @@ def do_blind(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
             continue
         number = cells[1].strip() if len(cells) == 3 else ""
         if not (number.isascii() and number.isdigit()):
-            raise Refused("blind", f"line {lineno}: expected player,group,letters")
+            raise Refused("blind", Text("line %(n)s: expected player,group,letters", n=lineno))
         groups = by_player.setdefault(cells[0].strip(), {})
         if int(number) in groups:
-            raise Refused("blind", f"line {lineno}: {cells[0].strip()}: group {int(number)} is given twice")
+            raise Refused("blind", Text("line %(n)s: %(player)s: group %(group)s is given twice", n=lineno,
+                                         player=cells[0].strip(), group=int(number)))
         groups[int(number)] = cells[2]
     if not by_player:
-        raise Refused("blind", "no sealed group given: player,group,letters per line")
+        raise Refused("blind", Text("no sealed group given: player,group,letters per line"))
     sets = {}
     for player, groups in by_player.items():
         if sorted(groups) != list(range(1, len(groups) + 1)):
             raise GroupsError([f"{player}: groups are numbered {sorted(groups)}, not 1 to {GROUPS}"])
         sets[player] = [parse_group(game.alpha, groups[i]) for i in sorted(groups)]
     game.hand_in_blind_groups(sets)
-    return f"sealed groups of {len(sets)} player(s) stored (RO-8.4)"
+    return Text("sealed groups of %(n)s player(s) stored (RO-8.4)", n=len(sets))
 
 
 def do_seating(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
     seating = seating_from(f)
     if not seating:
-        raise Refused("players", "no player given")
+        raise Refused("players", Text("no player given"))
     game.add_seating(seating)
-    return f"{len(seating)} players seated"
+    return Text("%(n)s players seated", n=len(seating))
 
 
 # --- the projection screen ----------------------------------------------------------------------------------
@@ -539,33 +569,36 @@ async def screen_live(request: Request) -> Response:
 
 def slip_hints(slip: Slip, turn: int | None) -> list[str]:
     """Format problems of what was written: hints for the desk, never a refusal (the correction judges)."""
-    hints = []
+    hints: list[str] = []
     places = slip.placements()
     want = 2 if turn == 1 else 1
     notes = [n.kind for r in slip.rows for n in parse_notes(r.note)]
     if "pass" not in notes and not any(n.kind == "pass" for n in slip.notes()) and len(places) != want:
-        hints.append(f"turn {turn} has {want} placement(s); this slip has {len(places)}")
+        hints.append(Text("turn %(turn)s has %(want)s placement(s); this slip has %(n)s", turn=turn, want=want,
+                          n=len(places)))
     for i, r in enumerate(places, 1):
         where = read_position(r.position)
         if where.coord is None:
-            hints.append(f"placement {i}: {where.problem or f'position {r.position!r} cannot be read'}")
+            hints.append(Text("placement %(i)s: %(problem)s", i=i, problem=where.problem
+                                  or Text("position %(p)s cannot be read", p=repr(r.position))))
         if r.score.strip() and not r.score.strip().isdigit():
-            hints.append(f"placement {i}: score {r.score!r} is not a number")
+            hints.append(Text("placement %(i)s: score %(s)s is not a number", i=i, s=repr(r.score)))
         if not r.score.strip():
-            hints.append(f"placement {i}: no score written")
+            hints.append(Text("placement %(i)s: no score written", i=i))
     total = slip.first("turn_total").strip()
     scores = [int(r.score) for r in places if r.score.strip().isdigit()]
     if total and total.isdigit() and len(scores) == len(places) and scores and int(total) != sum(scores):
-        hints.append(f"turn total {total} is not the sum of the scores ({sum(scores)})")
+        hints.append(Text("turn total %(total)s is not the sum of the scores (%(sum)s)", total=total, sum=sum(scores)))
     if not slip.first("table").strip():
-        hints.append("no table number written (RO-6.2)")
+        hints.append(Text("no table number written (RO-6.2)"))
     if turn is None:
-        hints.append("collected in an unknown turn: the slip stays unattributed (RO-6.2b)")
+        hints.append(Text("collected in an unknown turn: the slip stays unattributed (RO-6.2b)"))
     elif slip.written_turn.strip() != str(turn):
-        hints.append(f"turn written {slip.written_turn.strip() or '—'!r}, collected in turn {turn}")
+        hints.append(Text("turn written %(written)s, collected in turn %(turn)s",
+                              written=repr(slip.written_turn.strip() or "—"), turn=turn))
     for n in slip.notes():
         if n.kind == "other":
-            hints.append(f"note {n.raw!r} is not one of Anulez turul X, Verificare, PAS")
+            hints.append(Text("note %(note)s is not one of Anulez turul X, Verificare, PAS", note=repr(n.raw)))
     return hints
 
 
@@ -610,10 +643,11 @@ def desk_slip(game: AnticipationGame, f: dict[str, str], j: Journal) -> Slip:
     player = f.get("player", "")
     if not player:
         if not table.isdigit() or int(table) not in seating:
-            raise Refused("table", f"no player at table {table!r}: type the table, or the player in 'player'")
+            raise Refused("table", Text("no player at table %(table)s: type the table, or the player in 'player'",
+                                        table=repr(table)))
         player = seating[int(table)]
     elif player not in seating.values():
-        raise Refused("player", f"{player!r} is not in the seating")
+        raise Refused("player", Text("%(player)s is not in the seating", player=repr(player)))
     rows = []
     for i in (1, 2):
         pos, word, score = f.get(f"position{i}", ""), f.get(f"word{i}", ""), f.get(f"score{i}", "")
@@ -633,13 +667,16 @@ def desk_slip(game: AnticipationGame, f: dict[str, str], j: Journal) -> Slip:
 def do_desk_slip(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
     slip = desk_slip(game, f, j)
     if slip.turn is not None and slip.turn not in game.order().lots:
-        raise Refused("collected", f"the lot of turn {slip.turn} is not drawn yet (RO-5.3)")
+        raise Refused("collected", Text("the lot of turn %(n)s is not drawn yet (RO-5.3)", n=slip.turn))
     try:
         game.enter_slips([slip], replace=f.get("replace") == "1")
     except ArbitruError as e:
         raise Refused("table", str(e).replace("use --replace", "tick 'replace'")) from None
     hints = slip_hints(slip, slip.turn)
-    return f"slip of {slip.player}, turn {slip.turn or '?'} stored" + (f" — check: {'; '.join(hints)}" if hints else "")
+    if hints:
+        return Text("slip of %(player)s, turn %(turn)s stored — check: %(hints)s", player=slip.player,
+                    turn=slip.turn or "?", hints=hints)
+    return Text("slip of %(player)s, turn %(turn)s stored", player=slip.player, turn=slip.turn or "?")
 
 
 # --- the correction review ------------------------------------------------------------------------------------
@@ -723,17 +760,19 @@ def do_decide(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
         position=f.get("position") or None, word=f.get("word") or None,
         points=_int(f, "points", 0, 10_000), event=_int(f, "event", 1, 10**9),
     )
-    return f"decision #{seq} stored (RO-6.5)"
+    return Text("decision #%(n)s stored (RO-6.5)", n=seq)
 
 
 def do_sanction(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
     seq = game.sanction(f.get("player", ""), f.get("kind", ""), f.get("reason", ""), _int(f, "turn", 1, TURNS))
-    return f"sanction #{seq} stored"
+    return Text("sanction #%(n)s stored", n=seq)
 
 
 def do_publish(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
     seq = game.publish(f.get("stage", ""), f.get("deadline", ""))
-    return f"{f.get('stage')} results published (#{seq})"
+    if f.get("stage") == "provisional":
+        return Text("provisional results published (#%(n)s)", n=seq)
+    return Text("final results published (#%(n)s)", n=seq)
 
 
 def do_maximum(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
@@ -745,7 +784,8 @@ def do_maximum(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
     groups, lots, use_all = game_inputs(game.replay())
     result = maximum(game.lexicon, groups, lots, beam=beam, seed=0, use_all=use_all)
     seq = game.record_maximum(result.to_payload())
-    return f"maximum {result.total} stored (#{seq}, beam {beam}, {result.seconds:.1f} s)"
+    return Text("maximum %(total)s stored (#%(n)s, beam %(beam)s, %(s)s s)", total=result.total, n=seq, beam=beam,
+                s=f"{result.seconds:.1f}")
 
 
 # --- boards, results, sheets, forms ---------------------------------------------------------------------------
@@ -873,7 +913,7 @@ async def codes_sheet(request: Request) -> Response:
                          "svg": Markup(segno.make(url, error="m").svg_inline(scale=3))})
         return rows
 
-    return w.render(request, "anticipation/codes.html", gid=gid, rows=await run_in_threadpool(load))
+    return w.render(request, "anticipation/codes.html", gid=gid, rows=await run_in_threadpool(load), lang=LANG)
 
 
 # --- the player's browser (online simultaneous games, RO-4.4) ----------------------------------------------
@@ -894,17 +934,22 @@ def play_context(w: Web, gid: str, me: auth.Identity, request: Request | None = 
             "receipts": receipts, "own": own, "cells": board_cells(own) if own else [], "code": ""}
 
 
+def phone_language(request: Request, game: AnticipationGame) -> dict[str, Any]:
+    """A player's page is in the game's language, or the one his phone asked for (``?lang=``)."""
+    return {"lang": i18n.pick(request.query_params.get("lang"), game.settings.lang), "languages": i18n.LANGUAGES}
+
+
 async def play(request: Request) -> Response:
     w = web(request)
     ctx = await run_in_threadpool(play_context, w, request.path_params["gid"], identity(request))
     ctx["code"] = auth.normalise_code(request.query_params.get("code", ""))
-    return w.render(request, "anticipation/play.html", **ctx)
+    return w.render(request, "anticipation/play.html", **ctx, **phone_language(request, ctx["game"]))
 
 
 async def play_live(request: Request) -> Response:
     w = web(request)
     ctx = await run_in_threadpool(play_context, w, request.path_params["gid"], identity(request))
-    return w.render(request, "anticipation/_play.html", **ctx)
+    return w.render(request, "anticipation/_play.html", **ctx, **phone_language(request, ctx["game"]))
 
 
 async def join(request: Request) -> Response:
@@ -920,11 +965,12 @@ async def join(request: Request) -> Response:
 
         player = await run_in_threadpool(find)
         if player is None:
-            raise Refused("code", "this code is not one of this game's players' codes", 401)
+            raise Refused("code", Text("this code is not one of this game's players' codes"), 401)
     except Refused as e:
         ctx = await run_in_threadpool(play_context, w, gid, identity(request))
-        return w.render(request, "anticipation/play.html", status=e.status, errors={e.field: e.message}, **ctx)
-    response = RedirectResponse(f"/games/{gid}/play", 303)
+        return w.render(request, "anticipation/play.html", status=e.status, errors={e.field: e.message}, **ctx,
+                        **phone_language(request, ctx["game"]))
+    response = RedirectResponse(f"/games/{gid}/play{i18n.keep(request.query_params.get('lang'))}", 303)
     login_as(request, response, auth.Identity(auth.new_sid(), "player", "", gid, player))
     return response
 
@@ -965,7 +1011,7 @@ async def player_slip(request: Request) -> Response:
         f = await read_form(request)
         turn = _int(f, "turn", 1, TURNS)
         if turn is None:
-            raise Refused("slip", "the turn")
+            raise Refused("slip", Text("the turn"))
         places = [(f.get(f"position{i}", ""), f.get(f"word{i}", ""), f.get(f"score{i}", "")) for i in (1, 2)]
         places = [p for p in places if any(p)]
         try:
@@ -974,8 +1020,9 @@ async def player_slip(request: Request) -> Response:
             raise Refused("slip", str(e), 409) from None
     except Refused as e:
         ctx = await run_in_threadpool(play_context, w, gid, me)
-        return w.render(request, "anticipation/play.html", status=e.status, errors={e.field: e.message}, **ctx)
-    return RedirectResponse(f"/games/{gid}/play#receipt", 303)
+        return w.render(request, "anticipation/play.html", status=e.status, errors={e.field: e.message}, **ctx,
+                        **phone_language(request, ctx["game"]))
+    return RedirectResponse(f"/games/{gid}/play{i18n.keep(request.query_params.get('lang'))}#receipt", 303)
 
 
 # --- JSON API ---------------------------------------------------------------------------------------------

@@ -647,9 +647,7 @@ async def player_slip(request: Request) -> Response:
 
         ctx = await run_in_threadpool(again)
         return w.render(request, "duplicate/play.html", status=e.status, errors={e.field: e.message}, code="", **ctx)
-    lang = request.query_params.get("lang", "")
-    suffix = f"?lang={lang}" if lang in i18n.LANGUAGES else ""
-    return RedirectResponse(f"/games/{gid}/play{suffix}#receipt", 303)
+    return RedirectResponse(f"/games/{gid}/play{i18n.keep(request.query_params.get('lang'))}#receipt", 303)
 
 
 # --- live updates ------------------------------------------------------------------------------------------

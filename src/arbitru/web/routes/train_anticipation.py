@@ -23,13 +23,22 @@ from arbitru.formats.anticipation.game import FORMAT, AnticipationGame, resolve_
 from arbitru.formats.anticipation.turns import TURN_MINUTES
 from arbitru.formats.anticipation.variants import TURNS, Settings
 from arbitru.journal.store import Journal
-from arbitru.web import auth
+from arbitru.web import auth, i18n
 from arbitru.web.app import Web, identity, login_as, web
-from arbitru.web.routes.anticipation import Endpoint, board_cells, browser_slip, clock_view, grid_rows, groups_of, light
+from arbitru.web.i18n import Text
+from arbitru.web.routes.anticipation import (
+    LANG,
+    Endpoint,
+    board_cells,
+    browser_slip,
+    clock_view,
+    grid_rows,
+    groups_of,
+    light,
+    phone_language,
+)
 from arbitru.web.routes.duplicate import Refused, read_form
 
-#: these pages are in English until the anticipation pages have their catalogs (the shared words would mix)
-LANG = "en"
 PREFIX = "/train/anticipation"
 
 
@@ -48,7 +57,8 @@ def _start_page(w: Web, request: Request, status: int = 200, form: dict[str, str
                 errors: dict[str, str] | None = None) -> Response:
     with w.journal("") as j:
         past = past_games(j)
-    return w.render(request, "anticipation/train_start.html", status=status, lang=LANG, form=form or {},
+    return w.render(request, "anticipation/train_start.html", status=status, form=form or {},
+                    lang=i18n.pick(request.query_params.get("lang"), LANG), languages=i18n.LANGUAGES,
                     errors=errors or {}, past=past, variants=training.TRAINING_VARIANTS)
 
 
@@ -67,7 +77,7 @@ async def start(request: Request) -> Response:
                 if f.get("source") == "past":
                     past = f.get("past", "").strip()
                     if not past:
-                        raise Refused("past", "choose the past game to play again")
+                        raise Refused("past", Text("choose the past game to play again"))
                     try:
                         settings, draw = training.past_draw(j, past)
                         lex = resolve_lexicon(settings.lexicon)
@@ -78,7 +88,7 @@ async def start(request: Request) -> Response:
                 else:
                     variant = f.get("variant") or "classic"
                     if variant not in training.TRAINING_VARIANTS:
-                        raise Refused("variant", f"one of {', '.join(training.TRAINING_VARIANTS)}")
+                        raise Refused("variant", Text("one of %(names)s", names=", ".join(training.TRAINING_VARIANTS)))
                     spec = f.get("lexicon", "").strip()
                     try:
                         if not spec:
@@ -94,12 +104,15 @@ async def start(request: Request) -> Response:
                         draw = training.new_draw(settings, lex)
                     except ArbitruError as e:
                         raise Refused("variant", str(e)) from None
-                return training.start(j, settings, draw, lex, time.time()).id
+                try:
+                    return training.start(j, settings, draw, lex, time.time()).id
+                except ArbitruError as e:  # e.g. a past game's groups the variant's checks no longer pass
+                    raise Refused("past" if f.get("source") == "past" else "variant", str(e)) from None
 
         gid = await run_in_threadpool(create)
     except Refused as e:
         return await run_in_threadpool(_start_page, w, request, e.status, f, {e.field: e.message})
-    response = RedirectResponse(f"{PREFIX}/{gid}", 303)
+    response = RedirectResponse(f"{PREFIX}/{gid}{i18n.keep(request.query_params.get('lang'))}", 303)
     login_as(request, response, auth.Identity(auth.new_sid(), "player", "", gid, training.TRAINEE))
     return response
 
@@ -142,7 +155,7 @@ async def play(request: Request) -> Response:
     w = web(request)
     gid = _trainee(request)
     ctx = await run_in_threadpool(_context, w, gid)
-    return w.render(request, "anticipation/train.html", lang=LANG, **ctx)
+    return w.render(request, "anticipation/train.html", **ctx, **phone_language(request, ctx["game"]))
 
 
 def _action(name: str) -> Endpoint:
@@ -170,9 +183,10 @@ def _action(name: str) -> Endpoint:
         except (Refused, ArbitruError) as e:
             field, text = (e.field, e.message) if isinstance(e, Refused) else (name, str(e))
             ctx = await run_in_threadpool(_context, w, gid)
-            return w.render(request, "anticipation/train.html", status=422, lang=LANG, errors={field: text}, **ctx)
+            return w.render(request, "anticipation/train.html", status=422, errors={field: text}, **ctx,
+                            **phone_language(request, ctx["game"]))
         anchor = {"lot": "turn", "finish": "report", "slip": "verdict"}[name]
-        return RedirectResponse(f"{PREFIX}/{gid}#{anchor}", 303)
+        return RedirectResponse(f"{PREFIX}/{gid}{i18n.keep(request.query_params.get('lang'))}#{anchor}", 303)
 
     return endpoint
 
@@ -181,16 +195,17 @@ def _hand_in(j: Journal, game: AnticipationGame, f: dict[str, str], now: float) 
     lt = light(j, game)
     turn = lt.current_turn
     if not turn:
-        raise Refused("slip", "draw the lot of turn 1 first (RO-5.3)")
+        raise Refused("slip", Text("draw the lot of turn 1 first (RO-5.3)"))
     if game.finished():
-        raise Refused("slip", "the game is over")
+        raise Refused("slip", Text("the game is over"))
     if f.get("turn") != str(turn):
-        raise Refused("slip", f"this slip was for turn {f.get('turn', '?')[:3]}; the game is at turn {turn}")
+        raise Refused("slip", Text("this slip was for turn %(written)s; the game is at turn %(turn)s",
+                                   written=f.get("turn", "?")[:3], turn=turn))
     places = [(f.get(f"position{i}", ""), f.get(f"word{i}", ""), f.get(f"score{i}", "")) for i in (1, 2)]
     places = [p for p in places if any(p)]
     note = f.get("note", "")
     if not places and not note:
-        raise Refused("slip", "write a placement, or PAS in the note to pass the turn")
+        raise Refused("slip", Text("write a placement, or PAS in the note to pass the turn"))
     game.hand_in(browser_slip(lt, training.TRAINEE, turn, places, f.get("total", ""), note), now)
 
 
