@@ -388,18 +388,7 @@ def ratings_list(as_of: str | None, as_csv: bool, journal: str, as_json: bool) -
     if as_json:
         emit_json({"as_of": as_of, "players": [r.to_dict() for r in rows]})
     elif as_csv:
-        import io
-
-        from arbitru.formats.spreadsheet import writer
-
-        out = io.StringIO()
-        w = writer(out)
-        w.writerow(["registry id", "name", "club", "elod", "elod games", "percentage", "percentage games"])
-        for r in rows:
-            d = r.to_dict()
-            w.writerow([d["player"], d["name"], d["club"], d["elod"], d["elod_games"], d["percentage"],
-                        d["percentage_games"]])
-        click.echo(out.getvalue(), nl=False)
+        click.echo(ratings.rating_list_csv(rows), nl=False)
     else:
         for r in rows:
             d = r.to_dict()

@@ -25,12 +25,14 @@ are not counted.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from arbitru.formats.duplicate.results import rating_percentage
+from arbitru.formats.spreadsheet import writer
 from arbitru.journal.store import Journal
 from arbitru.season.outcome import Lexicons, Outcome
 from arbitru.season.registry import Registry, load
@@ -159,3 +161,15 @@ def rating_list(journal: Journal, as_of: str | None = None, lexicons: Lexicons |
                                 ratings.get(p), counts.get(p, 0), rating_percentage(ps) if ps else None, len(ps), h))
     out.sort(key=lambda r: (-(r.elod if r.elod is not None else -1e9), r.name, r.player))
     return out
+
+
+def rating_list_csv(rows: Sequence[PlayerRating]) -> str:
+    """The rating list as CSV: per player the registry id, both values and the games each counts."""
+    out = io.StringIO()
+    w = writer(out)
+    w.writerow(["registry id", "name", "club", "elod", "elod games", "percentage", "percentage games"])
+    for r in rows:
+        d = r.to_dict()
+        w.writerow([d["player"], d["name"], d["club"], d["elod"], d["elod_games"], d["percentage"],
+                    d["percentage_games"]])
+    return out.getvalue()
