@@ -10,7 +10,8 @@ from arbitru.season import championship, csvfile, tournament
 from arbitru.season.tournament import Event
 from web_support import login, make_site, post
 
-PLAYERS = "licence,name,club,rating,categories\nL1,Ana,Arad,1800,junior\nL2,Dan,Iasi,1600,senior\nL3,Ion,Arad,1500,senior\n"
+PLAYERS = ("licence,name,club,rating,categories\n"
+           "L1,Ana,Arad,1800,junior\nL2,Dan,Iasi,1600,senior\nL3,Ion,Arad,1500,senior\n")
 
 
 @pytest.fixture

@@ -275,7 +275,8 @@ def register(journal: Journal, entries: Sequence[Entry], *, lines: Sequence[int]
     """
     where = list(lines) if lines is not None else list(range(1, len(entries) + 1))
     label = "line" if lines is not None else "player"
-    checked = [check_entry(e, f"{label} {n}") for e, n in zip(entries, where, strict=True)]
+    one = lines is None and len(entries) == 1  # one player typed in: no number to name him by
+    checked = [check_entry(e, "player" if one else f"{label} {n}") for e, n in zip(entries, where, strict=True)]
     seen: dict[tuple[str, str], int] = {}
     for fields, n in zip(checked, where, strict=True):
         if not fields["licence"]:
@@ -292,8 +293,9 @@ def register(journal: Journal, entries: Sequence[Entry], *, lines: Sequence[int]
         for (federation, licence), n in seen.items():
             known = registry.by_licence(federation, licence)
             if known is not None:
+                where_given = "" if one else f"{label} {n}: "
                 raise RegistryError(
-                    f"{label} {n}: licence {licence!r} of federation {federation or '-'} is {known.id} "
+                    f"{where_given}licence {licence!r} of federation {federation or '-'} is {known.id} "
                     f"{known.name} already: nothing registered"
                 )
         first = len(registry.records) + 1
