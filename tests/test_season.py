@@ -306,3 +306,24 @@ def test_journal_check_replays_the_registry_and_tournaments(j):
     _, tid = season_start(j)
     assert replay_game(j, tid).format == "tournament"
     assert replay_game(j, registry.REGISTRY_ID).events == 1
+
+
+def test_a_recorded_result_that_replay_could_not_read_is_refused_and_nothing_stored(j):
+    ids, tid = season_start(j)
+    before = j.last_seq(tid)
+    with pytest.raises(tournament.TournamentError):
+        tournament.record(j, tid, {ids[0]: [10]}, [-5])
+    with pytest.raises(tournament.TournamentError, match="moves"):
+        tournament.record(j, tid, {ids[0]: [10, 5]}, [20])
+    with pytest.raises(Exception, match="out of range"):
+        tournament.record(j, tid, {ids[0]: [10**12]}, [20])
+    assert j.last_seq(tid) == before
+
+
+def test_a_damaged_tournament_event_is_one_journal_error_naming_it(j):
+    from arbitru.errors import JournalError
+
+    _, tid = season_start(j)
+    j.append(tid, "recorded", {"number": 1, "game": "x", "scores": {"A1": ["ten"]}, "masters": [1]})
+    with pytest.raises(JournalError, match="event 2"):
+        tournament.replay(j, tid)

@@ -15,6 +15,7 @@ tables are seated by the registry's rating (RO-5.1).
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -122,7 +123,7 @@ class Slot:
 
     number: int
     game_id: str
-    result: dict[str, Any] | None = None
+    result: Outcome | None = None
 
 
 @dataclass
@@ -173,8 +174,10 @@ def _apply(t: Tournament, p: Mapping[str, Any], kind: str) -> None:
         t.enrolment(payload.text(p, "player")).withdrawn_after = payload.integer(p, "after_game", low=0)
     elif kind == "game":
         t.games.append(Slot(payload.integer(p, "number", low=1), payload.text(p, "game")))
-    elif kind == "recorded":
-        t.games.append(Slot(payload.integer(p, "number", low=1), payload.text(p, "game"), dict(p)))
+    elif kind == "recorded":  # read now, so a damaged result names its event
+        number = payload.integer(p, "number", low=1)
+        game = payload.text(p, "game")
+        t.games.append(Slot(number, game, outcome.recorded(number, game, p, t.event.tie_breaks)))
     else:
         raise JournalError(f"unknown kind {kind!r} in a tournament")
 
@@ -244,6 +247,8 @@ def record(
         t = replay(journal, tournament_id)
         registry = load(journal)
         number = _next_number(t)
+        if any(m < 0 for m in masters):
+            raise TournamentError("a master move scores 0 or more")
         playing = {e.player for e in t.players_of(number)}
         stored: dict[str, list[int]] = {}
         for player, moves in scores.items():
@@ -314,14 +319,13 @@ def outcomes(journal: Journal, t: Tournament, lexicons: Lexicons | None = None) 
     out = []
     for slot in t.games:
         if slot.result is not None:
-            o = outcome.recorded(slot.number, slot.game_id, slot.result, t.event.tie_breaks)
+            o = dataclasses.replace(slot.result)  # re-keyed below; the folded state stays as read
         elif journal.game(slot.game_id).format == "anticipation":
             o = outcome.anticipation_game(slot.number, journal, slot.game_id, entries)
         else:
             o = outcome.duplicate_game(slot.number, journal, slot.game_id, entries, lexicons or _catalog)
-        o.lines = {registry.resolve(p): line for p, line in o.lines.items()}
-        for p, line in o.lines.items():
-            line.player = p
+        o.lines = {registry.resolve(p): dataclasses.replace(line, player=registry.resolve(p))
+                   for p, line in o.lines.items()}
         out.append(o)
     return out
 
