@@ -99,3 +99,9 @@ def test_renaming_a_player_on_the_web_changes_every_table(site):
     assert r.status_code == 303
     for url in ("/registry", "/tournaments/t1", "/championships/c1", "/ratings", "/players/A1"):
         assert "Ana Popescu" in c.get(url).text, url
+
+
+def test_FISE_15_the_tournament_table_prints_as_pdf(site):
+    r = site.client().get("/tournaments/t1/download/table.pdf")
+    assert r.status_code == 200 and r.content.startswith(b"%PDF")
+    assert site.client().get("/tournaments/t1/download/table.doc").status_code == 404
