@@ -233,7 +233,7 @@ class SessionMiddleware:
 
 def create_app(db: str | Path, *, base_url: str = "", publisher: Publisher | None = None) -> Starlette:
     """The ASGI app over the journal at ``db`` (created when missing, with its web tables)."""
-    from arbitru.web.routes import anticipation, api, duplicate, results, train, train_anticipation
+    from arbitru.web.routes import anticipation, api, duplicate, results, season, train, train_anticipation
 
     with Journal(db, actor="arbiter") as j:
         secret = auth.server_secret(j)
@@ -243,6 +243,7 @@ def create_app(db: str | Path, *, base_url: str = "", publisher: Publisher | Non
         *anticipation.routes,  # first: pages shared with duplicate dispatch on the game's format
         *duplicate.routes,
         *results.routes,
+        *season.routes,
         *api.routes,
         *train_anticipation.routes,  # before /train/{gid}
         *train.routes,
