@@ -26,6 +26,7 @@ from starlette.staticfiles import StaticFiles
 from arbitru.engine.lexicon import Lexicon
 from arbitru.formats.duplicate.game import Game, Session
 from arbitru.journal.store import Journal, check_actor
+from arbitru.journal.training import open_store, store_address
 from arbitru.lexicons.synthetic import load_lexicon
 from arbitru.web import auth, i18n
 from arbitru.web.live import Publisher, publisher_for
@@ -52,6 +53,8 @@ class Web:
     secret: bytes
     publisher: Publisher
     base_url: str = ""
+    #: stand-in word lists the pages offer besides the installed ones (``synthetic:N``): a test switch only
+    test_lists: tuple[str, ...] = ()
     templates: Environment = field(init=False)
     intake: Intake = field(init=False)
     _lexicons: dict[tuple[str, str], Lexicon] = field(default_factory=dict)
@@ -66,6 +69,7 @@ class Web:
         from arbitru.web.intake import Intake
 
         self.intake = Intake(self)
+        self.training_store = store_address(self.db)
         self.templates = Environment(
             loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True)
         )
@@ -78,6 +82,17 @@ class Web:
         if j is None or j.in_transaction:
             j = Journal(self.db, actor=actor)
             self._local.journal = j
+        j.actor = check_actor(actor)
+        yield j
+
+    @contextmanager
+    def training(self, actor: str) -> Iterator[Journal]:
+        """The training games' store (:mod:`arbitru.journal.training`), never the hall's journal: a connection
+        per worker thread, as :meth:`journal`."""
+        j: Journal | None = getattr(self._local, "training", None)
+        if j is None or j.in_transaction:
+            j = open_store(self.training_store, actor)
+            self._local.training = j
         j.actor = check_actor(actor)
         yield j
 
@@ -231,13 +246,19 @@ class SessionMiddleware:
         await self.app(scope, receive, send_with_cookie)
 
 
-def create_app(db: str | Path, *, base_url: str = "", publisher: Publisher | None = None) -> Starlette:
-    """The ASGI app over the journal at ``db`` (created when missing, with its web tables)."""
+def create_app(db: str | Path, *, base_url: str = "", publisher: Publisher | None = None,
+               test_lists: tuple[str, ...] | None = None) -> Starlette:
+    """The ASGI app over the journal at ``db`` (created when missing, with its web tables).
+
+    ``test_lists``: stand-in word lists the pages offer besides the installed ones (tests; default
+    ``$ARBITRU_WEB_TEST_LISTS``, comma-separated)."""
     from arbitru.web.routes import anticipation, api, duplicate, results, season, train, train_anticipation
 
     with Journal(db, actor="arbiter") as j:
         secret = auth.server_secret(j)
-    w = Web(str(db), secret, publisher or publisher_for(str(db)), base_url)
+    if test_lists is None:
+        test_lists = tuple(n for n in os.environ.get(ENV_TEST_LISTS, "").split(",") if n)
+    w = Web(str(db), secret, publisher or publisher_for(str(db)), base_url, test_lists)
     static = HERE / "static"
     routes = [
         *anticipation.routes,  # first: pages shared with duplicate dispatch on the game's format
@@ -259,6 +280,7 @@ def create_app(db: str | Path, *, base_url: str = "", publisher: Publisher | Non
 #: what ``arbitru serve --workers N`` hands each worker process (uvicorn imports the app by name)
 ENV_DB = "ARBITRU_WEB_DB"
 ENV_BASE_URL = "ARBITRU_WEB_BASE_URL"
+ENV_TEST_LISTS = "ARBITRU_WEB_TEST_LISTS"
 
 
 def create_app_from_env() -> Starlette:

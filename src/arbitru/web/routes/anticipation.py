@@ -47,7 +47,7 @@ from arbitru.formats.anticipation.turns import TURN_MINUTES
 from arbitru.formats.anticipation.variants import BLANK_COUNTS, GROUPS, TURNS, VARIANT_RULES, VARIANTS, Settings
 from arbitru.formats.anticipation.verdicts import PlayerResult, SlipVerdict, Verdict
 from arbitru.journal.store import Journal
-from arbitru.web import auth, i18n
+from arbitru.web import auth, i18n, wordlists
 from arbitru.web.app import Web, identity, login_as, web
 from arbitru.web.i18n import Text
 from arbitru.web.routes import api, duplicate, results
@@ -271,7 +271,7 @@ def script_steps(lt: Light) -> list[dict[str, Any]]:
 # --- creating a game ---------------------------------------------------------------------------------------
 
 
-def settings_from(f: dict[str, str]) -> Settings:
+def settings_from(w: Web, f: dict[str, str]) -> Settings:
     variant = f.get("variant") or "classic"
     if variant not in VARIANTS:
         raise Refused("variant", Text("variant: one of %(names)s", names=", ".join(VARIANTS)))
@@ -284,11 +284,7 @@ def settings_from(f: dict[str, str]) -> Settings:
         if not text.isdigit() or len(text) > 12:
             raise Refused("seed", Text("the seed is a whole number (at most 12 digits)"))
         seed = int(text)
-    lexicon = f.get("lexicon", "")
-    if not lexicon:
-        from arbitru.lexicons.catalog import default_name
-
-        lexicon = default_name("ro")
+    lexicon = wordlists.chosen(w, f.get("lexicon", ""), LANG)
     return Settings(variant=variant, lexicon=lexicon, blank_counts=blank, seed=seed,
                     clock_visible=f.get("no_clock") != "1")
 
@@ -318,9 +314,10 @@ async def index_page(request: Request) -> Response:
 
 async def new_page(request: Request) -> Response:
     need(request, "arbiter")
-    return web(request).render(request, "anticipation/new.html", form={}, variants=VARIANT_RULES,
-                               blank_counts=BLANK_COUNTS, problems=[],
-                               lang=i18n.pick(request.query_params.get("lang"), LANG))
+    w = web(request)
+    return w.render(request, "anticipation/new.html", form={}, variants=VARIANT_RULES, blank_counts=BLANK_COUNTS,
+                    problems=[], lang=i18n.pick(request.query_params.get("lang"), LANG),
+                    word_lists=wordlists.offered(w, LANG))
 
 
 async def new_game(request: Request) -> Response:
@@ -330,7 +327,7 @@ async def new_game(request: Request) -> Response:
     problems: list[str] = []
     try:
         f = await read_form(request, {"players": MAX_CSV, "groups": 2000})
-        settings = settings_from(f)
+        settings = settings_from(w, f)
         seating = seating_from(f)
 
         def create() -> str:
@@ -363,7 +360,7 @@ async def new_game(request: Request) -> Response:
         where, text, status = (e.field, e.message, e.status) if isinstance(e, Refused) else ("variant", str(e), 422)
         return w.render(request, "anticipation/new.html", status=status, form=f, variants=VARIANT_RULES,
                         blank_counts=BLANK_COUNTS, errors={where: text}, problems=problems,
-                        lang=i18n.pick(request.query_params.get("lang"), LANG))
+                        lang=i18n.pick(request.query_params.get("lang"), LANG), word_lists=wordlists.offered(w, LANG))
     return RedirectResponse(f"/games/{gid}", 303)
 
 

@@ -224,11 +224,17 @@ def settings_from(f: dict[str, str]) -> tuple[Settings, list[Player]]:
 
 
 async def new_game_page(request: Request) -> Response:
+    from arbitru.web import wordlists  # it refuses with this module's Refused
+
     need(request, "arbiter")
-    return web(request).render(request, "duplicate/new.html", rulesets=sorted(RULESETS), form={})
+    w = web(request)
+    return w.render(request, "duplicate/new.html", rulesets=sorted(RULESETS), form={},
+                    word_lists=wordlists.offered_by_language(w))
 
 
 async def new_game(request: Request) -> Response:
+    from arbitru.web import wordlists
+
     w = web(request)
     need(request, "arbiter")
     f: dict[str, str] = {}
@@ -237,13 +243,12 @@ async def new_game(request: Request) -> Response:
         settings, players = settings_from(f)
 
         def create() -> str:
+            name = wordlists.chosen(w, settings.lexicon, settings.lang)
             try:
-                lex = w.lexicon(settings.lexicon or "", settings.lang) if settings.lexicon else None
-                if lex is None:
-                    lex = w.lexicon("", settings.lang)
+                lex = w.lexicon(name, settings.lang)
             except ArbitruError as e:
                 raise Refused("lexicon", str(e)) from None
-            final = settings if settings.lexicon else _with_lexicon(settings, lex.name)
+            final = _with_lexicon(settings, name)
             with w.journal("arbiter") as j:
                 return Session.create(j, final, lex, players).id
 
@@ -251,7 +256,7 @@ async def new_game(request: Request) -> Response:
     except Refused as e:
         return w.render(
             request, "duplicate/new.html", status=e.status, rulesets=sorted(RULESETS), form=f,
-            errors={e.field: e.message},
+            errors={e.field: e.message}, word_lists=wordlists.offered_by_language(w),
         )
     return RedirectResponse(f"/games/{gid}", 303)
 
