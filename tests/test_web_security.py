@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.client
 import os
+import re
 import socket
 import stat
 import warnings
@@ -310,3 +311,60 @@ def test_one_client_cannot_hold_every_live_connection(tmp_path):
 @pytest.fixture(autouse=True)
 def _quiet() -> None:
     warnings.simplefilter("ignore", DeprecationWarning)
+
+
+def test_the_main_pages_report_no_content_security_policy_violation(tmp_path):
+    """Every script is a file (no inline <script>, no on*= handler): htmx, the clock, the phone's live grid and
+    the language choice work under the policy, and the browser reports no violation."""
+    from playwright.sync_api import sync_playwright
+
+    from test_web_browser import ARGS, CHROMIUM
+    from web_anticipation_support import create_game
+
+    site = make_site(tmp_path)
+    gid = make_game(site)
+    setup = site.client()
+    login(setup)
+    ant = create_game(site, setup)
+    pages = ["/", "/login", f"/games/{gid}", f"/games/{gid}/screen", f"/games/{gid}/results", "/security",
+             f"/games/{ant}", f"/games/{ant}/slips", f"/games/{ant}/screen", "/train", "/api", "/anticipation"]
+    phone_pages = [f"/games/{gid}/play", f"/games/{ant}/play"]
+    with running_server(site.db) as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            ctx = browser.new_context(base_url=base)
+            ctx.add_init_script(
+                "window.__csp = []; document.addEventListener('securitypolicyviolation',"
+                " e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));")
+            page = ctx.new_page()
+            console: list[str] = []
+            page.on("console", lambda m: console.append(m.text))
+            page.goto("/login")
+            page.fill("input[name=password]", ARBITER_PASSWORD)
+            page.click("button[type=submit], form[action='/login'] button")
+            page.wait_for_url(base + "/")
+            seen = {}
+            for url in pages:
+                page.goto(url)
+                page.wait_for_load_state("networkidle")
+                seen[url] = page.evaluate("window.__csp")
+            phone = browser.new_context(base_url=base, viewport={"width": 360, "height": 740})
+            phone.add_init_script("window.__csp = []; document.addEventListener('securitypolicyviolation',"
+                                  " e => window.__csp.push(e.violatedDirective));")
+            tab = phone.new_page()
+            tab.on("console", lambda m: console.append(m.text))
+            for url, code in zip(phone_pages, (site.code(gid, "1"), site.code(ant, "Ana")), strict=True):
+                tab.goto(url)
+                tab.fill("input[name=code]", code)
+                tab.locator("input[name=code]").press("Enter")
+                tab.wait_for_url(re.compile(r"/play"))
+                tab.wait_for_load_state("networkidle")
+                seen[url] = tab.evaluate("window.__csp")
+                assert tab.evaluate("typeof htmx") == "object", url
+            tab.goto(f"/games/{ant}/play")
+            tab.select_option("select[name=lang]", "ro")  # the language choice submits itself (no onchange=)
+            tab.wait_for_url(re.compile(r"lang=ro"))
+        finally:
+            browser.close()
+    assert {url: v for url, v in seen.items() if v} == {}
+    assert [m for m in console if "Content Security Policy" in m] == []
