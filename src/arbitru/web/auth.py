@@ -22,8 +22,8 @@ import hmac
 import json
 import os
 import secrets
-import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,7 +52,9 @@ SESSION_MAX = 24 * 3600
 SESSION_TOUCH = 60
 #: scrypt (n=2**14, r=8) takes 16 MB: at most this many at a time, whatever the number of logins at once
 HASHERS = 2
-_hashing = threading.BoundedSemaphore(HASHERS)
+#: the only threads that hash: a semaphore alone is not enough, as every thread that once hashed keeps its 16 MB
+#: in its own malloc arena (40 logins on 40 pool threads: 500 MB)
+_hashers = ThreadPoolExecutor(max_workers=HASHERS, thread_name_prefix="arbitru-scrypt")
 ARBITER = "arbiter"
 #: a code is read off paper and typed on a phone: no 0/O, 1/I/L
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -202,8 +204,7 @@ def rotate_secret(journal: Journal, force: bool = False) -> bytes:
 
 
 def _hash(password: str, salt: bytes) -> str:
-    with _hashing:
-        return hashlib.scrypt(password.encode(), salt=salt, n=2**14, r=8, p=1).hex()
+    return _hashers.submit(lambda: hashlib.scrypt(password.encode(), salt=salt, n=2**14, r=8, p=1).hex()).result()
 
 
 def set_password(journal: Journal, name: str, password: str, role: str) -> None:
