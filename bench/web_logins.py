@@ -24,9 +24,9 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from arbitru.journal.store import Journal  # noqa: E402
-from arbitru.web import auth  # noqa: E402
-from web_server import free_port, stop  # noqa: E402
+from arbitru.journal.store import Journal
+from arbitru.web import auth
+from web_server import free_port, stop
 
 SERVE = (
     "import sys, uvicorn\n"
