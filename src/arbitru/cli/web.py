@@ -51,9 +51,11 @@ def make_demo(db: str, lexicon: str | None) -> str:
 @click.option("--trust-proxy", "proxies", multiple=True, metavar="ADDR",
               help="A reverse proxy (address or network) whose X-Forwarded-For names the client; repeatable. "
                    "Without it the client is the socket's peer and the header is ignored.")
+@click.option("--live-per-client", type=Number(1, 10_000), default=32, show_default=True,
+              help="Open live connections (SSE) one client address may hold, per worker; more are answered 429.")
 def serve(
     journal: str, as_json: bool, host: str, port: int, demo: bool, demo_lexicon: str | None, workers: int,
-    proxies: tuple[str, ...],
+    proxies: tuple[str, ...], live_per_client: int,
 ) -> None:
     """Start the web app: arbiter console, projection screen, players' phones, results, JSON API."""
     import uvicorn
@@ -103,15 +105,17 @@ def serve(
     if workers > 1:
         import os
 
-        from arbitru.web.app import ENV_BASE_URL, ENV_DB, ENV_TRUST_PROXY
+        from arbitru.web.app import ENV_BASE_URL, ENV_DB, ENV_LIVE_PER_CLIENT, ENV_TRUST_PROXY
 
         os.environ[ENV_DB] = journal
         os.environ[ENV_BASE_URL] = base
         os.environ[ENV_TRUST_PROXY] = ",".join(proxies)
+        os.environ[ENV_LIVE_PER_CLIENT] = str(live_per_client)
         uvicorn.run("arbitru.web.app:create_app_from_env", factory=True, host=host, port=port, workers=workers,
                     log_level="warning", proxy_headers=False)
         return
-    app = create_app(journal, base_url=base, limits=security.Limits(trusted_proxies=proxies))
+    limits = security.Limits(trusted_proxies=proxies, live_per_client=live_per_client)
+    app = create_app(journal, base_url=base, limits=limits)
     # uvicorn's own X-Forwarded-For handling stays off: the app decides whom to believe (--trust-proxy)
     uvicorn.run(app, host=host, port=port, log_level="warning", proxy_headers=False)
 

@@ -47,8 +47,9 @@ class Limits:
     window: float = 3600.0
     #: a game's code door (every player's) tolerates this many times more failures than one client
     game_factor: int = 10
-    #: open live (SSE) connections per client address, per worker
-    live_per_client: int = 8
+    #: open live (SSE) connections per client address, per worker: a club's players behind one NAT address
+    #: watching the same game stay under it; one client cannot take every file descriptor
+    live_per_client: int = 32
     #: reverse proxies whose ``X-Forwarded-For`` is believed (addresses or networks)
     trusted_proxies: tuple[str, ...] = ()
     #: the throttles' clock (tests move it instead of waiting)
