@@ -58,11 +58,9 @@ def test_finding_session_cookie_still_works_after_logout(tmp_path):
     c = site.client()
     login(c)
     stolen = c.cookies.get(auth.COOKIE)
-    assert c.get("/security").status_code == 200
+    assert c.get("/games/new").status_code == 200
     post(c, "/logout", {}, "/")
-    thief = site.client()
-    thief.cookies.set(auth.COOKIE, stolen)
-    assert thief.get("/security").status_code == 401
+    thief = TestClient(site.client_factory, follow_redirects=False, cookies={auth.COOKIE: stolen})  # type: ignore[arg-type]
     assert thief.get("/games/new").status_code == 401
 
 
@@ -368,3 +366,34 @@ def test_the_main_pages_report_no_content_security_policy_violation(tmp_path):
             browser.close()
     assert {url: v for url, v in seen.items() if v} == {}
     assert [m for m in console if "Content Security Policy" in m] == []
+
+
+def test_sessions_throttles_and_the_secret_on_postgresql(pg_server):
+    """The same tables on PostgreSQL (several workers share them): the secret in its table, never in a file,
+    a session ended by logout, a throttle counted and locked."""
+    dsn = pg_server.new_database()
+    clock = Clock()
+    app = create_app(dsn, limits=security.Limits(clock=clock, free=1, lock_after=3, lock=100.0))
+    with Journal(dsn, actor="arbiter") as j:
+        auth.set_password(j, auth.ARBITER, ARBITER_PASSWORD, auth.ARBITER)
+        secret = auth.server_secret(j)
+        assert auth.secret_file(j) is None
+        assert j.execute("SELECT value FROM web_secret") == [(secret.hex(),)]
+    c = TestClient(app, follow_redirects=False)
+    login(c)
+    kept = c.cookies.get(auth.COOKIE)
+    assert c.get("/security").status_code == 200
+    post(c, "/logout", {}, "/")
+    thief = TestClient(app, follow_redirects=False, cookies={auth.COOKIE: kept})
+    assert thief.get("/security").status_code == 401
+    statuses = []
+    for _ in range(3):
+        clock.now += 10  # past each delay: counted, not refused unseen
+        statuses.append(try_login(c, "wrong-pass")[0])
+    assert statuses == [401, 401, 401] and try_login(c, ARBITER_PASSWORD)[:2] == (429, "100")
+    clock.now += 100
+    login(c)
+    with Journal(dsn, actor="arbiter") as j:
+        assert len(security.attempts(j)) == 3
+        new = auth.rotate_secret(j)  # no game: no code in use
+        assert new != secret and j.execute("SELECT count(*) FROM web_session") == [(0,)]
