@@ -316,7 +316,7 @@ def test_the_main_pages_report_no_content_security_policy_violation(tmp_path):
     the language choice work under the policy, and the browser reports no violation."""
     from playwright.sync_api import sync_playwright
 
-    from test_web_browser import ARGS, CHROMIUM
+    from test_web_browser import ARGS, CHROMIUM, OUTPUT
     from web_anticipation_support import create_game
 
     site = make_site(tmp_path)
@@ -338,6 +338,9 @@ def test_the_main_pages_report_no_content_security_policy_violation(tmp_path):
             console: list[str] = []
             page.on("console", lambda m: console.append(m.text))
             page.goto("/login")
+            page.fill("input[name=password]", "a-wrong-guess")
+            page.click("form[action='/login'] button")
+            page.wait_for_selector("#password-error")
             page.fill("input[name=password]", ARBITER_PASSWORD)
             page.click("button[type=submit], form[action='/login'] button")
             page.wait_for_url(base + "/")
@@ -346,6 +349,9 @@ def test_the_main_pages_report_no_content_security_policy_violation(tmp_path):
                 page.goto(url)
                 page.wait_for_load_state("networkidle")
                 seen[url] = page.evaluate("window.__csp")
+                if url == "/security":
+                    OUTPUT.mkdir(exist_ok=True)
+                    page.screenshot(path=str(OUTPUT / "security.png"), full_page=True)
             phone = browser.new_context(base_url=base, viewport={"width": 360, "height": 740})
             phone.add_init_script("window.__csp = []; document.addEventListener('securitypolicyviolation',"
                                   " e => window.__csp.push(e.violatedDirective));")

@@ -39,8 +39,8 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS web_session (id TEXT PRIMARY KEY, role TEXT NOT NULL, name TEXT NOT NULL, "
     "game TEXT NOT NULL, player TEXT NOT NULL, created DOUBLE PRECISION NOT NULL, seen DOUBLE PRECISION NOT NULL)",
     # the throttles of the login doors (arbitru.web.security), shared by every worker
-    "CREATE TABLE IF NOT EXISTS web_throttle (key TEXT PRIMARY KEY, failures INTEGER NOT NULL, last DOUBLE PRECISION NOT NULL, "
-    "wait_until DOUBLE PRECISION NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS web_throttle (key TEXT PRIMARY KEY, failures INTEGER NOT NULL, "
+    "last DOUBLE PRECISION NOT NULL, wait_until DOUBLE PRECISION NOT NULL)",
     "CREATE TABLE IF NOT EXISTS web_attempt (at DOUBLE PRECISION NOT NULL, door TEXT NOT NULL, account TEXT NOT NULL, "
     "client TEXT NOT NULL, what TEXT NOT NULL)",
 )

@@ -158,6 +158,8 @@ OPENAPI: dict[str, Any] = {
                     "401": {"description": "no code, or not a code of this game"},
                     "403": {"description": "a slip in another player's name"},
                     "409": {"description": "stored but late (receipt given), or the move is not open"},
+                    "429": {"description": "too many wrong codes from this address or for this game: wait the "
+                                           "Retry-After seconds (nothing was checked or stored)"},
                 },
             }
         },
