@@ -47,8 +47,8 @@ from arbitru.formats.anticipation.turns import TURN_MINUTES
 from arbitru.formats.anticipation.variants import BLANK_COUNTS, GROUPS, TURNS, VARIANT_RULES, VARIANTS, Settings
 from arbitru.formats.anticipation.verdicts import PlayerResult, SlipVerdict, Verdict
 from arbitru.journal.store import Journal
-from arbitru.web import auth, i18n, wordlists
-from arbitru.web.app import Web, identity, login_as, web
+from arbitru.web import auth, i18n, security, wordlists
+from arbitru.web.app import Web, client, identity, login_as, web
 from arbitru.web.i18n import Text
 from arbitru.web.routes import api, duplicate, results
 from arbitru.web.routes.duplicate import MAX_CSV, Refused, need, read_form
@@ -958,9 +958,13 @@ async def join(request: Request) -> Response:
         def find() -> str | None:
             with w.journal("") as j:
                 lt = light(j, open_game(j, gid))
-            return auth.player_for_code(w.secret, gid, lt.players(), f.get("code", ""))
+                return security.try_code(j, w.limits, gid, client(request),
+                                         lambda: auth.player_for_code(w.secret, gid, lt.players(), f.get("code", "")))
 
-        player = await run_in_threadpool(find)
+        try:
+            player = await run_in_threadpool(find)
+        except security.Throttled as t:
+            raise Refused("code", Text("too many failed attempts: try again in %(n)s s", n=t.wait), 429) from None
         if player is None:
             raise Refused("code", Text("this code is not one of this game's players' codes"), 401)
     except Refused as e:
@@ -968,7 +972,7 @@ async def join(request: Request) -> Response:
         return w.render(request, "anticipation/play.html", status=e.status, errors={e.field: e.message}, **ctx,
                         **phone_language(request, ctx["game"]))
     response = RedirectResponse(f"/games/{gid}/play{i18n.keep(request.query_params.get('lang'))}", 303)
-    login_as(request, response, auth.Identity(auth.new_sid(), "player", "", gid, player))
+    await run_in_threadpool(login_as, request, response, auth.Identity(auth.new_sid(), "player", "", gid, player))
     return response
 
 
@@ -1088,7 +1092,13 @@ async def api_slip(request: Request) -> Response:
     def run() -> Response:
         with w.journal("") as j:
             lt = light(j, open_game(j, gid))
-        player = auth.player_for_code(w.secret, gid, lt.players(), code)
+            try:
+                player = security.try_code(j, w.limits, gid, client(request),
+                                           lambda: auth.player_for_code(w.secret, gid, lt.players(), code))
+            except security.Throttled as t:
+                refused = _error(429, str(t))
+                refused.headers["Retry-After"] = str(t.wait)
+                return refused
         if player is None:
             return _error(401, "this code is not one of this game's players' codes")
         if "player" in data and str(data["player"]) != player:

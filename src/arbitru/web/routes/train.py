@@ -24,7 +24,7 @@ from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal import training as store
 from arbitru.journal.store import Journal
 from arbitru.web import auth, views, wordlists
-from arbitru.web.app import Web, identity, login_as, web
+from arbitru.web.app import Web, client, identity, login_as, web
 from arbitru.web.i18n import Text
 from arbitru.web.routes.duplicate import LANG_BY_RULES, Refused, _int, read_form
 
@@ -50,9 +50,8 @@ def count_start(request: Request, j: Journal) -> None:
     if identity(request).role == "arbiter":
         return
     w = web(request)
-    address = request.client.host if request.client else ""
     try:
-        store.admit(j, store.client_key(w.secret, address), time.time())
+        store.admit(j, store.client_key(w.secret, client(request)), time.time())
     except store.TooManyStarts as e:
         raise Refused("form", Text("too many training games started from this address: try again in "
                                    "%(seconds)s seconds", seconds=e.wait), 429) from None
