@@ -1,0 +1,166 @@
+"""A bad request costs only its sender (issue 22, items 1, 2 and 7): every slip is checked completely at the door
+before it joins a group commit, one that still fails inside is taken out alone, a retried slip is stored once,
+and no input answers 500.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import pytest
+
+from arbitru.journal.store import Journal
+from arbitru.web import auth
+from web_server import running_server
+from web_support import csrf, join, make_game, make_site, post
+
+VALID = {"move": 1, "position": "H8", "word": "ABC", "score": 10}
+#: what clumsy or hostile phones send (raw JSON: ``1e400`` and a lone surrogate cannot come from json.dumps)
+MALFORMED = [
+    ("word", json.dumps({**VALID, "word": "A" * 150})),
+    ("position", json.dumps({**VALID, "position": "H" * 100})),
+    ("score", '{"move": 1, "position": "H8", "word": "ABC", "score": 1e20}'),
+    ("word", '{"move": 1, "position": "H8", "word": "\\ud800", "score": 10}'),
+    ("move", '{"move": 1e400, "position": "H8", "word": "ABC", "score": 10}'),
+    ("move", '{"move": true, "position": "H8", "word": "ABC", "score": 10}'),
+]
+
+
+def bearer(code: str, key: str = "") -> dict[str, str]:
+    headers = {"Authorization": f"Bearer {code}", "Content-Type": "application/json"}
+    if key:
+        headers["Idempotency-Key"] = key
+    return headers
+
+
+@pytest.fixture
+def site(tmp_path):
+    return make_site(tmp_path)
+
+
+@pytest.fixture
+def gid(site):
+    return make_game(site, seconds=600)
+
+
+def test_one_bad_slip_costs_others_theirs_300_valid_and_30_malformed_at_once(tmp_path):
+    site = make_site(tmp_path)
+    valid, bad = 300, 30
+    gid = make_game(site, seconds=600, players=tuple((str(i), f"P{i}") for i in range(1, valid + bad + 1)))
+    sends = [(str(i), json.dumps(VALID), "") for i in range(1, valid + 1)]
+    sends += [(str(valid + 1 + i), MALFORMED[i % len(MALFORMED)][1], MALFORMED[i % len(MALFORMED)][0])
+              for i in range(bad)]
+    # the malformed ones among the valid ones, so that they share group commits
+    sends = [s for pair in zip(sends[:bad], sends[valid:], strict=True) for s in pair] + sends[bad:valid]
+    answers: dict[str, tuple[int, dict[str, object]]] = {}
+    start = threading.Barrier(40)
+    with running_server(site.db) as base, httpx.Client(base_url=base, timeout=60,
+                                                       limits=httpx.Limits(max_connections=40)) as client:
+
+        def send(item: tuple[str, str, str], index: int) -> None:
+            player, body, _field = item
+            if index < 40:
+                start.wait()
+            r = client.post(f"/api/games/{gid}/slips", content=body.encode("utf-8", "surrogatepass"),
+                            headers=bearer(site.code(gid, player)))
+            answers[player] = (r.status_code, r.json())
+
+        with ThreadPoolExecutor(40) as pool:
+            list(pool.map(send, sends, range(len(sends))))
+    stored = {e.payload["player"]: e for e in site.events(gid, "slip")}
+    for player, _body, field in sends:
+        status, body = answers[player]
+        if not field:
+            assert status == 201, (player, status, body)
+            assert stored[player].seq == body["seq"] and body["received"]
+        else:
+            assert status == 400 and body["field"] == field, (player, status, body)
+            assert player not in stored
+    assert len(stored) == valid and all(e.payload["move"] == 1 for e in stored.values())
+
+
+def test_a_retried_slip_is_stored_once_with_the_same_key_after_a_restart(tmp_path):
+    site = make_site(tmp_path)
+    gid = make_game(site, seconds=600)
+    key = str(uuid.uuid4())
+    answers = []
+    for _server in range(2):  # the second answer comes from another server process, over the same journal
+        with running_server(site.db) as base:
+            r = httpx.post(f"{base}/api/games/{gid}/slips", json=VALID, headers=bearer(site.code(gid, "1"), key))
+            answers.append((r.status_code, r.json()))
+    assert answers[0] == answers[1] and answers[0][0] == 201
+    assert len(site.events(gid, "slip")) == 1
+    # another player's key of the same text is his own; a new key stores a new slip (a replacement)
+    c = site.client()
+    assert c.post(f"/api/games/{gid}/slips", json=VALID, headers=bearer(site.code(gid, "2"), key)).status_code == 201
+    r = c.post(f"/api/games/{gid}/slips", json={**VALID, "word": "ABD"}, headers=bearer(site.code(gid, "1"), "k2"))
+    assert r.status_code == 201 and len(site.events(gid, "slip")) == 3
+
+
+def test_move_true_is_not_move_1(site, gid):
+    r = site.client().post(f"/api/games/{gid}/slips", content=b'{"move": true, "position": "H8", "word": "ABC"}',
+                           headers=bearer(site.code(gid, "1")))
+    assert r.status_code == 400 and r.json()["field"] == "move"
+    assert site.events(gid, "slip") == []
+
+
+def test_phone_form_sends_a_key_per_render_and_a_retry_is_stored_once(site, gid):
+    phone = site.client()
+    join(phone, site, gid, "1")
+    page = phone.get(f"/games/{gid}/play").text
+    keys = [k for k in page.split('name="key" value="')[1:]]
+    assert keys, "the phone's slip form carries a key"
+    key = keys[0].split('"')[0]
+    assert key not in phone.get(f"/games/{gid}/play").text  # a new one per render
+    form = {"csrf": csrf(page), "key": key, "position": "H8", "word": "ABC"}
+    assert phone.post(f"/games/{gid}/slip", data=form).status_code == 303
+    assert phone.post(f"/games/{gid}/slip", data=form).status_code == 303  # the answer was lost: sent again
+    assert len(site.events(gid, "slip")) == 1
+
+
+def test_phone_refusal_names_the_field_in_the_games_language(tmp_path):
+    site = make_site(tmp_path)
+    from arbitru.formats.duplicate.game import Player, Session, Settings
+    from arbitru.formats.duplicate.rulesets import ruleset
+    from arbitru.lexicons.synthetic import load_lexicon
+
+    with Journal(site.db, actor="arbiter") as j:
+        s = Session.create(j, Settings(ruleset("fise", moves=3, seconds=600), "fr", "synthetic:2000", seed="1"),
+                           load_lexicon("synthetic:2000", "fr"), [Player("1", "Ana")])
+        s.draw()
+    phone = site.client()
+    join(phone, site, s.id, "1")
+    r = post(phone, f"/games/{s.id}/slip", {"position": "H8", "word": "A" * 150}, f"/games/{s.id}/play")
+    assert r.status_code == 422 and 'id="word-error"' in r.text and "au plus 60 caractères" in r.text
+    assert site.events(s.id, "slip") == []
+
+
+def test_desk_slip_with_score_superscript_two_is_refused(site, gid):
+    arbiter = site.client()
+    from web_support import login
+
+    login(arbiter)
+    page = f"/games/{gid}"
+    for score in ("²", "١٢", "1" * 12):
+        r = post(arbiter, f"{page}/desk", {"player": "1", "position": "H8", "word": "ABC", "score": score}, page)
+        assert r.status_code == 422, (score, r.status_code)
+    r = post(arbiter, f"{page}/desk", {"player": "1", "position": "H8", "word": "AB\x00C"}, page)
+    assert 400 <= r.status_code < 500
+    assert site.events(gid, "slip") == []
+    assert arbiter.get(page).status_code == 200
+
+
+def test_api_openapi_shares_the_doors_limits(site):
+    from arbitru.textinput import LIMITS, MAX_INT
+
+    spec = site.client().get("/api/openapi.json").json()
+    post_ = spec["paths"]["/api/games/{id}/slips"]["post"]
+    schema = post_["requestBody"]["content"]["application/json"]["schema"]["properties"]
+    assert schema["word"]["maxLength"] == LIMITS["word"] and schema["position"]["maxLength"] == LIMITS["position"]
+    assert schema["move"]["maximum"] == MAX_INT and schema["score"]["maximum"] == MAX_INT
+    assert any(p["name"] == "Idempotency-Key" for p in post_["parameters"])
+    assert auth  # the codes of the sheet are Bearer tokens
