@@ -164,3 +164,32 @@ def test_api_openapi_shares_the_doors_limits(site):
     assert schema["move"]["maximum"] == MAX_INT and schema["score"]["maximum"] == MAX_INT
     assert any(p["name"] == "Idempotency-Key" for p in post_["parameters"])
     assert auth  # the codes of the sheet are Bearer tokens
+
+
+# --- no 500 from input (item 7) ---------------------------------------------------------------------------
+
+
+def test_digits_that_are_not_digits_anticipation_routes_and_desk_score_superscript_two(site):
+    from test_web_anticipation import desk_client, lot, read_all, type_slip
+    from web_anticipation_support import create_game
+
+    arbiter = site.client()
+    from web_support import login
+
+    login(arbiter)
+    gid = create_game(site, arbiter)
+    read_all(site, arbiter, gid)
+    lot(arbiter, gid, 1, 2)
+    desk = desk_client(site, arbiter)
+    for url in (f"/games/{gid}/slips?turn=²", f"/games/{gid}?turn=²", f"/games/{gid}/review?turn=²",
+                f"/games/{gid}/slips?turn=١"):
+        assert desk.get(url).status_code < 500, url
+    r = type_slip(desk, gid, 1, table="²", position1="H7", word1="AL", score1="4")
+    assert r.status_code == 422
+    r = type_slip(desk, gid, 1, table="1", position1="H7", word1="AL", score1="²")
+    assert r.status_code == 422 and 'score1' in r.text
+    r = type_slip(desk, gid, 1, table="1", position1="H7", word1="A\tL", score1="4")
+    assert r.status_code == 422
+    assert site.events(gid, "slip") == []
+    for url in (f"/games/{gid}/slips?turn=1", f"/games/{gid}/review", f"/games/{gid}/results", f"/games/{gid}"):
+        assert desk.get(url).status_code < 500, url

@@ -176,6 +176,25 @@ def one_line(text: str) -> str:
     return "".join(out)
 
 
+_UNSHOWABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+#: the mark beside a stored text shown raw because it holds characters a page or file cannot show
+FLAG = "\u26a0"
+
+
+def shown_raw(text: str) -> str:
+    """A stored text as a page, a CSV or a PDF shows it: control characters (a NUL) and undecodable bytes that
+    an older journal may hold are shown escaped (``\\x00``) and the text flagged (:data:`FLAG`), never passed on
+    nor a cause of failure. Text the door lets in comes back unchanged.
+
+    >>> shown_raw("CASA"), shown_raw("CA\\x00SA")
+    ('CASA', 'CA\\\\x00SA⚠')
+    """
+    if _UNSHOWABLE.search(text) is None:
+        return text
+    return _UNSHOWABLE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 256
+                           else f"\\u{ord(m.group()):04x}", text) + FLAG
+
+
 def undecodable(text: str) -> bool:
     """True when the text holds bytes that were not UTF-8 (lone surrogates)."""
     return _SURROGATE.search(text) is not None

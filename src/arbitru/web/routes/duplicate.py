@@ -42,6 +42,7 @@ from arbitru.textinput import (
     check_whole,
     csv_rows,
     is_ascii_number,
+    number_order,
     parse_signed,
 )
 from arbitru.web import assets, auth, i18n, views
@@ -490,7 +491,7 @@ async def codes_sheet(request: Request) -> Response:
         with w.journal("arbiter") as j:
             s = Session(j, gid)
             rows = []
-            for number, p in sorted(s.game.players.items(), key=lambda kv: views._num(kv[0])):
+            for number, p in sorted(s.game.players.items(), key=lambda kv: number_order(kv[0])):
                 code = auth.player_code(w.secret, gid, number)
                 url = f"{base_url(request)}/games/{gid}/play?code={code}"
                 qr = segno.make(url, error="m")
@@ -616,6 +617,8 @@ async def play_fragment(request: Request) -> Response:
     w = web(request)
     gid = request.path_params["gid"]
     me = identity(request)
+    if me.role != "player" or me.game != gid:
+        raise HTTPException(403, "join this game with your code first")
 
     def load() -> dict[str, Any]:
         with w.journal("") as j:
