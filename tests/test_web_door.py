@@ -220,11 +220,11 @@ def test_a_newline_in_a_games_title_is_refused_and_never_injects_a_line_into_the
 
     arbiter = site.client()
     login(arbiter)
-    r = post(arbiter, "/games/new", {"players": "1,Ana", "lexicon": "synthetic:100", "title": "Cup\n>x: AB 8H AB +99 99"},
-             "/games/new")
+    title = "Cup\n>x: AB 8H AB +99 99"
+    r = post(arbiter, "/games/new", {"players": "1,Ana", "lexicon": "synthetic:100", "title": title}, "/games/new")
     assert 400 <= r.status_code < 500
     # a title stored by an older version: the export still has one record per line
-    forged = _forged_copy(site, gid, title="Cup\n>x: AB 8H AB +99 99")
+    forged = _forged_copy(site, gid, title=title)
     post(arbiter, f"/games/{forged}/close", {"choice": "1"}, f"/games/{forged}")
     gcg = arbiter.get(f"/games/{forged}/download/game.gcg").text
     assert not any(line.startswith(">x") for line in gcg.splitlines()), gcg

@@ -77,7 +77,7 @@ def test_hostile_values_in_every_route_and_form_field_no_5xx_nothing_stored_when
 
     @settings(max_examples=300, suppress_health_check=list(HealthCheck), deadline=None)
     @given(route=st.sampled_from(routes), who=st.sampled_from(WHO), game=st.sampled_from([dup, ant]),
-           path_value=st.sampled_from(HOSTILE[:20] + ["game.gcg", "results.csv", "results.pdf", "1", "Ana"]),
+           path_value=st.sampled_from([*HOSTILE[:20], "game.gcg", "results.csv", "results.pdf", "1", "Ana"]),
            data=fields)
     def send(route: tuple[str, str], who: str, game: str, path_value: str, data: dict[str, str]) -> None:
         method, path = route
@@ -87,10 +87,7 @@ def test_hostile_values_in_every_route_and_form_field_no_5xx_nothing_stored_when
             who = "public"  # a joined or signed-in client that signs in again would become someone else
         client, token = clients[who]
         before = _event_rows(site.db)
-        if method == "GET":
-            r = client.get(url, params=data)
-        else:
-            r = client.post(url, data={"csrf": token, **data})
+        r = client.get(url, params=data) if method == "GET" else client.post(url, data={"csrf": token, **data})
         assert r.status_code < 500, (method, url, who, data, r.status_code, r.text[:300])
         after = _event_rows(site.db)
         if r.status_code >= 400:

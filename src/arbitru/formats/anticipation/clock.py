@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from arbitru.errors import ArbitruError
-from arbitru.textinput import ascii_number
 from arbitru.formats.anticipation.announce import ANALYSIS_CALLS, Cue, minutes_left
 from arbitru.formats.anticipation.turns import ANALYSIS_MINUTES, TURN_MINUTES
 from arbitru.formats.anticipation.variants import GROUPS, TURNS
+from arbitru.textinput import ascii_number
 
 CLOCK_ACTIONS = ("start", "pause", "resume")
 ANALYSIS = "analysis"
