@@ -302,3 +302,22 @@ def _get_routes(site, gid: str) -> list[str]:
             if "{" not in path:
                 urls.append(path)
     return urls
+
+
+def test_anticipation_api_slip_with_score_superscript_two_or_a_control_character_is_refused_naming_the_field(site):
+    from test_web_anticipation import lot, read_all
+    from web_anticipation_support import create_game
+    from web_support import login
+
+    arbiter = site.client()
+    login(arbiter)
+    gid = create_game(site, arbiter)
+    read_all(site, arbiter, gid)
+    lot(arbiter, gid, 1, 2)
+    url, code = f"/api/games/{gid}/slips", site.code(gid, "Ana")
+    for place, field in (({"position": "H7", "word": "AL", "score": "²"}, "score"),
+                         ({"position": "H7", "word": "A\x00L", "score": 4}, "word")):
+        r = site.client().post(url, json={"turn": 1, "placements": [place], "turn_total": 4},
+                               headers={"Authorization": f"Bearer {code}"})
+        assert r.status_code == 400 and r.json()["field"] == field, r.text
+    assert site.events(gid, "slip") == []

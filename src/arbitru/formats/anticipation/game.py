@@ -580,6 +580,8 @@ class AnticipationGame:
         """
         if slip.turn is None or not 1 <= slip.turn <= TURNS:
             raise ArbitruError(f"turns are 1 to {TURNS}")
+        for row in slip.rows:
+            check_row(row)
         lots = self.order().lots
         if slip.turn not in lots:
             raise ArbitruError(f"the lot of turn {slip.turn} is not drawn yet: its slip cannot be handed in (RO-5.3)")

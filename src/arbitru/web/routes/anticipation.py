@@ -1029,6 +1029,8 @@ async def player_slip(request: Request) -> Response:
         places = [p for p in places if any(p)]
         try:
             await run_in_threadpool(hand_in, w, gid, me.player, turn, places, f.get("total", ""), f.get("note", ""))
+        except InputError as e:  # storage's door (check_row), said beside the slip with the field it concerns
+            raise Refused("slip", Text("%(field)s: %(why)s", field=e.field, why=i18n.refusal(e))) from None
         except ArbitruError as e:
             raise Refused("slip", str(e), 409) from None
     except Refused as e:
@@ -1111,6 +1113,8 @@ async def api_slip(request: Request) -> Response:
             return _error(403, f"this code is {player}'s: a player sends only his own slip")
         try:
             receipt = hand_in(w, gid, player, turn, places, total, note)
+        except InputError as e:  # storage's door (check_row): the field named
+            return _error(400, str(e), field=e.field, stored=False)
         except ArbitruError as e:
             return _error(409, str(e), stored=False)
         return JSONResponse(receipt, status_code=201)
