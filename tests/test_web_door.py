@@ -14,9 +14,10 @@ import httpx
 import pytest
 
 from arbitru.journal.store import Journal
-from arbitru.web import auth
+from test_web_anticipation import desk_client, lot, read_all, type_slip
+from web_anticipation_support import create_game
 from web_server import running_server
-from web_support import csrf, join, make_game, make_site, post
+from web_support import csrf, join, login, make_game, make_site, post
 
 VALID = {"move": 1, "position": "H8", "word": "ABC", "score": 10}
 #: what clumsy or hostile phones send (raw JSON: ``1e400`` and a lone surrogate cannot come from json.dumps)
@@ -30,6 +31,16 @@ MALFORMED = [
 ]
 
 
+def anticipation_turn_1(site):  # type: ignore[no-untyped-def]
+    """The arbiter and an anticipation game whose groups are read out and the lot of turn 1 drawn."""
+    arbiter = site.client()
+    login(arbiter)
+    gid = create_game(site, arbiter)
+    read_all(site, arbiter, gid)
+    lot(arbiter, gid, 1, 2)
+    return arbiter, gid
+
+
 def bearer(code: str, key: str = "") -> dict[str, str]:
     headers = {"Authorization": f"Bearer {code}", "Content-Type": "application/json"}
     if key:
@@ -38,8 +49,16 @@ def bearer(code: str, key: str = "") -> dict[str, str]:
 
 
 @pytest.fixture
-def site(tmp_path):
+def site(tmp_path):  # type: ignore[no-untyped-def]
     return make_site(tmp_path)
+
+
+@pytest.fixture
+def arbiter(site):  # type: ignore[no-untyped-def]
+    """The arbiter, signed in."""
+    c = site.client()
+    login(c)
+    return c
 
 
 @pytest.fixture
@@ -139,11 +158,7 @@ def test_phone_refusal_names_the_field_in_the_games_language(tmp_path):
     assert site.events(s.id, "slip") == []
 
 
-def test_desk_slip_with_score_superscript_two_is_refused(site, gid):
-    arbiter = site.client()
-    from web_support import login
-
-    login(arbiter)
+def test_desk_slip_with_score_superscript_two_is_refused(site, gid, arbiter):
     page = f"/games/{gid}"
     for score in ("²", "١٢", "1" * 12):
         r = post(arbiter, f"{page}/desk", {"player": "1", "position": "H8", "word": "ABC", "score": score}, page)
@@ -163,23 +178,14 @@ def test_api_openapi_shares_the_doors_limits(site):
     assert schema["word"]["maxLength"] == LIMITS["word"] and schema["position"]["maxLength"] == LIMITS["position"]
     assert schema["move"]["maximum"] == MAX_INT and schema["score"]["maximum"] == MAX_INT
     assert any(p["name"] == "Idempotency-Key" for p in post_["parameters"])
-    assert auth  # the codes of the sheet are Bearer tokens
 
 
 # --- no 500 from input (item 7) ---------------------------------------------------------------------------
 
 
 def test_digits_that_are_not_digits_anticipation_routes_and_desk_score_superscript_two(site):
-    from test_web_anticipation import desk_client, lot, read_all, type_slip
-    from web_anticipation_support import create_game
 
-    arbiter = site.client()
-    from web_support import login
-
-    login(arbiter)
-    gid = create_game(site, arbiter)
-    read_all(site, arbiter, gid)
-    lot(arbiter, gid, 1, 2)
+    arbiter, gid = anticipation_turn_1(site)
     desk = desk_client(site, arbiter)
     for url in (f"/games/{gid}/slips?turn=²", f"/games/{gid}?turn=²", f"/games/{gid}/review?turn=²",
                 f"/games/{gid}/slips?turn=١"):
@@ -195,11 +201,7 @@ def test_digits_that_are_not_digits_anticipation_routes_and_desk_score_superscri
         assert desk.get(url).status_code < 500, url
 
 
-def test_a_players_csv_with_cr_answers_4xx_not_500(site):
-    from web_support import login
-
-    arbiter = site.client()
-    login(arbiter)
+def test_a_players_csv_with_cr_answers_4xx_not_500(site, arbiter):
     for players in ("1,Ana\r2,Bo\n", '1,"A\rna"\n2,Bo\n', "1,Ana\n2,B\x01o\n", "²,Ana\n2,Bo\n"):
         r = post(arbiter, "/games/new", {"players": players, "lexicon": "synthetic:100"}, "/games/new")
         assert r.status_code in (303, 400, 422), (players, r.status_code)
@@ -215,11 +217,7 @@ def test_play_live_without_having_joined_answers_403_not_500(site, gid):
     assert phone.get(f"/games/{gid}/play/live").status_code == 200
 
 
-def test_a_newline_in_a_games_title_is_refused_and_never_injects_a_line_into_the_gcg_export(site, gid):
-    from web_support import login
-
-    arbiter = site.client()
-    login(arbiter)
+def test_a_newline_in_a_games_title_is_refused_and_never_injects_a_line_into_the_gcg_export(site, gid, arbiter):
     title = "Cup\n>x: AB 8H AB +99 99"
     r = post(arbiter, "/games/new", {"players": "1,Ana", "lexicon": "synthetic:100", "title": title}, "/games/new")
     assert 400 <= r.status_code < 500
@@ -231,11 +229,7 @@ def test_a_newline_in_a_games_title_is_refused_and_never_injects_a_line_into_the
     assert "#title Cup\\n>x" in gcg
 
 
-def test_nul_characters_in_a_word_never_reach_the_html_csv_or_pdf(site, gid):
-    from web_support import login
-
-    arbiter = site.client()
-    login(arbiter)
+def test_nul_characters_in_a_word_never_reach_the_html_csv_or_pdf(site, gid, arbiter):
     r = site.client().post(f"/api/games/{gid}/slips", json={**VALID, "word": "A\x00B"},
                            headers=bearer(site.code(gid, "1")))
     assert r.status_code == 400 and r.json()["field"] == "word"
@@ -253,11 +247,7 @@ def test_nul_characters_in_a_word_never_reach_the_html_csv_or_pdf(site, gid):
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
 
 
-def test_an_event_already_stored_that_a_page_cannot_show_is_shown_raw_and_flagged(site, gid):
-    from web_support import login
-
-    arbiter = site.client()
-    login(arbiter)
+def test_an_event_already_stored_that_a_page_cannot_show_is_shown_raw_and_flagged(site, gid, arbiter):
     _raw_slip(site, gid, "²", word="AB\x07C", position="H8")
     _raw_slip(site, gid, "1", word="ABC\x1b", position="H8")
     for url in _get_routes(site, gid):
@@ -305,15 +295,8 @@ def _get_routes(site, gid: str) -> list[str]:
 
 
 def test_anticipation_api_slip_with_score_superscript_two_or_a_control_character_is_refused_naming_the_field(site):
-    from test_web_anticipation import lot, read_all
-    from web_anticipation_support import create_game
-    from web_support import login
 
-    arbiter = site.client()
-    login(arbiter)
-    gid = create_game(site, arbiter)
-    read_all(site, arbiter, gid)
-    lot(arbiter, gid, 1, 2)
+    _arbiter, gid = anticipation_turn_1(site)
     url, code = f"/api/games/{gid}/slips", site.code(gid, "Ana")
     for place, field in (({"position": "H7", "word": "AL", "score": "²"}, "score"),
                          ({"position": "H7", "word": "A\x00L", "score": 4}, "word")):

@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.routing import Route
 
-from test_web_anticipation import desk_client, lot, read_all
-from web_anticipation_support import create_game
-from web_support import csrf, join, login, make_game, make_site
+from test_web_anticipation import desk_client
+from test_web_door import anticipation_turn_1
+from web_support import csrf, join, make_game, make_site
 
 HOSTILE = [
     "", " ", "0", "-1", "1", "2", "²", "١٢", "①", "1e400", "1e20", "true", "null", "99999999999999999999",
@@ -42,11 +42,7 @@ def _event_rows(db: str) -> list[tuple[object, ...]]:
 def test_hostile_values_in_every_route_and_form_field_no_5xx_nothing_stored_when_refused(tmp_path):
     site = make_site(tmp_path)
     dup = make_game(site, seconds=600)
-    arbiter = site.client()
-    login(arbiter)
-    ant = create_game(site, arbiter)
-    read_all(site, arbiter, ant)
-    lot(arbiter, ant, 1, 2)
+    arbiter, ant = anticipation_turn_1(site)
     desk = desk_client(site, arbiter)
     dup_player, ant_player = site.client(), site.client()
     join(dup_player, site, dup, "1")
