@@ -204,6 +204,27 @@ class Journal:
                 self.db.execute("ROLLBACK")
             raise JournalError(f"the journal {self.path} could not commit: {e}") from None
 
+    @contextmanager
+    def savepoint(self) -> Iterator[None]:
+        """Inside a transaction: if the block fails, what it appended is undone and the rest of the transaction
+        kept (one slip of a group commit fails alone). Both stores know ``SAVEPOINT``."""
+        if not self._depth:
+            raise JournalError("a savepoint is taken inside a transaction")
+        last, announce = dict(self._last), dict(self._announce)
+        self._q("SAVEPOINT item")
+        try:
+            yield
+        except BaseException:
+            with suppress(*self.backend.Error):
+                self.db.execute(self.backend.sql("ROLLBACK TO SAVEPOINT item"))
+                self.db.execute(self.backend.sql("RELEASE SAVEPOINT item"))
+            self._last.clear()
+            self._last.update(last)
+            self._announce.clear()
+            self._announce.update(announce)
+            raise
+        self._q("RELEASE SAVEPOINT item")
+
     def _lock(self, game_id: str) -> None:
         if game_id not in self._locked:
             self.backend.lock_game(self.db, game_id)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -29,6 +30,7 @@ from arbitru.formats.duplicate.game import Game, Session
 from arbitru.journal.store import Journal, check_actor
 from arbitru.journal.training import open_store, store_address
 from arbitru.lexicons.synthetic import load_lexicon
+from arbitru.textinput import shown_raw
 from arbitru.web import auth, i18n, security
 from arbitru.web.live import Publisher, publisher_for
 
@@ -73,7 +75,8 @@ class Web:
         self.intake = Intake(self)
         self.training_store = store_address(self.db)
         self.templates = Environment(
-            loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True)
+            loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True),
+            finalize=_shown,
         )
 
     @contextmanager
@@ -158,6 +161,14 @@ class Web:
 
     def changed(self, game_id: str, seq: int) -> None:
         self.publisher.publish(game_id, seq)
+
+
+def _shown(value: Any) -> Any:
+    """Every value a page shows: a stored text holding a NUL or another control character (an older journal's)
+    is shown raw and flagged, never passed into the page."""
+    if isinstance(value, Markup):
+        return Markup(shown_raw(str(value)))
+    return shown_raw(value) if isinstance(value, str) else value
 
 
 def page_language(request: Request, context: dict[str, Any]) -> str:

@@ -50,7 +50,7 @@ from arbitru.formats.anticipation.clock import (
 from arbitru.formats.anticipation.correction import Correction, Setup, SlipEntry
 from arbitru.formats.anticipation.draw import Draw, GroupRules, GroupsError, group_problems, parse_group
 from arbitru.formats.anticipation.ranking import rank
-from arbitru.formats.anticipation.slips import Slip, SlipFileError, read_slips_csv
+from arbitru.formats.anticipation.slips import Slip, SlipFileError, check_row, read_slips_csv
 from arbitru.formats.anticipation.turns import Lot, TurnOrder
 from arbitru.formats.anticipation.variants import GROUPS, TURNS, Settings
 from arbitru.formats.anticipation.verdicts import Decision, PlayerResult, Sanction
@@ -384,6 +384,9 @@ class AnticipationGame:
                         f"(event #{stored[key]});"
                         " use --replace to re-enter it"
                     )
+        for s in slips:
+            for row in s.rows:
+                check_row(row)
         return self.journal.append_many(self.id, [("slip", s.to_payload()) for s in slips])
 
     def _stored_slips(self) -> dict[tuple[str, int], int]:
@@ -587,6 +590,8 @@ class AnticipationGame:
         """
         if slip.turn is None or not 1 <= slip.turn <= TURNS:
             raise ArbitruError(f"turns are 1 to {TURNS}")
+        for row in slip.rows:
+            check_row(row)
         lots = self.order().lots
         if slip.turn not in lots:
             raise ArbitruError(f"the lot of turn {slip.turn} is not drawn yet: its slip cannot be handed in (RO-5.3)")

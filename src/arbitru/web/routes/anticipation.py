@@ -42,11 +42,12 @@ from arbitru.formats.anticipation.draw import (
 from arbitru.formats.anticipation.game import FORMAT, AnticipationGame, GameState, read_seating_csv, resolve_lexicon
 from arbitru.formats.anticipation.positions import read_position
 from arbitru.formats.anticipation.seating import read_entrants_csv, seat
-from arbitru.formats.anticipation.slips import Slip, SlipRow, parse_notes
+from arbitru.formats.anticipation.slips import Slip, SlipRow, check_row, parse_notes
 from arbitru.formats.anticipation.turns import TURN_MINUTES
 from arbitru.formats.anticipation.variants import BLANK_COUNTS, GROUPS, TURNS, VARIANT_RULES, VARIANTS, Settings
 from arbitru.formats.anticipation.verdicts import PlayerResult, SlipVerdict, Verdict
 from arbitru.journal.store import Journal
+from arbitru.textinput import InputError, ascii_number, is_ascii_number
 from arbitru.web import auth, i18n, security, wordlists
 from arbitru.web.app import Web, client, identity, login_as, web
 from arbitru.web.i18n import Text
@@ -281,7 +282,7 @@ def settings_from(w: Web, f: dict[str, str]) -> Settings:
     seed: int | None = None
     if f.get("source", "seed") == "seed" and variant != "blind":
         text = f.get("seed") or str(int.from_bytes(__import__("secrets").token_bytes(3), "big"))
-        if not text.isdigit() or len(text) > 12:
+        if not (text.isascii() and text.isdigit()) or len(text) > 12:
             raise Refused("seed", Text("the seed is a whole number (at most 12 digits)"))
         seed = int(text)
     lexicon = wordlists.chosen(w, f.get("lexicon", ""), LANG)
@@ -450,10 +451,11 @@ def _int(f: dict[str, str], name: str, low: int, high: int) -> int | None:
     text = f.get(name, "")
     if not text:
         return None
-    if not text.isdigit() or not low <= int(text) <= high:
+    value = ascii_number(text)
+    if value is None or not low <= value <= high:
         raise Refused(name, Text("%(text)s: a whole number from %(low)s to %(high)s", text=repr(text), low=low,
                                   high=high))
-    return int(text)
+    return value
 
 
 def do_announce(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
@@ -479,13 +481,13 @@ def drawn_by(who: str) -> Text:
     number = who.rsplit(" ", 1)[-1]
     if who == "arbiter":
         return Text("the arbiter")
-    return Text("table %(n)s", n=number) if who.startswith("table ") and number.isdigit() else Text(who)
+    return Text("table %(n)s", n=number) if who.startswith("table ") and is_ascii_number(number) else Text(who)
 
 
 def timer_label(timer: str) -> Text:
     """A timer's name as a page says it: the analysis, or a turn's."""
     number = timer.rsplit(" ", 1)[-1]
-    return Text("turn %(n)s", n=number) if timer.startswith("turn ") and number.isdigit() else Text(timer)
+    return Text("turn %(n)s", n=number) if timer.startswith("turn ") and is_ascii_number(number) else Text(timer)
 
 
 def do_lot(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
@@ -578,13 +580,14 @@ def slip_hints(slip: Slip, turn: int | None) -> list[str]:
         if where.coord is None:
             hints.append(Text("placement %(i)s: %(problem)s", i=i, problem=where.problem
                                   or Text("position %(p)s cannot be read", p=repr(r.position))))
-        if r.score.strip() and not r.score.strip().isdigit():
+        if r.score.strip() and ascii_number(r.score) is None:
             hints.append(Text("placement %(i)s: score %(s)s is not a number", i=i, s=repr(r.score)))
         if not r.score.strip():
             hints.append(Text("placement %(i)s: no score written", i=i))
     total = slip.first("turn_total").strip()
-    scores = [int(r.score) for r in places if r.score.strip().isdigit()]
-    if total and total.isdigit() and len(scores) == len(places) and scores and int(total) != sum(scores):
+    scores = [n for n in (ascii_number(r.score) for r in places) if n is not None]
+    total_value = ascii_number(total)
+    if total_value is not None and len(scores) == len(places) and scores and total_value != sum(scores):
         hints.append(Text("turn total %(total)s is not the sum of the scores (%(sum)s)", total=total, sum=sum(scores)))
     if not slip.first("table").strip():
         hints.append(Text("no table number written (RO-6.2)"))
@@ -604,7 +607,7 @@ def desk_context(w: Web, gid: str, me: auth.Identity, request: Request | None = 
         game = open_game(j, gid)
         lt = light(j, game)
     asked = request.query_params.get("turn", "") if request is not None else ""
-    turn = int(asked) if asked.isdigit() and 1 <= int(asked) <= TURNS else (lt.current_turn or 1)
+    turn = asked_turn if (asked_turn := ascii_number(asked)) and asked_turn <= TURNS else (lt.current_turn or 1)
     missing = [(lt.seating[p], lt.label(p)) for p in lt.players() if (p, turn) not in lt.slips]
     entered = sorted(((k[0], v) for k, v in lt.slips.items() if k[1] == turn), key=lambda x: -x[1]["seq"])
     rows = []
@@ -639,10 +642,10 @@ def desk_slip(game: AnticipationGame, f: dict[str, str], j: Journal) -> Slip:
     table = f.get("table", "")
     player = f.get("player", "")
     if not player:
-        if not table.isdigit() or int(table) not in seating:
+        if ascii_number(table) not in seating:
             raise Refused("table", Text("no player at table %(table)s: type the table, or the player in 'player'",
                                         table=repr(table)))
-        player = seating[int(table)]
+        player = seating[int(table.strip())]
     elif player not in seating.values():
         raise Refused("player", Text("%(player)s is not in the seating", player=repr(player)))
     rows = []
@@ -661,8 +664,18 @@ def desk_slip(game: AnticipationGame, f: dict[str, str], j: Journal) -> Slip:
     return Slip(player, collected, slip_rows, source=f.get("desk_name", "desk")[:40], written_turn=written)
 
 
+#: the desk form's field of each field of a slip's placement line (``%s``: the line's number)
+DESK_FIELDS = {"position": "position%s", "word": "word%s", "score": "score%s", "turn_total": "total"}
+
+
 def do_desk_slip(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
     slip = desk_slip(game, f, j)
+    for i, row in enumerate(slip.rows, 1):
+        try:
+            check_row(row)
+        except InputError as e:
+            where = DESK_FIELDS.get(e.field, e.field or "table")
+            raise Refused(where.replace("%s", str(i)), i18n.refusal(e)) from None
     if slip.turn is not None and slip.turn not in game.order().lots:
         raise Refused("collected", Text("the lot of turn %(n)s is not drawn yet (RO-5.3)", n=slip.turn))
     try:
@@ -722,7 +735,7 @@ def review_context(w: Web, gid: str, me: auth.Identity, request: Request | None 
         state = replayed(w, j, game)
     q = request.query_params if request is not None else {}
     asked = q.get("turn", "")
-    turn = int(asked) if asked.isdigit() and 1 <= int(asked) <= TURNS else (lt.current_turn or 1)
+    turn = asked_turn if (asked_turn := ascii_number(asked)) and asked_turn <= TURNS else (lt.current_turn or 1)
     what = q.get("filter", "all")
     what = what if what in FILTERS else "all"
     verifications = []
@@ -1017,6 +1030,8 @@ async def player_slip(request: Request) -> Response:
         places = [p for p in places if any(p)]
         try:
             await run_in_threadpool(hand_in, w, gid, me.player, turn, places, f.get("total", ""), f.get("note", ""))
+        except InputError as e:  # storage's door (check_row), said beside the slip with the field it concerns
+            raise Refused("slip", Text("%(field)s: %(why)s", field=e.field, why=i18n.refusal(e))) from None
         except ArbitruError as e:
             raise Refused("slip", str(e), 409) from None
     except Refused as e:
@@ -1105,6 +1120,8 @@ async def api_slip(request: Request) -> Response:
             return _error(403, f"this code is {player}'s: a player sends only his own slip")
         try:
             receipt = hand_in(w, gid, player, turn, places, total, note)
+        except InputError as e:  # storage's door (check_row): the field named
+            return _error(400, str(e), field=e.field, stored=False)
         except ArbitruError as e:
             return _error(409, str(e), stored=False)
         return JSONResponse(receipt, status_code=201)

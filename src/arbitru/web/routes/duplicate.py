@@ -6,8 +6,7 @@ with the actor of who asks. A refusal is shown beside the field it concerns, nev
 
 from __future__ import annotations
 
-import csv
-import io
+import secrets
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -34,9 +33,22 @@ from arbitru.formats.duplicate.game import (
 from arbitru.formats.duplicate.rulesets import BONUS_MODES, RULESETS, ruleset
 from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal.store import Journal
+from arbitru.textinput import (
+    MAX_DIGITS,
+    MAX_INT,
+    REASONS,
+    InputError,
+    check_text,
+    check_whole,
+    csv_rows,
+    is_ascii_number,
+    number_order,
+    parse_signed,
+)
 from arbitru.web import assets, auth, i18n, security, views
 from arbitru.web.app import Web, client, identity, login_as, web
-from arbitru.web.intake import SlipRequest
+from arbitru.web.i18n import Text
+from arbitru.web.intake import SlipRequest, at_the_door
 from arbitru.web.routes import results as results_routes
 
 MAX_FIELD = 200
@@ -89,13 +101,20 @@ def need(request: Request, role: str) -> auth.Identity:
 
 
 def _int(fields: dict[str, str], name: str, default: int | None = None) -> int | None:
+    """A whole number typed in a form: ASCII digits (``²`` and ``١٢`` are not numbers), within storage's range."""
     text = fields.get(name, "")
     if not text:
         return default
     try:
-        return int(text)
-    except ValueError:
-        raise Refused(name, f"{text!r} is not a whole number") from None
+        return check_whole(parse_signed(text, name) if len(text) <= MAX_DIGITS + 1 else None, name)
+    except InputError:
+        e = InputError(text, field=name, reason=REASONS[3], text=repr(text), low=-MAX_INT, high=MAX_INT)
+        raise Refused(name, i18n.refusal(e)) from None
+
+
+def refused(e: InputError, field: str) -> Refused:
+    """A door's refusal beside its field (``field`` when it names none), in the page's language."""
+    return Refused(e.field or field, i18n.refusal(e))
 
 
 # --- index, login, desks ---------------------------------------------------------------------------------
@@ -187,18 +206,27 @@ async def add_desk(request: Request) -> Response:
 def read_players(text: str) -> list[Player]:
     """Players from CSV: ``number,name[,table]`` per line (a header line is skipped; a pair: ``A + B``)."""
     out = []
-    for i, row in enumerate(csv.reader(io.StringIO(text)), 1):
+    try:
+        rows = csv_rows(text, "players")
+    except InputError as e:
+        raise Refused("players", i18n.refusal(e)) from None
+    for i, row in rows:
         cells = [c.strip() for c in row]
         if not cells or not any(cells):
             continue
-        if i == 1 and not cells[0].isdigit() and cells[0].lower() in ("number", "no", "nr", "#", "player"):
+        if i == 1 and not is_ascii_number(cells[0]) and cells[0].lower() in ("number", "no", "nr", "#", "player"):
             continue
         if len(cells) < 2 or not cells[0]:
             raise Refused("players", f"line {i}: write number,name[,table]")
         number, name = cells[0], cells[1]
-        if len(number) > 10 or not number.isalnum():
+        if len(number) > 10 or not (number.isascii() and number.isalnum()):
             raise Refused("players", f"line {i}: a player number is letters and digits, at most 10")
         members: tuple[str, ...] = tuple(m.strip() for m in name.split("+")) if "+" in name else ()
+        try:
+            for cell, field in ((name, "name"), (cells[2] if len(cells) > 2 else "", "table")):
+                check_text(cell, field)
+        except InputError as e:
+            raise Refused("players", Text("line %(n)s: %(why)s", n=i, why=i18n.refusal(e))) from None
         out.append(Player(number, "" if members else name, cells[2] if len(cells) > 2 else "", members))
     numbers = [p.number for p in out]
     if len(set(numbers)) != len(numbers):
@@ -365,6 +393,8 @@ def act(
 
             message, before, after = await run_in_threadpool(run)
         except (Refused, ArbitruError) as e:
+            if isinstance(e, InputError):
+                e = refused(e, field)
             where, text, status = (e.field, e.message, e.status) if isinstance(e, Refused) else (field, str(e), 422)
             if isinstance(e, JournalError) and "no game" in text:
                 raise HTTPException(404, text) from None
@@ -485,7 +515,7 @@ async def codes_sheet(request: Request) -> Response:
         with w.journal("arbiter") as j:
             s = Session(j, gid)
             rows = []
-            for number, p in sorted(s.game.players.items(), key=lambda kv: views._num(kv[0])):
+            for number, p in sorted(s.game.players.items(), key=lambda kv: number_order(kv[0])):
                 code = auth.player_code(w.secret, gid, number)
                 url = f"{base_url(request)}/games/{gid}/play?code={code}"
                 qr = segno.make(url, error="m")
@@ -598,13 +628,21 @@ async def play(request: Request) -> Response:
 
     ctx = await run_in_threadpool(load)
     ctx["code"] = auth.normalise_code(request.query_params.get("code", ""))
-    return w.render(request, "duplicate/play.html", **ctx)
+    return w.render(request, "duplicate/play.html", slip_key=new_slip_key(), **ctx)
+
+
+def new_slip_key() -> str:
+    """The idempotency key of one rendering of the phone's slip form: the form sent twice (its answer lost) is
+    one slip."""
+    return secrets.token_urlsafe(16)
 
 
 async def play_fragment(request: Request) -> Response:
     w = web(request)
     gid = request.path_params["gid"]
     me = identity(request)
+    if me.role != "player" or me.game != gid:
+        raise HTTPException(403, "join this game with your code first")
 
     def load() -> dict[str, Any]:
         with w.journal("") as j:
@@ -655,7 +693,12 @@ async def player_slip(request: Request) -> Response:
 
         if not f.get("position") and not f.get("word"):
             raise Refused("slip", "write the position and the word")
-        req = SlipRequest(0, f.get("position", ""), f.get("word", ""), _int(f, "score"), player=me.player)
+        req = SlipRequest(0, f.get("position", ""), f.get("word", ""), _int(f, "score"), player=me.player,
+                          key=f.get("key", ""))
+        try:
+            at_the_door(req)
+        except InputError as e:
+            raise refused(e, "slip") from None
 
         def hand_in() -> SlipRequest:
             with w.journal("") as j:
@@ -667,7 +710,7 @@ async def player_slip(request: Request) -> Response:
 
         done = await run_in_threadpool(hand_in)
         if done.status not in (201, 409) or not done.body.get("stored"):
-            raise Refused("slip", str(done.body.get("error")), done.status)
+            raise Refused(str(done.body.get("field") or "slip"), str(done.body.get("error")), done.status)
     except Refused as e:
 
         def again() -> dict[str, Any]:
@@ -675,7 +718,8 @@ async def player_slip(request: Request) -> Response:
                 return player_context(w, j, gid, me, request.query_params.get("lang"))
 
         ctx = await run_in_threadpool(again)
-        return w.render(request, "duplicate/play.html", status=e.status, errors={e.field: e.message}, code="", **ctx)
+        return w.render(request, "duplicate/play.html", status=e.status, errors={e.field: e.message}, code="",
+                        slip_key=new_slip_key(), **ctx)
     return RedirectResponse(f"/games/{gid}/play{i18n.keep(request.query_params.get('lang'))}#receipt", 303)
 
 
