@@ -367,10 +367,10 @@ def test_use_all_keeps_exactly_the_placements_using_the_whole_rack(pos):
 # --- pinned positions on the English list ---------------------------------------------------------------------
 
 # Counts and top scores below were computed by this reference generator (not by Macondo or Quackle, whose
-# lexicons differ) on the English list's words of 2 to 15 letters (npm word-list 4.1.0), and confirmed once by brute_force()
-# above: the same sets of placements and scores (about 20 s for the three, so not run here). Top scores were checked by
-# hand, as the comments show. A change in these numbers is a change in the generator's output: find out why
-# before updating them.
+# lexicons differ) on the English list's words of 2 to 15 letters (npm word-list 4.1.0), and confirmed once
+# by brute_force() above: the same sets of placements and scores (about 20 s for the three, so not run here).
+# Top scores were checked by hand, as the comments show. A change in these numbers is a change in the
+# generator's output: find out why before updating them.
 
 QUIXOTE = "15/15/15/15/15/15/15/3QUIXOTE5/15/15/15/15/15/15/15"  # QUIXOTE on H4..H10
 
