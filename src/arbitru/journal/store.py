@@ -386,9 +386,34 @@ class Journal:
 
     # --- checking ------------------------------------------------------------------------------------------
 
-    def integrity(self) -> list[str]:
-        """The store's own integrity check (SQLite's ``integrity_check``): empty when sound."""
-        return self.backend.integrity(self.db)
+    def integrity(self, quick: bool = False) -> list[str]:
+        """The store's own integrity check (SQLite's ``integrity_check``, ``quick_check`` when ``quick``): empty
+        when sound."""
+        return self.backend.integrity(self.db, quick)
+
+    def game_damage(self, game_id: str, *, deep: bool = False) -> str | None:
+        """What is damaged in the game's stored events, or None when nothing is seen (nor for an unknown game).
+
+        Always: the event numbers run 1..last with none missing (an index walk, cheap). ``deep``: besides, every
+        event of the game is read and decoded, as a replay does.
+        """
+        try:
+            if _undecodable(game_id) or self._game_row(game_id) is None:
+                return None
+            count, last = self._q(
+                "SELECT COUNT(*), COALESCE(MAX(seq), 0) FROM event WHERE game_id = ?", (game_id,)
+            ).fetchone()
+            if count != last:
+                return f"game {game_id}: {last - count} of its {last} events cannot be read"
+            if deep:
+                seen = sum(1 for _ in self.iter_events(game_id))
+                if seen != last:
+                    return f"game {game_id}: {last - seen} of its {last} events cannot be read"
+        except JournalError as e:
+            return str(e)
+        except self.backend.Error as e:
+            return f"game {game_id}: the journal is damaged: {e}"
+        return None
 
     def _q(self, statement: str, args: tuple[Any, ...] = ()) -> Any:
         return self.db.execute(self.backend.sql(statement), args)

@@ -1,0 +1,124 @@
+"""A damaged journal is never served as if whole: which games' events cannot all be read, remembered per game in
+this process, and the door that keeps writes off them.
+
+A game is checked deeply (every event read) the first time a request names it, again when a request on it fails
+with a journal error, and every :data:`RECHECK_S` seconds while it is known damaged; every other request costs
+one index walk (:meth:`~arbitru.journal.store.Journal.game_damage`). The server's start runs SQLite's
+``quick_check`` and, when it fails, checks every game at once. A damaged game's pages carry the banner of
+:func:`banner`; its writes answer 503 with the same words, and nothing is stored.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from typing import TYPE_CHECKING
+
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import HTMLResponse, JSONResponse
+
+from arbitru.journal.store import Journal
+from arbitru.web import i18n
+
+if TYPE_CHECKING:
+    from arbitru.web.app import ASGIApp, Receive, Scope, Send, Web
+
+RECHECK_S = 10.0
+#: the paths that name one game: its pages, its forms, its API
+GAME_PATH = re.compile(r"^/(?:api/)?(?:games|train/anticipation|train)/(?P<gid>[^/]+)")
+NOT_GAMES = {"new", "anticipation"}
+READS = {"GET", "HEAD"}
+
+REPAIR = (
+    "Nothing can be entered into this game until it is repaired. On the server, run 'arbitru journal check' on "
+    "the journal file to see what is damaged, then move the sound games to a new journal with 'arbitru journal "
+    "copy' and bring this game back from a copy or an export ('arbitru journal import')."
+)
+TITLE = "This game's journal is damaged"
+
+
+class DamageWatch:
+    """Per game: (when checked, what is damaged or None), in this process."""
+
+    def __init__(self) -> None:
+        self._known: dict[str, tuple[float, str | None]] = {}
+        self._lock = threading.Lock()
+
+    def startup(self, journal: Journal) -> None:
+        """SQLite's quick check; when it fails, every game is checked now rather than on its first request."""
+        if journal.integrity(quick=True):
+            for gid in journal.game_ids():
+                self.check(journal, gid)
+
+    def check(self, journal: Journal, gid: str) -> str | None:
+        """Check the game deeply now and remember the answer."""
+        found = journal.game_damage(gid, deep=True)
+        with self._lock:
+            self._known[gid] = (time.monotonic(), found)
+        return found
+
+    def of(self, journal: Journal, gid: str) -> str | None:
+        """What is damaged in the game, or None: the remembered answer, re-checked when due."""
+        with self._lock:
+            known = self._known.get(gid)
+        if known is None or (known[1] is not None and time.monotonic() - known[0] > RECHECK_S):
+            return self.check(journal, gid)
+        if known[1] is not None:
+            return known[1]
+        found = journal.game_damage(gid)
+        if found is not None:
+            return self.check(journal, gid)
+        return None
+
+    def known(self, gid: str) -> str | None:
+        """The damage remembered for the game, without checking."""
+        with self._lock:
+            known = self._known.get(gid)
+        return known[1] if known else None
+
+
+def game_of(path: str) -> str | None:
+    m = GAME_PATH.match(path)
+    return m["gid"] if m and m["gid"] not in NOT_GAMES else None
+
+
+def banner(what: str, _: i18n.Gettext) -> dict[str, str]:
+    """The banner's words in the page's language; ``what`` is the library's own account of the damage."""
+    return {"title": _(TITLE), "what": what, "repair": _(REPAIR)}
+
+
+def refusal(what: str) -> str:
+    """The 503 message of a write to a damaged game (the API's, in English like its other errors)."""
+    return f"{TITLE}: {what}. {REPAIR}"
+
+
+class DamageGuard:
+    """Before a request that names a game: look at its damage; a write to a damaged game answers 503 and reaches
+    nothing else."""
+
+    def __init__(self, app: ASGIApp, web: Web) -> None:
+        self.app = app
+        self.web = web
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        gid = game_of(scope["path"]) if scope["type"] == "http" else None
+        if gid is None:
+            await self.app(scope, receive, send)
+            return
+
+        def look() -> str | None:
+            with self.web.journal("") as j:
+                return self.web.damage.of(j, gid)
+
+        what = await run_in_threadpool(look)
+        if what is None or scope["method"] in READS:
+            await self.app(scope, receive, send)
+            return
+        if scope["path"].startswith("/api/"):
+            response: JSONResponse | HTMLResponse = JSONResponse(
+                {"error": refusal(what), "stored": False}, status_code=503
+            )
+        else:
+            response = self.web.damage_page(scope, what)
+        await response(scope, receive, send)
