@@ -101,6 +101,8 @@ class Backend:
     #: a SELECT list that reads an event's text columns (as bytes where the store may hold broken text)
     event_columns = "seq, kind, payload, recorded, actor"
     game_columns = "id, format, created, settings"
+    #: after ``FROM event``: read the table itself, not its index (to compare the two)
+    table_scan = ""
 
     def __init__(self, spec: str) -> None:
         self.spec = spec
@@ -137,6 +139,7 @@ class SqliteBackend(Backend):
         "seq, CAST(kind AS BLOB), CAST(payload AS BLOB), CAST(recorded AS BLOB), CAST(actor AS BLOB)"
     )
     game_columns = "id, format, created, CAST(settings AS BLOB)"
+    table_scan = "NOT INDEXED"
 
     def __init__(self, spec: str) -> None:
         super().__init__(spec)

@@ -376,6 +376,7 @@ class Journal:
             sql += " AND kind = ?"
             args += (kind,)
         seq: Any = after
+        cursor = None
         try:
             cursor = self._q(sql + " ORDER BY seq", args)
             for row in cursor:
@@ -383,6 +384,12 @@ class Journal:
                 yield _event(game_id, row)
         except self.backend.Error as e:
             raise JournalError(f"game {game_id}: the journal is damaged after event {seq}: {e}") from None
+        finally:
+            # a read cut short (damage, or a caller that stops early) must not leave its statement open: on a
+            # reused connection it would pin an old snapshot under the next write
+            if cursor is not None:
+                with suppress(*self.backend.Error):  # a generator dropped in another thread: SQLite's own cleanup
+                    cursor.close()
 
     # --- checking ------------------------------------------------------------------------------------------
 
@@ -415,8 +422,33 @@ class Journal:
             return f"game {game_id}: the journal is damaged: {e}"
         return None
 
+    def games_short_of_their_table(self) -> dict[str, str]:
+        """Per game whose index of events and table of events disagree (an index page cut short drops events
+        without any error): what is missing. One pass over each; empty when they agree, or when the table
+        cannot be read through (its damaged pages are then found game by game, by :meth:`game_damage`)."""
+        count = "SELECT game_id, COUNT(*), MAX(seq) FROM event {} GROUP BY game_id"
+        try:
+            table = {g: (n, last) for g, n, last in self._all(count.format(self.backend.table_scan))}
+            index = {g: (n, last) for g, n, last in self._all(count.format(""))}
+        except self.backend.Error:
+            return {}
+        out = {}
+        for gid, (n, last) in table.items():
+            seen, _ = index.get(gid, (0, 0))
+            if seen != n:
+                out[gid] = f"game {gid}: {n - seen} of its {last} events cannot be read"
+        return out
+
     def _q(self, statement: str, args: tuple[Any, ...] = ()) -> Any:
         return self.db.execute(self.backend.sql(statement), args)
+
+    def _all(self, statement: str, args: tuple[Any, ...] = ()) -> list[Any]:
+        """Every row, the statement closed even when reading fails half-way (see :meth:`iter_events`)."""
+        cursor = self._q(statement, args)
+        try:
+            return list(cursor.fetchall())
+        finally:
+            cursor.close()
 
 
 class _Acting(Protocol):

@@ -264,7 +264,7 @@ def create_app(db: str | Path, *, base_url: str = "", publisher: Publisher | Non
     with Journal(db, actor="arbiter") as j:
         secret = auth.server_secret(j)
     w = Web(str(db), secret, publisher or publisher_for(str(db)), base_url)
-    with w.journal("") as j:
+    with Journal(db, actor="arbiter") as j:  # its own connection, closed: none is left behind in this thread
         w.damage.startup(j)
     static = HERE / "static"
     routes = [

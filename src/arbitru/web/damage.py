@@ -1,10 +1,12 @@
 """A damaged journal is never served as if whole: which games' events cannot all be read, remembered per game in
 this process, and the door that keeps writes off them.
 
-A game is checked deeply (every event read) the first time a request names it, again when a request on it fails
-with a journal error, and every :data:`RECHECK_S` seconds while it is known damaged; every other request costs
-one index walk (:meth:`~arbitru.journal.store.Journal.game_damage`). The server's start runs SQLite's
-``quick_check`` and, when it fails, checks every game at once. A damaged game's pages carry the banner of
+The server's start compares the event index with the event table (an index page cut short hides events without
+any error) and runs SQLite's ``quick_check``; when that fails, every game is checked at once. A game is checked
+deeply (every event read) the first time a request names it, when a request on it fails with a journal error,
+every :data:`RECHECK_S` seconds while it is known damaged (against the table too) and every
+:data:`RECHECK_SOUND_S` seconds while sound; every other request costs one index walk
+(:meth:`~arbitru.journal.store.Journal.game_damage`). A damaged game's pages carry the banner of
 :func:`banner`; its writes answer 503 with the same words, and nothing is stored.
 """
 
@@ -25,10 +27,14 @@ if TYPE_CHECKING:
     from arbitru.web.app import ASGIApp, Receive, Scope, Send, Web
 
 RECHECK_S = 10.0
+#: a sound game is read through again this often (damage that appears while the server runs)
+RECHECK_SOUND_S = 60.0
 #: the paths that name one game: its pages, its forms, its API
 GAME_PATH = re.compile(r"^/(?:api/)?(?:games|train/anticipation|train)/(?P<gid>[^/]+)")
 NOT_GAMES = {"new", "anticipation"}
 READS = {"GET", "HEAD"}
+#: what a game serves as a file, where no banner can be shown
+FILES = re.compile(r"/download/|/forms/|\.pdf$")
 
 REPAIR = (
     "Nothing can be entered into this game until it is repaired. On the server, run 'arbitru journal check' on "
@@ -46,28 +52,37 @@ class DamageWatch:
         self._lock = threading.Lock()
 
     def startup(self, journal: Journal) -> None:
-        """SQLite's quick check; when it fails, every game is checked now rather than on its first request."""
+        """At the server's start: the event index against the event table (an index page cut short hides the
+        tail of a game without an error), then SQLite's quick check; when it fails, every game is checked now
+        rather than on its first request."""
+        short = journal.games_short_of_their_table()
+        with self._lock:
+            self._known.update({gid: (time.monotonic(), what) for gid, what in short.items()})
         if journal.integrity(quick=True):
             for gid in journal.game_ids():
-                self.check(journal, gid)
+                if gid not in short:
+                    self.check(journal, gid)
 
-    def check(self, journal: Journal, gid: str) -> str | None:
-        """Check the game deeply now and remember the answer."""
+    def check(self, journal: Journal, gid: str, *, against_table: bool = False) -> str | None:
+        """Check the game deeply now and remember the answer; ``against_table``: its index against the table
+        too (a pass over the whole table, so only for a game already suspected)."""
         found = journal.game_damage(gid, deep=True)
+        if found is None and against_table:
+            found = journal.games_short_of_their_table().get(gid)
         with self._lock:
             self._known[gid] = (time.monotonic(), found)
         return found
 
     def of(self, journal: Journal, gid: str) -> str | None:
-        """What is damaged in the game, or None: the remembered answer, re-checked when due."""
+        """What is damaged in the game, or None: the remembered answer, checked again when due."""
         with self._lock:
             known = self._known.get(gid)
-        if known is None or (known[1] is not None and time.monotonic() - known[0] > RECHECK_S):
+        if known is None:
             return self.check(journal, gid)
+        age = time.monotonic() - known[0]
         if known[1] is not None:
-            return known[1]
-        found = journal.game_damage(gid)
-        if found is not None:
+            return self.check(journal, gid, against_table=True) if age > RECHECK_S else known[1]
+        if age > RECHECK_SOUND_S or journal.game_damage(gid) is not None:
             return self.check(journal, gid)
         return None
 
@@ -94,8 +109,8 @@ def refusal(what: str) -> str:
 
 
 class DamageGuard:
-    """Before a request that names a game: look at its damage; a write to a damaged game answers 503 and reaches
-    nothing else."""
+    """Before a request that names a game: look at its damage; a write to a damaged game, any API request on it
+    and any file of it answer 503 and reach nothing else."""
 
     def __init__(self, app: ASGIApp, web: Web) -> None:
         self.app = app
@@ -112,10 +127,12 @@ class DamageGuard:
                 return self.web.damage.of(j, gid)
 
         what = await run_in_threadpool(look)
-        if what is None or scope["method"] in READS:
+        api = scope["path"].startswith("/api/")
+        # a page can be drawn under the banner; the API and files (GCG, CSV, PDF) have none: nothing of them
+        if what is None or (scope["method"] in READS and not api and not FILES.search(scope["path"])):
             await self.app(scope, receive, send)
             return
-        if scope["path"].startswith("/api/"):
+        if api:
             response: JSONResponse | HTMLResponse = JSONResponse(
                 {"error": refusal(what), "stored": False}, status_code=503
             )

@@ -721,7 +721,7 @@ async def library_error(request: Request, exc: Exception) -> Response:
 
         def recheck() -> str | None:
             with w.journal("") as j:
-                return w.damage.check(j, gid)
+                return w.damage.check(j, gid, against_table=True)
 
         await run_in_threadpool(recheck)
     if isinstance(exc, sqlite3.Error):
