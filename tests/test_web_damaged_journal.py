@@ -138,7 +138,9 @@ def test_damaged_journal_pages_show_the_banner_in_the_games_language_not_a_trunc
             # drawn under the banner when what can be read replays, else the banner alone
             assert r.status_code in (200, 503), (page, r.status_code)
             assert 'class="damage"' in r.text and BANNER_ES in r.text and REPAIR in r.text, page
-            assert re.search(r"the journal is damaged after event \d+|\d+ of its \d+ events cannot be read", r.text)
+            # what is damaged, in Spanish: where reading fails (SQLite's own words), or how many events are missing
+            said = r"no se pueden leer todos sus eventos: game zz-damaged: the journal is damaged after event \d+"
+            assert re.search(f"{said}|\\d+ de sus \\d+ eventos no se pueden leer", r.text), page
             assert 'lang="es"' in r.text
         r = c.get(f"/api/games/{hall.damaged}")
         assert r.status_code == 503 and REPAIR in r.json()["error"]

@@ -56,6 +56,20 @@ class Event:
 
 
 @dataclass(frozen=True)
+class GameDamage:
+    """What is damaged in one game's stored events: how many cannot be read of how many (when counted), or the
+    library's account of where reading fails (``detail``)."""
+
+    game_id: str
+    missing: int = 0
+    total: int = 0
+    detail: str = ""
+
+    def __str__(self) -> str:
+        return self.detail or f"game {self.game_id}: {self.missing} of its {self.total} events cannot be read"
+
+
+@dataclass(frozen=True)
 class GameInfo:
     id: str
     format: str
@@ -398,7 +412,7 @@ class Journal:
         when sound."""
         return self.backend.integrity(self.db, quick)
 
-    def game_damage(self, game_id: str, *, deep: bool = False) -> str | None:
+    def game_damage(self, game_id: str, *, deep: bool = False) -> GameDamage | None:
         """What is damaged in the game's stored events, or None when nothing is seen (nor for an unknown game).
 
         Always: the event numbers run 1..last with none missing (an index walk, cheap). ``deep``: besides, every
@@ -411,18 +425,18 @@ class Journal:
                 "SELECT COUNT(*), COALESCE(MAX(seq), 0) FROM event WHERE game_id = ?", (game_id,)
             ).fetchone()
             if count != last:
-                return f"game {game_id}: {last - count} of its {last} events cannot be read"
+                return GameDamage(game_id, last - count, last)
             if deep:
                 seen = sum(1 for _ in self.iter_events(game_id))
                 if seen != last:
-                    return f"game {game_id}: {last - seen} of its {last} events cannot be read"
+                    return GameDamage(game_id, last - seen, last)
         except JournalError as e:
-            return str(e)
+            return GameDamage(game_id, detail=str(e))
         except self.backend.Error as e:
-            return f"game {game_id}: the journal is damaged: {e}"
+            return GameDamage(game_id, detail=f"game {game_id}: the journal is damaged: {e}")
         return None
 
-    def games_short_of_their_table(self) -> dict[str, str]:
+    def games_short_of_their_table(self) -> dict[str, GameDamage]:
         """Per game whose index of events and table of events disagree (an index page cut short drops events
         without any error): what is missing. One pass over each; empty when they agree, or when the table
         cannot be read through (its damaged pages are then found game by game, by :meth:`game_damage`)."""
@@ -436,7 +450,7 @@ class Journal:
         for gid, (n, last) in table.items():
             seen, _ = index.get(gid, (0, 0))
             if seen != n:
-                out[gid] = f"game {gid}: {n - seen} of its {last} events cannot be read"
+                out[gid] = GameDamage(gid, n - seen, last)
         return out
 
     def _q(self, statement: str, args: tuple[Any, ...] = ()) -> Any:

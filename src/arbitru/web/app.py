@@ -26,7 +26,7 @@ from starlette.staticfiles import StaticFiles
 from arbitru.engine.lexicon import Lexicon
 from arbitru.errors import ArbitruError
 from arbitru.formats.duplicate.game import Game, Session
-from arbitru.journal.store import Journal, check_actor
+from arbitru.journal.store import GameDamage, Journal, check_actor
 from arbitru.lexicons.synthetic import load_lexicon
 from arbitru.web import auth, i18n
 from arbitru.web.damage import DamageGuard, DamageWatch, banner, game_of
@@ -147,7 +147,7 @@ class Web:
         )
         return HTMLResponse(html, status_code=status)
 
-    def damage_page(self, scope: Scope, what: str) -> HTMLResponse:
+    def damage_page(self, scope: Scope, what: GameDamage) -> HTMLResponse:
         """The 503 page of a damaged game: the banner alone, in the game's language."""
         request = Request(scope)
         gid = game_of(request.url.path) or ""

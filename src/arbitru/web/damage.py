@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import HTMLResponse, JSONResponse
 
-from arbitru.journal.store import Journal
+from arbitru.journal.store import GameDamage, Journal
 from arbitru.web import i18n
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ class DamageWatch:
     """Per game: (when checked, what is damaged or None), in this process."""
 
     def __init__(self) -> None:
-        self._known: dict[str, tuple[float, str | None]] = {}
+        self._known: dict[str, tuple[float, GameDamage | None]] = {}
         self._lock = threading.Lock()
 
     def startup(self, journal: Journal) -> None:
@@ -63,7 +63,7 @@ class DamageWatch:
                 if gid not in short:
                     self.check(journal, gid)
 
-    def check(self, journal: Journal, gid: str, *, against_table: bool = False) -> str | None:
+    def check(self, journal: Journal, gid: str, *, against_table: bool = False) -> GameDamage | None:
         """Check the game deeply now and remember the answer; ``against_table``: its index against the table
         too (a pass over the whole table, so only for a game already suspected)."""
         found = journal.game_damage(gid, deep=True)
@@ -73,7 +73,7 @@ class DamageWatch:
             self._known[gid] = (time.monotonic(), found)
         return found
 
-    def of(self, journal: Journal, gid: str) -> str | None:
+    def of(self, journal: Journal, gid: str) -> GameDamage | None:
         """What is damaged in the game, or None: the remembered answer, checked again when due."""
         with self._lock:
             known = self._known.get(gid)
@@ -86,7 +86,7 @@ class DamageWatch:
             return self.check(journal, gid)
         return None
 
-    def known(self, gid: str) -> str | None:
+    def known(self, gid: str) -> GameDamage | None:
         """The damage remembered for the game, without checking."""
         with self._lock:
             known = self._known.get(gid)
@@ -98,12 +98,17 @@ def game_of(path: str) -> str | None:
     return m["gid"] if m and m["gid"] not in NOT_GAMES else None
 
 
-def banner(what: str, _: i18n.Gettext) -> dict[str, str]:
-    """The banner's words in the page's language; ``what`` is the library's own account of the damage."""
-    return {"title": _(TITLE), "what": what, "repair": _(REPAIR)}
+def banner(what: GameDamage, _: i18n.Gettext) -> dict[str, str]:
+    """The banner's words in the page's language: what is damaged (a count, or where reading fails in the
+    library's own words, SQLite's error included) and how to repair it."""
+    if what.detail:
+        said = _("its events cannot all be read: %(detail)s", detail=what.detail)
+    else:
+        said = _("%(missing)s of its %(total)s events cannot be read", missing=what.missing, total=what.total)
+    return {"title": _(TITLE), "what": said, "repair": _(REPAIR)}
 
 
-def refusal(what: str) -> str:
+def refusal(what: GameDamage) -> str:
     """The 503 message of a write to a damaged game (the API's, in English like its other errors)."""
     return f"{TITLE}: {what}. {REPAIR}"
 
@@ -122,7 +127,7 @@ class DamageGuard:
             await self.app(scope, receive, send)
             return
 
-        def look() -> str | None:
+        def look() -> GameDamage | None:
             with self.web.journal("") as j:
                 return self.web.damage.of(j, gid)
 

@@ -41,7 +41,7 @@ from arbitru.formats.duplicate.game import (
 )
 from arbitru.formats.duplicate.rulesets import BONUS_MODES, RULESETS, ruleset
 from arbitru.formats.duplicate.slips import Slip
-from arbitru.journal.store import Journal
+from arbitru.journal.store import GameDamage, Journal
 from arbitru.web import assets, auth, i18n, views
 from arbitru.web.app import Web, identity, login_as, web
 from arbitru.web.damage import refusal
@@ -719,7 +719,7 @@ async def library_error(request: Request, exc: Exception) -> Response:
     if isinstance(gid, str) and not unknown and isinstance(exc, JournalError | sqlite3.Error):
         w = web(request)
 
-        def recheck() -> str | None:
+        def recheck() -> GameDamage | None:
             with w.journal("") as j:
                 return w.damage.check(j, gid, against_table=True)
 
