@@ -130,6 +130,16 @@ def hall(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
         yield Hall(site, url, damaged, whole)
 
 
+def api_slip(hall: Hall, gid: str, player: str, word: str) -> httpx.Response:
+    """The player's slip for move 1 at H8, handed in through the API with his code."""
+    return httpx.post(
+        f"{hall.url}/api/games/{gid}/slips",
+        json={"move": 1, "position": "H8", "word": word, "score": 4},
+        headers={"Authorization": f"Bearer {hall.site.code(gid, player)}"},
+        timeout=30,
+    )
+
+
 def test_damaged_journal_pages_show_the_banner_in_the_games_language_not_a_truncated_game(hall: Hall) -> None:
     with closing(arbiter(hall.url)) as c:
         # the pages (their live fragments are swapped in under the page's banner)
@@ -159,13 +169,7 @@ def test_damaged_journal_writes_answer_503_and_store_nothing(hall: Hall) -> None
             r = c.post(f"/games/{hall.damaged}/{action}", data=form)
             assert r.status_code == 503, (action, r.status_code)
             assert BANNER_ES in r.text and REPAIR in r.text
-    code = hall.site.code(hall.damaged, "1")
-    api = httpx.post(
-        f"{hall.url}/api/games/{hall.damaged}/slips",
-        json={"move": 1, "position": "H8", "word": "AB", "score": 4},
-        headers={"Authorization": f"Bearer {code}"},
-        timeout=30,
-    )
+    api = api_slip(hall, hall.damaged, "1", "AB")
     assert api.status_code == 503 and api.json()["stored"] is False and REPAIR in api.json()["error"]
     assert stored_events(hall.site.db, hall.damaged) == before
 
@@ -178,13 +182,7 @@ def test_damaged_journal_the_other_game_keeps_working_reads_and_writes(hall: Hal
         slip = {"csrf": csrf(page.text), "move": "1", "player": "1", "position": "H8", "word": "AB", "score": "4"}
         assert c.post(f"/games/{hall.whole}/desk", data=slip).status_code == 303
         assert c.get("/").status_code == 200
-    code = hall.site.code(hall.whole, "2")
-    api = httpx.post(
-        f"{hall.url}/api/games/{hall.whole}/slips",
-        json={"move": 1, "position": "H8", "word": "BA", "score": 4},
-        headers={"Authorization": f"Bearer {code}"},
-        timeout=30,
-    )
+    api = api_slip(hall, hall.whole, "2", "BA")
     assert api.status_code < 300, api.text
     # committed: another connection, in another process, reads both
     assert stored_events(hall.site.db, hall.whole) == before + 2
