@@ -1,4 +1,4 @@
-"""Shared fixtures of the engine suite: tile sets, small lexicons built in the test, and ENABLE.
+"""Shared fixtures of the engine suite: tile sets, small lexicons built in the test, and a large English list.
 
 Lexicons here are built with the pure-Python KWG builder (:func:`build_kwg_python`), whatever is compiled, so
 the engine's Python layer is tested on its own; the compiled core is tested against it elsewhere.
@@ -15,14 +15,11 @@ from hypothesis import settings
 
 from arbitru.engine.lexicon import HEADER, MAGIC, MAX_WORD, MIN_WORD, Lexicon, build_kwg_python
 from arbitru.engine.tiles import Alphabet, alphabet
+from arbitru.lexicons.sources import english_words_path
 
 # Deterministic property tests: the same examples on every run and machine, no example database on disk.
 settings.register_profile("arbitru", deadline=None, derandomize=True, database=None, print_blob=True)
 settings.load_profile("arbitru")
-
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-ENABLE_PATH = SHARED / "lexicons" / "enable1.txt"
-
 
 def python_lexicon(
     words: Iterable[str | Sequence[int]], alpha: Alphabet, name: str = "test", *, gaddag: bool = True
@@ -62,24 +59,26 @@ def es() -> Alphabet:
 
 
 @pytest.fixture(scope="session")
-def enable_words() -> list[tuple[int, ...]]:
-    """ENABLE's words of 2–15 letters as English tile codes (A=1 … Z=26), sorted.
+def english_path() -> Path:
+    """The large English word file the set-up installs (npm ``word-list``, pinned and hash-checked); fetched
+    here if the cache lacks it, so a clone alone passes."""
+    return english_words_path()
 
-    Fails (never skips) when the list is missing: it comes with the project's shared material.
-    """
-    if not ENABLE_PATH.exists():
-        pytest.fail(f"ENABLE word list missing: {ENABLE_PATH}")
-    words = ENABLE_PATH.read_text("ascii").split()
-    # ENABLE is plain lower-case ASCII, so the English codes are the letters' places in the alphabet; the test
-    # suite checks this shortcut against Lexicon.encode_words on a sample (test_lexicon.py)
+
+@pytest.fixture(scope="session")
+def english_words(english_path: Path) -> list[tuple[int, ...]]:
+    """The English list's words of 2–15 letters as English tile codes (A=1 … Z=26), sorted."""
+    words = english_path.read_text("ascii").split()
+    # the list is plain lower-case ASCII, so the English codes are the letters' places in the alphabet; the
+    # test suite checks this shortcut against Lexicon.encode_words on a sample (test_lexicon.py)
     return sorted(tuple(ord(c) - 96 for c in w) for w in words if MIN_WORD <= len(w) <= MAX_WORD)
 
 
 @pytest.fixture(scope="session")
-def enable(enable_words: list[tuple[int, ...]]) -> Lexicon:
-    """ENABLE as a DAWG-only lexicon: the pure-Python GADDAG of ENABLE takes ~30 s, and the reference
-    generator and the membership tests only walk the DAWG."""
-    return python_lexicon(enable_words, alphabet("en"), "ENABLE", gaddag=False)
+def english(english_words: list[tuple[int, ...]]) -> Lexicon:
+    """The English list as a DAWG-only lexicon: its pure-Python GADDAG takes ~30 s, and the reference generator
+    and the membership tests only walk the DAWG."""
+    return python_lexicon(english_words, alphabet("en"), "English", gaddag=False)
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import struct
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -16,7 +17,6 @@ from hypothesis import strategies as st
 
 from arbitru import _core
 from arbitru.engine.lexicon import build_kwg_python
-from conftest import ENABLE_PATH
 
 ARC_MASK, END_BIT, ACCEPT_BIT, TILE_SHIFT = 0xFFFFFF, 1 << 24, 1 << 25, 26
 
@@ -208,14 +208,14 @@ def test_bad_input() -> None:
         _core.kwg_words(image)
 
 
-def test_enable() -> None:
-    """The whole ENABLE list: same words back; GADDAG paths of a sample are all there."""
-    text = ENABLE_PATH.read_bytes()
+def test_english_list_whole(english_path: Path) -> None:
+    """The whole English list: same words back; GADDAG paths of a sample are all there."""
+    text = english_path.read_bytes()
     table = bytes.maketrans(b"abcdefghijklmnopqrstuvwxyz\n", bytes(range(1, 27)) + b"\x00")
     data = text.replace(b"\r", b"").translate(table)
     kwg = _core.build_kwg(data, 26)
     words = sorted(w for w in data.split(b"\x00") if w)
-    assert len(words) == 172823
+    assert len(words) == 274_137
     assert _core.kwg_words(kwg) == words
     arr = entries(kwg)
 

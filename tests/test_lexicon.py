@@ -263,48 +263,48 @@ def test_bad_files_raise_lexicon_error(tmp_path):
         Lexicon.load(tmp_path / "missing.kwg", RO)
 
 
-# --- ENABLE -------------------------------------------------------------------------------------------------
+# --- a large English list ------------------------------------------------------------------------------------
 
 
-def test_enable_fixture_encoding_matches_encode_words(enable_words):
+def test_english_list_fixture_encoding_matches_encode_words(english_words):
     rnd = random.Random(5)
-    sample = rnd.sample(enable_words, 3000)
+    sample = rnd.sample(english_words, 3000)
     text = ["".join(chr(96 + t) for t in w) for w in sample]
     assert [tuple(w) for w in Lexicon.encode_words(text, EN)[0]] == sample
 
 
-def test_enable_membership(enable, enable_words):
-    # ENABLE has 172,823 words; 4,272 are longer than 15 letters and cannot be played
-    assert len(enable_words) == len(set(enable_words)) == 168_551
-    assert len(enable) == 168_551
+def test_english_list_membership(english, english_words):
+    # the list has 274,137 words; 4,267 are longer than 15 letters and cannot be played
+    assert len(english_words) == len(set(english_words)) == 269_870
+    assert len(english) == 269_870
     rnd = random.Random(8)
-    words = set(enable_words)
-    for w in rnd.sample(enable_words, 5000):
-        assert enable.contains_tiles(w)
+    words = set(english_words)
+    for w in rnd.sample(english_words, 5000):
+        assert english.contains_tiles(w)
         # change one letter: in the lexicon exactly when the set says so
         i = rnd.randrange(len(w))
         other = (*w[:i], rnd.randint(1, 26), *w[i + 1 :])
-        assert enable.contains_tiles(other) == (other in words)
+        assert english.contains_tiles(other) == (other in words)
     for word in ("QUIXOTIC", "zyzzyva", "AA", "ETHER"):
-        assert word in enable
+        assert word in english
     for word in ("QX", "ABCDEF", "A", "ZYZZYVAS" + "S"):
-        assert word not in enable
+        assert word not in english
 
 
-def test_enable_cross_sets(enable, enable_words):
-    words = set(enable_words)
+def test_english_list_cross_sets(english, english_words):
+    words = set(english_words)
     rnd = random.Random(9)
-    for w in rnd.sample([w for w in enable_words if len(w) <= 6], 400):
+    for w in rnd.sample([w for w in english_words if len(w) <= 6], 400):
         i = rnd.randrange(len(w))
         before, after = w[:i], w[i + 1 :]
         expected = sum(1 << t for t in range(1, 27) if (*before, t, *after) in words)
-        assert enable.cross_set(before, after) == expected
+        assert english.cross_set(before, after) == expected
         assert expected >> w[i] & 1
 
 
-def test_enable_subset_gaddag(enable_words):
-    # the pure-Python GADDAG on a 1,500-word slice of ENABLE (all of it takes ~30 s)
-    sample = set(random.Random(3).sample(enable_words, 1500))
+def test_english_list_subset_gaddag(english_words):
+    # the pure-Python GADDAG on a 1,500-word slice of the list (all of it takes ~30 s)
+    sample = set(random.Random(3).sample(english_words, 1500))
     arcs = build_kwg_python(sample)
     assert accepted_paths(arcs, arcs[1] & ARC_MASK) == {p for w in sample for p in gaddag_paths(w)}
     assert accepted_paths(arcs, arcs[0] & ARC_MASK) == sample

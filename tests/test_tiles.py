@@ -7,7 +7,7 @@ import pytest
 from arbitru.engine.tiles import BLANK, BLANK_BIT, LANGUAGES, Bag, Rack, alphabet, is_blank, letter_of
 from arbitru.errors import TileError
 
-# count, value per letter; "?" is the blank. Sources: RULES.md (ro: RO-3.1, el: GR-3, pl, es: FISE tile set);
+# count, value per letter; "?" is the blank. Sources: docs/rules.md (ro: RO-3.1, el: GR-3, pl, es: FISE tile set);
 # en and fr are the standard English and French sets.
 DISTRIBUTIONS = {
     "ro": "A11·1 B2·9 C5·1 D4·2 E9·1 F2·8 G2·9 H1·10 I10·1 J1·10 L4·1 M3·4 N6·1 O5·1 P4·2 "

@@ -56,6 +56,20 @@ class Event:
 
 
 @dataclass(frozen=True)
+class GameDamage:
+    """What is damaged in one game's stored events: how many cannot be read of how many (when counted), or the
+    library's account of where reading fails (``detail``)."""
+
+    game_id: str
+    missing: int = 0
+    total: int = 0
+    detail: str = ""
+
+    def __str__(self) -> str:
+        return self.detail or f"game {self.game_id}: {self.missing} of its {self.total} events cannot be read"
+
+
+@dataclass(frozen=True)
 class GameInfo:
     id: str
     format: str
@@ -416,6 +430,7 @@ class Journal:
             sql += " AND kind = ?"
             args += (kind,)
         seq: Any = after
+        cursor = None
         try:
             cursor = self._q(sql + " ORDER BY seq", args)
             for row in cursor:
@@ -423,15 +438,71 @@ class Journal:
                 yield _event(game_id, row)
         except self.backend.Error as e:
             raise JournalError(f"game {game_id}: the journal is damaged after event {seq}: {e}") from None
+        finally:
+            # a read cut short (damage, or a caller that stops early) must not leave its statement open: on a
+            # reused connection it would pin an old snapshot under the next write
+            if cursor is not None:
+                with suppress(*self.backend.Error):  # a generator dropped in another thread: SQLite's own cleanup
+                    cursor.close()
 
     # --- checking ------------------------------------------------------------------------------------------
 
-    def integrity(self) -> list[str]:
-        """The store's own integrity check (SQLite's ``integrity_check``): empty when sound."""
-        return self.backend.integrity(self.db)
+    def integrity(self, quick: bool = False) -> list[str]:
+        """The store's own integrity check (SQLite's ``integrity_check``, ``quick_check`` when ``quick``): empty
+        when sound."""
+        return self.backend.integrity(self.db, quick)
+
+    def game_damage(self, game_id: str, *, deep: bool = False) -> GameDamage | None:
+        """What is damaged in the game's stored events, or None when nothing is seen (nor for an unknown game).
+
+        Always: the event numbers run 1..last with none missing (an index walk, cheap). ``deep``: besides, every
+        event of the game is read and decoded, as a replay does.
+        """
+        try:
+            if _undecodable(game_id) or self._game_row(game_id) is None:
+                return None
+            count, last = self._q(
+                "SELECT COUNT(*), COALESCE(MAX(seq), 0) FROM event WHERE game_id = ?", (game_id,)
+            ).fetchone()
+            if count != last:
+                return GameDamage(game_id, last - count, last)
+            if deep:
+                seen = sum(1 for _ in self.iter_events(game_id))
+                if seen != last:
+                    return GameDamage(game_id, last - seen, last)
+        except JournalError as e:
+            return GameDamage(game_id, detail=str(e))
+        except self.backend.Error as e:
+            return GameDamage(game_id, detail=f"game {game_id}: the journal is damaged: {e}")
+        return None
+
+    def games_short_of_their_table(self) -> dict[str, GameDamage]:
+        """Per game whose index of events and table of events disagree (an index page cut short drops events
+        without any error): what is missing. One pass over each; empty when they agree, or when the table
+        cannot be read through (its damaged pages are then found game by game, by :meth:`game_damage`)."""
+        count = "SELECT game_id, COUNT(*), MAX(seq) FROM event {} GROUP BY game_id"
+        try:
+            table = {g: (n, last) for g, n, last in self._all(count.format(self.backend.table_scan))}
+            index = {g: (n, last) for g, n, last in self._all(count.format(""))}
+        except self.backend.Error:
+            return {}
+        out = {}
+        for gid, (n, last) in table.items():
+            seen, _ = index.get(gid, (0, 0))
+            if seen != n:
+                out[gid] = GameDamage(gid, n - seen, last)
+        return out
 
     def _q(self, statement: str, args: tuple[Any, ...] = ()) -> Any:
         return self.db.execute(self.backend.sql(statement), args)
+
+    def _all(self, statement: str, args: tuple[Any, ...] = ()) -> list[Any]:
+        """Every row, the statement closed even when reading fails half-way (see :meth:`iter_events`)."""
+        cursor = self._q(statement, args)
+        try:
+            return list(cursor.fetchall())
+        finally:
+            cursor.close()
 
 
 class _Acting(Protocol):

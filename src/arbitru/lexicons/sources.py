@@ -83,6 +83,15 @@ DICTIONARY_EL = NpmPackage(
     "sha512-m8dWp+AIeGnUGBOBH7gx9YeQunMYdoKXKFvdSqzKPuJjz2Tb/pdW7oxG8lIKtASLHTCsf7RZoiuQbVRHJsSNCw==",
 )
 
+# A large public English list for the engine's tests and benches, not a tournament list: Letterpress's word list
+# (atebits/Words, CC0) as packaged by word-list (MIT): 274,136 lower-case a-z words, one a line, no final newline.
+ENGLISH_WORDS = NpmPackage(
+    "word-list",
+    "4.1.0",
+    "sha512-4vtKyH8lGfaY8DHLTKQDfDxPixdK6BC/2W38TsPE07Wc8uPrMIbEO3quxBFSa2BfsDyG6pW47UEN/9tfYxN6BA==",
+)
+ENGLISH_WORDS_FILE = "words.txt"
+
 _LISTS = (
     ListSpec(
         name="loc-5.0",
@@ -191,6 +200,14 @@ def default_home() -> Path:
     """Where fetched and compiled lists live: ``$ARBITRU_HOME``, else ``~/.cache/arbitru``."""
     home = os.environ.get("ARBITRU_HOME")
     return Path(home).expanduser() if home else Path.home() / ".cache" / "arbitru"
+
+
+def english_words_path(cache_dir: Path | None = None) -> Path:
+    """The large English word file (:data:`ENGLISH_WORDS`), fetched into the cache by the set-up or on first use.
+
+    :raises LexiconError: when npm is missing or the download does not match the pinned hash.
+    """
+    return fetch_npm(ENGLISH_WORDS, cache_dir or default_home()) / ENGLISH_WORDS_FILE
 
 
 # --- fetching ----------------------------------------------------------------------------------------------

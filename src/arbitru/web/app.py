@@ -26,12 +26,14 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
 from arbitru.engine.lexicon import Lexicon
+from arbitru.errors import ArbitruError
 from arbitru.formats.duplicate.game import Game, Session
-from arbitru.journal.store import Journal, check_actor
+from arbitru.journal.store import GameDamage, Journal, check_actor
 from arbitru.journal.training import open_store, store_address
 from arbitru.lexicons.synthetic import load_lexicon
 from arbitru.textinput import shown_raw
 from arbitru.web import auth, i18n, security
+from arbitru.web.damage import DamageGuard, DamageWatch, banner, game_of
 from arbitru.web.live import Publisher, publisher_for
 
 if TYPE_CHECKING:
@@ -68,6 +70,8 @@ class Web:
     _writers: dict[str, tuple[threading.Lock, list[Game | None]]] = field(default_factory=dict)
     #: per game: player code -> number
     _codes: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: which games' events cannot all be read (their pages carry a banner, their writes answer 503)
+    damage: DamageWatch = field(default_factory=DamageWatch)
 
     def __post_init__(self) -> None:
         from arbitru.web.intake import Intake
@@ -153,11 +157,33 @@ class Web:
         lang = page_language(request, context)
         context.setdefault("lang", lang)
         context.setdefault("_", i18n.gettext_for(lang))
+        gid = request.path_params.get("gid")
+        what = self.damage.known(gid) if isinstance(gid, str) else None
+        if what is not None:
+            context.setdefault("damage", banner(what, context["_"]))
         context["errors"] = {k: i18n.shown(v, context["_"]) for k, v in context["errors"].items()}
         html = self.templates.get_template(name).render(
             request=request, me=ident, csrf=auth.csrf_token(self.secret, ident), now=time.time(), **context
         )
         return HTMLResponse(html, status_code=status)
+
+    def damage_page(self, scope: Scope, what: GameDamage) -> HTMLResponse:
+        """The 503 page of a damaged game: the banner alone, in the game's language."""
+        request = Request(scope)
+        gid = game_of(request.url.path) or ""
+        lang = i18n.pick(request.query_params.get("lang"), "en")
+        try:
+            with self.journal("") as j:
+                lang = str(j.game(gid).settings.get("lang") or lang)
+        except ArbitruError:
+            pass  # the game's row itself cannot be read: the asked-for language
+        lang = lang if lang in i18n.LANGUAGES else "en"
+        _ = i18n.gettext_for(lang)
+        html = self.templates.get_template("error.html").render(
+            request=request, me=identity(request), status=503, message="", lang=lang, _=_,
+            damage=banner(what, _),
+        )
+        return HTMLResponse(html, status_code=503)
 
     def changed(self, game_id: str, seq: int) -> None:
         self.publisher.publish(game_id, seq)
@@ -308,6 +334,8 @@ def create_app(
     w = Web(
         str(db), secret, publisher or publisher_for(str(db)), base_url, test_lists, limits or security.Limits()
     )
+    with Journal(db, actor="arbiter") as j:  # its own connection, closed: none is left behind in this thread
+        w.damage.startup(j)
     static = HERE / "static"
     routes = [
         *anticipation.routes,  # first: pages shared with duplicate dispatch on the game's format
@@ -321,6 +349,7 @@ def create_app(
     ]
     app = GuardedApp(routes=routes, exception_handlers=duplicate.exception_handlers)
     app.state.web = w
+    app.add_middleware(DamageGuard, web=w)  # inside the session: its page knows who asks
     app.add_middleware(SessionMiddleware, web=w)
     app.add_middleware(WorkerMiddleware)
     return app

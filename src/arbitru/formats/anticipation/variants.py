@@ -45,7 +45,7 @@ class Settings:
     lang: str = "ro"
     #: the official list used (RO-2): a catalog name (``loc-6.0``) or a word-list file
     lexicon: str = ""
-    #: whether a blank counts as a vowel, a consonant or neither in draw conditions (⚙ RULES.md)
+    #: whether a blank counts as a vowel, a consonant or neither in draw conditions (a setting: docs/rules.md)
     blank_counts: str = "neither"
     #: the seed of the draw and of the lots drawn by the program (None: groups entered by hand)
     seed: int | None = None

@@ -78,8 +78,9 @@ class RackRule:
     """Which racks are legal at which move (FISE-4, GR-5A, GR-8.2, Romanian practice).
 
     ``early`` holds for moves before ``late_from``, ``late`` from it on (``late_from=None``: the late
-    condition comes only when the tiles left call for it). ``blanks`` says how a blank counts (RULES.md ⚙,
-    default ``neither``: FISE-4 "blanks not counted"); ``either`` lets it count as whichever helps. Before
+    condition comes only when the tiles left call for it). ``blanks`` says how a blank counts (a setting,
+    docs/rules.md, default ``neither``: FISE-4 "blanks not counted"); ``either`` lets it count as whichever
+    helps. Before
     ``late_from``, the late condition applies as soon as the tiles not yet on the board (bag and rack) hold
     fewer than ``pool_switch`` vowels or consonants (FISE-4's third clause: "only one left"), or the early
     condition cannot be met from them at all. When the late condition cannot be met either, no legal rack
@@ -329,7 +330,7 @@ ROMANIAN = RuleSet(
     clock=Clock(seconds=180, warnings=(60, 30), start_word="start"),
     bonus=Bonus(mode="none"),
     notation="ro",
-    sources=("RULES.md: Romanian practice", "FISE-5", "FISE-7", "FISE-14", "FISE-15"),
+    sources=("docs/rules.md: Romanian practice", "FISE-5", "FISE-7", "FISE-14", "FISE-15"),
 )
 
 RULESETS = {r.name: r for r in (FISE, GREEK, ROMANIAN)}

@@ -66,7 +66,9 @@ async def game_state(request: Request) -> Response:
     try:
         return JSONResponse(await run_in_threadpool(load))
     except JournalError as e:
-        return _error(404, str(e))
+        if "no game" in str(e):
+            return _error(404, str(e))
+        raise  # library_error checks the game: a damaged one answers 503 with what is damaged
 
 
 def slip_request(data: dict[str, Any], code: str, key: str) -> SlipRequest:

@@ -7,6 +7,7 @@ with the actor of who asks. A refusal is shown beside the field it concerns, nev
 from __future__ import annotations
 
 import secrets
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -15,7 +16,14 @@ import segno
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Response, StreamingResponse
+from starlette.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
 from starlette.routing import Route
 
 from arbitru.errors import ArbitruError, JournalError
@@ -32,7 +40,7 @@ from arbitru.formats.duplicate.game import (
 )
 from arbitru.formats.duplicate.rulesets import BONUS_MODES, RULESETS, ruleset
 from arbitru.formats.duplicate.slips import Slip
-from arbitru.journal.store import Journal
+from arbitru.journal.store import GameDamage, Journal
 from arbitru.textinput import (
     MAX_DIGITS,
     MAX_INT,
@@ -47,6 +55,7 @@ from arbitru.textinput import (
 )
 from arbitru.web import assets, auth, i18n, security, views
 from arbitru.web.app import Web, client, identity, login_as, web
+from arbitru.web.damage import refusal
 from arbitru.web.i18n import Text
 from arbitru.web.intake import SlipRequest, at_the_door
 from arbitru.web.routes import results as results_routes
@@ -758,9 +767,14 @@ async def htmx_js(request: Request) -> Response:
 
 async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
+    gid = request.path_params.get("gid")
+    what = web(request).damage.known(gid) if isinstance(gid, str) else None
+    if what is not None:
+        # whatever went wrong on a damaged game's page, the damage is what the reader must learn
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": refusal(what), "stored": False}, status_code=503)
+        return web(request).damage_page(request.scope, what)
     if request.url.path.startswith("/api/"):
-        from starlette.responses import JSONResponse
-
         return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
     lang = i18n.pick(request.query_params.get("lang"), "en")
     html = web(request).templates.get_template("error.html").render(
@@ -771,12 +785,28 @@ async def http_error(request: Request, exc: Exception) -> Response:
 
 
 async def library_error(request: Request, exc: Exception) -> Response:
-    """An unknown game is a 404; any other refusal of the library a 400 with its message."""
-    status = 404 if isinstance(exc, JournalError) and "no game" in str(exc) else 400
-    return await http_error(request, HTTPException(status, str(exc)))
+    """An unknown game is a 404; a game whose journal fails is checked again (a damaged one answers 503 with
+    the damage banner); any other refusal of the library a 400 with its message."""
+    gid = request.path_params.get("gid")
+    unknown = isinstance(exc, JournalError) and "no game" in str(exc)
+    if isinstance(gid, str) and not unknown and isinstance(exc, JournalError | sqlite3.Error):
+        w = web(request)
+
+        def recheck() -> GameDamage | None:
+            with w.journal("") as j:
+                return w.damage.check(j, gid, against_table=True)
+
+        await run_in_threadpool(recheck)
+    if isinstance(exc, sqlite3.Error):
+        return await http_error(request, HTTPException(503, f"the journal cannot be read: {exc}"))
+    return await http_error(request, HTTPException(404 if unknown else 400, str(exc)))
 
 
-exception_handlers: dict[Any, Any] = {HTTPException: http_error, ArbitruError: library_error}
+exception_handlers: dict[Any, Any] = {
+    HTTPException: http_error,
+    ArbitruError: library_error,
+    sqlite3.Error: library_error,  # a page SQLite cannot read, outside the journal's own wrapping
+}
 
 routes = [
     Route("/", index),

@@ -1,0 +1,146 @@
+"""A damaged journal is never served as if whole: which games' events cannot all be read, remembered per game in
+this process, and the door that keeps writes off them.
+
+The server's start compares the event index with the event table (an index page cut short hides events without
+any error) and runs SQLite's ``quick_check``; when that fails, every game is checked at once. A game is checked
+deeply (every event read) the first time a request names it, when a request on it fails with a journal error,
+every :data:`RECHECK_S` seconds while it is known damaged (against the table too) and every
+:data:`RECHECK_SOUND_S` seconds while sound; every other request costs one index walk
+(:meth:`~arbitru.journal.store.Journal.game_damage`). A damaged game's pages carry the banner of
+:func:`banner`; its writes answer 503 with the same words, and nothing is stored.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from typing import TYPE_CHECKING
+
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import HTMLResponse, JSONResponse
+
+from arbitru.journal.store import GameDamage, Journal
+from arbitru.web import i18n
+
+if TYPE_CHECKING:
+    from arbitru.web.app import ASGIApp, Receive, Scope, Send, Web
+
+RECHECK_S = 10.0
+#: a sound game is read through again this often (damage that appears while the server runs)
+RECHECK_SOUND_S = 60.0
+#: the paths that name one game: its pages, its forms, its API
+GAME_PATH = re.compile(r"^/(?:api/)?(?:games|train/anticipation|train)/(?P<gid>[^/]+)")
+NOT_GAMES = {"new", "anticipation"}
+READS = {"GET", "HEAD"}
+#: what a game serves as a file, where no banner can be shown
+FILES = re.compile(r"/download/|/forms/|\.pdf$")
+
+REPAIR = (
+    "Nothing can be entered into this game until it is repaired. On the server, run 'arbitru journal check' on "
+    "the journal file to see what is damaged, then move the sound games to a new journal with 'arbitru journal "
+    "copy' and bring this game back from a copy or an export ('arbitru journal import')."
+)
+TITLE = "This game's journal is damaged"
+
+
+class DamageWatch:
+    """Per game: (when checked, what is damaged or None), in this process."""
+
+    def __init__(self) -> None:
+        self._known: dict[str, tuple[float, GameDamage | None]] = {}
+        self._lock = threading.Lock()
+
+    def startup(self, journal: Journal) -> None:
+        """At the server's start: the event index against the event table (an index page cut short hides the
+        tail of a game without an error), then SQLite's quick check; when it fails, every game is checked now
+        rather than on its first request."""
+        short = journal.games_short_of_their_table()
+        with self._lock:
+            self._known.update({gid: (time.monotonic(), what) for gid, what in short.items()})
+        if journal.integrity(quick=True):
+            for gid in journal.game_ids():
+                if gid not in short:
+                    self.check(journal, gid)
+
+    def check(self, journal: Journal, gid: str, *, against_table: bool = False) -> GameDamage | None:
+        """Check the game deeply now and remember the answer; ``against_table``: its index against the table
+        too (a pass over the whole table, so only for a game already suspected)."""
+        found = journal.game_damage(gid, deep=True)
+        if found is None and against_table:
+            found = journal.games_short_of_their_table().get(gid)
+        with self._lock:
+            self._known[gid] = (time.monotonic(), found)
+        return found
+
+    def of(self, journal: Journal, gid: str) -> GameDamage | None:
+        """What is damaged in the game, or None: the remembered answer, checked again when due."""
+        with self._lock:
+            known = self._known.get(gid)
+        if known is None:
+            return self.check(journal, gid)
+        age = time.monotonic() - known[0]
+        if known[1] is not None:
+            return self.check(journal, gid, against_table=True) if age > RECHECK_S else known[1]
+        if age > RECHECK_SOUND_S or journal.game_damage(gid) is not None:
+            return self.check(journal, gid)
+        return None
+
+    def known(self, gid: str) -> GameDamage | None:
+        """The damage remembered for the game, without checking."""
+        with self._lock:
+            known = self._known.get(gid)
+        return known[1] if known else None
+
+
+def game_of(path: str) -> str | None:
+    m = GAME_PATH.match(path)
+    return m["gid"] if m and m["gid"] not in NOT_GAMES else None
+
+
+def banner(what: GameDamage, _: i18n.Gettext) -> dict[str, str]:
+    """The banner's words in the page's language: what is damaged (a count, or where reading fails in the
+    library's own words, SQLite's error included) and how to repair it."""
+    if what.detail:
+        said = _("its events cannot all be read: %(detail)s", detail=what.detail)
+    else:
+        said = _("%(missing)s of its %(total)s events cannot be read", missing=what.missing, total=what.total)
+    return {"title": _(TITLE), "what": said, "repair": _(REPAIR)}
+
+
+def refusal(what: GameDamage) -> str:
+    """The 503 message of a write to a damaged game (the API's, in English like its other errors)."""
+    return f"{TITLE}: {what}. {REPAIR}"
+
+
+class DamageGuard:
+    """Before a request that names a game: look at its damage; a write to a damaged game, any API request on it
+    and any file of it answer 503 and reach nothing else."""
+
+    def __init__(self, app: ASGIApp, web: Web) -> None:
+        self.app = app
+        self.web = web
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        gid = game_of(scope["path"]) if scope["type"] == "http" else None
+        if gid is None:
+            await self.app(scope, receive, send)
+            return
+
+        def look() -> GameDamage | None:
+            with self.web.journal("") as j:
+                return self.web.damage.of(j, gid)
+
+        what = await run_in_threadpool(look)
+        api = scope["path"].startswith("/api/")
+        # a page can be drawn under the banner; the API and files (GCG, CSV, PDF) have none: nothing of them
+        if what is None or (scope["method"] in READS and not api and not FILES.search(scope["path"])):
+            await self.app(scope, receive, send)
+            return
+        if api:
+            response: JSONResponse | HTMLResponse = JSONResponse(
+                {"error": refusal(what), "stored": False}, status_code=503
+            )
+        else:
+            response = self.web.damage_page(scope, what)
+        await response(scope, receive, send)

@@ -1,0 +1,212 @@
+"""Finding (issue 22): a damaged journal served as if whole. With one page of the SQLite file damaged, ``serve``
+showed a truncated game without a word and accepted new events onto it. Now the damaged game's pages carry a
+banner saying what is damaged and how to repair it, in the game's language; its writes answer 503 and store
+nothing; every other game keeps working. Real SQLite file, real damage, real HTTP against uvicorn.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from arbitru.formats.duplicate.game import Player, Session, Settings
+from arbitru.formats.duplicate.rulesets import ruleset
+from arbitru.formats.duplicate.slips import Slip
+from arbitru.journal.store import Journal
+from arbitru.lexicons.synthetic import load_lexicon
+from web_server import running_server
+from web_support import ARBITER_PASSWORD, LEXICON, PLAYERS, Site, make_game, make_site
+
+PAGE = 4096
+BANNER_ES = "El registro de esta partida está dañado"
+REPAIR = "arbitru journal check"
+
+
+@dataclass
+class Hall:
+    site: Site
+    url: str
+    damaged: str  # a Spanish game with one page of its events overwritten
+    whole: str  # an English game in the same file
+
+
+def spanish_game(site: Site) -> str:
+    settings = Settings(ruleset("fise", moves=5, seconds=60), "es", LEXICON, seed="7")
+    players = [Player(n, name) for n, name in PLAYERS]
+    with Journal(site.db, actor="arbiter") as j:
+        # its id sorts after the other game's: the last pages of the event index hold its events alone
+        s = Session.create(j, settings, load_lexicon(LEXICON, "es"), players, game_id="zz-damaged")
+        s.draw()
+        return s.id
+
+
+def pages_of(data: bytes, gid: str, spare: str, *, marker: bytes | None) -> list[int]:
+    """The pages that hold the game's entries and not the other game's: table pages (with the slips' marker)
+    or, without a marker, pages of the event index (game id and number only)."""
+    out = []
+    for p in range(len(data) // PAGE):
+        chunk = data[p * PAGE:(p + 1) * PAGE]
+        if gid.encode() not in chunk or spare.encode() in chunk:
+            continue
+        if (marker is None and b"QQQQ" not in chunk and chunk.count(gid.encode()) > 20) or (
+            marker is not None and chunk.count(marker) > 5
+        ):
+            out.append(p)
+    assert out, "no page holds the game's events alone"
+    return out
+
+
+def garbage_over_a_table_page(db: Path, gid: str, spare: str) -> None:
+    """Garbage over one page of the game's events in the middle: SQLite reports it when read."""
+    data = bytearray(db.read_bytes())
+    pages = pages_of(data, gid, spare, marker=b"Q" * 10)
+    assert len(pages) > 2
+    target = pages[len(pages) // 2]
+    for k in range(PAGE):
+        data[target * PAGE + k] = (k * 151 + 7) % 256
+    db.write_bytes(bytes(data))
+
+
+def index_page_cut_short(db: Path, gid: str, spare: str) -> None:
+    """The index page of the game's last events says it holds one entry: the game reads back shorter, events
+    numbered 1..n with none missing, and SQLite reports nothing (the finding's truncated game)."""
+    data = bytearray(db.read_bytes())
+    for target in reversed(pages_of(data, gid, spare, marker=None)):
+        cut = bytearray(data)
+        cut[target * PAGE + 3:target * PAGE + 5] = (1).to_bytes(2, "big")
+        db.write_bytes(bytes(cut))
+        con = sqlite3.connect(db)
+        try:
+            n, last = con.execute("SELECT COUNT(*), MAX(seq) FROM event WHERE game_id = ?", (gid,)).fetchone()
+        finally:
+            con.close()
+        if n == last < 300:
+            return
+    raise AssertionError("no index page holds the game's last events alone")
+
+
+def stored_events(db: str, gid: str) -> int:
+    """The game's events by the index (whose pages are sound), so a damaged game can still be counted."""
+    con = sqlite3.connect(db)
+    try:
+        (n,) = con.execute("SELECT COUNT(*) FROM event WHERE game_id = ?", (gid,)).fetchone()
+    finally:
+        con.close()
+    return int(n)
+
+
+def csrf(html: str) -> str:
+    m = re.search(r'name="csrf" value="([^"]+)"', html)
+    assert m, "the page has no form with a CSRF token"
+    return m.group(1)
+
+
+def arbiter(url: str) -> httpx.Client:
+    c = httpx.Client(base_url=url, timeout=30)
+    r = c.post("/login", data={"csrf": csrf(c.get("/login").text), "name": "arbiter", "password": ARBITER_PASSWORD})
+    assert r.status_code == 303, r.text
+    return c
+
+
+@pytest.fixture(scope="module", params=[garbage_over_a_table_page, index_page_cut_short])
+def hall(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
+    site = make_site(tmp_path_factory.mktemp("damaged"))
+    damaged = spanish_game(site)
+    whole = make_game(site)
+    with Journal(site.db, actor="desk:a") as j:
+        s = Session(j, damaged)
+        for n in range(300):
+            s.store_slips([Slip(1, str(n + 100), "H8", "Q" * 50, n)])
+        j.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    request.param(Path(site.db), damaged, whole)
+    with running_server(site.db) as url:
+        yield Hall(site, url, damaged, whole)
+
+
+def api_slip(hall: Hall, gid: str, player: str, word: str) -> httpx.Response:
+    """The player's slip for move 1 at H8, handed in through the API with his code."""
+    return httpx.post(
+        f"{hall.url}/api/games/{gid}/slips",
+        json={"move": 1, "position": "H8", "word": word, "score": 4},
+        headers={"Authorization": f"Bearer {hall.site.code(gid, player)}"},
+        timeout=30,
+    )
+
+
+def test_damaged_journal_pages_show_the_banner_in_the_games_language_not_a_truncated_game(hall: Hall) -> None:
+    with closing(arbiter(hall.url)) as c:
+        # the pages (their live fragments are swapped in under the page's banner)
+        for page in ("", "/screen", "/play", "/results"):
+            r = c.get(f"/games/{hall.damaged}{page}")
+            # drawn under the banner when what can be read replays, else the banner alone
+            assert r.status_code in (200, 503), (page, r.status_code)
+            assert 'class="damage"' in r.text and BANNER_ES in r.text and REPAIR in r.text, page
+            # what is damaged, in Spanish: where reading fails (SQLite's own words), or how many events are missing
+            said = r"no se pueden leer todos sus eventos: game zz-damaged: the journal is damaged after event \d+"
+            assert re.search(f"{said}|\\d+ de sus \\d+ eventos no se pueden leer", r.text), page
+            assert 'lang="es"' in r.text
+        r = c.get(f"/api/games/{hall.damaged}")
+        assert r.status_code == 503 and REPAIR in r.json()["error"]
+        for download in ("game.gcg", "results.csv", "moves.csv"):  # files: no banner, so nothing
+            r = c.get(f"/games/{hall.damaged}/download/{download}")
+            assert r.status_code == 503 and BANNER_ES in r.text, download
+
+
+def test_damaged_journal_writes_answer_503_and_store_nothing(hall: Hall) -> None:
+    before = stored_events(hall.site.db, hall.damaged)
+    with closing(arbiter(hall.url)) as c:
+        token = csrf(c.get(f"/games/{hall.whole}").text)
+        slip = {"csrf": token, "move": "1", "player": "1", "position": "H8", "word": "AB", "score": "4"}
+        for action, form in (("desk", slip), ("clock", {"csrf": token, "action": "start"}),
+                             ("draw", {"csrf": token}), ("end", {"csrf": token})):
+            r = c.post(f"/games/{hall.damaged}/{action}", data=form)
+            assert r.status_code == 503, (action, r.status_code)
+            assert BANNER_ES in r.text and REPAIR in r.text
+    api = api_slip(hall, hall.damaged, "1", "AB")
+    assert api.status_code == 503 and api.json()["stored"] is False and REPAIR in api.json()["error"]
+    assert stored_events(hall.site.db, hall.damaged) == before
+
+
+def test_damaged_journal_the_other_game_keeps_working_reads_and_writes(hall: Hall) -> None:
+    before = stored_events(hall.site.db, hall.whole)
+    with closing(arbiter(hall.url)) as c:
+        page = c.get(f"/games/{hall.whole}")
+        assert page.status_code == 200 and 'class="damage"' not in page.text
+        slip = {"csrf": csrf(page.text), "move": "1", "player": "1", "position": "H8", "word": "AB", "score": "4"}
+        assert c.post(f"/games/{hall.whole}/desk", data=slip).status_code == 303
+        assert c.get("/").status_code == 200
+    api = api_slip(hall, hall.whole, "2", "BA")
+    assert api.status_code < 300, api.text
+    # committed: another connection, in another process, reads both
+    assert stored_events(hall.site.db, hall.whole) == before + 2
+
+
+def test_damaged_journal_a_lost_event_without_an_sqlite_error_is_seen_by_the_count(tmp_path: Path) -> None:
+    """An event gone without SQLite noticing (its row removed behind the journal's back): the game replays
+    shorter without an error, and only the count against the last event number shows it."""
+    site = make_site(tmp_path)
+    gid = make_game(site)
+    with Journal(site.db, actor="desk:a") as j:
+        Session(j, gid).store_slips([Slip(1, "1", "H8", "AB", 4)])
+        Session(j, gid).store_slips([Slip(1, "2", "H8", "BA", 4)])
+    con = sqlite3.connect(site.db)
+    con.execute("DROP TRIGGER event_no_delete")
+    (last,) = con.execute("SELECT MAX(seq) FROM event WHERE game_id = ?", (gid,)).fetchone()
+    con.execute("DELETE FROM event WHERE game_id = ? AND seq = ?", (gid, last - 1))
+    con.commit()
+    con.close()
+    with running_server(site.db) as url, closing(arbiter(url)) as c:
+        r = c.get(f"/games/{gid}")
+        assert r.status_code == 200 and 'class="damage"' in r.text  # the readable part, flagged
+        assert f"1 of its {last} events cannot be read" in r.text and REPAIR in r.text
+        token = csrf(r.text)
+        slip = {"csrf": token, "move": "1", "player": "3", "position": "H8", "word": "AB", "score": "4"}
+        assert c.post(f"/games/{gid}/desk", data=slip).status_code == 503
+    assert stored_events(site.db, gid) == last - 1
