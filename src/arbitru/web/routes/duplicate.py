@@ -34,6 +34,7 @@ from arbitru.formats.duplicate.game import (
 from arbitru.formats.duplicate.rulesets import BONUS_MODES, RULESETS, ruleset
 from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal.store import Journal
+from arbitru.season import tournament
 from arbitru.web import assets, auth, i18n, views
 from arbitru.web.app import Web, identity, login_as, web
 from arbitru.web.intake import SlipRequest
@@ -225,7 +226,16 @@ def settings_from(f: dict[str, str]) -> tuple[Settings, list[Player]]:
 
 async def new_game_page(request: Request) -> Response:
     need(request, "arbiter")
-    return web(request).render(request, "duplicate/new.html", rulesets=sorted(RULESETS), form={})
+    return web(request).render(request, "duplicate/new.html", rulesets=sorted(RULESETS),
+                               **await _in_tournament(request, request.query_params.get("tournament", "")))
+
+
+async def _in_tournament(request: Request, tid: str) -> dict[str, Any]:
+    """A tournament's next game: its players and rule set filled in (:mod:`arbitru.web.routes.season`)."""
+    from arbitru.web.routes.season import tournament_game_form
+
+    return await run_in_threadpool(tournament_game_form, web(request), request, tid, "duplicate") if tid else {
+        "form": {}}
 
 
 async def new_game(request: Request) -> Response:
@@ -245,13 +255,18 @@ async def new_game(request: Request) -> Response:
                 raise Refused("lexicon", str(e)) from None
             final = settings if settings.lexicon else _with_lexicon(settings, lex.name)
             with w.journal("arbiter") as j:
+                if f.get("tournament"):  # its players are the tournament's entries
+                    try:
+                        return tournament.create_duplicate_game(j, f["tournament"], final, lex)
+                    except ArbitruError as e:
+                        raise Refused("players", str(e)) from None
                 return Session.create(j, final, lex, players).id
 
         gid = await run_in_threadpool(create)
     except Refused as e:
         return w.render(
-            request, "duplicate/new.html", status=e.status, rulesets=sorted(RULESETS), form=f,
-            errors={e.field: e.message},
+            request, "duplicate/new.html", status=e.status, rulesets=sorted(RULESETS),
+            **(await _in_tournament(request, f.get("tournament", ""))) | {"form": f}, errors={e.field: e.message},
         )
     return RedirectResponse(f"/games/{gid}", 303)
 
