@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from arbitru.cli.common import Number, OneLineGroup, emit_json, journal_option, read_text
+from arbitru.engine.tiles import LANGUAGES
 from arbitru.journal.store import Journal
 from arbitru.season import championship, csvfile, ratings, registry, tournament
 from arbitru.season.registry import Entry, RegistryError
@@ -193,13 +194,16 @@ def tournament_() -> None:
 @click.option("--format", "game_format", type=click.Choice(tournament.GAME_FORMATS), default="duplicate",
               show_default=True)
 @click.option("--method", type=click.Choice(METHODS), default=None, help="The general table's method (FISE-15).")
+@click.option("--lang", type=click.Choice(LANGUAGES), default=None,
+              help="The language of its pages and games (default: the rule set's).")
 @click.option("--id", "tournament_id", default=None)
 @journal_option()
 @click.option("--json", "as_json", is_flag=True)
 def tournament_create(name: str, start: str, end: str, place: str, organiser: str, rules: str, game_format: str,
-                      method: str | None, tournament_id: str | None, journal: str, as_json: bool) -> None:
+                      method: str | None, lang: str | None, tournament_id: str | None, journal: str,
+                      as_json: bool) -> None:
     """Create a tournament."""
-    event = tournament.Event(name, start, end, place, organiser, rules, game_format, method or "")
+    event = tournament.Event(name, start, end, place, organiser, rules, game_format, method or "", lang=lang or "")
     with Journal(journal) as j:
         tid = tournament.create(j, event, tournament_id)
     emit_json({"tournament": tid} | event.to_dict()) if as_json else click.echo(tid)
