@@ -41,6 +41,17 @@ def make_tournament(site, rules: str = "fise", lang: str = "en") -> str:
         return tournament.create(j, Event("Cupa", "2026-05-01", rules=rules, format=fmt, lang=lang), "t1")
 
 
+def played_one_game(site, scores: dict[str, list[int]]):
+    """Tournament t1 of A1, A2, A3 with one game recorded (a top of 10), and the arbiter's client."""
+    make_tournament(site)
+    with Journal(site.db, actor="arbiter") as j:
+        tournament.enrol(j, "t1", list(scores))
+        tournament.record(j, "t1", scores, [10])
+    c = site.client()
+    login(c)
+    return c
+
+
 ARBITER_POSTS = [("/tournaments/new", {"name": "X", "start": "2026-01-01"}),
                  ("/tournaments/t1/enrol", {"player": "A1"}),
                  ("/tournaments/t1/enrol-new", {"name": "Eve"}),
@@ -163,12 +174,7 @@ def test_FISE_15_a_tournaments_duplicate_game_is_created_through_its_page_and_fe
 
 
 def test_a_withdrawal_is_asked_then_confirmed_and_carries_forward(site):
-    make_tournament(site)
-    with Journal(site.db, actor="arbiter") as j:
-        tournament.enrol(j, "t1", ["A1", "A2", "A3"])
-        tournament.record(j, "t1", {"A1": [10], "A2": [5], "A3": [1]}, [10])
-    c = site.client()
-    login(c)
+    c = played_one_game(site, {"A1": [10], "A2": [5], "A3": [1]})
     r = post(c, "/tournaments/t1/withdraw", {"player": "A2", "after_game": "1"}, "/tournaments/t1")
     assert r.status_code == 200 and "Withdraw A2 Dan Ene from every game after game 1?" in r.text
     assert len(site.events("t1", "withdrawn")) == 0
@@ -183,12 +189,7 @@ def test_a_withdrawal_is_asked_then_confirmed_and_carries_forward(site):
 
 
 def test_RO_6_6_a_championship_is_created_staged_and_a_player_eliminated_from_the_web(site):
-    make_tournament(site)
-    with Journal(site.db, actor="arbiter") as j:
-        tournament.enrol(j, "t1", ["A1", "A2", "A3"])
-        tournament.record(j, "t1", {"A1": [10], "A2": [10], "A3": [1]}, [10])
-    c = site.client()
-    login(c)
+    c = played_one_game(site, {"A1": [10], "A2": [10], "A3": [1]})
     r = post(c, "/championships/new", {"name": "Nationala", "points": "10,8,x"}, "/tournaments")
     assert r.status_code == 422 and "whole numbers" in r.text
     r = post(c, "/championships/new", {"name": "Nationala", "points": "10,8,6", "best": "1"}, "/tournaments")

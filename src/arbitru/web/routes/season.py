@@ -75,17 +75,22 @@ async def registry_csv(request: Request) -> Response:
     return _csv(await run_in_threadpool(load), "registry.csv")
 
 
+def entry_from(f: dict[str, str]) -> Entry:
+    """A player to register, from the registration fields (``season/_player_fields.html``)."""
+    born = f.get("born", "")
+    year = ascii_number(born) if born else None
+    if born and year is None:
+        raise registry.RegistryError(f"birth year {born!r} is not a number")
+    return Entry(f.get("name", ""), f.get("licence", ""), f.get("federation", ""), f.get("club", ""), year,
+                 tuple(c for c in f.get("categories", "").split(";") if c.strip()))
+
+
 async def registry_add(request: Request) -> Response:
     w = web(request)
     need(request, "arbiter")
     try:
         f = await read_form(request)
-        born = f.get("born", "")
-        year = ascii_number(born) if born else None
-        if born and year is None:
-            raise Refused("add", f"birth year {born!r} is not a number")
-        entry = Entry(f.get("name", ""), f.get("licence", ""), f.get("federation", ""), f.get("club", ""), year,
-                      tuple(c for c in f.get("categories", "").split(";") if c.strip()))
+        entry = entry_from(f)
 
         def add() -> None:
             with w.journal("arbiter") as j:
@@ -242,39 +247,43 @@ async def tournament_page(request: Request) -> Response:
     return w.render(request, "season/table.html", **await run_in_threadpool(_table, w, request))
 
 
-def tournament_action(field: str, action: Any, question: Any = None) -> Any:
-    """An arbiter's POST on a tournament: ``action(journal, tournament, form)`` stores it; a refusal is shown
-    beside the form ``field``, nothing stored. With ``question``, the action cannot be undone: the first request
-    asks ``question(tournament, registry, form)``, the second (``confirm=1``) stores."""
+#: the page an arbiter's action on a tournament or a championship comes from: its template, its context
+PAGES: dict[str, tuple[str, str, Any]] = {}
+
+
+def arbiter_action(page: str, field: str, action: Any, question: Any = None) -> Any:
+    """An arbiter's POST on a tournament or a championship (``page``): ``action(journal, id, form, ticked)``
+    stores it; a refusal is shown beside the form ``field``, nothing stored. With ``question``, the action
+    cannot be undone: the first request asks ``question(journal, id, form)`` and stores nothing, the second
+    (``confirm=1``) stores."""
 
     async def endpoint(request: Request) -> Response:
         w = web(request)
         need(request, "arbiter")
-        tid = request.path_params["tid"]
-        confirm: dict[str, Any] | None = None
+        key, template, context = PAGES[page]
+        owner = request.path_params[key]
         try:
             f = await read_form(request)
-            form = await request.form()  # the checked players: one field each
+            form = await request.form()  # the ticked players: one field each
 
             def run() -> dict[str, Any] | None:
                 with w.journal("arbiter") as j:
-                    t = _tournament(j, tid)
                     try:
                         if question is not None and f.get("confirm") != "1":
-                            return {"field": field, "question": question(t, registry.load(j), f), "fields": f}
-                        action(j, t, f, [v for v in form.getlist("player") if isinstance(v, str)])
+                            return {"field": field, "question": question(j, owner, f), "fields": f}
+                        action(j, owner, f, [v for v in form.getlist("player") if isinstance(v, str)])
                     except ArbitruError as e:
                         raise Refused(field, str(e)) from None
                 return None
 
             confirm = await run_in_threadpool(run)
         except Refused as e:
-            ctx = await run_in_threadpool(_table, w, request)
-            return w.render(request, "season/table.html", status=e.status, errors={e.field: e.message}, **ctx)
+            ctx = await run_in_threadpool(context, w, request)
+            return w.render(request, template, status=e.status, errors={e.field: e.message}, **ctx)
         if confirm is not None:
-            ctx = await run_in_threadpool(_table, w, request)
-            return w.render(request, "season/table.html", confirm=confirm, **ctx)
-        return RedirectResponse(f"/tournaments/{tid}", 303)
+            ctx = await run_in_threadpool(context, w, request)
+            return w.render(request, template, confirm=confirm, **ctx)
+        return RedirectResponse(f"/{page}s/{owner}", 303)
 
     return endpoint
 
@@ -284,21 +293,16 @@ def _late(f: dict[str, str], t: Tournament) -> bool:
     return f.get("late") == "1" or (f.get("late") != "0" and bool(t.games))
 
 
-def do_enrol(j: Any, t: Tournament, f: dict[str, str], checked: list[str]) -> None:
+def do_enrol(j: Any, tid: str, f: dict[str, str], checked: list[str]) -> None:
+    t = tournament.replay(j, tid)
     typed = [p for p in f.get("players", "").replace(",", " ").split() if p]
     if not checked and not typed:
         raise TournamentError("tick the players to enrol, or type their registry ids")
     tournament.enrol(j, t.id, checked + typed, late=_late(f, t))
 
 
-def do_enrol_new(j: Any, t: Tournament, f: dict[str, str], checked: list[str]) -> None:
-    born = f.get("born", "")
-    year = ascii_number(born) if born else None
-    if born and year is None:
-        raise TournamentError(f"birth year {born!r} is not a number")
-    entry = Entry(f.get("name", ""), f.get("licence", ""), f.get("federation", ""), f.get("club", ""), year,
-                  tuple(c for c in f.get("categories", "").split(";") if c.strip()))
-    tournament.enrol(j, t.id, new=[entry], late=_late(f, t))
+def do_enrol_new(j: Any, tid: str, f: dict[str, str], checked: list[str]) -> None:
+    tournament.enrol(j, tid, new=[entry_from(f)], late=_late(f, tournament.replay(j, tid)))
 
 
 def _after(f: dict[str, str], t: Tournament) -> int:
@@ -311,14 +315,15 @@ def _after(f: dict[str, str], t: Tournament) -> int:
     return n
 
 
-def ask_withdraw(t: Tournament, reg: registry.Registry, f: dict[str, str]) -> str:
+def ask_withdraw(j: Any, tid: str, f: dict[str, str]) -> str:
+    t, reg = tournament.replay(j, tid), registry.load(j)
     e = t.enrolment(reg.resolve(f.get("player", "")))
     return i18n.Text("Withdraw %(player)s from every game after game %(n)s? It cannot be undone.",
                      player=f"{e.player} {reg.name(e.player)}", n=_after(f, t))
 
 
-def do_withdraw(j: Any, t: Tournament, f: dict[str, str], checked: list[str]) -> None:
-    tournament.withdraw(j, t.id, f.get("player", ""), _after(f, t))
+def do_withdraw(j: Any, tid: str, f: dict[str, str], checked: list[str]) -> None:
+    tournament.withdraw(j, tid, f.get("player", ""), _after(f, tournament.replay(j, tid)))
 
 
 async def tournament_download(request: Request) -> Response:
@@ -412,40 +417,7 @@ async def championship_create(request: Request) -> Response:
     return RedirectResponse(f"/championships/{cid}", 303)
 
 
-def championship_action(field: str, action: Any, question: Any = None) -> Any:
-    """An arbiter's POST on a championship (a stage added, a player eliminated), as :func:`tournament_action`."""
-
-    async def endpoint(request: Request) -> Response:
-        w = web(request)
-        need(request, "arbiter")
-        cid = request.path_params["cid"]
-        try:
-            f = await read_form(request)
-
-            def run() -> dict[str, Any] | None:
-                with w.journal("arbiter") as j:
-                    try:
-                        if question is not None and f.get("confirm") != "1":
-                            return {"field": field, "question": question(j, cid, f), "fields": f}
-                        action(j, cid, f)
-                    except ArbitruError as e:
-                        raise Refused(field, str(e)) from None
-                return None
-
-            confirm = await run_in_threadpool(run)
-        except Refused as e:
-            ctx = await run_in_threadpool(_championship_context, w, request)
-            return w.render(request, "season/championship.html", status=e.status, errors={e.field: e.message},
-                            **ctx)
-        if confirm is not None:
-            ctx = await run_in_threadpool(_championship_context, w, request)
-            return w.render(request, "season/championship.html", confirm=confirm, **ctx)
-        return RedirectResponse(f"/championships/{cid}", 303)
-
-    return endpoint
-
-
-def do_stage(j: Any, cid: str, f: dict[str, str]) -> None:
+def do_stage(j: Any, cid: str, f: dict[str, str], checked: list[str]) -> None:
     championship.add_stage(j, cid, f.get("tournament", ""))
 
 
@@ -466,7 +438,7 @@ def ask_eliminate(j: Any, cid: str, f: dict[str, str]) -> str:
                      player=f"{record.id} {record.name}", n=_stage(f))
 
 
-def do_eliminate(j: Any, cid: str, f: dict[str, str]) -> None:
+def do_eliminate(j: Any, cid: str, f: dict[str, str], checked: list[str]) -> None:
     championship.eliminate(j, cid, f.get("player", ""), _stage(f), f.get("reason", ""))
 
 
@@ -492,6 +464,9 @@ async def ratings_csv(request: Request) -> Response:
     return _csv(ratings.rating_list_csv(ctx["rows"]), "ratings.csv")
 
 
+PAGES.update(tournament=("tid", "season/table.html", _table),
+             championship=("cid", "season/championship.html", _championship_context))
+
 routes = [
     Route("/registry", registry_page),
     Route("/registry.csv", registry_csv),
@@ -502,14 +477,15 @@ routes = [
     Route("/tournaments", tournaments_page),
     Route("/tournaments/new", tournament_create, methods=["POST"]),
     Route("/tournaments/{tid}", tournament_page),
-    Route("/tournaments/{tid}/enrol", tournament_action("enrol", do_enrol), methods=["POST"]),
-    Route("/tournaments/{tid}/enrol-new", tournament_action("enrol-new", do_enrol_new), methods=["POST"]),
-    Route("/tournaments/{tid}/withdraw", tournament_action("withdraw", do_withdraw, ask_withdraw), methods=["POST"]),
+    Route("/tournaments/{tid}/enrol", arbiter_action("tournament", "enrol", do_enrol), methods=["POST"]),
+    Route("/tournaments/{tid}/enrol-new", arbiter_action("tournament", "enrol-new", do_enrol_new), methods=["POST"]),
+    Route("/tournaments/{tid}/withdraw", arbiter_action("tournament", "withdraw", do_withdraw, ask_withdraw),
+          methods=["POST"]),
     Route("/tournaments/{tid}/download/{what}", tournament_download),
     Route("/championships/new", championship_create, methods=["POST"]),
     Route("/championships/{cid}", championship_page),
-    Route("/championships/{cid}/stage", championship_action("stage", do_stage), methods=["POST"]),
-    Route("/championships/{cid}/eliminate", championship_action("eliminate", do_eliminate, ask_eliminate),
+    Route("/championships/{cid}/stage", arbiter_action("championship", "stage", do_stage), methods=["POST"]),
+    Route("/championships/{cid}/eliminate", arbiter_action("championship", "eliminate", do_eliminate, ask_eliminate),
           methods=["POST"]),
     Route("/ratings", ratings_page),
     Route("/ratings.csv", ratings_csv),
