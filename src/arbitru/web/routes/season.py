@@ -194,24 +194,35 @@ def _event_from(f: dict[str, str]) -> Event:
         raise Refused("tournament" if where in ("place", "organiser") else where, str(e)) from None
 
 
-async def tournament_create(request: Request) -> Response:
-    w = web(request)
-    need(request, "arbiter")
-    f: dict[str, str] = {}
-    try:
-        f = await read_form(request)
-        event = _event_from(f)
+def creation(page: str, prefix: str, store: Any) -> Any:
+    """The arbiter creates a tournament or a championship (``page``) from the form on ``/tournaments``:
+    ``store(journal, form)`` returns its id; a refusal is shown beside its field (``prefix`` + field), with the
+    form as it was filled in, nothing stored."""
 
-        def create() -> str:
-            with w.journal("arbiter") as j:
-                return tournament.create(j, event)
+    async def endpoint(request: Request) -> Response:
+        w = web(request)
+        need(request, "arbiter")
+        f: dict[str, str] = {}
+        try:
+            f = await read_form(request)
 
-        tid = await run_in_threadpool(create)
-    except Refused as e:
-        ctx = await run_in_threadpool(_tournaments_context, w, request)
-        return w.render(request, "season/tournaments.html", status=e.status, errors={f"t-{e.field}": e.message},
-                        form=f, **ctx)
-    return RedirectResponse(f"/tournaments/{tid}", 303)
+            def create() -> str:
+                with w.journal("arbiter") as j:
+                    made: str = store(j, f)
+                    return made
+
+            made = await run_in_threadpool(create)
+        except Refused as e:
+            ctx = await run_in_threadpool(_tournaments_context, w, request)
+            return w.render(request, "season/tournaments.html", status=e.status,
+                            errors={prefix + e.field: e.message}, **{prefix.strip("-") + "_form": f}, **ctx)
+        return RedirectResponse(f"/{page}s/{made}", 303)
+
+    return endpoint
+
+
+def store_tournament(j: Any, f: dict[str, str]) -> str:
+    return tournament.create(j, _event_from(f))
 
 
 def _matches(record: registry.Record, query: str) -> bool:
@@ -387,34 +398,19 @@ def _points(text: str) -> list[int]:
     cells = [c for c in text.replace(";", ",").replace(" ", ",").split(",") if c]
     numbers = [ascii_number(c) for c in cells]
     if any(n is None for n in numbers):
-        raise Refused("c-points", f"points per place: whole numbers separated by commas, not {text!r}")
+        raise Refused("points", f"points per place: whole numbers separated by commas, not {text!r}")
     return [n for n in numbers if n is not None]
 
 
-async def championship_create(request: Request) -> Response:
-    w = web(request)
-    need(request, "arbiter")
-    f: dict[str, str] = {}
+def store_championship(j: Any, f: dict[str, str]) -> str:
+    points = _points(f.get("points", "")) or list(championship.DEFAULT_POINTS)
+    best = ascii_number(f.get("best") or "0")
+    if best is None:
+        raise Refused("best", f"best N: a whole number, not {f.get('best')!r}")
     try:
-        f = await read_form(request)
-        points = _points(f.get("points", "")) or list(championship.DEFAULT_POINTS)
-        best = ascii_number(f.get("best") or "0")
-        if best is None:
-            raise Refused("c-best", f"best N: a whole number, not {f.get('best')!r}")
-
-        def create() -> str:
-            with w.journal("arbiter") as j:
-                try:
-                    return championship.create(j, f.get("name", ""), points, best)
-                except ArbitruError as e:
-                    raise Refused("c-name" if "name" in str(e) else "c-points", str(e)) from None
-
-        cid = await run_in_threadpool(create)
-    except Refused as e:
-        ctx = await run_in_threadpool(_tournaments_context, w, request)
-        return w.render(request, "season/tournaments.html", status=e.status, errors={e.field: e.message},
-                        cform=f, **ctx)
-    return RedirectResponse(f"/championships/{cid}", 303)
+        return championship.create(j, f.get("name", ""), points, best)
+    except ArbitruError as e:
+        raise Refused("name" if "name" in str(e) else "points", str(e)) from None
 
 
 def do_stage(j: Any, cid: str, f: dict[str, str], checked: list[str]) -> None:
@@ -475,14 +471,14 @@ routes = [
     Route("/players/{pid}", player_page),
     Route("/players/{pid}/correct", player_correct, methods=["POST"]),
     Route("/tournaments", tournaments_page),
-    Route("/tournaments/new", tournament_create, methods=["POST"]),
+    Route("/tournaments/new", creation("tournament", "t-", store_tournament), methods=["POST"]),
     Route("/tournaments/{tid}", tournament_page),
     Route("/tournaments/{tid}/enrol", arbiter_action("tournament", "enrol", do_enrol), methods=["POST"]),
     Route("/tournaments/{tid}/enrol-new", arbiter_action("tournament", "enrol-new", do_enrol_new), methods=["POST"]),
     Route("/tournaments/{tid}/withdraw", arbiter_action("tournament", "withdraw", do_withdraw, ask_withdraw),
           methods=["POST"]),
     Route("/tournaments/{tid}/download/{what}", tournament_download),
-    Route("/championships/new", championship_create, methods=["POST"]),
+    Route("/championships/new", creation("championship", "c-", store_championship), methods=["POST"]),
     Route("/championships/{cid}", championship_page),
     Route("/championships/{cid}/stage", arbiter_action("championship", "stage", do_stage), methods=["POST"]),
     Route("/championships/{cid}/eliminate", arbiter_action("championship", "eliminate", do_eliminate, ask_eliminate),
