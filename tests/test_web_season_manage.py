@@ -56,6 +56,7 @@ ARBITER_POSTS = [("/tournaments/new", {"name": "X", "start": "2026-01-01"}),
                  ("/tournaments/t1/enrol", {"player": "A1"}),
                  ("/tournaments/t1/enrol-new", {"name": "Eve"}),
                  ("/tournaments/t1/withdraw", {"player": "A1", "confirm": "1"}),
+                 ("/tournaments/t1/record", {"result": "master,5\nA1,5"}),
                  ("/championships/new", {"name": "N"}),
                  ("/championships/c1/stage", {"tournament": "t1"}),
                  ("/championships/c1/eliminate", {"player": "A1", "stage": "1", "confirm": "1"})]
@@ -272,3 +273,18 @@ def test_standings_never_depend_on_spelling_a_typo_does_not_split_a_player_and_n
     rows_json = json.loads(out.output)["standings"]
     assert sorted((r["registry_id"], r["player"], r["games"]) for r in rows_json) == [
         ("A1", "Ana Popa", 2), ("A2", "Dan Ene", 2), ("A3", "Ion Pop", 2), ("A4", "Ion Pop", 2)]
+
+
+def test_FISE_15_a_game_played_on_paper_is_recorded_from_the_tournaments_page(site):
+    c = played_one_game(site, {"A1": [10], "A2": [5], "A3": [1]})
+    r = post(c, "/tournaments/t1/record", {"result": "master,20\nA1,20\nA2,x\n"}, "/tournaments/t1")
+    assert r.status_code == 422 and "line 3" in r.text.split('id="record"')[1]
+    r = post(c, "/tournaments/t1/record", {"result": "master,20\nA1,20\nA9,3\n"}, "/tournaments/t1")
+    assert r.status_code == 422 and 'id="record-error"' in r.text
+    assert len(site.events("t1", "recorded")) == 1
+    r = post(c, "/tournaments/t1/record", {"title": "Partida 2", "result": "master,20\nA1,20\nA2,15\nA3,3\n"},
+             "/tournaments/t1")
+    assert r.status_code == 303
+    page = c.get("/tournaments/t1").text
+    assert "<th>2</th>" in page and "Partida 2" in page
+    assert site.client().post("/tournaments/t1/record", data={"csrf": "x", "result": "master,1"}).status_code == 401

@@ -27,7 +27,7 @@ from arbitru.journal.store import Journal
 from arbitru.season import outcome
 from arbitru.season.outcome import Lexicons, Outcome
 from arbitru.season.registry import Entry, Registry, check_date, load, register
-from arbitru.textinput import check_payload, check_text
+from arbitru.textinput import InputError, check_payload, check_text, csv_rows, parse_signed
 
 FORMAT = "tournament"
 GAME_FORMATS = ("duplicate", "anticipation")
@@ -278,6 +278,28 @@ def record(
         check_payload(data, "recorded")
         journal.append(tournament_id, "recorded", data)
     return number
+
+
+def read_result(text: str) -> tuple[list[int], dict[str, list[int]]]:
+    """A game's result as a CSV text: a line ``master,<score of move 1>,…`` and a line per player ``<registry
+    id>,<points of move 1>,…``; returns the master moves and each player's points.
+
+    :raises InputError: for a cell that is not a number or a player given twice (with its line).
+    """
+    masters: list[int] = []
+    scores: dict[str, list[int]] = {}
+    for line, cells in csv_rows(text, "results file"):
+        if not cells or not any(c.strip() for c in cells):
+            continue
+        values = [parse_signed(c, f"results file: line {line}: points") for c in cells[1:]]
+        who = cells[0].strip()
+        if who.lower() == "master":
+            masters = values
+        elif who in scores:
+            raise InputError(f"results file: line {line}: {who} is given twice")
+        else:
+            scores[who] = values
+    return masters, scores
 
 
 def create_duplicate_game(

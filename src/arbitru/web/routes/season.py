@@ -25,6 +25,8 @@ from arbitru.web.routes.results import pdf_of
 
 #: the most characters of a CSV file pasted into the import form
 MAX_CSV = 2_000_000
+#: the most characters of a game's result typed as CSV (a line per player)
+MAX_RESULT = 50_000
 #: the most registry records offered at once to enrol (a search narrows them)
 MAX_OFFERED = 60
 
@@ -274,7 +276,7 @@ def arbiter_action(page: str, field: str, action: Any, question: Any = None) -> 
         key, template, context = PAGES[page]
         owner = request.path_params[key]
         try:
-            f = await read_form(request)
+            f = await read_form(request, {"result": MAX_RESULT})
             form = await request.form()  # the ticked players: one field each
 
             def run() -> dict[str, Any] | None:
@@ -314,6 +316,13 @@ def do_enrol(j: Any, tid: str, f: dict[str, str], checked: list[str]) -> None:
 
 def do_enrol_new(j: Any, tid: str, f: dict[str, str], checked: list[str]) -> None:
     tournament.enrol(j, tid, new=[entry_from(f)], late=_late(f, tournament.replay(j, tid)))
+
+
+def do_record(j: Any, tid: str, f: dict[str, str], checked: list[str]) -> None:
+    masters, scores = tournament.read_result(f.get("result", ""))
+    if not scores:
+        raise TournamentError("the result: a line master,… and a line per player (registry id, points per move)")
+    tournament.record(j, tid, scores, masters, title=f.get("title", ""))
 
 
 def _after(f: dict[str, str], t: Tournament) -> int:
@@ -475,6 +484,7 @@ routes = [
     Route("/tournaments/{tid}", tournament_page),
     Route("/tournaments/{tid}/enrol", arbiter_action("tournament", "enrol", do_enrol), methods=["POST"]),
     Route("/tournaments/{tid}/enrol-new", arbiter_action("tournament", "enrol-new", do_enrol_new), methods=["POST"]),
+    Route("/tournaments/{tid}/record", arbiter_action("tournament", "record", do_record), methods=["POST"]),
     Route("/tournaments/{tid}/withdraw", arbiter_action("tournament", "withdraw", do_withdraw, ask_withdraw),
           methods=["POST"]),
     Route("/tournaments/{tid}/download/{what}", tournament_download),
