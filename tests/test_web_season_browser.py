@@ -41,6 +41,8 @@ def play_game(page: Page, db: str, number: int) -> str:
     page.fill("input[name=moves]", "3")
     page.fill("input[name=seconds]", "60")
     page.fill("input[name=seed]", str(number))
+    if number == 1:
+        shot(page, "season-new-game")
     submit(page, "form[action='/games/new'] button")
     gid = page.url.split("/games/")[1].split("?")[0].split("#")[0]
     submit(page, "button[name=new][value='0']")
