@@ -267,9 +267,14 @@ def test_RO_5_3_anticipation_slip_keeps_a_cr_inside_a_quoted_field(tmp_path: Pat
     assert slip.payload["rows"][0]["note"] == "Verificare\rAL"
 
 
-# what a desk may type in a slip's text fields: any printable text, spaces, CR and LF included
+# what a desk may type in a slip's note: any printable text, spaces, CR and LF included; in its other fields one
+# line (issue 22: a control character in a word or position is refused at the door)
 _TEXT = st.text(
     st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="\ufeff") | st.sampled_from(" \r\n\t,;\""),
+    max_size=12,
+)
+_LINE = st.text(
+    st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="\ufeff") | st.sampled_from(" ,;\""),
     max_size=12,
 )
 
@@ -280,7 +285,7 @@ def _csv(rows: list[list[str]], delimiter: str = ",") -> str:
     return out.getvalue()
 
 
-@given(st.lists(st.tuples(st.sampled_from(["1", "2", " 1", "2 "]), _TEXT, _TEXT, _TEXT), min_size=1, max_size=4))
+@given(st.lists(st.tuples(st.sampled_from(["1", "2", " 1", "2 "]), _LINE, _LINE, _TEXT), min_size=1, max_size=4))
 def test_FISE_6_duplicate_slips_round_trip_through_the_cli_unchanged(tmp_path_factory: pytest.TempPathFactory,
                                                                       slips: list[tuple[str, str, str, str]]) -> None:
     rows = [[player, position, word, note] for player, position, word, note in slips]
@@ -303,7 +308,7 @@ def test_FISE_6_duplicate_slips_round_trip_through_the_cli_unchanged(tmp_path_fa
     assert invoke("duplicate", "export", "-j", str(path)).exit_code == 0
 
 
-@given(st.lists(st.tuples(st.sampled_from(["Ana", "Dan"]), _TEXT, _TEXT, _TEXT, _TEXT), min_size=1, max_size=4))
+@given(st.lists(st.tuples(st.sampled_from(["Ana", "Dan"]), _LINE, _LINE, _LINE, _TEXT), min_size=1, max_size=4))
 def test_RO_5_3_anticipation_slips_round_trip_through_the_cli_unchanged(tmp_path_factory: pytest.TempPathFactory,
                                                                          slips: list[tuple[str, ...]]) -> None:
     tmp = tmp_path_factory.mktemp("ant")
@@ -324,3 +329,13 @@ def test_RO_5_3_anticipation_slips_round_trip_through_the_cli_unchanged(tmp_path
                    for e in game.journal.events(game.id, "slip") for r in e.payload["rows"]]) == sorted(kept)
     assert len(stored) == sum(len(v) for v in by_player.values())
     assert invoke("anticipation", "results", game.id, "--db", str(tmp / "games.db")).exit_code == 0
+
+
+@pytest.mark.parametrize("cell", ["AB\x00C", "A\tB", '"A\nB"'])
+def test_control_characters_in_a_slip_files_word_are_refused_naming_the_field(duplicate_journal: Path,
+                                                                              tmp_path: Path, cell: str) -> None:
+    slips = tmp_path / "slips.csv"
+    slips.write_text(f"move,player,position,word\n1,1,H8,{cell}\n")
+    before = event_count(duplicate_journal)
+    refused(invoke("duplicate", "slips", "-j", str(duplicate_journal), str(slips)), "word", "control")
+    assert event_count(duplicate_journal) == before

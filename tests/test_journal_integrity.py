@@ -419,7 +419,7 @@ def test_G_journal_export_import_round_trip_keeps_every_event_as_stored(tmp_path
     db = journal_spec
     make_games(db)
     with Journal(db, actor="desk:1") as j:
-        Session(j, "dup", dup_lexicon()).store_slips([Slip(1, "1", " H8 ", "casa\r", 12)])
+        Session(j, "dup", dup_lexicon()).store_slips([Slip(1, "1", " H8 ", "casa ", 12, note="a\rb")])
         lines = export_lines(j, "dup")
         original = j.events("dup")
         before = replay_game(j, "dup")

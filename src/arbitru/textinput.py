@@ -60,18 +60,44 @@ LIMITS: dict[str, int] = {
     "by": 100,
     "source": 300,
     "title": 200,
+    "key": 100,
 }
 DEFAULT_LIMIT = 2000
+#: free text that may run over several lines (a CR, LF or tab allowed); every other field named in
+#: :data:`LIMITS` is one line, without control characters (a NUL, a line end in a title would reach exports)
+MULTILINE = frozenset({"note", "reason", "deadline"})
 #: the most items in one stored list or mapping, and the deepest nesting of a stored payload
 MAX_ITEMS = 10_000
 MAX_DEPTH = 8
 
 _ASCII_NUMBER = re.compile(f"[0-9]{{1,{MAX_DIGITS}}}")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+_CONTROL_MULTILINE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 class InputError(ArbitruError):
-    """Input refused before it is stored: a number that is not one, a text too long, undecodable bytes."""
+    """Input refused before it is stored: a number that is not one, a text too long, undecodable bytes.
+
+    ``field``: the field it concerns, when known; ``reason`` and ``values``: why, as an English message with
+    named values that a page says in its own language (:data:`REASONS`)."""
+
+    def __init__(self, message: str, *, field: str = "", reason: str = "", **values: object) -> None:
+        super().__init__(message)
+        self.field = field
+        self.reason = reason or message
+        self.values = values
+
+
+#: why a field is refused at the door, as pages say it (each message is in the web's catalogs)
+REASONS = (
+    "too long: at most %(n)s characters",
+    "control characters (a line end, a NUL) are not allowed here",
+    "this field is not valid text (UTF-8)",
+    "%(text)s is not a whole number from %(low)s to %(high)s",
+    "write numbers with the digits 0-9",
+    "missing",
+)
 
 
 def is_ascii_number(text: str) -> bool:
@@ -105,7 +131,9 @@ def parse_number(text: str, what: str, *, low: int | None = None, high: int | No
         bounds = "" if low is None and high is None else (
             f" from {low}" if high is None else f" up to {high}" if low is None else f" from {low} to {high}"
         )
-        raise InputError(f"{what} {text!r} is not a number{bounds}")
+        raise InputError(f"{what} {text!r} is not a number{bounds}", field=what,
+                         reason=REASONS[3] if low is not None and high is not None else "", text=repr(text),
+                         low=low, high=high)
     return value
 
 
@@ -114,7 +142,7 @@ def parse_signed(text: str, what: str) -> int:
     stripped = text.strip()
     sign, digits = (stripped[0], stripped[1:]) if stripped[:1] in ("-", "+") else ("", stripped)
     if not is_ascii_number(digits):
-        raise InputError(f"{what} {text!r} is not a number")
+        raise InputError(f"{what} {text!r} is not a number", field=what)
     return -int(digits) if sign == "-" else int(digits)
 
 
@@ -123,7 +151,8 @@ def check_digits(text: str, what: str) -> str:
     number looks right to the eye and means nothing to the program. Letters and signs may stay."""
     odd = [c for c in text if c.isnumeric() and c not in "0123456789"]
     if odd:
-        raise InputError(f"{what} {text!r}: write numbers with the digits 0-9 (not {odd[0]!r})")
+        raise InputError(f"{what} {text!r}: write numbers with the digits 0-9 (not {odd[0]!r})",
+                         field=what, reason=REASONS[4])
     return text
 
 
@@ -147,20 +176,60 @@ def one_line(text: str) -> str:
     return "".join(out)
 
 
+_UNSHOWABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+#: the mark beside a stored text shown raw because it holds characters a page or file cannot show
+FLAG = "\u26a0"
+
+
+def shown_raw(text: str) -> str:
+    """A stored text as a page, a CSV or a PDF shows it: control characters (a NUL) and undecodable bytes that
+    an older journal may hold are shown escaped (``\\x00``) and the text flagged (:data:`FLAG`), never passed on
+    nor a cause of failure. Text the door lets in comes back unchanged.
+
+    >>> shown_raw("CASA"), shown_raw("CA\\x00SA")
+    ('CASA', 'CA\\\\x00SA⚠')
+    """
+    if _UNSHOWABLE.search(text) is None:
+        return text
+    return _UNSHOWABLE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 256
+                           else f"\\u{ord(m.group()):04x}", text) + FLAG
+
+
 def undecodable(text: str) -> bool:
     """True when the text holds bytes that were not UTF-8 (lone surrogates)."""
     return _SURROGATE.search(text) is not None
 
 
 def check_text(text: str, what: str, field: str | None = None) -> str:
-    """Refuse undecodable bytes and text longer than the limit of ``field`` (default: ``what``)."""
+    """Refuse undecodable bytes, text longer than the limit of ``field`` (default: ``what``), and control
+    characters: none in a one-line field of :data:`LIMITS`, only CR, LF and tab in a :data:`MULTILINE` one, no
+    NUL anywhere (PostgreSQL cannot store it)."""
+    name = field or what
     if undecodable(text):
         raise InputError(f"{what}: {text.encode('utf-8', 'backslashreplace').decode('ascii', 'replace')!r} "
-                         "holds bytes that are not UTF-8")
-    limit = LIMITS.get(field or what, DEFAULT_LIMIT)
+                         "holds bytes that are not UTF-8", field=name, reason=REASONS[2])
+    limit = LIMITS.get(name, DEFAULT_LIMIT)
     if len(text) > limit:
-        raise InputError(f"{what}: {len(text)} characters, at most {limit}")
+        raise InputError(f"{what}: {len(text)} characters, at most {limit}", field=name, reason=REASONS[0],
+                         n=limit)
+    control = _CONTROL_MULTILINE if name in MULTILINE else _CONTROL if name in LIMITS else None
+    if (control.search(text) if control else "\x00" in text):
+        raise InputError(f"{what} {one_line(text)[:60]!r}: control characters (a line end, a NUL) are not allowed",
+                         field=name, reason=REASONS[1])
     return text
+
+
+def check_whole(value: object, field: str, *, low: int = -MAX_INT, high: int = MAX_INT) -> int:
+    """A whole number sent as data (JSON): an integer within ``low``…``high``; ``true`` is not 1, ``1.0`` and
+    ``1e400`` are not whole numbers.
+
+    :raises InputError: naming the field.
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        shown = repr(value) if len(repr(value)) <= 30 else repr(value)[:27] + "..."
+        raise InputError(f"{field} {shown} is not a whole number from {low} to {high}", field=field,
+                         reason=REASONS[3], text=shown, low=low, high=high)
+    return value
 
 
 def check_payload(payload: Mapping[str, Any], what: str) -> None:

@@ -19,14 +19,19 @@ import csv
 from collections.abc import Iterable
 from typing import TextIO
 
+from arbitru.textinput import shown_raw
+
 #: what a spreadsheet reads as the start of a formula (a tab or CR before one is skipped by some)
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def safe_cell(value: object) -> object:
-    """A text cell that would start a formula, with a ``'`` before it; anything else unchanged."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
+    """A text cell that would start a formula, with a ``'`` before it; a stored text holding a NUL or another
+    control character shown raw and flagged (:func:`~arbitru.textinput.shown_raw`); anything else unchanged."""
+    if isinstance(value, str):
+        value = shown_raw(value)
+        if value.startswith(FORMULA_STARTS):
+            return "'" + value
     return value
 
 

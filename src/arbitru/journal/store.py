@@ -102,8 +102,11 @@ class Journal:
     One connection per thread: open a ``Journal`` in each thread or request that writes.
     """
 
-    def __init__(self, path: Path | str, actor: str | None = None) -> None:
+    def __init__(self, path: Path | str, actor: str | None = None, *, disposable: bool = False) -> None:
         self.backend: Backend = backend_for(path)
+        #: a store whose whole games may be deleted (training games, :mod:`arbitru.journal.training`); never
+        #: the hall's journal, whose events are never deleted
+        self.disposable = disposable
         self.path = self.backend.display
         self.actor = check_actor(default_actor() if actor is None else actor)
         self._depth = 0
@@ -200,6 +203,27 @@ class Journal:
             with suppress(*b.Error):
                 self.db.execute("ROLLBACK")
             raise JournalError(f"the journal {self.path} could not commit: {e}") from None
+
+    @contextmanager
+    def savepoint(self) -> Iterator[None]:
+        """Inside a transaction: if the block fails, what it appended is undone and the rest of the transaction
+        kept (one slip of a group commit fails alone). Both stores know ``SAVEPOINT``."""
+        if not self._depth:
+            raise JournalError("a savepoint is taken inside a transaction")
+        last, announce = dict(self._last), dict(self._announce)
+        self._q("SAVEPOINT item")
+        try:
+            yield
+        except BaseException:
+            with suppress(*self.backend.Error):
+                self.db.execute(self.backend.sql("ROLLBACK TO SAVEPOINT item"))
+                self.db.execute(self.backend.sql("RELEASE SAVEPOINT item"))
+            self._last.clear()
+            self._last.update(last)
+            self._announce.clear()
+            self._announce.update(announce)
+            raise
+        self._q("RELEASE SAVEPOINT item")
 
     def _lock(self, game_id: str) -> None:
         if game_id not in self._locked:
@@ -311,6 +335,22 @@ class Journal:
                         "VALUES (?, ?, ?, ?, ?, ?)",
                         (info.id, e.seq, e.kind, _dumps(e.payload), e.recorded, check_actor(e.actor)),
                     )
+        except self.backend.Error as e:
+            raise JournalError(f"cannot write to the journal {self.path}: {e}") from None
+
+    def discard_games(self, game_ids: Iterable[str]) -> None:
+        """Delete whole games, in one transaction: only from a disposable store (old training games).
+
+        :raises JournalError: on any other journal.
+        """
+        ids = list(game_ids)
+        if not self.disposable:
+            raise JournalError(f"the journal {self.path} keeps every game: games are never deleted from it")
+        if not ids:
+            return
+        try:
+            with self.transaction():
+                self.backend.discard(self.db, ids)
         except self.backend.Error as e:
             raise JournalError(f"cannot write to the journal {self.path}: {e}") from None
 

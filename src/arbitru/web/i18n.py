@@ -14,6 +14,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
+from arbitru.textinput import REASONS, InputError
+
 LOCALES = Path(__file__).parent / "locales"
 LANGUAGES = {"ro": "Română", "pl": "Polski", "el": "Ελληνικά", "es": "Español", "fr": "Français", "en": "English"}
 
@@ -80,6 +82,12 @@ class Text(str):
         text = super().__new__(cls, message % english if values else message)
         text.message, text.values = message, values
         return text
+
+
+def refusal(e: InputError) -> Text:
+    """A door's refusal (:class:`~arbitru.textinput.InputError`) as a page says it: why, in the page's
+    language (:data:`~arbitru.textinput.REASONS`); any other as its English text."""
+    return Text(e.reason, **e.values) if e.reason in REASONS else Text(str(e))
 
 
 def shown(text: str, _: Gettext) -> str:

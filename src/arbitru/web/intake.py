@@ -4,6 +4,12 @@ Each request queues its slip; whichever request thread gets the game's writer lo
 hands them all in inside one journal transaction (one commit, one disk flush), each checked on its own by the
 format's session (a refused slip stores nothing and does not stop the others). Every slip is committed before
 its receipt is sent, so an acknowledged slip survives a crash of the server at any later moment.
+
+Each slip is handed in under its own savepoint: one that still fails inside the batch (checked at the door, it
+should not) is taken out, answered alone (422 naming the field, or 503), and the rest committed; no other
+sender ever sees its error. A slip sent with an idempotency key that is already in the journal (a retry whose
+first answer was lost) gets the first receipt again and stores nothing; the key lives in the slip's event, so
+it holds across restarts and workers.
 """
 
 from __future__ import annotations
@@ -15,8 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 from arbitru.errors import ArbitruError
 from arbitru.formats.duplicate.game import GameError, Session
-from arbitru.formats.duplicate.slips import Slip
+from arbitru.formats.duplicate.slips import Slip, checked
 from arbitru.journal.store import check_actor
+from arbitru.textinput import InputError, check_text
 
 if TYPE_CHECKING:
     from arbitru.web.app import Web
@@ -34,10 +41,27 @@ class SlipRequest:
     code: str = ""
     player: str = ""
     claimed: str | None = None
+    #: the sender's idempotency key (``Idempotency-Key`` header, the phone form's ``key``), or ""
+    key: str = ""
+    #: True when this is a retry answered with the first receipt
+    repeated: bool = False
     received: float = field(default_factory=time.time)
     status: int = 0
     body: dict[str, Any] = field(default_factory=dict)
     done: threading.Event = field(default_factory=threading.Event)
+
+
+def at_the_door(req: SlipRequest) -> SlipRequest:
+    """The slip checked completely before it joins a batch, by storage's own limits (:func:`checked`): texts
+    bounded, one line, decodable; numbers in range; the key printable ASCII.
+
+    :raises InputError: naming the field.
+    """
+    checked(Slip(max(req.move, 1), req.claimed or req.player, req.position, req.word, req.score))
+    check_text(req.key, "key")
+    if req.key and not (req.key.isascii() and req.key.isprintable() and " " not in req.key):
+        raise InputError("key: printable ASCII without spaces", field="key")
+    return req
 
 
 class Intake:
@@ -74,7 +98,7 @@ class Intake:
                     with w.writer(j, game_id, locked=True) as s, j.transaction(game_id):
                         s._refresh()
                         for req in batch:
-                            if self._one(j, s, req):
+                            if self._alone(j, s, req):
                                 stored.append(req)
                 except ArbitruError as e:
                     for req in batch:
@@ -91,6 +115,18 @@ class Intake:
             for req in batch:
                 req.done.set()
 
+    def _alone(self, j: Any, s: Session, req: SlipRequest) -> bool:
+        """One slip under its own savepoint: its failure undoes its event only and is answered to it alone."""
+        try:
+            with j.savepoint():
+                return self._one(j, s, req)
+        except InputError as e:
+            _decide(req, 422, {"error": str(e), "field": e.field, "stored": False})
+        except Exception as e:
+            _decide(req, 503, {"error": f"this slip could not be stored ({e}): send it again", "stored": False})
+        s._reload()  # its events were rolled back: the state comes from the journal again
+        return False
+
     def _one(self, j: Any, s: Session, req: SlipRequest) -> bool:
         number = req.player or self.web.player_for_code(s.game, req.code)
         if not number:
@@ -99,9 +135,13 @@ class Intake:
         if req.claimed is not None and req.claimed != number:
             _decide(req, 403, {"error": f"this code is player {number}'s: a player sends only his own slip"})
             return False
+        first = s.game.slip_keys.get((number, req.key)) if req.key else None
+        if first is not None:
+            self._repeat(j, s, req, first)
+            return False
         j.actor = check_actor(f"player:{number}")
         try:
-            slip, seq = s.hand_in(Slip(req.move, number, req.position, req.word, req.score), req.received)
+            slip, seq = s.hand_in(Slip(req.move, number, req.position, req.word, req.score), req.received, req.key)
         except GameError as e:
             _decide(req, 409, {"error": str(e), "stored": False})
             return False
@@ -111,6 +151,18 @@ class Intake:
         else:
             _decide(req, 201, body)
         return True
+
+
+    def _repeat(self, j: Any, s: Session, req: SlipRequest, seq: int) -> None:
+        """A retry: the receipt of the slip first stored with this key, as it was sent then."""
+        event = next(e for e in j.iter_events(s.id, after=seq - 1) if e.seq == seq)
+        slip = Slip.from_payload(event.payload)
+        body = {"stored": True, "seq": seq, **slip.to_payload(), "received": event.recorded}
+        req.repeated = True
+        if slip.late:
+            _decide(req, 409, {"error": "late: stored and flagged (FISE-6)", **body})
+        else:
+            _decide(req, 201, body)
 
 
 def _decide(req: SlipRequest, status: int, body: dict[str, Any]) -> None:

@@ -14,6 +14,7 @@ from arbitru.engine.tiles import BLANK, Alphabet, is_blank, letter_of
 from arbitru.formats.duplicate import announce, results
 from arbitru.formats.duplicate.game import Game, Master, Session
 from arbitru.journal.store import Journal
+from arbitru.textinput import number_order
 from arbitru.web.i18n import Gettext
 
 
@@ -163,7 +164,7 @@ def grid(session: Session, journal: Journal) -> list[dict[str, Any]]:
     entered = slip_events(journal, g.id)
     lex = session.lexicon
     rows = []
-    for number, p in sorted(g.players.items(), key=lambda kv: _num(kv[0])):
+    for number, p in sorted(g.players.items(), key=lambda kv: number_order(kv[0])):
         slip = g.slips.get((move, number))
         row: dict[str, Any] = {"player": p, "slip": slip, "by": "", "verdict": None}
         if slip is not None:
@@ -179,6 +180,3 @@ def result(session: Session) -> results.GameResult | None:
         return None
     return results.compute(session.game, session.lexicon)
 
-
-def _num(number: str) -> tuple[int, str]:
-    return (int(number), "") if number.isdigit() else (10**9, number)

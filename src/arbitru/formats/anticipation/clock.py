@@ -25,6 +25,7 @@ from arbitru.errors import ArbitruError
 from arbitru.formats.anticipation.announce import ANALYSIS_CALLS, Cue, minutes_left
 from arbitru.formats.anticipation.turns import ANALYSIS_MINUTES, TURN_MINUTES
 from arbitru.formats.anticipation.variants import GROUPS, TURNS
+from arbitru.textinput import ascii_number
 
 CLOCK_ACTIONS = ("start", "pause", "resume")
 ANALYSIS = "analysis"
@@ -41,8 +42,9 @@ def turn_timer(turn: int) -> str:
 def timer_turn(timer: str) -> int | None:
     """The turn a timer belongs to (None for the analysis)."""
     name, _, number = timer.partition(" ")
-    if name == "turn" and number.isdigit() and 1 <= int(number) <= TURNS:
-        return int(number)
+    turn = ascii_number(number) if name == "turn" else None
+    if turn is not None and 1 <= turn <= TURNS:
+        return turn
     return None
 
 

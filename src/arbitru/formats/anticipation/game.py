@@ -50,7 +50,7 @@ from arbitru.formats.anticipation.clock import (
 from arbitru.formats.anticipation.correction import Correction, Setup, SlipEntry
 from arbitru.formats.anticipation.draw import Draw, GroupRules, GroupsError, group_problems, parse_group
 from arbitru.formats.anticipation.ranking import rank
-from arbitru.formats.anticipation.slips import Slip, SlipFileError, read_slips_csv
+from arbitru.formats.anticipation.slips import Slip, SlipFileError, check_row, read_slips_csv
 from arbitru.formats.anticipation.turns import Lot, TurnOrder
 from arbitru.formats.anticipation.variants import GROUPS, TURNS, Settings
 from arbitru.formats.anticipation.verdicts import Decision, PlayerResult, Sanction
@@ -67,6 +67,7 @@ DECISION_TARGETS = {
 }
 
 _LEXICONS: dict[str, Lexicon] = {}
+_REGISTERED: dict[str, str] = {}
 #: per journal, game (and its creation time): the seq up to which slips were read, and the (player, turn) keys
 _STORED_SLIPS: dict[tuple[str, str, str], tuple[int, dict[tuple[str, int], int]]] = {}
 _SLIPS_LOCK = threading.Lock()
@@ -75,6 +76,12 @@ _SLIPS_LOCK = threading.Lock()
 def register_lexicon(lexicon: Lexicon, name: str | None = None) -> None:
     """Make a word list known by name in this process (tests; lists built in memory)."""
     _LEXICONS[name or lexicon.name] = lexicon
+    _REGISTERED[name or lexicon.name] = lexicon.alphabet.lang
+
+
+def registered_names(lang: str) -> list[str]:
+    """The lists of ``lang`` made known by :func:`register_lexicon` in this process (not the files cached)."""
+    return [name for name, of in _REGISTERED.items() if of == lang]
 
 
 def resolve_lexicon(spec: str, alpha: Alphabet | None = None) -> Lexicon:
@@ -302,6 +309,9 @@ class AnticipationGame:
 
     def _past_lot(self, turn: int, order: TurnOrder) -> int | None:
         """The group the game named in ``lots_from`` drew in ``turn`` (None when it has no such lot left)."""
+        if self.settings.past_lots:
+            kept = self.settings.past_lots[turn - 1] if turn <= len(self.settings.past_lots) else None
+            return kept if kept in order.remaining() else None
         try:
             past = AnticipationGame(self.journal, self.settings.lots_from).order().lots.get(turn)
         except JournalError:
@@ -374,6 +384,9 @@ class AnticipationGame:
                         f"(event #{stored[key]});"
                         " use --replace to re-enter it"
                     )
+        for s in slips:
+            for row in s.rows:
+                check_row(row)
         return self.journal.append_many(self.id, [("slip", s.to_payload()) for s in slips])
 
     def _stored_slips(self) -> dict[tuple[str, int], int]:
@@ -577,6 +590,8 @@ class AnticipationGame:
         """
         if slip.turn is None or not 1 <= slip.turn <= TURNS:
             raise ArbitruError(f"turns are 1 to {TURNS}")
+        for row in slip.rows:
+            check_row(row)
         lots = self.order().lots
         if slip.turn not in lots:
             raise ArbitruError(f"the lot of turn {slip.turn} is not drawn yet: its slip cannot be handed in (RO-5.3)")

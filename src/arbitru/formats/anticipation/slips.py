@@ -42,6 +42,20 @@ OPTIONAL_COLUMNS = ("name", "collected")
 NUMBER_COLUMNS = ("table", "turn", "score", "turn_total", "collected")
 
 
+def check_row(row: SlipRow) -> SlipRow:
+    """A placement line when it can be stored, whoever typed it (a file, a desk, a phone): every field within
+    its limit and on one line (the note may span lines), the number fields in ASCII digits (storage's door,
+    :mod:`arbitru.textinput`; what is written otherwise stays as written).
+
+    :raises InputError: naming the field.
+    """
+    for name in ("table", "turn", "position", "word", "score", "turn_total", "note"):
+        check_text(getattr(row, name), name)
+        if name in NUMBER_COLUMNS:
+            check_digits(getattr(row, name), name)
+    return row
+
+
 class SlipFileError(ArbitruError):
     """A slip file that cannot be stored; the message names the line and the field."""
 

@@ -42,7 +42,7 @@ from arbitru.formats.duplicate.racks import Draw
 from arbitru.formats.duplicate.rulesets import RuleSet, RuleSetError, cites
 from arbitru.formats.duplicate.slips import Slip, Verdict, checked, judge
 from arbitru.journal.store import Event, Journal, action
-from arbitru.textinput import check_digits, check_payload, number_order
+from arbitru.textinput import check_digits, check_payload, check_text, number_order
 
 FORMAT = "duplicate"
 SOURCES = ("seed", "hand", "prepared")
@@ -249,6 +249,8 @@ class Game:
         self.moves: list[MoveState] = []
         self.players: dict[str, Player] = {}
         self.slips: dict[tuple[int, str], Slip] = {}
+        #: the event of each slip handed in with an idempotency key, by (player, key): a retry is answered from it
+        self.slip_keys: dict[tuple[str, str], int] = {}
         self.rulings: dict[str, tuple[bool, str, str]] = {}
         self.end: End | None = None
         self.attempt = 0
@@ -400,6 +402,9 @@ class Game:
             raise JournalError(f"a slip for move {slip.move}, which is not open")
         # one slip per player and move: the number as written, spaces apart (the slip keeps them)
         self.slips[(slip.move, slip.player.strip())] = slip
+        key = payload.text(p, "key", "")
+        if key:
+            self.slip_keys[(slip.player.strip(), key)] = self.last_seq + 1  # this event's seq: numbered in order
 
     def _on_ruling(self, p: Mapping[str, Any]) -> None:
         self.rulings[payload.text(p, "word").upper()] = (
@@ -636,28 +641,32 @@ class Session:
         return [self.game.verdict(s, lexicon) for s in slips]
 
     @action
-    def store_slips(self, slips: Sequence[Slip], *, replace: bool = False) -> None:
+    def store_slips(self, slips: Sequence[Slip], *, replace: bool = False, key: str = "") -> None:
         """Store slips as written, all or none, after checking their moves against the latest state; the
-        commit comes before anything is computed from them."""
+        commit comes before anything is computed from them. ``key``: the idempotency key the last slip was
+        sent with (a phone's or the API's), stored in its event so that a retry finds it."""
         seen: set[tuple[int, str]] = set()
         for s in slips:
-            key = (s.move, s.player.strip())  # a number as written, spaces apart, as the game keys slips
-            if not replace and (key in self.game.slips or key in seen):
+            slot = (s.move, s.player.strip())  # a number as written, spaces apart, as the game keys slips
+            if not replace and (slot in self.game.slips or slot in seen):
                 raise GameError(
                     f"player {s.player or '?'} has a slip for move {s.move} already; "
                     "re-enter it as a replacement to change it"
                 )
-            seen.add(key)
+            seen.add(slot)
         for s in slips:
             if not 1 <= s.move <= self.game.move:
                 raise GameError(
                     f"slip of player {s.player or '?'} for move {s.move}: "
                     f"{'no move is open yet' if not self.game.move else f'moves open: 1–{self.game.move}'}"
                 )
-        self._append([("slip", checked(s).to_payload()) for s in slips])
+        events = [("slip", checked(s).to_payload()) for s in slips]
+        if key and events:
+            events[-1][1]["key"] = check_text(key, "key")
+        self._append(events)
 
     @action
-    def hand_in(self, slip: Slip, now: float) -> tuple[Slip, int]:
+    def hand_in(self, slip: Slip, now: float, key: str = "") -> tuple[Slip, int]:
         """A slip handed in at the server time ``now`` (a phone, a desk): late when the move's clock has run out
         or its master move is placed, and then stored flagged, never refused (FISE-5, FISE-6); on time it may
         replace the player's earlier slip for the move. Returns the slip as stored and its event's seq.
@@ -674,7 +683,7 @@ class Session:
                 f"player {slip.player} has a slip for move {slip.move} already; a late one cannot replace it"
             )
         stored = dataclasses.replace(slip, late=late)
-        self.store_slips([stored], replace=True)
+        self.store_slips([stored], replace=True, key=key)
         return stored, g.last_seq
 
     @action

@@ -33,6 +33,7 @@ from arbitru.engine.rules import check
 from arbitru.engine.tiles import BLANK, Alphabet, Rack
 from arbitru.errors import ArbitruError, NotationError, TileError
 from arbitru.formats.duplicate.game import Game
+from arbitru.textinput import one_line
 
 
 class GcgError(ArbitruError):
@@ -111,7 +112,8 @@ def write(game: Game, *, nick: str = "master", name: str = "Master moves") -> st
             )
     if game.end is not None:
         lines.append(f"#note end after move {game.end.after_move}: {game.end.reason}")
-    return "\n".join(lines) + "\n"
+    # each record on its own line whatever a stored text holds (a title or reason from an older journal)
+    return "\n".join(one_line(line) for line in lines) + "\n"
 
 
 _MOVE = re.compile(

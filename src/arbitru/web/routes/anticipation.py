@@ -42,14 +42,15 @@ from arbitru.formats.anticipation.draw import (
 from arbitru.formats.anticipation.game import FORMAT, AnticipationGame, GameState, read_seating_csv, resolve_lexicon
 from arbitru.formats.anticipation.positions import read_position
 from arbitru.formats.anticipation.seating import read_entrants_csv, seat
-from arbitru.formats.anticipation.slips import Slip, SlipRow, parse_notes
+from arbitru.formats.anticipation.slips import Slip, SlipRow, check_row, parse_notes
 from arbitru.formats.anticipation.turns import TURN_MINUTES
 from arbitru.formats.anticipation.variants import BLANK_COUNTS, GROUPS, TURNS, VARIANT_RULES, VARIANTS, Settings
 from arbitru.formats.anticipation.verdicts import PlayerResult, SlipVerdict, Verdict
 from arbitru.journal.store import Journal
 from arbitru.season import tournament
-from arbitru.web import auth, i18n
-from arbitru.web.app import Web, identity, login_as, web
+from arbitru.textinput import InputError, ascii_number, is_ascii_number
+from arbitru.web import auth, i18n, security, wordlists
+from arbitru.web.app import Web, client, identity, login_as, web
 from arbitru.web.i18n import Text
 from arbitru.web.routes import api, duplicate, results
 from arbitru.web.routes.duplicate import MAX_CSV, Refused, need, read_form
@@ -272,7 +273,7 @@ def script_steps(lt: Light) -> list[dict[str, Any]]:
 # --- creating a game ---------------------------------------------------------------------------------------
 
 
-def settings_from(f: dict[str, str]) -> Settings:
+def settings_from(w: Web, f: dict[str, str]) -> Settings:
     variant = f.get("variant") or "classic"
     if variant not in VARIANTS:
         raise Refused("variant", Text("variant: one of %(names)s", names=", ".join(VARIANTS)))
@@ -282,14 +283,10 @@ def settings_from(f: dict[str, str]) -> Settings:
     seed: int | None = None
     if f.get("source", "seed") == "seed" and variant != "blind":
         text = f.get("seed") or str(int.from_bytes(__import__("secrets").token_bytes(3), "big"))
-        if not text.isdigit() or len(text) > 12:
+        if not (text.isascii() and text.isdigit()) or len(text) > 12:
             raise Refused("seed", Text("the seed is a whole number (at most 12 digits)"))
         seed = int(text)
-    lexicon = f.get("lexicon", "")
-    if not lexicon:
-        from arbitru.lexicons.catalog import default_name
-
-        lexicon = default_name("ro")
+    lexicon = wordlists.chosen(w, f.get("lexicon", ""), LANG)
     return Settings(variant=variant, lexicon=lexicon, blank_counts=blank, seed=seed,
                     clock_visible=f.get("no_clock") != "1")
 
@@ -319,9 +316,10 @@ async def index_page(request: Request) -> Response:
 
 async def new_page(request: Request) -> Response:
     need(request, "arbiter")
-    return web(request).render(request, "anticipation/new.html", variants=VARIANT_RULES,
-                               blank_counts=BLANK_COUNTS, problems=[],
-                               **await _in_tournament(request, request.query_params.get("tournament", "")))
+    w = web(request)
+    return w.render(request, "anticipation/new.html", variants=VARIANT_RULES, blank_counts=BLANK_COUNTS,
+                    problems=[], word_lists=wordlists.offered(w, LANG),
+                    **await _in_tournament(request, request.query_params.get("tournament", "")))
 
 
 async def _in_tournament(request: Request, tid: str) -> dict[str, Any]:
@@ -340,7 +338,7 @@ async def new_game(request: Request) -> Response:
     problems: list[str] = []
     try:
         f = await read_form(request, {"players": MAX_CSV, "groups": 2000})
-        settings = settings_from(f)
+        settings = settings_from(w, f)
         seating = seating_from(f)
 
         def create() -> str:
@@ -375,6 +373,7 @@ async def new_game(request: Request) -> Response:
         where, text, status = (e.field, e.message, e.status) if isinstance(e, Refused) else ("variant", str(e), 422)
         return w.render(request, "anticipation/new.html", status=status, variants=VARIANT_RULES,
                         blank_counts=BLANK_COUNTS, errors={where: text}, problems=problems,
+                        word_lists=wordlists.offered(w, LANG),
                         **(await _in_tournament(request, f.get("tournament", ""))) | {"form": f})
     return RedirectResponse(f"/games/{gid}", 303)
 
@@ -465,10 +464,11 @@ def _int(f: dict[str, str], name: str, low: int, high: int) -> int | None:
     text = f.get(name, "")
     if not text:
         return None
-    if not text.isdigit() or not low <= int(text) <= high:
+    value = ascii_number(text)
+    if value is None or not low <= value <= high:
         raise Refused(name, Text("%(text)s: a whole number from %(low)s to %(high)s", text=repr(text), low=low,
                                   high=high))
-    return int(text)
+    return value
 
 
 def do_announce(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
@@ -494,13 +494,13 @@ def drawn_by(who: str) -> Text:
     number = who.rsplit(" ", 1)[-1]
     if who == "arbiter":
         return Text("the arbiter")
-    return Text("table %(n)s", n=number) if who.startswith("table ") and number.isdigit() else Text(who)
+    return Text("table %(n)s", n=number) if who.startswith("table ") and is_ascii_number(number) else Text(who)
 
 
 def timer_label(timer: str) -> Text:
     """A timer's name as a page says it: the analysis, or a turn's."""
     number = timer.rsplit(" ", 1)[-1]
-    return Text("turn %(n)s", n=number) if timer.startswith("turn ") and number.isdigit() else Text(timer)
+    return Text("turn %(n)s", n=number) if timer.startswith("turn ") and is_ascii_number(number) else Text(timer)
 
 
 def do_lot(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
@@ -593,13 +593,14 @@ def slip_hints(slip: Slip, turn: int | None) -> list[str]:
         if where.coord is None:
             hints.append(Text("placement %(i)s: %(problem)s", i=i, problem=where.problem
                                   or Text("position %(p)s cannot be read", p=repr(r.position))))
-        if r.score.strip() and not r.score.strip().isdigit():
+        if r.score.strip() and ascii_number(r.score) is None:
             hints.append(Text("placement %(i)s: score %(s)s is not a number", i=i, s=repr(r.score)))
         if not r.score.strip():
             hints.append(Text("placement %(i)s: no score written", i=i))
     total = slip.first("turn_total").strip()
-    scores = [int(r.score) for r in places if r.score.strip().isdigit()]
-    if total and total.isdigit() and len(scores) == len(places) and scores and int(total) != sum(scores):
+    scores = [n for n in (ascii_number(r.score) for r in places) if n is not None]
+    total_value = ascii_number(total)
+    if total_value is not None and len(scores) == len(places) and scores and total_value != sum(scores):
         hints.append(Text("turn total %(total)s is not the sum of the scores (%(sum)s)", total=total, sum=sum(scores)))
     if not slip.first("table").strip():
         hints.append(Text("no table number written (RO-6.2)"))
@@ -619,7 +620,7 @@ def desk_context(w: Web, gid: str, me: auth.Identity, request: Request | None = 
         game = open_game(j, gid)
         lt = light(j, game)
     asked = request.query_params.get("turn", "") if request is not None else ""
-    turn = int(asked) if asked.isdigit() and 1 <= int(asked) <= TURNS else (lt.current_turn or 1)
+    turn = asked_turn if (asked_turn := ascii_number(asked)) and asked_turn <= TURNS else (lt.current_turn or 1)
     missing = [(lt.seating[p], lt.label(p)) for p in lt.players() if (p, turn) not in lt.slips]
     entered = sorted(((k[0], v) for k, v in lt.slips.items() if k[1] == turn), key=lambda x: -x[1]["seq"])
     rows = []
@@ -654,10 +655,10 @@ def desk_slip(game: AnticipationGame, f: dict[str, str], j: Journal) -> Slip:
     table = f.get("table", "")
     player = f.get("player", "")
     if not player:
-        if not table.isdigit() or int(table) not in seating:
+        if ascii_number(table) not in seating:
             raise Refused("table", Text("no player at table %(table)s: type the table, or the player in 'player'",
                                         table=repr(table)))
-        player = seating[int(table)]
+        player = seating[int(table.strip())]
     elif player not in seating.values():
         raise Refused("player", Text("%(player)s is not in the seating", player=repr(player)))
     rows = []
@@ -676,8 +677,18 @@ def desk_slip(game: AnticipationGame, f: dict[str, str], j: Journal) -> Slip:
     return Slip(player, collected, slip_rows, source=f.get("desk_name", "desk")[:40], written_turn=written)
 
 
+#: the desk form's field of each field of a slip's placement line (``%s``: the line's number)
+DESK_FIELDS = {"position": "position%s", "word": "word%s", "score": "score%s", "turn_total": "total"}
+
+
 def do_desk_slip(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
     slip = desk_slip(game, f, j)
+    for i, row in enumerate(slip.rows, 1):
+        try:
+            check_row(row)
+        except InputError as e:
+            where = DESK_FIELDS.get(e.field, e.field or "table")
+            raise Refused(where.replace("%s", str(i)), i18n.refusal(e)) from None
     if slip.turn is not None and slip.turn not in game.order().lots:
         raise Refused("collected", Text("the lot of turn %(n)s is not drawn yet (RO-5.3)", n=slip.turn))
     try:
@@ -737,7 +748,7 @@ def review_context(w: Web, gid: str, me: auth.Identity, request: Request | None 
         state = replayed(w, j, game)
     q = request.query_params if request is not None else {}
     asked = q.get("turn", "")
-    turn = int(asked) if asked.isdigit() and 1 <= int(asked) <= TURNS else (lt.current_turn or 1)
+    turn = asked_turn if (asked_turn := ascii_number(asked)) and asked_turn <= TURNS else (lt.current_turn or 1)
     what = q.get("filter", "all")
     what = what if what in FILTERS else "all"
     verifications = []
@@ -973,9 +984,13 @@ async def join(request: Request) -> Response:
         def find() -> str | None:
             with w.journal("") as j:
                 lt = light(j, open_game(j, gid))
-            return auth.player_for_code(w.secret, gid, lt.players(), f.get("code", ""))
+                return security.try_code(j, w.limits, gid, client(request),
+                                         lambda: auth.player_for_code(w.secret, gid, lt.players(), f.get("code", "")))
 
-        player = await run_in_threadpool(find)
+        try:
+            player = await run_in_threadpool(find)
+        except security.Throttled as t:
+            raise Refused("code", Text("too many failed attempts: try again in %(n)s s", n=t.wait), 429) from None
         if player is None:
             raise Refused("code", Text("this code is not one of this game's players' codes"), 401)
     except Refused as e:
@@ -983,7 +998,7 @@ async def join(request: Request) -> Response:
         return w.render(request, "anticipation/play.html", status=e.status, errors={e.field: e.message}, **ctx,
                         **phone_language(request, ctx["game"]))
     response = RedirectResponse(f"/games/{gid}/play{i18n.keep(request.query_params.get('lang'))}", 303)
-    login_as(request, response, auth.Identity(auth.new_sid(), "player", "", gid, player))
+    await run_in_threadpool(login_as, request, response, auth.Identity(auth.new_sid(), "player", "", gid, player))
     return response
 
 
@@ -1028,6 +1043,8 @@ async def player_slip(request: Request) -> Response:
         places = [p for p in places if any(p)]
         try:
             await run_in_threadpool(hand_in, w, gid, me.player, turn, places, f.get("total", ""), f.get("note", ""))
+        except InputError as e:  # storage's door (check_row), said beside the slip with the field it concerns
+            raise Refused("slip", Text("%(field)s: %(why)s", field=e.field, why=i18n.refusal(e))) from None
         except ArbitruError as e:
             raise Refused("slip", str(e), 409) from None
     except Refused as e:
@@ -1103,13 +1120,21 @@ async def api_slip(request: Request) -> Response:
     def run() -> Response:
         with w.journal("") as j:
             lt = light(j, open_game(j, gid))
-        player = auth.player_for_code(w.secret, gid, lt.players(), code)
+            try:
+                player = security.try_code(j, w.limits, gid, client(request),
+                                           lambda: auth.player_for_code(w.secret, gid, lt.players(), code))
+            except security.Throttled as t:
+                refused = _error(429, str(t))
+                refused.headers["Retry-After"] = str(t.wait)
+                return refused
         if player is None:
             return _error(401, "this code is not one of this game's players' codes")
         if "player" in data and str(data["player"]) != player:
             return _error(403, f"this code is {player}'s: a player sends only his own slip")
         try:
             receipt = hand_in(w, gid, player, turn, places, total, note)
+        except InputError as e:  # storage's door (check_row): the field named
+            return _error(400, str(e), field=e.field, stored=False)
         except ArbitruError as e:
             return _error(409, str(e), stored=False)
         return JSONResponse(receipt, status_code=201)

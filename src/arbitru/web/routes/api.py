@@ -3,7 +3,9 @@ players' phones or other tools with the player's code as a Bearer token.
 
 ``POST /api/games/{id}/slips`` answers 201 with the receipt of a slip stored in time; 409 with the receipt of a
 slip stored but late (the move's time is up or its master move placed: FISE-5, FISE-6), or 409 without one when
-the move is not open; 401 without a valid code; 403 for a slip in another player's name.
+the move is not open; 400 naming the field for a slip that is not one; 401 without a valid code; 403 for a slip
+in another player's name. A slip sent again with the same ``Idempotency-Key`` gets its first receipt and is not
+stored twice.
 """
 
 from __future__ import annotations
@@ -18,12 +20,14 @@ from starlette.routing import Route
 
 from arbitru.errors import JournalError
 from arbitru.formats.duplicate.game import Session
-from arbitru.web import views
-from arbitru.web.app import web
-from arbitru.web.intake import SlipRequest
+from arbitru.textinput import LIMITS, MAX_INT, InputError, check_whole
+from arbitru.web import security, views
+from arbitru.web.app import client, web
+from arbitru.web.intake import SlipRequest, at_the_door
 
 MAX_BODY = 4096
-FIELD = 200
+#: the header a sender puts its idempotency key in: a retry with the same key gets the first receipt
+KEY_HEADER = "Idempotency-Key"
 
 
 def _error(status: int, message: str, **extra: Any) -> JSONResponse:
@@ -65,6 +69,29 @@ async def game_state(request: Request) -> Response:
         return _error(404, str(e))
 
 
+def slip_request(data: dict[str, Any], code: str, key: str) -> SlipRequest:
+    """The slip of a JSON body, checked completely before it joins a group commit: JSON types as the schema says
+    (``true`` is not 1), then storage's own limits (:func:`~arbitru.web.intake.at_the_door`).
+
+    :raises InputError: naming the field.
+    """
+    move = check_whole(data.get("move"), "move", low=1)
+    score = None if data.get("score") in (None, "") else check_whole(data["score"], "score")
+    texts: dict[str, str] = {}
+    for name in ("position", "word"):
+        value = data.get(name, "")
+        if not isinstance(value, str):
+            raise InputError(f"{name} is text", field=name)
+        texts[name] = value
+    claimed = data.get("player")
+    if claimed is not None:
+        if isinstance(claimed, bool) or not isinstance(claimed, str | int):
+            raise InputError("player is the player's number, as text", field="player")
+        claimed = str(claimed)
+    return at_the_door(SlipRequest(move, texts["position"], texts["word"], score, code=code, claimed=claimed,
+                                   key=key.strip()))
+
+
 async def post_slip(request: Request) -> Response:
     w = web(request)
     gid = request.path_params["gid"]
@@ -82,28 +109,52 @@ async def post_slip(request: Request) -> Response:
     if not isinstance(data, dict):
         return _error(400, "the body is a JSON object: {move, position, word, score}")
     try:
-        move = int(data["move"])
-        score = None if data.get("score") in (None, "") else int(data["score"])
-    except (KeyError, TypeError, ValueError):
-        return _error(400, "move and score are whole numbers")
-    texts = {k: data.get(k, "") for k in ("position", "word")}
-    if not all(isinstance(v, str) and len(v) <= FIELD for v in texts.values()):
-        return _error(400, f"position and word are text of at most {FIELD} characters")
+        req = slip_request(data, code, request.headers.get(KEY_HEADER, ""))
+    except InputError as e:
+        return _error(400, str(e), field=e.field)
 
-    claimed = str(data["player"]) if "player" in data else None
-    req = SlipRequest(move, texts["position"], texts["word"], score, code=code, claimed=claimed)
+    keys = security.code_keys(gid, client(request), w.limits)
+
+    def wait() -> float:
+        with w.journal("") as j:
+            return security.wait_for(j, keys, w.limits.clock())
+
+    waited = await run_in_threadpool(wait)
+    if waited > 0:
+        refused = security.Throttled(waited)
+        return JSONResponse({"error": str(refused)}, status_code=429, headers={"Retry-After": str(refused.wait)})
     done = await run_in_threadpool(w.intake.hand_in, gid, req)
+    if done.status == 401:
+
+        def count() -> None:
+            with w.journal("") as j:
+                security.code_failed(j, w.limits, gid, client(request))
+
+        await run_in_threadpool(count)
     return JSONResponse(done.body, status_code=done.status)
 
 
+#: one line of text: no control characters (the door's rule, :func:`arbitru.textinput.check_text`)
+ONE_LINE = "^[^\\x00-\\x1f\\x7f-\\x9f]*$"
 SLIP_SCHEMA = {
     "type": "object",
     "required": ["move"],
     "properties": {
-        "move": {"type": "integer"},
-        "position": {"type": "string", "maxLength": FIELD, "example": "H8"},
-        "word": {"type": "string", "maxLength": FIELD, "description": "a blank in lower case"},
-        "score": {"type": ["integer", "null"]},
+        "move": {"type": "integer", "minimum": 1, "maximum": MAX_INT},
+        "position": {"type": "string", "maxLength": LIMITS["position"], "pattern": ONE_LINE, "example": "H8"},
+        "word": {"type": "string", "maxLength": LIMITS["word"], "pattern": ONE_LINE,
+                 "description": "a blank in lower case"},
+        "score": {"type": ["integer", "null"], "minimum": -MAX_INT, "maximum": MAX_INT},
+        "player": {"type": "string", "maxLength": LIMITS["player"], "pattern": "^[^\\x00-\\x1f]*$",
+                   "description": "optional: the sender's own player number"},
+    },
+}
+REFUSAL = {
+    "type": "object",
+    "properties": {
+        "error": {"type": "string"},
+        "field": {"type": "string", "description": "the field refused, when one is"},
+        "stored": {"type": "boolean"},
     },
 }
 RECEIPT = {
@@ -133,14 +184,24 @@ OPENAPI: dict[str, Any] = {
             "post": {
                 "summary": "Hand in the player's slip for the open move",
                 "security": [{"playerCode": []}],
-                "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}],
+                "parameters": [
+                    {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}},
+                    {"name": KEY_HEADER, "in": "header", "required": False,
+                     "schema": {"type": "string", "maxLength": LIMITS["key"], "pattern": "^[\\x21-\\x7e]*$"},
+                     "description": "a key the sender makes up for this slip (a UUID, say): sent again with the "
+                                    "same key (its first answer was lost), the slip gets its first receipt "
+                                    "again and nothing is stored"},
+                ],
                 "requestBody": {"required": True, "content": {"application/json": {"schema": SLIP_SCHEMA}}},
                 "responses": {
                     "201": {"description": "stored in time", "content": {"application/json": {"schema": RECEIPT}}},
-                    "400": {"description": "not a slip"},
+                    "400": {"description": "not a slip: the field refused is named",
+                            "content": {"application/json": {"schema": REFUSAL}}},
                     "401": {"description": "no code, or not a code of this game"},
                     "403": {"description": "a slip in another player's name"},
                     "409": {"description": "stored but late (receipt given), or the move is not open"},
+                    "429": {"description": "too many wrong codes from this address or for this game: wait the "
+                                           "Retry-After seconds (nothing was checked or stored)"},
                 },
             }
         },

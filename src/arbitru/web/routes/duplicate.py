@@ -6,8 +6,7 @@ with the actor of who asks. A refusal is shown beside the field it concerns, nev
 
 from __future__ import annotations
 
-import csv
-import io
+import secrets
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -35,9 +34,22 @@ from arbitru.formats.duplicate.rulesets import BONUS_MODES, RULESETS, ruleset
 from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal.store import Journal
 from arbitru.season import tournament
-from arbitru.web import assets, auth, i18n, views
-from arbitru.web.app import Web, identity, login_as, web
-from arbitru.web.intake import SlipRequest
+from arbitru.textinput import (
+    MAX_DIGITS,
+    MAX_INT,
+    REASONS,
+    InputError,
+    check_text,
+    check_whole,
+    csv_rows,
+    is_ascii_number,
+    number_order,
+    parse_signed,
+)
+from arbitru.web import assets, auth, i18n, security, views
+from arbitru.web.app import Web, client, identity, login_as, web
+from arbitru.web.i18n import Text
+from arbitru.web.intake import SlipRequest, at_the_door
 from arbitru.web.routes import results as results_routes
 
 MAX_FIELD = 200
@@ -90,13 +102,20 @@ def need(request: Request, role: str) -> auth.Identity:
 
 
 def _int(fields: dict[str, str], name: str, default: int | None = None) -> int | None:
+    """A whole number typed in a form: ASCII digits (``²`` and ``١٢`` are not numbers), within storage's range."""
     text = fields.get(name, "")
     if not text:
         return default
     try:
-        return int(text)
-    except ValueError:
-        raise Refused(name, f"{text!r} is not a whole number") from None
+        return check_whole(parse_signed(text, name) if len(text) <= MAX_DIGITS + 1 else None, name)
+    except InputError:
+        e = InputError(text, field=name, reason=REASONS[3], text=repr(text), low=-MAX_INT, high=MAX_INT)
+        raise Refused(name, i18n.refusal(e)) from None
+
+
+def refused(e: InputError, field: str) -> Refused:
+    """A door's refusal beside its field (``field`` when it names none), in the page's language."""
+    return Refused(e.field or field, i18n.refusal(e))
 
 
 # --- index, login, desks ---------------------------------------------------------------------------------
@@ -125,22 +144,41 @@ async def login(request: Request) -> Response:
 
         def check() -> str:
             with w.journal("") as j:
-                return auth.check_password(j, name, f.get("password", ""))
+                return security.try_login(j, w.limits, name, f.get("password", ""), client(request))
 
         role = await run_in_threadpool(check)
     except (Refused, auth.AuthError) as e:
         field = e.field if isinstance(e, Refused) else "password"
-        return w.render(request, "login.html", status=401, errors={field: str(e)})
+        throttled = isinstance(e, security.Throttled)
+        refused = w.render(request, "login.html", status=429 if throttled else 401, errors={field: str(e)})
+        if isinstance(e, security.Throttled):
+            refused.headers["Retry-After"] = str(e.wait)
+        return refused
     response = RedirectResponse("/", 303)
-    login_as(request, response, auth.Identity(auth.new_sid(), role, name))
+    await run_in_threadpool(login_as, request, response, auth.Identity(auth.new_sid(), role, name))
     return response
 
 
 async def logout(request: Request) -> Response:
+    """The session ends on the server: its cookie, kept or copied, no longer opens anything."""
     await read_form(request)
     response = RedirectResponse("/", 303)
-    login_as(request, response, auth.Identity(auth.new_sid()))
+    await run_in_threadpool(login_as, request, response, auth.Identity(auth.new_sid()))
     return response
+
+
+async def security_page(request: Request) -> Response:
+    """The arbiter's view of the doors: failed attempts (who, from where, when, what) and who must wait now."""
+    w = web(request)
+    need(request, "arbiter")
+
+    def load() -> dict[str, Any]:
+        with w.journal("") as j:
+            auth.ensure_schema(j)
+            return {"attempts": security.attempts(j), "waiting": security.waiting(j, w.limits.clock()),
+                    "limits": w.limits}
+
+    return w.render(request, "security.html", **(await run_in_threadpool(load)))
 
 
 async def add_desk(request: Request) -> Response:
@@ -169,18 +207,27 @@ async def add_desk(request: Request) -> Response:
 def read_players(text: str) -> list[Player]:
     """Players from CSV: ``number,name[,table]`` per line (a header line is skipped; a pair: ``A + B``)."""
     out = []
-    for i, row in enumerate(csv.reader(io.StringIO(text)), 1):
+    try:
+        rows = csv_rows(text, "players")
+    except InputError as e:
+        raise Refused("players", i18n.refusal(e)) from None
+    for i, row in rows:
         cells = [c.strip() for c in row]
         if not cells or not any(cells):
             continue
-        if i == 1 and not cells[0].isdigit() and cells[0].lower() in ("number", "no", "nr", "#", "player"):
+        if i == 1 and not is_ascii_number(cells[0]) and cells[0].lower() in ("number", "no", "nr", "#", "player"):
             continue
         if len(cells) < 2 or not cells[0]:
             raise Refused("players", f"line {i}: write number,name[,table]")
         number, name = cells[0], cells[1]
-        if len(number) > 10 or not number.isalnum():
+        if len(number) > 10 or not (number.isascii() and number.isalnum()):
             raise Refused("players", f"line {i}: a player number is letters and digits, at most 10")
         members: tuple[str, ...] = tuple(m.strip() for m in name.split("+")) if "+" in name else ()
+        try:
+            for cell, field in ((name, "name"), (cells[2] if len(cells) > 2 else "", "table")):
+                check_text(cell, field)
+        except InputError as e:
+            raise Refused("players", Text("line %(n)s: %(why)s", n=i, why=i18n.refusal(e))) from None
         out.append(Player(number, "" if members else name, cells[2] if len(cells) > 2 else "", members))
     numbers = [p.number for p in out]
     if len(set(numbers)) != len(numbers):
@@ -225,9 +272,13 @@ def settings_from(f: dict[str, str]) -> tuple[Settings, list[Player]]:
 
 
 async def new_game_page(request: Request) -> Response:
+    from arbitru.web import wordlists  # it refuses with this module's Refused
+
     need(request, "arbiter")
-    return web(request).render(request, "duplicate/new.html", rulesets=sorted(RULESETS),
-                               **await _in_tournament(request, request.query_params.get("tournament", "")))
+    w = web(request)
+    return w.render(request, "duplicate/new.html", rulesets=sorted(RULESETS),
+                    word_lists=wordlists.offered_by_language(w),
+                    **await _in_tournament(request, request.query_params.get("tournament", "")))
 
 
 async def _in_tournament(request: Request, tid: str) -> dict[str, Any]:
@@ -239,6 +290,8 @@ async def _in_tournament(request: Request, tid: str) -> dict[str, Any]:
 
 
 async def new_game(request: Request) -> Response:
+    from arbitru.web import wordlists
+
     w = web(request)
     need(request, "arbiter")
     f: dict[str, str] = {}
@@ -247,13 +300,12 @@ async def new_game(request: Request) -> Response:
         settings, players = settings_from(f)
 
         def create() -> str:
+            name = wordlists.chosen(w, settings.lexicon, settings.lang)
             try:
-                lex = w.lexicon(settings.lexicon or "", settings.lang) if settings.lexicon else None
-                if lex is None:
-                    lex = w.lexicon("", settings.lang)
+                lex = w.lexicon(name, settings.lang)
             except ArbitruError as e:
                 raise Refused("lexicon", str(e)) from None
-            final = settings if settings.lexicon else _with_lexicon(settings, lex.name)
+            final = _with_lexicon(settings, name)
             with w.journal("arbiter") as j:
                 if f.get("tournament"):  # its players are the tournament's entries
                     try:
@@ -267,6 +319,7 @@ async def new_game(request: Request) -> Response:
         return w.render(
             request, "duplicate/new.html", status=e.status, rulesets=sorted(RULESETS),
             **(await _in_tournament(request, f.get("tournament", ""))) | {"form": f}, errors={e.field: e.message},
+            word_lists=wordlists.offered_by_language(w),
         )
     return RedirectResponse(f"/games/{gid}", 303)
 
@@ -356,6 +409,8 @@ def act(
 
             message, before, after = await run_in_threadpool(run)
         except (Refused, ArbitruError) as e:
+            if isinstance(e, InputError):
+                e = refused(e, field)
             where, text, status = (e.field, e.message, e.status) if isinstance(e, Refused) else (field, str(e), 422)
             if isinstance(e, JournalError) and "no game" in text:
                 raise HTTPException(404, text) from None
@@ -476,7 +531,7 @@ async def codes_sheet(request: Request) -> Response:
         with w.journal("arbiter") as j:
             s = Session(j, gid)
             rows = []
-            for number, p in sorted(s.game.players.items(), key=lambda kv: views._num(kv[0])):
+            for number, p in sorted(s.game.players.items(), key=lambda kv: number_order(kv[0])):
                 code = auth.player_code(w.secret, gid, number)
                 url = f"{base_url(request)}/games/{gid}/play?code={code}"
                 qr = segno.make(url, error="m")
@@ -589,13 +644,21 @@ async def play(request: Request) -> Response:
 
     ctx = await run_in_threadpool(load)
     ctx["code"] = auth.normalise_code(request.query_params.get("code", ""))
-    return w.render(request, "duplicate/play.html", **ctx)
+    return w.render(request, "duplicate/play.html", slip_key=new_slip_key(), **ctx)
+
+
+def new_slip_key() -> str:
+    """The idempotency key of one rendering of the phone's slip form: the form sent twice (its answer lost) is
+    one slip."""
+    return secrets.token_urlsafe(16)
 
 
 async def play_fragment(request: Request) -> Response:
     w = web(request)
     gid = request.path_params["gid"]
     me = identity(request)
+    if me.role != "player" or me.game != gid:
+        raise HTTPException(403, "join this game with your code first")
 
     def load() -> dict[str, Any]:
         with w.journal("") as j:
@@ -613,9 +676,14 @@ async def join(request: Request) -> Response:
         def find() -> str | None:
             with w.journal("") as j:
                 s = Session(j, gid)
-                return auth.player_for_code(w.secret, gid, list(s.game.players), f.get("code", ""))
+                return security.try_code(
+                    j, w.limits, gid, client(request),
+                    lambda: auth.player_for_code(w.secret, gid, list(s.game.players), f.get("code", "")))
 
-        number = await run_in_threadpool(find)
+        try:
+            number = await run_in_threadpool(find)
+        except security.Throttled as t:
+            raise Refused("code", str(t), 429) from None
         if number is None:
             raise Refused("code", "this code is not one of this game's players' codes", 401)
     except Refused as e:
@@ -625,7 +693,7 @@ async def join(request: Request) -> Response:
             **ctx,
         )
     response = RedirectResponse(f"/games/{gid}/play", 303)
-    login_as(request, response, auth.Identity(auth.new_sid(), "player", "", gid, number))
+    await run_in_threadpool(login_as, request, response, auth.Identity(auth.new_sid(), "player", "", gid, number))
     return response
 
 
@@ -641,7 +709,12 @@ async def player_slip(request: Request) -> Response:
 
         if not f.get("position") and not f.get("word"):
             raise Refused("slip", "write the position and the word")
-        req = SlipRequest(0, f.get("position", ""), f.get("word", ""), _int(f, "score"), player=me.player)
+        req = SlipRequest(0, f.get("position", ""), f.get("word", ""), _int(f, "score"), player=me.player,
+                          key=f.get("key", ""))
+        try:
+            at_the_door(req)
+        except InputError as e:
+            raise refused(e, "slip") from None
 
         def hand_in() -> SlipRequest:
             with w.journal("") as j:
@@ -653,7 +726,7 @@ async def player_slip(request: Request) -> Response:
 
         done = await run_in_threadpool(hand_in)
         if done.status not in (201, 409) or not done.body.get("stored"):
-            raise Refused("slip", str(done.body.get("error")), done.status)
+            raise Refused(str(done.body.get("field") or "slip"), str(done.body.get("error")), done.status)
     except Refused as e:
 
         def again() -> dict[str, Any]:
@@ -661,7 +734,8 @@ async def player_slip(request: Request) -> Response:
                 return player_context(w, j, gid, me, request.query_params.get("lang"))
 
         ctx = await run_in_threadpool(again)
-        return w.render(request, "duplicate/play.html", status=e.status, errors={e.field: e.message}, code="", **ctx)
+        return w.render(request, "duplicate/play.html", status=e.status, errors={e.field: e.message}, code="",
+                        slip_key=new_slip_key(), **ctx)
     return RedirectResponse(f"/games/{gid}/play{i18n.keep(request.query_params.get('lang'))}#receipt", 303)
 
 
@@ -725,6 +799,7 @@ routes = [
     Route("/login", login_page, methods=["GET"]),
     Route("/login", login, methods=["POST"]),
     Route("/logout", logout, methods=["POST"]),
+    Route("/security", security_page),
     Route("/desks", add_desk, methods=["POST"]),
     Route("/static/vendor/htmx.min.js", htmx_js),
     Route("/games/new", new_game_page, methods=["GET"]),
