@@ -37,7 +37,7 @@ def play_game(page: Page, db: str, number: int) -> str:
     next, nothing from the others), the master move placed, the game ended."""
     submit(page, "#new-game")
     expect(page.locator("p.tournament")).to_contain_text(f"Partida {number} a turneului")
-    page.fill("input[name=lexicon]", LEXICON)
+    page.select_option("select[name=lexicon]", LEXICON)
     page.fill("input[name=moves]", "3")
     page.fill("input[name=seconds]", "60")
     page.fill("input[name=seed]", str(number))
