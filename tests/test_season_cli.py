@@ -91,3 +91,12 @@ def test_cli_rating_list_import_then_bad_input_is_one_error_line(run):
     assert result.exit_code == 2 and result.output.startswith("error:")
     result = run("tournament", "create", "X", "--start", "2026-13-01", ok=False)
     assert result.exit_code == 2 and "not a date" in result.output
+
+
+def test_a_tournament_names_the_language_of_its_pages_else_its_rule_sets(run):
+    made = json.loads(run("tournament", "create", "Coupe", "--start", "2026-03-01", "--lang", "fr", "--json").output)
+    assert made["lang"] == "fr"
+    made = json.loads(run("tournament", "create", "Cupa", "--start", "2026-03-01", "--rules", "romanian",
+                          "--json").output)
+    assert made["lang"] == ""  # the rule set's: Romanian
+    assert run("tournament", "create", "X", "--start", "2026-03-01", "--lang", "de", ok=False).exit_code == 2

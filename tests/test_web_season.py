@@ -19,7 +19,7 @@ def site(tmp_path):
     s = make_site(tmp_path)
     with Journal(s.db, actor="arbiter") as j:
         ids = csvfile.import_players(j, PLAYERS)
-        tid = tournament.create(j, Event("Cupa Arad", "2026-03-01", place="Arad"), "t1")
+        tid = tournament.create(j, Event("Cupa Arad", "2026-03-01", place="Arad", lang="en"), "t1")
         tournament.enrol(j, tid, ids)
         tournament.record(j, tid, {"A1": [20, 10], "A2": [10, 30], "A3": [5, 5]}, [20, 30])
         tournament.record(j, tid, {"A1": [40], "A2": [40], "A3": [10]}, [40])

@@ -34,6 +34,7 @@ from arbitru.formats.duplicate.slips import Slip, Verdict, read_slips
 from arbitru.journal.backends import journal_exists
 from arbitru.journal.store import Journal
 from arbitru.lexicons.synthetic import load_lexicon
+from arbitru.season import tournament
 
 #: the largest stand-in list (``synthetic:N``) made on demand
 
@@ -563,15 +564,17 @@ def export_(journal: str, game: str | None, fmt: str, out: str | None, as_json: 
 @click.option("--format", "fmt", type=click.Choice(["text", "csv"]), default="text", show_default=True)
 @json_option
 def standings_(journal: str, games: tuple[str, ...], method: str, fmt: str, as_json: bool) -> None:
-    """Standings over several games: mean place (absent = last) or mean percentage (FISE-15)."""
+    """Standings over several games: mean place (absent = last) or mean percentage (FISE-15); a tournament's
+    players are matched by registry id, others by name."""
     with Journal(journal) as j:
         ids = list(games) or [g.id for g in j.games("duplicate")]
+        registered = tournament.registered_players(j, ids)  # a tournament's players: by registry id
     found = []
     for gid in ids:
         session = _open(journal, gid)
         assert session.lexicon is not None
         found.append(results.compute(session.game, session.lexicon))
-    rows = results.standings(found, method)
+    rows = results.standings(found, method, registered)
     if as_json:
         emit_json({"method": method, "standings": export.standings_dict(rows)})
         return

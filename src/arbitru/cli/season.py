@@ -7,11 +7,12 @@ from pathlib import Path
 import click
 
 from arbitru.cli.common import Number, OneLineGroup, emit_json, journal_option, read_text
+from arbitru.engine.tiles import LANGUAGES
 from arbitru.journal.store import Journal
 from arbitru.season import championship, csvfile, ratings, registry, tournament
 from arbitru.season.registry import Entry, RegistryError
 from arbitru.season.table import METHODS, TIE_ORDER, Row, general_table, table_csv, table_text
-from arbitru.textinput import InputError, csv_rows, parse_signed
+from arbitru.textinput import InputError, parse_signed
 
 YEAR = Number(1850, 2200)
 GAMES = Number(0, 10_000)
@@ -193,13 +194,16 @@ def tournament_() -> None:
 @click.option("--format", "game_format", type=click.Choice(tournament.GAME_FORMATS), default="duplicate",
               show_default=True)
 @click.option("--method", type=click.Choice(METHODS), default=None, help="The general table's method (FISE-15).")
+@click.option("--lang", type=click.Choice(LANGUAGES), default=None,
+              help="The language of its pages and games (default: the rule set's).")
 @click.option("--id", "tournament_id", default=None)
 @journal_option()
 @click.option("--json", "as_json", is_flag=True)
 def tournament_create(name: str, start: str, end: str, place: str, organiser: str, rules: str, game_format: str,
-                      method: str | None, tournament_id: str | None, journal: str, as_json: bool) -> None:
+                      method: str | None, lang: str | None, tournament_id: str | None, journal: str,
+                      as_json: bool) -> None:
     """Create a tournament."""
-    event = tournament.Event(name, start, end, place, organiser, rules, game_format, method or "")
+    event = tournament.Event(name, start, end, place, organiser, rules, game_format, method or "", lang=lang or "")
     with Journal(journal) as j:
         tid = tournament.create(j, event, tournament_id)
     emit_json({"tournament": tid} | event.to_dict()) if as_json else click.echo(tid)
@@ -241,19 +245,7 @@ def tournament_withdraw(tournament_id: str, player: str, after: int | None, jour
 def tournament_record(tournament_id: str, file: str, title: str, journal: str, as_json: bool) -> None:
     """Record a game's result from a CSV file: a line ``master,<score of move 1>,…`` and a line per player
     ``<registry id>,<points of move 1>,…`` (a game played elsewhere or on paper)."""
-    masters: list[int] = []
-    scores: dict[str, list[int]] = {}
-    for line, cells in csv_rows(read_text(file), "results file"):
-        if not cells or not any(c.strip() for c in cells):
-            continue
-        values = [parse_signed(c, f"results file: line {line}: points") for c in cells[1:]]
-        who = cells[0].strip()
-        if who.lower() == "master":
-            masters = values
-        elif who in scores:
-            raise InputError(f"results file: line {line}: {who} is given twice")
-        else:
-            scores[who] = values
+    masters, scores = tournament.read_result(read_text(file))
     with Journal(journal) as j:
         number = tournament.record(j, tournament_id, scores, masters, title=title)
     emit_json({"game": number}) if as_json else click.echo(f"game {number} recorded")

@@ -27,12 +27,15 @@ from arbitru.journal.store import Journal
 from arbitru.season import outcome
 from arbitru.season.outcome import Lexicons, Outcome
 from arbitru.season.registry import Entry, Registry, check_date, load, register
-from arbitru.textinput import check_payload, check_text
+from arbitru.textinput import InputError, check_payload, check_text, csv_rows, parse_signed
 
 FORMAT = "tournament"
 GAME_FORMATS = ("duplicate", "anticipation")
 #: rule sets a tournament may name: the duplicate ones and the Romanian anticipation rules
 RULE_SETS = ("fise", "greek", "romanian", "ro-anticipation")
+#: the pages' language when the tournament names none: the rule set's own (FISE's games are played in Spanish,
+#: French, Polish…: such a tournament names its language)
+RULES_LANGUAGE = {"fise": "es", "greek": "el", "romanian": "ro", "ro-anticipation": "ro"}
 
 
 class TournamentError(ArbitruError):
@@ -54,6 +57,8 @@ class Event:
     method: str = ""
     #: the registry's rating system read for seating (RO-5.1) and expected places (FISE-21)
     rating_system: str = "elod"
+    #: the language of its pages and games (``ro``, ``pl``, ``el``, ``es``, ``fr``, ``en``); empty: the rule set's
+    lang: str = ""
 
     def __post_init__(self) -> None:
         from arbitru.season.table import METHODS
@@ -76,6 +81,16 @@ class Event:
         for key in ("name", "place", "organiser"):
             check_text(getattr(self, key), key, "title")
         check_text(self.rating_system, "rating system", "rating")
+        if self.lang:
+            from arbitru.engine.tiles import LANGUAGES
+
+            if self.lang not in LANGUAGES:
+                raise TournamentError(f"language {self.lang!r}; known: {', '.join(LANGUAGES)}")
+
+    @property
+    def language(self) -> str:
+        """The language its pages are shown in and its games are played in."""
+        return self.lang or RULES_LANGUAGE[self.rules]
 
     @property
     def table_method(self) -> str:
@@ -97,12 +112,12 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in ("name", "start", "end", "place", "organiser", "rules", "format",
-                                              "method", "rating_system")}
+                                              "method", "rating_system", "lang")}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Event:
         return cls(**{k: payload.text(d, k, "") for k in ("name", "start", "end", "place", "organiser", "rules",
-                                                            "format", "method", "rating_system")})
+                                                            "format", "method", "rating_system", "lang")})
 
 
 @dataclass
@@ -265,6 +280,28 @@ def record(
     return number
 
 
+def read_result(text: str) -> tuple[list[int], dict[str, list[int]]]:
+    """A game's result as a CSV text: a line ``master,<score of move 1>,…`` and a line per player ``<registry
+    id>,<points of move 1>,…``; returns the master moves and each player's points.
+
+    :raises InputError: for a cell that is not a number or a player given twice (with its line).
+    """
+    masters: list[int] = []
+    scores: dict[str, list[int]] = {}
+    for line, cells in csv_rows(text, "results file"):
+        if not cells or not any(c.strip() for c in cells):
+            continue
+        values = [parse_signed(c, f"results file: line {line}: points") for c in cells[1:]]
+        who = cells[0].strip()
+        if who.lower() == "master":
+            masters = values
+        elif who in scores:
+            raise InputError(f"results file: line {line}: {who} is given twice")
+        else:
+            scores[who] = values
+    return masters, scores
+
+
 def create_duplicate_game(
     journal: Journal, tournament_id: str, settings: Any, lexicon: Any = None, game_id: str | None = None
 ) -> str:
@@ -328,6 +365,20 @@ def outcomes(journal: Journal, t: Tournament, lexicons: Lexicons | None = None) 
                    for p, line in o.lines.items()}
         out.append(o)
     return out
+
+
+def registered_players(journal: Journal, game_ids: Sequence[str]) -> list[dict[str, tuple[str, str]]]:
+    """For each game: its players' numbers -> (registry id, registry name) when it was created in a tournament
+    (its numbers are entries), else nothing; what :func:`results.standings` matches players by."""
+    registry = load(journal)
+    found: dict[str, dict[str, tuple[str, str]]] = {}
+    for tid in tournaments(journal):
+        t = replay(journal, tid)
+        entries = {entry: registry.resolve(pid) for entry, pid in t.entries().items()}
+        for slot in t.games:
+            if slot.result is None:
+                found[slot.game_id] = {entry: (pid, registry.name(pid)) for entry, pid in entries.items()}
+    return [found.get(gid, {}) for gid in game_ids]
 
 
 def _catalog(name: str, lang: str) -> Any:

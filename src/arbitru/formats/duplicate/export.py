@@ -386,6 +386,7 @@ def standings_dict(rows: list[Standing]) -> list[dict[str, Any]]:
         {
             "place": s.place,
             "player": s.name,
+            "registry_id": s.player or None,
             "places": list(s.places),
             "mean_place": f"{float(s.mean_place):.4f}",
             "mean_percent": percent(s.mean_percentage, 4),

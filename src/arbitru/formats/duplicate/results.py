@@ -18,6 +18,7 @@ standings (FISE-11, FISE-12, FISE-15, FISE-16, FISE-17, FISE-19, FISE-22, GR-5D,
   of players in the standings), or by mean percentage ``(p1/M1 + … + pn/Mn)/n`` where ``px`` is the player's
   points in move ``x``, ``Mx`` the best score of any player in that move and ``n`` the moves of all games
   (moves where nobody scored are left out: ``0/0`` says nothing), or by total; the other criteria break ties.
+  Players of a tournament's games are matched by registry id, the others by name.
 - FISE-22 (b) rating figure: the mean of the per-game percentages without the best and the worst.
 - Sudden death (FISE-19): :func:`sudden_death` ranks by moves survived, then the score of the last move; it also
   breaks a single game's tie as a playoff (FISE-15).
@@ -25,7 +26,7 @@ standings (FISE-11, FISE-12, FISE-15, FISE-16, FISE-17, FISE-19, FISE-22, GR-5D,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -336,32 +337,56 @@ class Standing:
     total: int
     games: int
     place: int = 0
+    #: the registry id the player is matched by across games (empty: an unregistered player, matched by name)
+    player: str = ""
 
 
 def _identity(p: Player) -> str:
     return p.name or " + ".join(p.members) or p.number
 
 
-def standings(results: list[GameResult], method: str = "mean-place") -> list[Standing]:
-    """Multi-game standings (FISE-15): ``mean-place``, ``mean-percentage`` or ``total``; players are matched
-    across games by name (by number when unnamed)."""
+#: who a game's player is: number -> (registry id, name in the registry)
+Registered = Mapping[str, tuple[str, str]]
+
+
+def _lines_by_person(r: GameResult, registered: Registered) -> dict[tuple[str, str], PlayerLine]:
+    """A game's lines keyed by (registry id, name): a registered player by his registry id, never his spelling;
+    an unregistered one by name, two of one name in a game kept apart by their numbers."""
+    names = [_identity(ln.player) for ln in r.lines if ln.player.number not in registered]
+    out: dict[tuple[str, str], PlayerLine] = {}
+    for ln in r.lines:
+        if ln.player.number in registered:
+            out[registered[ln.player.number]] = ln
+        else:
+            name = _identity(ln.player)
+            out[("", name if names.count(name) == 1 else f"{name} ({ln.player.number})")] = ln
+    return out
+
+
+def standings(
+    results: list[GameResult], method: str = "mean-place", registered: Sequence[Registered] = ()
+) -> list[Standing]:
+    """Multi-game standings (FISE-15): ``mean-place``, ``mean-percentage`` or ``total``. ``registered[i]`` names
+    the registered players of ``results[i]`` (a game of a tournament): they are matched across games by registry
+    id, so a typo does not split a person and two people of one name stay two; the others by name."""
     if method not in STANDING_METHODS:
         raise ValueError(f"unknown standings method {method!r}; known: {', '.join(STANDING_METHODS)}")
-    names: list[str] = []
-    for r in results:
-        for player_line in r.lines:
-            if _identity(player_line.player) not in names:
-                names.append(_identity(player_line.player))
-    last = len(names)
+    by_game = [_lines_by_person(r, registered[i] if i < len(registered) else {}) for i, r in enumerate(results)]
+    people: list[tuple[str, str]] = []
+    for lines in by_game:
+        for person in lines:
+            if person not in people:
+                people.append(person)
+    last = len(people)
     out = []
-    for name in names:
+    for person in people:
         places: list[int | None] = []
         ratio = Fraction(0)
         n = 0
         total = 0
         games = 0
-        for r in results:
-            line = next((ln for ln in r.lines if _identity(ln.player) == name), None)
+        for r, lines in zip(results, by_game, strict=True):
+            line = lines.get(person)
             places.append(line.place if line else None)
             if line:
                 games += 1
@@ -373,7 +398,8 @@ def standings(results: list[GameResult], method: str = "mean-place") -> list[Sta
                 if line:
                     ratio += Fraction(line.moves[move - 1].score, best)
         mean_place = Fraction(sum(p if p is not None else last for p in places), len(results) or 1)
-        out.append(Standing(name, places, mean_place, ratio / n if n else Fraction(0), total, games))
+        out.append(Standing(person[1], places, mean_place, ratio / n if n else Fraction(0), total, games,
+                            player=person[0]))
 
     def key(s: Standing) -> tuple[object, ...]:
         if method == "mean-place":
@@ -382,7 +408,7 @@ def standings(results: list[GameResult], method: str = "mean-place") -> list[Sta
             return (-s.mean_percentage, s.mean_place)
         return (-s.total, s.mean_place)
 
-    out.sort(key=lambda s: (key(s), s.name))
+    out.sort(key=lambda s: (key(s), s.name, s.player))
     for i, s in enumerate(out):
         s.place = out[i - 1].place if i and key(out[i - 1]) == key(s) else i + 1
     return out

@@ -47,6 +47,7 @@ from arbitru.formats.anticipation.turns import TURN_MINUTES
 from arbitru.formats.anticipation.variants import BLANK_COUNTS, GROUPS, TURNS, VARIANT_RULES, VARIANTS, Settings
 from arbitru.formats.anticipation.verdicts import PlayerResult, SlipVerdict, Verdict
 from arbitru.journal.store import Journal
+from arbitru.season import tournament
 from arbitru.textinput import InputError, ascii_number, is_ascii_number
 from arbitru.web import auth, i18n, security, wordlists
 from arbitru.web.app import Web, client, identity, login_as, web
@@ -316,9 +317,18 @@ async def index_page(request: Request) -> Response:
 async def new_page(request: Request) -> Response:
     need(request, "arbiter")
     w = web(request)
-    return w.render(request, "anticipation/new.html", form={}, variants=VARIANT_RULES, blank_counts=BLANK_COUNTS,
-                    problems=[], lang=i18n.pick(request.query_params.get("lang"), LANG),
-                    word_lists=wordlists.offered(w, LANG))
+    return w.render(request, "anticipation/new.html", variants=VARIANT_RULES, blank_counts=BLANK_COUNTS,
+                    problems=[], word_lists=wordlists.offered(w, LANG),
+                    **await _in_tournament(request, request.query_params.get("tournament", "")))
+
+
+async def _in_tournament(request: Request, tid: str) -> dict[str, Any]:
+    """A tournament's next game: its players seated by rating (RO-5.1), from :mod:`arbitru.web.routes.season`."""
+    from arbitru.web.routes.season import tournament_game_form
+
+    if not tid:
+        return {"form": {}, "lang": i18n.pick(request.query_params.get("lang"), LANG)}
+    return await run_in_threadpool(tournament_game_form, web(request), request, tid, FORMAT)
 
 
 async def new_game(request: Request) -> Response:
@@ -349,6 +359,8 @@ async def new_game(request: Request) -> Response:
                     draw = draw_groups(rules, settings.seed)
             with w.journal("arbiter") as j:
                 try:
+                    if f.get("tournament"):  # seated from the tournament's entries by rating (RO-5.1)
+                        return tournament.create_anticipation_game(j, f["tournament"], settings, draw, lexicon=lex)
                     return AnticipationGame.create(j, settings, draw, lexicon=lex, seating=seating).id
                 except GroupsError as e:
                     problems.extend(e.problems)
@@ -359,9 +371,10 @@ async def new_game(request: Request) -> Response:
         gid = await run_in_threadpool(create)
     except (Refused, ArbitruError) as e:
         where, text, status = (e.field, e.message, e.status) if isinstance(e, Refused) else ("variant", str(e), 422)
-        return w.render(request, "anticipation/new.html", status=status, form=f, variants=VARIANT_RULES,
+        return w.render(request, "anticipation/new.html", status=status, variants=VARIANT_RULES,
                         blank_counts=BLANK_COUNTS, errors={where: text}, problems=problems,
-                        lang=i18n.pick(request.query_params.get("lang"), LANG), word_lists=wordlists.offered(w, LANG))
+                        word_lists=wordlists.offered(w, LANG),
+                        **(await _in_tournament(request, f.get("tournament", ""))) | {"form": f})
     return RedirectResponse(f"/games/{gid}", 303)
 
 

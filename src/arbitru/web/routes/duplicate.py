@@ -41,6 +41,7 @@ from arbitru.formats.duplicate.game import (
 from arbitru.formats.duplicate.rulesets import BONUS_MODES, RULESETS, ruleset
 from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal.store import GameDamage, Journal
+from arbitru.season import tournament
 from arbitru.textinput import (
     MAX_DIGITS,
     MAX_INT,
@@ -284,8 +285,17 @@ async def new_game_page(request: Request) -> Response:
 
     need(request, "arbiter")
     w = web(request)
-    return w.render(request, "duplicate/new.html", rulesets=sorted(RULESETS), form={},
-                    word_lists=wordlists.offered_by_language(w))
+    return w.render(request, "duplicate/new.html", rulesets=sorted(RULESETS),
+                    word_lists=wordlists.offered_by_language(w),
+                    **await _in_tournament(request, request.query_params.get("tournament", "")))
+
+
+async def _in_tournament(request: Request, tid: str) -> dict[str, Any]:
+    """A tournament's next game: its players and rule set filled in (:mod:`arbitru.web.routes.season`)."""
+    from arbitru.web.routes.season import tournament_game_form
+
+    return await run_in_threadpool(tournament_game_form, web(request), request, tid, "duplicate") if tid else {
+        "form": {}}
 
 
 async def new_game(request: Request) -> Response:
@@ -306,13 +316,19 @@ async def new_game(request: Request) -> Response:
                 raise Refused("lexicon", str(e)) from None
             final = _with_lexicon(settings, name)
             with w.journal("arbiter") as j:
+                if f.get("tournament"):  # its players are the tournament's entries
+                    try:
+                        return tournament.create_duplicate_game(j, f["tournament"], final, lex)
+                    except ArbitruError as e:
+                        raise Refused("players", str(e)) from None
                 return Session.create(j, final, lex, players).id
 
         gid = await run_in_threadpool(create)
     except Refused as e:
         return w.render(
-            request, "duplicate/new.html", status=e.status, rulesets=sorted(RULESETS), form=f,
-            errors={e.field: e.message}, word_lists=wordlists.offered_by_language(w),
+            request, "duplicate/new.html", status=e.status, rulesets=sorted(RULESETS),
+            **(await _in_tournament(request, f.get("tournament", ""))) | {"form": f}, errors={e.field: e.message},
+            word_lists=wordlists.offered_by_language(w),
         )
     return RedirectResponse(f"/games/{gid}", 303)
 

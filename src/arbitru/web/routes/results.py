@@ -15,6 +15,7 @@ from starlette.routing import Route
 
 from arbitru.errors import ArbitruError
 from arbitru.formats.duplicate import export, gcg, results
+from arbitru.season import tournament
 from arbitru.web import i18n, views
 from arbitru.web.app import Web, web
 
@@ -80,7 +81,7 @@ async def standings(request: Request) -> Response:
     def load() -> dict[str, Any]:
         with w.journal("") as j:
             ids = wanted or [g.id for g in j.games("duplicate")]
-            done = []
+            done, played = [], []
             langs = set()
             for gid in ids:
                 try:
@@ -90,11 +91,13 @@ async def standings(request: Request) -> Response:
                     continue
                 if r is not None:
                     done.append(r)
+                    played.append(gid)
                     langs.add(s.game.settings.lang)
+            registered = tournament.registered_players(j, played)
             # the games' language when they share one (a tournament's), else the one asked for
             lang = i18n.pick(request.query_params.get("lang"), langs.pop() if len(langs) == 1 else "en")
-            return {"results": done, "rows": results.standings(done, method) if done else [], "method": method,
-                    "lang": lang}
+            rows = results.standings(done, method, registered) if done else []
+            return {"results": done, "rows": rows, "method": method, "lang": lang}
 
     return w.render(request, "duplicate/standings.html", percent=results.percent, **(await run_in_threadpool(load)))
 

@@ -16,13 +16,38 @@ from arbitru.errors import ArbitruError
 from arbitru.season import championship, csvfile, ratings, registry, tournament
 from arbitru.season.registry import Entry
 from arbitru.season.table import METHODS, TIE_ORDER, Row, general_table, table_csv
+from arbitru.season.tournament import Event, Tournament, TournamentError
 from arbitru.textinput import ascii_number
+from arbitru.web import i18n
 from arbitru.web.app import Web, web
 from arbitru.web.routes.duplicate import Refused, need, read_form
 from arbitru.web.routes.results import pdf_of
 
 #: the most characters of a CSV file pasted into the import form
 MAX_CSV = 2_000_000
+#: the most characters of a game's result typed as CSV (a line per player)
+MAX_RESULT = 50_000
+#: the most registry records offered at once to enrol (a search narrows them)
+MAX_OFFERED = 60
+
+
+def season_language(request: Request, j: Any) -> str:
+    """A page of the whole season (registry, ratings, a player) in the language of the journal's tournaments
+    when they share one (a federation's), else English; ``?lang=`` chooses another."""
+    langs = {tournament.replay(j, tid).event.language for tid in tournament.tournaments(j)}
+    return i18n.pick(request.query_params.get("lang"), langs.pop() if len(langs) == 1 else "en")
+
+
+def tournament_language(request: Request, t: Tournament) -> str:
+    """A tournament's pages in its language (the rule set's unless it names one); ``?lang=`` chooses another."""
+    return i18n.pick(request.query_params.get("lang"), t.event.language)
+
+
+def _tournament(j: Any, tid: str) -> Tournament:
+    try:
+        return tournament.replay(j, tid)
+    except ArbitruError:
+        raise HTTPException(404, f"no tournament {tid!r}") from None
 
 
 def _csv(text: str, name: str) -> Response:
@@ -30,15 +55,16 @@ def _csv(text: str, name: str) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
-def _registry_context(w: Web) -> dict[str, Any]:
+def _registry_context(w: Web, request: Request) -> dict[str, Any]:
     with w.journal("") as j:
         reg = registry.load(j)
-    return {"records": reg.active(), "systems": sorted({s for r in reg.active() for s in r.ratings})}
+        lang = season_language(request, j)
+    return {"records": reg.active(), "systems": sorted({s for r in reg.active() for s in r.ratings}), "lang": lang}
 
 
 async def registry_page(request: Request) -> Response:
     w = web(request)
-    return w.render(request, "season/registry.html", **await run_in_threadpool(_registry_context, w))
+    return w.render(request, "season/registry.html", **await run_in_threadpool(_registry_context, w, request))
 
 
 async def registry_csv(request: Request) -> Response:
@@ -51,17 +77,22 @@ async def registry_csv(request: Request) -> Response:
     return _csv(await run_in_threadpool(load), "registry.csv")
 
 
+def entry_from(f: dict[str, str]) -> Entry:
+    """A player to register, from the registration fields (``season/_player_fields.html``)."""
+    born = f.get("born", "")
+    year = ascii_number(born) if born else None
+    if born and year is None:
+        raise registry.RegistryError(f"birth year {born!r} is not a number")
+    return Entry(f.get("name", ""), f.get("licence", ""), f.get("federation", ""), f.get("club", ""), year,
+                 tuple(c for c in f.get("categories", "").split(";") if c.strip()))
+
+
 async def registry_add(request: Request) -> Response:
     w = web(request)
     need(request, "arbiter")
     try:
         f = await read_form(request)
-        born = f.get("born", "")
-        year = ascii_number(born) if born else None
-        if born and year is None:
-            raise Refused("add", f"birth year {born!r} is not a number")
-        entry = Entry(f.get("name", ""), f.get("licence", ""), f.get("federation", ""), f.get("club", ""), year,
-                      tuple(c for c in f.get("categories", "").split(";") if c.strip()))
+        entry = entry_from(f)
 
         def add() -> None:
             with w.journal("arbiter") as j:
@@ -69,7 +100,7 @@ async def registry_add(request: Request) -> Response:
 
         await run_in_threadpool(add)
     except (Refused, ArbitruError) as e:
-        ctx = await run_in_threadpool(_registry_context, w)
+        ctx = await run_in_threadpool(_registry_context, w, request)
         return w.render(request, "season/registry.html", status=422, errors={"add": str(e)}, **ctx)
     return RedirectResponse("/registry", 303)
 
@@ -86,25 +117,26 @@ async def registry_import(request: Request) -> Response:
 
         await run_in_threadpool(add)
     except (Refused, ArbitruError) as e:
-        ctx = await run_in_threadpool(_registry_context, w)
+        ctx = await run_in_threadpool(_registry_context, w, request)
         return w.render(request, "season/registry.html", status=422, errors={"import": str(e)}, **ctx)
     return RedirectResponse("/registry", 303)
 
 
-def _player_context(w: Web, pid: str) -> dict[str, Any]:
+def _player_context(w: Web, pid: str, request: Request) -> dict[str, Any]:
     with w.journal("") as j:
+        lang = season_language(request, j)
         reg = registry.load(j)
         try:
             record = reg.get(pid)
         except ArbitruError:
             raise HTTPException(404, f"no player {pid!r}") from None
         rated = next((r for r in ratings.rating_list(j, registry=reg) if r.player == record.id), None)
-    return {"record": record, "rated": rated}
+    return {"record": record, "rated": rated, "lang": lang}
 
 
 async def player_page(request: Request) -> Response:
     w = web(request)
-    ctx = await run_in_threadpool(_player_context, w, request.path_params["pid"])
+    ctx = await run_in_threadpool(_player_context, w, request.path_params["pid"], request)
     return w.render(request, "season/player.html", **ctx)
 
 
@@ -124,20 +156,80 @@ async def player_correct(request: Request) -> Response:
 
         await run_in_threadpool(correct)
     except (Refused, ArbitruError) as e:
-        ctx = await run_in_threadpool(_player_context, w, pid)
+        ctx = await run_in_threadpool(_player_context, w, pid, request)
         return w.render(request, "season/player.html", status=422, errors={"correct": str(e)}, **ctx)
     return RedirectResponse(f"/players/{pid}", 303)
 
 
+def _tournaments_context(w: Web, request: Request) -> dict[str, Any]:
+    with w.journal("") as j:
+        return {"tournaments": [tournament.replay(j, t) for t in tournament.tournaments(j)],
+                "championships": [championship.replay(j, g.id) for g in j.games(championship.FORMAT)],
+                "rule_sets": tournament.RULE_SETS, "languages": i18n.LANGUAGES, "methods": METHODS,
+                "lang": season_language(request, j)}
+
+
 async def tournaments_page(request: Request) -> Response:
     w = web(request)
+    return w.render(request, "season/tournaments.html", **await run_in_threadpool(_tournaments_context, w, request))
 
-    def load() -> dict[str, Any]:
-        with w.journal("") as j:
-            return {"tournaments": [tournament.replay(j, t) for t in tournament.tournaments(j)],
-                    "championships": [championship.replay(j, g.id) for g in j.games(championship.FORMAT)]}
 
-    return w.render(request, "season/tournaments.html", **await run_in_threadpool(load))
+def _event_from(f: dict[str, str]) -> Event:
+    """A tournament's description from the creation form, each refusal beside its field."""
+    for key, what in (("start", "start date"), ("end", "end date")):
+        if f.get(key) or key == "start":
+            try:
+                registry.check_date(f.get(key, ""), what)
+            except ArbitruError as e:
+                raise Refused(key, str(e)) from None
+    rules = f.get("rules") or "fise"
+    if rules not in tournament.RULE_SETS:
+        raise Refused("rules", f"rule set {rules!r}; known: {', '.join(tournament.RULE_SETS)}")
+    if f.get("lang") and f["lang"] not in i18n.LANGUAGES:
+        raise Refused("rules", f"language {f['lang']!r}")
+    try:
+        return Event(f.get("name", ""), f["start"], f.get("end", ""), f.get("place", ""), f.get("organiser", ""),
+                     rules, "anticipation" if rules == "ro-anticipation" else "duplicate", f.get("method", ""),
+                     lang=f.get("lang", ""))
+    except ArbitruError as e:
+        where = next((k for k in ("name", "end", "place", "organiser") if k in str(e)), "rules")
+        raise Refused("tournament" if where in ("place", "organiser") else where, str(e)) from None
+
+
+def creation(page: str, prefix: str, store: Any) -> Any:
+    """The arbiter creates a tournament or a championship (``page``) from the form on ``/tournaments``:
+    ``store(journal, form)`` returns its id; a refusal is shown beside its field (``prefix`` + field), with the
+    form as it was filled in, nothing stored."""
+
+    async def endpoint(request: Request) -> Response:
+        w = web(request)
+        need(request, "arbiter")
+        f: dict[str, str] = {}
+        try:
+            f = await read_form(request)
+
+            def create() -> str:
+                with w.journal("arbiter") as j:
+                    made: str = store(j, f)
+                    return made
+
+            made = await run_in_threadpool(create)
+        except Refused as e:
+            ctx = await run_in_threadpool(_tournaments_context, w, request)
+            return w.render(request, "season/tournaments.html", status=e.status,
+                            errors={prefix + e.field: e.message}, **{prefix.strip("-") + "_form": f}, **ctx)
+        return RedirectResponse(f"/{page}s/{made}", 303)
+
+    return endpoint
+
+
+def store_tournament(j: Any, f: dict[str, str]) -> str:
+    return tournament.create(j, _event_from(f))
+
+
+def _matches(record: registry.Record, query: str) -> bool:
+    q = query.casefold()
+    return not q or q in record.name.casefold() or q in record.licence.casefold() or q == record.id.casefold()
 
 
 def _table(w: Web, request: Request) -> dict[str, Any]:
@@ -146,21 +238,112 @@ def _table(w: Web, request: Request) -> dict[str, Any]:
     if method is not None and method not in METHODS:
         raise HTTPException(400, f"table method: one of {', '.join(METHODS)}")
     with w.journal("") as j:
-        try:
-            t = tournament.replay(j, request.path_params["tid"])
-        except ArbitruError:
-            raise HTTPException(404, f"no tournament {request.path_params['tid']!r}") from None
+        t = _tournament(j, request.path_params["tid"])
+        reg = registry.load(j)
         results = tournament.outcomes(j, t)
-        rows = general_table(t, registry.load(j), results, method, category=q.get("category") or None,
+        rows = general_table(t, reg, results, method, category=q.get("category") or None,
                              club=q.get("club") or None)
+        games = [(slot, j.game(slot.game_id).format if slot.result is None else "") for slot in t.games]
     chosen = method or t.event.table_method
+    enrolled = {e.player for e in t.enrolments}
+    search = q.get("q", "")[:100]
+    offered = [r for r in reg.active() if r.id not in enrolled and _matches(r, search)]
     return {"t": t, "rows": rows, "games": len(results), "method": chosen, "tie_order": TIE_ORDER[chosen],
-            "category": q.get("category", ""), "club": q.get("club", "")}
+            "category": q.get("category", ""), "club": q.get("club", ""), "lang": tournament_language(request, t),
+            "slots": games, "entrants": [(e, reg.get(e.player)) for e in t.enrolments],
+            "offered": offered[:MAX_OFFERED], "more_offered": max(0, len(offered) - MAX_OFFERED), "search": search,
+            "next_game": len(t.games) + 1}
 
 
 async def tournament_page(request: Request) -> Response:
     w = web(request)
     return w.render(request, "season/table.html", **await run_in_threadpool(_table, w, request))
+
+
+#: the page an arbiter's action on a tournament or a championship comes from: its template, its context
+PAGES: dict[str, tuple[str, str, Any]] = {}
+
+
+def arbiter_action(page: str, field: str, action: Any, question: Any = None) -> Any:
+    """An arbiter's POST on a tournament or a championship (``page``): ``action(journal, id, form, ticked)``
+    stores it; a refusal is shown beside the form ``field``, nothing stored. With ``question``, the action
+    cannot be undone: the first request asks ``question(journal, id, form)`` and stores nothing, the second
+    (``confirm=1``) stores."""
+
+    async def endpoint(request: Request) -> Response:
+        w = web(request)
+        need(request, "arbiter")
+        key, template, context = PAGES[page]
+        owner = request.path_params[key]
+        try:
+            f = await read_form(request, {"result": MAX_RESULT})
+            form = await request.form()  # the ticked players: one field each
+
+            def run() -> dict[str, Any] | None:
+                with w.journal("arbiter") as j:
+                    try:
+                        if question is not None and f.get("confirm") != "1":
+                            return {"field": field, "question": question(j, owner, f), "fields": f}
+                        action(j, owner, f, [v for v in form.getlist("player") if isinstance(v, str)])
+                    except ArbitruError as e:
+                        raise Refused(field, str(e)) from None
+                return None
+
+            confirm = await run_in_threadpool(run)
+        except Refused as e:
+            ctx = await run_in_threadpool(context, w, request)
+            return w.render(request, template, status=e.status, errors={e.field: e.message}, **ctx)
+        if confirm is not None:
+            ctx = await run_in_threadpool(context, w, request)
+            return w.render(request, template, confirm=confirm, **ctx)
+        return RedirectResponse(f"/{page}s/{owner}", 303)
+
+    return endpoint
+
+
+def _late(f: dict[str, str], t: Tournament) -> bool:
+    """RO-5.1: a player enrolled once a game is created is a late entry, unless the arbiter says otherwise."""
+    return f.get("late") == "1" or (f.get("late") != "0" and bool(t.games))
+
+
+def do_enrol(j: Any, tid: str, f: dict[str, str], checked: list[str]) -> None:
+    t = tournament.replay(j, tid)
+    typed = [p for p in f.get("players", "").replace(",", " ").split() if p]
+    if not checked and not typed:
+        raise TournamentError("tick the players to enrol, or type their registry ids")
+    tournament.enrol(j, t.id, checked + typed, late=_late(f, t))
+
+
+def do_enrol_new(j: Any, tid: str, f: dict[str, str], checked: list[str]) -> None:
+    tournament.enrol(j, tid, new=[entry_from(f)], late=_late(f, tournament.replay(j, tid)))
+
+
+def do_record(j: Any, tid: str, f: dict[str, str], checked: list[str]) -> None:
+    masters, scores = tournament.read_result(f.get("result", ""))
+    if not scores:
+        raise TournamentError("the result: a line master,… and a line per player (registry id, points per move)")
+    tournament.record(j, tid, scores, masters, title=f.get("title", ""))
+
+
+def _after(f: dict[str, str], t: Tournament) -> int:
+    text = f.get("after_game", "")
+    if not text:
+        return len(t.games)
+    n = ascii_number(text)
+    if n is None or n < 0:
+        raise TournamentError(f"after game {text!r}: a game's number")
+    return n
+
+
+def ask_withdraw(j: Any, tid: str, f: dict[str, str]) -> str:
+    t, reg = tournament.replay(j, tid), registry.load(j)
+    e = t.enrolment(reg.resolve(f.get("player", "")))
+    return i18n.Text("Withdraw %(player)s from every game after game %(n)s? It cannot be undone.",
+                     player=f"{e.player} {reg.name(e.player)}", n=_after(f, t))
+
+
+def do_withdraw(j: Any, tid: str, f: dict[str, str], checked: list[str]) -> None:
+    tournament.withdraw(j, tid, f.get("player", ""), _after(f, tournament.replay(j, tid)))
 
 
 async def tournament_download(request: Request) -> Response:
@@ -177,24 +360,91 @@ async def tournament_download(request: Request) -> Response:
     raise HTTPException(404, f"no download {what!r}")
 
 
+def tournament_game_form(w: Web, request: Request, tid: str, game_format: str) -> dict[str, Any]:
+    """What the game-creation page (``/games/new``, ``/anticipation/new``) shows for the next game of tournament
+    ``tid``: its players (entry number, registry name; anticipation: seated by rating, RO-5.1), the tournament's
+    rule set and language, a title with the game's number."""
+    with w.journal("") as j:
+        t = _tournament(j, tid)
+        if t.event.format != game_format:
+            raise HTTPException(400, f"{t.event.name} holds {t.event.format} games")
+        reg = registry.load(j)
+        number = len(t.games) + 1
+        players = [(e.entry, reg.name(e.player)) for e in t.players_of(number)]
+        seats = tournament.seating(t, reg, number) if game_format == "anticipation" else []
+    lang = tournament_language(request, t)
+    form = {"title": f"{t.event.name} · {number}", "rules": t.event.rules, "lang": t.event.language,
+            "tournament": t.id}
+    return {"form": form, "tournament": t, "number": number, "entrants": players, "seats": seats, "lang": lang}
+
+
+def _championship_context(w: Web, request: Request) -> dict[str, Any]:
+    with w.journal("") as j:
+        reg = registry.load(j)
+        try:
+            c = championship.replay(j, request.path_params["cid"])
+        except ArbitruError:
+            raise HTTPException(404, f"no championship {request.path_params['cid']!r}") from None
+
+        def table_of(tid: str) -> list[Row]:
+            t = tournament.replay(j, tid)
+            return general_table(t, reg, tournament.outcomes(j, t))
+
+        stages = [tournament.replay(j, tid) for tid in c.stages]
+        langs = {t.event.language for t in stages}
+        return {"c": c, "rows": championship.compute(j, c.id, table_of), "stages": stages,
+                "others": [tournament.replay(j, t) for t in tournament.tournaments(j) if t not in c.stages],
+                "lang": i18n.pick(request.query_params.get("lang"), langs.pop() if len(langs) == 1
+                                  else season_language(request, j))}
+
+
 async def championship_page(request: Request) -> Response:
     w = web(request)
+    return w.render(request, "season/championship.html", **await run_in_threadpool(_championship_context, w, request))
 
-    def load() -> dict[str, Any]:
-        with w.journal("") as j:
-            reg = registry.load(j)
-            try:
-                c = championship.replay(j, request.path_params["cid"])
-            except ArbitruError:
-                raise HTTPException(404, f"no championship {request.path_params['cid']!r}") from None
 
-            def table_of(tid: str) -> list[Row]:
-                t = tournament.replay(j, tid)
-                return general_table(t, reg, tournament.outcomes(j, t))
+def _points(text: str) -> list[int]:
+    cells = [c for c in text.replace(";", ",").replace(" ", ",").split(",") if c]
+    numbers = [ascii_number(c) for c in cells]
+    if any(n is None for n in numbers):
+        raise Refused("points", f"points per place: whole numbers separated by commas, not {text!r}")
+    return [n for n in numbers if n is not None]
 
-            return {"c": c, "rows": championship.compute(j, c.id, table_of)}
 
-    return w.render(request, "season/championship.html", **await run_in_threadpool(load))
+def store_championship(j: Any, f: dict[str, str]) -> str:
+    points = _points(f.get("points", "")) or list(championship.DEFAULT_POINTS)
+    best = ascii_number(f.get("best") or "0")
+    if best is None:
+        raise Refused("best", f"best N: a whole number, not {f.get('best')!r}")
+    try:
+        return championship.create(j, f.get("name", ""), points, best)
+    except ArbitruError as e:
+        raise Refused("name" if "name" in str(e) else "points", str(e)) from None
+
+
+def do_stage(j: Any, cid: str, f: dict[str, str], checked: list[str]) -> None:
+    championship.add_stage(j, cid, f.get("tournament", ""))
+
+
+def _stage(f: dict[str, str]) -> int:
+    n = ascii_number(f.get("stage", ""))
+    if n is None:
+        raise championship.ChampionshipError(f"stage {f.get('stage', '')!r}: a stage's number")
+    return n
+
+
+def ask_eliminate(j: Any, cid: str, f: dict[str, str]) -> str:
+    reg = registry.load(j)
+    record = reg.get(f.get("player", ""))
+    stages = len(championship.replay(j, cid).stages)
+    if not 1 <= _stage(f) <= stages:
+        raise championship.ChampionshipError(f"no stage {_stage(f)} (stages: {stages})")
+    return i18n.Text("Eliminate %(player)s from stage %(n)s? It cannot be undone.",
+                     player=f"{record.id} {record.name}", n=_stage(f))
+
+
+def do_eliminate(j: Any, cid: str, f: dict[str, str], checked: list[str]) -> None:
+    championship.eliminate(j, cid, f.get("player", ""), _stage(f), f.get("reason", ""))
 
 
 def _ratings(w: Web, request: Request) -> dict[str, Any]:
@@ -205,7 +455,7 @@ def _ratings(w: Web, request: Request) -> dict[str, Any]:
         except ArbitruError as e:
             raise HTTPException(400, str(e)) from None
     with w.journal("") as j:
-        return {"rows": ratings.rating_list(j, as_of), "as_of": as_of or ""}
+        return {"rows": ratings.rating_list(j, as_of), "as_of": as_of or "", "lang": season_language(request, j)}
 
 
 async def ratings_page(request: Request) -> Response:
@@ -219,6 +469,9 @@ async def ratings_csv(request: Request) -> Response:
     return _csv(ratings.rating_list_csv(ctx["rows"]), "ratings.csv")
 
 
+PAGES.update(tournament=("tid", "season/table.html", _table),
+             championship=("cid", "season/championship.html", _championship_context))
+
 routes = [
     Route("/registry", registry_page),
     Route("/registry.csv", registry_csv),
@@ -227,9 +480,19 @@ routes = [
     Route("/players/{pid}", player_page),
     Route("/players/{pid}/correct", player_correct, methods=["POST"]),
     Route("/tournaments", tournaments_page),
+    Route("/tournaments/new", creation("tournament", "t-", store_tournament), methods=["POST"]),
     Route("/tournaments/{tid}", tournament_page),
+    Route("/tournaments/{tid}/enrol", arbiter_action("tournament", "enrol", do_enrol), methods=["POST"]),
+    Route("/tournaments/{tid}/enrol-new", arbiter_action("tournament", "enrol-new", do_enrol_new), methods=["POST"]),
+    Route("/tournaments/{tid}/record", arbiter_action("tournament", "record", do_record), methods=["POST"]),
+    Route("/tournaments/{tid}/withdraw", arbiter_action("tournament", "withdraw", do_withdraw, ask_withdraw),
+          methods=["POST"]),
     Route("/tournaments/{tid}/download/{what}", tournament_download),
+    Route("/championships/new", creation("championship", "c-", store_championship), methods=["POST"]),
     Route("/championships/{cid}", championship_page),
+    Route("/championships/{cid}/stage", arbiter_action("championship", "stage", do_stage), methods=["POST"]),
+    Route("/championships/{cid}/eliminate", arbiter_action("championship", "eliminate", do_eliminate, ask_eliminate),
+          methods=["POST"]),
     Route("/ratings", ratings_page),
     Route("/ratings.csv", ratings_csv),
 ]
