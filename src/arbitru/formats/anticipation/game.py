@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,8 +38,6 @@ from arbitru.engine.tiles import Alphabet, alphabet
 from arbitru.errors import ArbitruError, JournalError, LexiconError
 from arbitru.formats import payload
 from arbitru.formats.anticipation.clock import (
-    CLOCK_ACTIONS,
-    ClockError,
     Timer,
     announced_groups,
     check_timer,
@@ -49,11 +48,13 @@ from arbitru.formats.anticipation.clock import (
 )
 from arbitru.formats.anticipation.correction import Correction, Setup, SlipEntry
 from arbitru.formats.anticipation.draw import Draw, GroupRules, GroupsError, group_problems, parse_group
+from arbitru.formats.anticipation.order import Action, HallOrder, OrderError
 from arbitru.formats.anticipation.ranking import rank
 from arbitru.formats.anticipation.slips import Slip, SlipFileError, read_slips_csv
 from arbitru.formats.anticipation.turns import Lot, TurnOrder
 from arbitru.formats.anticipation.variants import GROUPS, TURNS, Settings
 from arbitru.formats.anticipation.verdicts import Decision, PlayerResult, Sanction
+from arbitru.formats.countdown import CLOCK_ACTIONS
 from arbitru.journal.store import Event, Journal, action
 from arbitru.textinput import InputError, ascii_number, check_text, csv_rows
 
@@ -282,9 +283,31 @@ class AnticipationGame:
             order.add(Lot.from_payload(e.payload))
         return order
 
+    def hall(self, now: float | None = None) -> HallOrder:
+        """Where the game stands in the hall at the server time ``now`` (default: now): what is allowed."""
+        groups, recap = self.announced()
+        return HallOrder(
+            self.settings.variant == "blind",
+            groups,
+            recap,
+            self.timers(),
+            frozenset(self.order().lots),
+            time.time() if now is None else now,
+        )
+
+    def check(self, act: Action, timer: str = "", now: float | None = None) -> None:
+        """:raises OrderError: when the order of the game does not allow ``act`` now, naming the rule."""
+        refusal = self.hall(now).why_not(act, timer)
+        if refusal is not None:
+            raise OrderError(refusal)
+
     @action
-    def draw_lot(self, turn: int | None = None, group: int | None = None, drawn_by: str | None = None) -> Lot:
-        """Record a lot: ``group`` as drawn in the hall, or drawn now from the game's seed (RO-5.3)."""
+    def draw_lot(
+        self, turn: int | None = None, group: int | None = None, drawn_by: str | None = None, now: float | None = None
+    ) -> Lot:
+        """Record a lot: ``group`` as drawn in the hall, or drawn now from the game's seed (RO-5.3); not while
+        the analysis or the previous turn's time runs (RO-4.3, :mod:`.order`)."""
+        self.check(Action.LOT, now=now)
         order = self.order()
         turn = turn if turn is not None else order.next_turn()
         if turn is None:
@@ -310,7 +333,8 @@ class AnticipationGame:
 
     @action
     def draw_all_lots(self, drawn_by: str | None = None) -> list[Lot]:
-        """Every remaining lot at once (games whose groups are sent ahead, RO-4.4)."""
+        """Every remaining lot at once (games whose groups are sent ahead, RO-4.4; never in a timed game)."""
+        self.check(Action.ALL_LOTS)
         lots = []
         while self.order().next_turn() is not None:
             lots.append(self.draw_lot(drawn_by=drawn_by))
@@ -539,11 +563,8 @@ class AnticipationGame:
     @action
     def announce_next(self) -> dict[str, Any]:
         """The next step of reading the draw: group 1, 2, ... 15, then the quick second reading (RO-5.2.f–g)."""
-        if self.settings.variant == "blind":
-            raise ArbitruError("the blind variant has no common draw to read out (RO-8.4)")
-        groups, recap = self.announced()
-        if recap:
-            raise ArbitruError("every group is read out, and read again: start the analysis timer (RO-5.2.h)")
+        self.check(Action.ANNOUNCE)
+        groups, _recap = self.announced()
         step: dict[str, Any] = {"step": "recap"} if groups >= GROUPS else {"step": "group", "group": groups + 1}
         self.journal.append(self.id, "announced", step)
         return step
@@ -555,12 +576,8 @@ class AnticipationGame:
         A turn's timer starts once its lot is drawn; the analysis once the draw is read again (RO-5.2.g).
         """
         check_timer(timer)
-        turn = timer_turn(timer)
         if act == "start":
-            if turn is not None and turn not in self.order().lots:
-                raise ClockError(f"the lot of turn {turn} is not drawn yet (RO-5.3)")
-            if turn is None and self.settings.variant != "blind" and not self.announced()[1]:
-                raise ClockError("the analysis starts after the groups are read out and read again (RO-5.2.g-h)")
+            self.check(Action.START_ANALYSIS if timer_turn(timer) is None else Action.START_TURN, timer, now)
         timers = self.timers()
         current = timers.get(timer) or Timer(timer, timer_seconds(timer))
         current.apply(act, now)  # refuses what the state does not allow, before anything is stored
@@ -577,9 +594,8 @@ class AnticipationGame:
         """
         if slip.turn is None or not 1 <= slip.turn <= TURNS:
             raise ArbitruError(f"turns are 1 to {TURNS}")
+        self.check(Action.HAND_IN, turn_timer(slip.turn), now)
         lots = self.order().lots
-        if slip.turn not in lots:
-            raise ArbitruError(f"the lot of turn {slip.turn} is not drawn yet: its slip cannot be handed in (RO-5.3)")
         late = self.timer(turn_timer(slip.turn)).over(now) or (slip.turn + 1) in lots
         payload = slip.to_payload() | {"late": late, "received": now}
         return self.journal.append(self.id, "slip", payload), late

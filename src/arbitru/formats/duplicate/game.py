@@ -24,6 +24,7 @@ when its master move is placed.
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,8 +37,10 @@ from arbitru.engine.placement import Placement
 from arbitru.engine.tiles import BLANK, BLANK_BIT, Alphabet, Bag, Rack, alphabet, letter_of
 from arbitru.errors import ArbitruError, JournalError, NotationError, TileError
 from arbitru.formats import payload
+from arbitru.formats.countdown import CLOCK_ACTIONS, ClockError, Countdown
 from arbitru.formats.duplicate import announce, master, racks, variants
 from arbitru.formats.duplicate.master import Candidate
+from arbitru.formats.duplicate.order import Action, MoveOrder, Refusal
 from arbitru.formats.duplicate.racks import Draw
 from arbitru.formats.duplicate.rulesets import RuleSet, RuleSetError, cites
 from arbitru.formats.duplicate.slips import Slip, Verdict, checked, judge
@@ -52,6 +55,14 @@ ENGINES = ("compiled", "reference")
 
 class GameError(ArbitruError):
     """An action that does not fit the game's state (a master before a rack, a slip for a future move...)."""
+
+
+class OrderError(GameError):
+    """An action the order of the move does not allow now (:mod:`.order`); ``rule`` names the rule."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(str(refusal))
+        self.rule = refusal.rule
 
 
 # --- settings ----------------------------------------------------------------------------------------------
@@ -191,31 +202,11 @@ ADVANCING = ("draw", "master", "end")
 END_KINDS = ("planned", "tiles-out", "no-legal-rack", "no-word", "no-word-redraws", "prepared-out", "referee")
 
 
-CLOCK_ACTIONS = ("start", "pause", "resume")
-
-
 @dataclass
-class MoveClock:
-    """The clock of one move, folded from ``clock`` events: no timer runs anywhere, so every page, worker or
-    restarted server computes the same time left from the events and the time it is asked about."""
+class MoveClock(Countdown):
+    """The clock of one move (FISE-5, GR-5C): the countdown both formats share, numbered by its move."""
 
     move: int = 0
-    seconds: int = 0
-    state: str = "idle"
-    #: seconds run before ``since`` (the pauses apart)
-    used: float = 0.0
-    #: server time the clock last started or resumed (None while idle or paused)
-    since: float | None = None
-
-    def elapsed(self, now: float) -> float:
-        return self.used + (now - self.since if self.since is not None else 0.0)
-
-    def remaining(self, now: float) -> float:
-        return max(0.0, self.seconds - self.elapsed(now)) if self.state != "idle" else float(self.seconds)
-
-    def over(self, now: float) -> bool:
-        """Time is up (FISE-5): a slip handed in now is late (FISE-6)."""
-        return self.state != "idle" and self.elapsed(now) >= self.seconds
 
 
 @dataclass
@@ -284,6 +275,11 @@ class Game:
 
     def master_total(self) -> int:
         return sum(m.master.score for m in self.moves if m.master)
+
+    def order(self, now: float) -> MoveOrder:
+        """Where the move stands at the server time ``now``: rack → clock → close (:mod:`.order`)."""
+        time_rule = "GR-5C" if self.rules.name == "greek" else "FISE-5"
+        return MoveOrder(self.phase, self.move, self.clock_for(self.move), now, time_rule)
 
     def rulings_map(self) -> dict[str, bool]:
         return {w: valid for w, (valid, _, _) in self.rulings.items()}
@@ -412,19 +408,18 @@ class Game:
         act, move, at = payload.text(p, "action"), payload.integer(p, "move", low=1), payload.real(p, "at")
         if self.phase != "play" or move != self.move:
             raise JournalError(f"a clock {act} for move {move} while the game is at {self.phase} {self.move}")
-        c = self.clock
-        if act == "start" and c.move != move:
-            self.clock = MoveClock(move, self.rules.clock.seconds, "running", 0.0, at)
-        elif act == "pause" and c.move == move and c.state == "running":
-            c.used, c.since, c.state = c.elapsed(at), None, "paused"
-        elif act == "resume" and c.move == move and c.state == "paused":
-            c.since, c.state = at, "running"
-        else:
-            raise JournalError(f"clock {act} while the clock of move {move} is {self.clock_for(move).state}")
+        clock = self.clock_for(move)
+        try:
+            clock.apply(act, at)
+        except ClockError:
+            raise JournalError(f"clock {act} while the clock of move {move} is {clock.state}") from None
+        self.clock = clock
 
     def clock_for(self, move: int) -> MoveClock:
         """The clock of ``move`` (idle when it never started)."""
-        return self.clock if self.clock.move == move else MoveClock(move, self.rules.clock.seconds)
+        if self.clock.move == move:
+            return self.clock
+        return MoveClock(f"move {move}", self.rules.clock.seconds, move=move)
 
     def _on_end(self, p: Mapping[str, Any]) -> None:
         kind = payload.text(p, "kind", "referee")
@@ -683,12 +678,12 @@ class Session:
         g = self.game
         if act not in CLOCK_ACTIONS:
             raise GameError(f"clock action {act!r}; known: {', '.join(CLOCK_ACTIONS)}")
-        if g.phase != "play":
-            raise GameError("no rack is on the stand: draw one first" if g.phase == "rack" else "the game is over")
-        state = g.clock_for(g.move).state
-        allowed = {"start": "idle", "pause": "running", "resume": "paused"}[act]
-        if state != allowed:
-            raise GameError(f"the clock of move {g.move} is {state}: it cannot {act}")
+        order = g.order(now)
+        refusal = order.why_not(Action.START_CLOCK if act == "start" else Action.PAUSE_CLOCK)
+        if refusal is not None:
+            raise OrderError(refusal)
+        if order.clock.why_not(act):
+            raise GameError(f"the clock of move {g.move} is {order.clock.state}: it cannot {act}")
         self._append([("clock", {"move": g.move, "action": act, "at": now})])
         return g.clock
 
@@ -783,10 +778,9 @@ class Session:
         """
         self._check_not_moved_on()
         g = self.game
-        if g.phase == "over":
-            raise GameError("the game is over")
-        if g.phase == "play":
-            raise GameError(f"move {g.move} has its rack already: place its master move first")
+        refusal = g.order(time.time()).why_not(Action.DRAW)
+        if refusal is not None:
+            raise OrderError(refusal)
         end = self._end_if_due()
         if end is not None:
             return Step("end", g.move, end=end, message=end.reason)
@@ -848,14 +842,22 @@ class Session:
 
     @action
     def new_rack(
-        self, tiles: Sequence[int] | None = None, reason: str = "the referee gives a new rack"
+        self,
+        tiles: Sequence[int] | None = None,
+        reason: str = "the referee gives a new rack",
+        *,
+        now: float | None = None,
     ) -> Step:
         """FISE-16: replace the rack of the open move (nobody, or the program, can play it). The whole rack
-        goes back and a new one is drawn (from the seed, or ``tiles`` from the hall)."""
+        goes back and a new one is drawn (from the seed, or ``tiles`` from the hall); never while the move's
+        time runs (:mod:`.order`)."""
         self._check_not_moved_on()
         g = self.game
         if g.phase != "play":
             raise GameError("no rack is on the stand")
+        refusal = g.order(time.time() if now is None else now).why_not(Action.NEW_RACK)
+        if refusal is not None:
+            raise OrderError(refusal)
         move = g.move
         r = self.settings.rules.racks
         attempt = max(d.attempt for d in g.moves[-1].draws) + 1

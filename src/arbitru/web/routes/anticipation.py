@@ -40,6 +40,7 @@ from arbitru.formats.anticipation.draw import (
     parse_groups,
 )
 from arbitru.formats.anticipation.game import FORMAT, AnticipationGame, GameState, read_seating_csv, resolve_lexicon
+from arbitru.formats.anticipation.order import HallOrder
 from arbitru.formats.anticipation.positions import read_position
 from arbitru.formats.anticipation.seating import read_entrants_csv, seat
 from arbitru.formats.anticipation.slips import Slip, SlipRow, parse_notes
@@ -229,9 +230,9 @@ def grid_rows(lt: Light, show_all: bool = False) -> list[dict[str, Any]]:
 def clock_view(lt: Light, timer: str | None = None, now: float | None = None) -> dict[str, Any]:
     """The chronometer a page counts down: the current turn's timer once started, else the analysis."""
     now = time.time() if now is None else now
-    if timer is None:
-        turn = lt.current_turn
-        timer = turn_timer(turn) if turn and turn_timer(turn) in lt.timers else ANALYSIS
+    if timer is None:  # the clock of the game's current state only (RO-4.3)
+        timer = HallOrder(lt.game.settings.variant == "blind", lt.announced, lt.recap, lt.timers,
+                          frozenset(lt.lots), now).timer()
     from arbitru.formats.anticipation.clock import timer_seconds
 
     t = lt.timers.get(timer) or Timer(timer, timer_seconds(timer))
