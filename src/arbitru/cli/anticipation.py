@@ -490,8 +490,9 @@ def decide_cmd(
 ) -> None:
     """Record a contest or appeal decision (RO-6.5): a new entry with its reason; the old verdict stays."""
     game = _open(db, game_id)
+    seat = game.seat(player)  # a seated player's id, or a name that is his alone
     seq = game.decide(
-        player,
+        seat.number,
         target,
         action,
         reason,
@@ -504,9 +505,9 @@ def decide_cmd(
         event=event,
     )
     if as_json:
-        emit_json({"event": seq})
+        emit_json({"event": seq, "player": seat.number})
         return
-    click.echo(f"decision #{seq} stored")
+    click.echo(f"decision #{seq} stored for {seat.label()}")
 
 
 @anticipation.command("warn")
@@ -519,11 +520,13 @@ def decide_cmd(
 @_db_option
 def warn_cmd(game_id: str, player: str, reason: str, turn: int | None, as_json: bool, db: str) -> None:
     """A disciplinary warning: −20; the second eliminates (RO-6.4)."""
-    seq = _open(db, game_id).sanction(player, "disciplinary", reason, turn)
+    game = _open(db, game_id)
+    seat = game.seat(player)
+    seq = game.sanction(seat.number, "disciplinary", reason, turn)
     if as_json:
-        emit_json({"event": seq})
+        emit_json({"event": seq, "player": seat.number})
         return
-    click.echo(f"disciplinary warning #{seq} stored")
+    click.echo(f"disciplinary warning #{seq} stored for {seat.label()}")
 
 
 @anticipation.command("eliminate")
@@ -535,11 +538,13 @@ def warn_cmd(game_id: str, player: str, reason: str, turn: int | None, as_json: 
 @_db_option
 def eliminate_cmd(game_id: str, player: str, reason: str, turn: int | None, as_json: bool, db: str) -> None:
     """Eliminate a cheater: not corrected, no ranking points (RO-7.1)."""
-    seq = _open(db, game_id).sanction(player, "cheating", reason, turn)
+    game = _open(db, game_id)
+    seat = game.seat(player)
+    seq = game.sanction(seat.number, "cheating", reason, turn)
     if as_json:
-        emit_json({"event": seq})
+        emit_json({"event": seq, "player": seat.number})
         return
-    click.echo(f"elimination #{seq} stored")
+    click.echo(f"elimination #{seq} stored for {seat.label()}")
 
 
 @anticipation.command("board")

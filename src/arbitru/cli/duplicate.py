@@ -438,11 +438,13 @@ def rule(journal: str, game: str | None, word: str, valid: bool, reason: str, ru
 def withdraw(journal: str, game: str | None, player: str, after: int | None, as_json: bool) -> None:
     """A player leaves the game: 0 for the remaining moves (GR-7)."""
     session = _open(journal, game, with_lexicon=False)
+    seat = session.seat(player)  # a number, or a name that is one player's alone
+    player = seat.number
     session.withdraw(player, after)
     if as_json:
         emit_json({"player": player, "after_move": session.game.players[player].withdrawn_after})
         return
-    click.echo(f"player {player} withdrawn")
+    click.echo(f"player {seat.label()} withdrawn")
 
 
 @duplicate.command(name="end")

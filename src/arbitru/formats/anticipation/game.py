@@ -55,6 +55,7 @@ from arbitru.formats.anticipation.turns import Lot, TurnOrder
 from arbitru.formats.anticipation.variants import GROUPS, TURNS, Settings
 from arbitru.formats.anticipation.verdicts import Decision, PlayerResult, Sanction
 from arbitru.formats.countdown import CLOCK_ACTIONS
+from arbitru.formats.players import Seat, resolve
 from arbitru.journal.store import Event, Journal, action
 from arbitru.textinput import InputError, ascii_number, check_text, csv_rows
 
@@ -428,6 +429,25 @@ class AnticipationGame:
             raise SlipFileError("the file holds no slip")
         return self.enter_slips(slips, replace=replace)
 
+    def seats(self) -> list[Seat]:
+        """The seated players, by table (RO-5.1)."""
+        seats: dict[str, Seat] = {}
+        for e in self.journal.iter_events(self.id, "seating"):
+            for p in e.payload.get("players", ()):
+                if isinstance(p, dict):
+                    player = str(p.get("player"))
+                    seats[player] = Seat(player, str(p.get("name") or ""), str(p.get("table") or ""))
+        return sorted(seats.values(), key=lambda s: (int(s.table) if s.table.isdigit() else 10**9, s.number))
+
+    def seat(self, who: str) -> Seat:
+        """The seated player ``who`` names (his id, or a name that is his alone); in a game with no seating,
+        ``who`` as given.
+
+        :raises PlayerError: for anyone else, with the seating.
+        """
+        seats = self.seats()
+        return resolve(who, seats) if seats else Seat(who.strip())
+
     def _seating_players(self) -> list[str]:
         players: list[str] = []
         for e in self.journal.iter_events(self.id, "seating"):
@@ -459,6 +479,7 @@ class AnticipationGame:
             )
         if not reason.strip():
             raise ArbitruError("a decision needs its reason (RO-6.5)")
+        player = self.seat(player).number
         final = self._final()
         if final is not None:
             raise ArbitruError(f"the ranking is final (event #{final}): no more decisions (RO-5.5.j, RO-6.5)")
@@ -524,6 +545,7 @@ class AnticipationGame:
             raise ArbitruError("a sanction is 'disciplinary' (RO-6.4) or 'cheating' (RO-7.1)")
         if not reason.strip():
             raise ArbitruError("a sanction needs its reason (RO-5.5.k)")
+        player = self.seat(player).number
         if turn is not None and not 1 <= turn <= TURNS:
             raise ArbitruError(f"turn {turn}: turns are 1 to {TURNS}")
         return self.journal.append(
@@ -595,6 +617,7 @@ class AnticipationGame:
         if slip.turn is None or not 1 <= slip.turn <= TURNS:
             raise ArbitruError(f"turns are 1 to {TURNS}")
         self.check(Action.HAND_IN, turn_timer(slip.turn), now)
+        self.seat(slip.player)  # only a seated player hands in a slip
         lots = self.order().lots
         late = self.timer(turn_timer(slip.turn)).over(now) or (slip.turn + 1) in lots
         payload = slip.to_payload() | {"late": late, "received": now}

@@ -44,6 +44,7 @@ from arbitru.formats.duplicate.order import Action, MoveOrder, Refusal
 from arbitru.formats.duplicate.racks import Draw
 from arbitru.formats.duplicate.rulesets import RuleSet, RuleSetError, cites
 from arbitru.formats.duplicate.slips import Slip, Verdict, checked, judge
+from arbitru.formats.players import PlayerError, Seat, resolve
 from arbitru.journal.store import Event, Journal, action
 from arbitru.textinput import check_digits, check_payload, number_order
 
@@ -610,12 +611,22 @@ class Session:
     def add_player(self, player: Player) -> None:
         self._append([("player", _player_payload(player))])
 
+    def seat(self, who: str) -> Seat:
+        """The registered player ``who`` names: his number, or a name that is his alone.
+
+        :raises PlayerError: for anyone else, with the players listed.
+        """
+        seats = [Seat(p.number, p.name, p.table) for p in self.game.players.values()]
+        try:
+            return resolve(who, sorted(seats, key=lambda s: number_order(s.number)))
+        except PlayerError as e:
+            raise GameError(str(e)) from None
+
     @action
     def withdraw(self, player: str, after_move: int | None = None) -> None:
         """A player leaves: 0 for every move after ``after_move`` (default: the moves closed so far)
         (GR-7)."""
-        if player not in self.game.players:
-            raise GameError(f"no player {player} in this game")
+        player = self.seat(player).number
         closed = sum(1 for m in self.game.moves if m.master)
         self._append(
             [("withdraw", {"player": player, "after_move": closed if after_move is None else after_move})]

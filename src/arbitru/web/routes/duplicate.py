@@ -407,8 +407,10 @@ def do_slip(s: Session, f: dict[str, str]) -> str:
     player = f.get("player", "")
     if not player:
         raise Refused("player", "the player's number")
-    if player not in s.game.players:
-        raise Refused("player", f"no player {player} in this game")
+    try:
+        player = s.seat(player).number  # a number, or a name that is one player's alone
+    except GameError as e:
+        raise Refused("player", str(e)) from None
     move = _int(f, "move", s.game.move) or 0
     slip = Slip(
         move,
