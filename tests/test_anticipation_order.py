@@ -3,6 +3,8 @@ countdown both formats share."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from anticipation_support import new_game
@@ -62,13 +64,15 @@ def test_RO_4_3_no_lot_while_the_previous_turns_time_runs(tmp_path):
         game.clock("turn 3", "start", T0 + 9 * 60)
 
 
-def test_RO_4_4_every_lot_at_once_only_in_a_game_that_keeps_no_time(tmp_path):
+def test_RO_4_4_every_lot_at_once_not_while_a_time_runs(tmp_path):
     game = new_game(tmp_path, GROUPS)
     read_out(game)
-    game.clock("analysis", "start", T0)
-    with pytest.raises(OrderError, match=r"\(RO-4.4\)"):
+    game.clock("analysis", "start", time.time())
+    with pytest.raises(OrderError, match=r"analysis time still runs.*\(RO-4.3\)"):
         game.draw_all_lots()
-    other = new_game(tmp_path, GROUPS, db="other.db")
+    game.clock("analysis", "stop", time.time())  # the arbiter ends the analysis early
+    assert game.hall().phase is Phase.LOT_DUE
+    other = new_game(tmp_path, GROUPS, db="other.db")  # groups and lots sent ahead (RO-4.4): no time kept
     assert len(other.draw_all_lots()) == 14 and other.hall().phase is Phase.OVER
 
 

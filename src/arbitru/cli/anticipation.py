@@ -454,13 +454,13 @@ def results_cmd(game_id: str, as_json: bool, player: str | None, db: str) -> Non
 @click.argument("game_id", metavar="GAME")
 @click.argument("player")
 @click.option(
-    "--target", type=click.Choice(["placement", "warning", "penalty", "discipline", "total"]), required=True
+    "--target", type=click.Choice(["placement", "warning", "penalty", "discipline", "total", "late"]), required=True
 )
 @click.option(
     "--action",
     required=True,
     help="placement: valid|invalid|as; warning: cancel; penalty: cancel|set; "
-    "discipline: cancel; total: adjust.",
+    "discipline: cancel; total: adjust; late (a slip after time, RO-6.5): accept|refuse.",
 )
 @click.option("--reason", required=True, help="Why: it is kept with the decision (RO-6.5).")
 @click.option("--by", default="chief arbiter", show_default=True, help="Who decided (or 'appeal committee').")

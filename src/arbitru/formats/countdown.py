@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 from arbitru.errors import ArbitruError
 
-CLOCK_ACTIONS = ("start", "pause", "resume")
-#: the state each action needs
-_NEEDS = {"start": "idle", "pause": "running", "resume": "paused"}
+CLOCK_ACTIONS = ("start", "pause", "resume", "stop")
+#: the states each action needs; ``stop`` ends the time early (a trainee done, every slip in)
+_NEEDS = {"start": ("idle",), "pause": ("running",), "resume": ("paused",), "stop": ("running", "paused")}
 
 
 class ClockError(ArbitruError):
@@ -32,7 +32,7 @@ class Countdown:
 
     name: str = ""
     seconds: int = 0
-    state: str = "idle"  # idle | running | paused
+    state: str = "idle"  # idle | running | paused | stopped
     used: float = 0.0  # seconds run before ``since`` (the pauses apart)
     since: float | None = None  # server time of the last start or resume (None while idle or paused)
 
@@ -44,7 +44,7 @@ class Countdown:
 
     def over(self, now: float) -> bool:
         """The time is up: a slip handed in now is late (RO-4.3, FISE-5, GR-5C)."""
-        return self.state != "idle" and self.elapsed(now) >= self.seconds
+        return self.state == "stopped" or (self.state != "idle" and self.elapsed(now) >= self.seconds)
 
     def running(self, now: float) -> bool:
         """Started and with time left (running or paused): the players are still thinking."""
@@ -54,7 +54,7 @@ class Countdown:
         """Why ``action`` does not fit the state (None when it does)."""
         if action not in _NEEDS:
             return f"clock action {action!r}; known: {', '.join(CLOCK_ACTIONS)}"
-        if self.state != _NEEDS[action]:
+        if self.state not in _NEEDS[action]:
             return f"the {self.name} timer is {self.state}: it cannot {action}"
         return None
 
@@ -63,8 +63,8 @@ class Countdown:
         problem = self.why_not(action)
         if problem:
             raise ClockError(problem)
-        if action == "pause":
+        if action in ("pause", "stop"):
             self.used, self.since = self.elapsed(at), None
-            self.state = "paused"
+            self.state = "paused" if action == "pause" else "stopped"
         else:
             self.since, self.state = at, "running"

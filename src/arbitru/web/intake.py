@@ -101,7 +101,8 @@ class Intake:
             return False
         j.actor = check_actor(f"player:{number}")
         try:
-            slip, seq = s.hand_in(Slip(req.move, number, req.position, req.word, req.score), req.received)
+            receipt = s.hand_in(Slip(req.move, number, req.position, req.word, req.score), req.received)
+            slip, seq = receipt.slip, receipt.seq
         except GameError as e:
             _decide(req, 409, {"error": str(e), "stored": False})
             return False

@@ -56,6 +56,7 @@ from arbitru.formats.anticipation.variants import GROUPS, TURNS, Settings
 from arbitru.formats.anticipation.verdicts import Decision, PlayerResult, Sanction
 from arbitru.formats.countdown import CLOCK_ACTIONS
 from arbitru.formats.players import Seat, resolve
+from arbitru.formats.receipt import Receipt
 from arbitru.journal.store import Event, Journal, action
 from arbitru.textinput import InputError, ascii_number, check_text, csv_rows
 
@@ -66,6 +67,7 @@ DECISION_TARGETS = {
     "penalty": ("cancel", "set"),
     "discipline": ("cancel",),
     "total": ("adjust",),
+    "late": ("accept", "refuse"),  # a slip handed in after its turn's time (RO-6.5)
 }
 
 _LEXICONS: dict[str, Lexicon] = {}
@@ -141,8 +143,13 @@ class GameState:
     results: dict[str, PlayerResult] = field(default_factory=dict)
     ranking: list[PlayerResult] = field(default_factory=list)
     last_seq: int = 0
-    #: slips handed in after their turn's time while the player had one stored already: kept, not counted
+    #: slips handed in after their turn's time that the arbiter has not accepted (RO-6.5): kept, not counted
     late: list[SlipEntry] = field(default_factory=list)
+
+    def late_undecided(self) -> list[SlipEntry]:
+        """Late slips the arbiter has not ruled on yet (RO-6.5)."""
+        said = {(d.player, d.turn) for d in self.decisions if d.target == "late"}
+        return [e for e in self.late if (e.slip.player, e.slip.turn) not in said]
 
     def players(self) -> list[str]:
         found = dict.fromkeys(sorted(self.seating, key=lambda p: (self.seating[p], p)))
@@ -294,6 +301,7 @@ class AnticipationGame:
             self.timers(),
             frozenset(self.order().lots),
             time.time() if now is None else now,
+            own_pace=self.settings.training,
         )
 
     def check(self, act: Action, timer: str = "", now: float | None = None) -> None:
@@ -483,7 +491,7 @@ class AnticipationGame:
         final = self._final()
         if final is not None:
             raise ArbitruError(f"the ranking is final (event #{final}): no more decisions (RO-5.5.j, RO-6.5)")
-        if target in ("placement", "warning", "penalty") and turn is None:
+        if target in ("placement", "warning", "penalty", "late") and turn is None:
             raise ArbitruError(f"a {target} decision names the turn")
         if target == "placement" and index is None:
             index = 1
@@ -491,6 +499,11 @@ class AnticipationGame:
             raise ArbitruError("an 'as' decision gives the position and/or word the player meant")
         if target == "discipline" and event is None:
             raise ArbitruError("a discipline decision names the sanction's event number")
+        if target == "late" and not any(
+            e.payload.get("late") and e.payload.get("player") == player and e.payload.get("turn") == turn
+            for e in self.journal.iter_events(self.id, "slip")
+        ):
+            raise ArbitruError(f"{player} handed in no slip after the time of turn {turn} (RO-6.5)")
         data = {
             "player": player,
             "target": target,
@@ -607,12 +620,13 @@ class AnticipationGame:
         return current
 
     @action
-    def hand_in(self, slip: Slip, now: float) -> tuple[int, bool]:
+    def hand_in(self, slip: Slip, now: float) -> Receipt[Slip]:
         """A slip from a player's browser at the server time ``now``: stored exactly as written; late when its
-        turn's time is up or the next lot is drawn, and then flagged, never refused (a late slip does not replace
-        one handed in in time). Returns the event's seq and whether it is late.
+        turn's time is up or the next lot is drawn, and then flagged, never refused. A late slip counts only
+        when the arbiter accepts it (a ``late`` decision with its reason, RO-6.5), and never replaces one
+        handed in in time. Returns the receipt (the slip it replaces, if any).
 
-        :raises ArbitruError: for a turn whose lot is not drawn yet.
+        :raises ArbitruError: for a turn whose lot is not drawn yet, or a player not seated.
         """
         if slip.turn is None or not 1 <= slip.turn <= TURNS:
             raise ArbitruError(f"turns are 1 to {TURNS}")
@@ -620,8 +634,10 @@ class AnticipationGame:
         self.seat(slip.player)  # only a seated player hands in a slip
         lots = self.order().lots
         late = self.timer(turn_timer(slip.turn)).over(now) or (slip.turn + 1) in lots
+        earlier = self._stored_slips().get((slip.player, slip.turn))
         payload = slip.to_payload() | {"late": late, "received": now}
-        return self.journal.append(self.id, "slip", payload), late
+        seq = self.journal.append(self.id, "slip", payload)
+        return Receipt(slip, seq, late, earlier, kept_apart=late and earlier is not None)
 
     # --- replay ---------------------------------------------------------------------------------------------
 
@@ -649,6 +665,7 @@ class AnticipationGame:
             state.last_seq = e.seq
             with payload.folding(self.id, e.seq, e.kind):
                 self._apply(state, payload.mapping(e.payload), e)
+        _settle_late(state)
         lexicon = self.lexicon
         state.lexicon_name = lexicon.name
         setup = Setup(
@@ -689,7 +706,7 @@ class AnticipationGame:
             state.order.add(Lot.from_payload(p))
         elif e.kind == "slip":
             slip = Slip.from_payload(p)
-            if p.get("late") and slip.turn is not None and (slip.player, slip.turn) in state.slips:
+            if p.get("late") and slip.turn is not None:  # counts once the arbiter accepts it (RO-6.5)
                 state.late.append(SlipEntry(e.seq, slip))
             elif slip.turn is None:
                 state.unattributed.append((slip.player, SlipEntry(e.seq, slip)))
@@ -736,6 +753,22 @@ class AnticipationGame:
                 payload.integer(p, "group", low=1, high=GROUPS)
         else:
             raise JournalError(f"unknown kind {e.kind!r} in an anticipation game")
+
+
+def _settle_late(state: GameState) -> None:
+    """RO-6.5: a slip handed in after its turn's time counts when the arbiter's last decision on it accepts it
+    (it then replaces the one in time); refused or not decided yet, it stays apart in ``state.late``."""
+    said = {(d.player, d.turn): d.action for d in state.decisions if d.target == "late"}
+    apart = []
+    for entry in state.late:
+        key = (entry.slip.player, entry.slip.turn or 0)
+        if said.get(key) == "accept":
+            old = state.slips.get(key)
+            replaces = [*old.replaces, old.seq] if old and old.seq is not None else []
+            state.slips[key] = SlipEntry(entry.seq, entry.slip, replaces)
+        else:
+            apart.append(entry)
+    state.late = apart
 
 
 def _seating_payload(seating: Sequence[tuple[str, int, str]]) -> dict[str, Any]:

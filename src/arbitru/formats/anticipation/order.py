@@ -67,6 +67,8 @@ class HallOrder:
     timers: Mapping[str, Timer]
     lots: frozenset[int]
     now: float
+    #: a training game: the trainee goes at his own pace, a lot ends the time before it
+    own_pace: bool = False
 
     @property
     def turn(self) -> int:
@@ -125,9 +127,9 @@ class HallOrder:
             if any(t.state != "idle" for name, t in self.timers.items() if name != ANALYSIS):
                 return Refusal("RO-4.3", "the turns have begun: the analysis comes before the first lot")
             return None
+        if self.own_pace and action not in (Action.HAND_IN, Action.ANNOUNCE):
+            return None
         if action in (Action.LOT, Action.ALL_LOTS):
-            if action is Action.ALL_LOTS and self.timed:
-                return Refusal("RO-4.4", "the lots are drawn ahead only in a game that keeps no time")
             if phase is Phase.ANALYSIS:
                 return Refusal("RO-4.3", "the analysis time still runs: the first lot is drawn after it")
             if phase is Phase.TURN:

@@ -9,6 +9,7 @@ A training game is an ordinary anticipation game in the journal (``Settings.trai
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -74,9 +75,17 @@ def next_lot(game: AnticipationGame, now: float) -> Lot:
     with game.journal.transaction(game.id):
         if game.finished():
             raise TrainingError("the game is over")
-        lot = game.draw_lot(drawn_by="trainee")
+        _stop_running(game, now)
+        lot = game.draw_lot(drawn_by="trainee", now=now)
         game.clock(turn_timer(lot.turn), "start", now)
     return lot
+
+
+def _stop_running(game: AnticipationGame, now: float) -> None:
+    """The trainee goes on at his own pace: the analysis or the turn he is done with ends now (RO-4.3)."""
+    for timer in game.timers().values():
+        if timer.running(now):
+            game.clock(timer.name, "stop", now)
 
 
 def finish(game: AnticipationGame, *, beam: int = BEAM) -> int:
@@ -85,6 +94,7 @@ def finish(game: AnticipationGame, *, beam: int = BEAM) -> int:
     with game.journal.transaction(game.id):
         if game.finished():
             raise TrainingError("the game is over already")
+        _stop_running(game, time.time())
         game.draw_all_lots("trainee")
         seq = game.publish("final")
     try:

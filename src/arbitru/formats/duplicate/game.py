@@ -45,6 +45,7 @@ from arbitru.formats.duplicate.racks import Draw
 from arbitru.formats.duplicate.rulesets import RuleSet, RuleSetError, cites
 from arbitru.formats.duplicate.slips import Slip, Verdict, checked, judge
 from arbitru.formats.players import PlayerError, Seat, resolve
+from arbitru.formats.receipt import Receipt
 from arbitru.journal.store import Event, Journal, action
 from arbitru.textinput import check_digits, check_payload, number_order
 
@@ -241,6 +242,10 @@ class Game:
         self.moves: list[MoveState] = []
         self.players: dict[str, Player] = {}
         self.slips: dict[tuple[int, str], Slip] = {}
+        #: the event that stored each counted slip, and late slips kept apart from one handed in in time
+        self.slip_seqs: dict[tuple[int, str], int] = {}
+        self.late_apart: list[Slip] = []
+        self._folding = 0
         self.rulings: dict[str, tuple[bool, str, str]] = {}
         self.end: End | None = None
         self.attempt = 0
@@ -295,6 +300,7 @@ class Game:
         handler = getattr(self, f"_on_{event.kind.replace('-', '_')}", None)
         if handler is None:
             raise JournalError(f"game {self.id}: event {event.seq}: unknown kind {event.kind!r} in a duplicate game")
+        self._folding = event.seq
         with payload.folding(self.id, event.seq, event.kind):
             handler(payload.mapping(event.payload))
         self.last_seq = event.seq
@@ -395,8 +401,15 @@ class Game:
         slip = Slip.from_payload(p)
         if slip.move > self.move or slip.move < 1:
             raise JournalError(f"a slip for move {slip.move}, which is not open")
-        # one slip per player and move: the number as written, spaces apart (the slip keeps them)
-        self.slips[(slip.move, slip.player.strip())] = slip
+        # one slip per player and move: the number as written, spaces apart (the slip keeps them); a late
+        # slip never replaces one handed in in time (FISE-5, GR-5C: it would score 0 anyway)
+        key = (slip.move, slip.player.strip())
+        earlier = self.slips.get(key)
+        if slip.late and earlier is not None and not earlier.late:
+            self.late_apart.append(slip)
+            return
+        self.slips[key] = slip
+        self.slip_seqs[key] = self._folding
 
     def _on_ruling(self, p: Mapping[str, Any]) -> None:
         self.rulings[payload.text(p, "word").upper()] = (
@@ -663,25 +676,25 @@ class Session:
         self._append([("slip", checked(s).to_payload()) for s in slips])
 
     @action
-    def hand_in(self, slip: Slip, now: float) -> tuple[Slip, int]:
+    def hand_in(self, slip: Slip, now: float) -> Receipt[Slip]:
         """A slip handed in at the server time ``now`` (a phone, a desk): late when the move's clock has run out
-        or its master move is placed, and then stored flagged, never refused (FISE-5, FISE-6); on time it may
-        replace the player's earlier slip for the move. Returns the slip as stored and its event's seq.
+        or its master move is placed, and then stored flagged, never refused: it scores 0 (FISE-5, GR-5C) and
+        never replaces a slip handed in in time (it is kept apart). On time it replaces the player's earlier
+        slip for the move (both stay in the journal). Returns the receipt.
 
-        :raises GameError: for a move not open, or a late slip that would replace one handed in already.
+        :raises GameError: for a move not open.
         """
         g = self.game
         if not 1 <= slip.move <= g.move:
             raise GameError(f"move {slip.move} is not open")
         state = g.moves[slip.move - 1]
         late = slip.late or state.master is not None or g.clock_for(slip.move).over(now)
-        if late and (slip.move, slip.player.strip()) in g.slips:
-            raise GameError(
-                f"player {slip.player} has a slip for move {slip.move} already; a late one cannot replace it"
-            )
+        key = (slip.move, slip.player.strip())
+        earlier, earlier_seq = g.slips.get(key), g.slip_seqs.get(key)
         stored = dataclasses.replace(slip, late=late)
         self.store_slips([stored], replace=True)
-        return stored, g.last_seq
+        kept_apart = late and earlier is not None and not earlier.late
+        return Receipt(stored, g.last_seq, late, earlier_seq, kept_apart)
 
     @action
     def clock(self, act: str, now: float) -> MoveClock:

@@ -995,11 +995,12 @@ def hand_in(w: Web, gid: str, player: str, turn: int, placements: list[tuple[str
         lt = light(j, game)
         slip = browser_slip(lt, player, turn, placements, total, note)
         now = time.time()
-        seq, late = game.hand_in(slip, now)
+        receipt = game.hand_in(slip, now)
+        seq, late = receipt.seq, receipt.late
         recorded = next(j.iter_events(gid, after=seq - 1)).recorded
     w.changed(gid, seq)
     return {"stored": True, "seq": seq, "received": recorded, "late": late, "turn": turn, "player": player,
-            "table": slip.rows[0].table}
+            "table": slip.rows[0].table, "replaces": receipt.replaces, "kept_apart": receipt.kept_apart}
 
 
 async def player_slip(request: Request) -> Response:
