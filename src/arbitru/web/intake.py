@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from arbitru.errors import ArbitruError
+from arbitru.errors import ArbitruError, GameNotFound
 from arbitru.formats.duplicate.game import GameError, Session
 from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal.store import check_actor
@@ -78,7 +78,7 @@ class Intake:
                                 stored.append(req)
                 except ArbitruError as e:
                     for req in batch:
-                        _decide(req, 404 if "no game" in str(e) else 503, {"error": str(e), "stored": False})
+                        _decide(req, 404 if isinstance(e, GameNotFound) else 503, {"error": str(e), "stored": False})
                     stored = []
                     return
                 if stored:

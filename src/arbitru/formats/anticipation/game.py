@@ -24,8 +24,10 @@ same way every time. Every event is committed before anything is computed from i
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
+import re
 import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -49,7 +51,7 @@ from arbitru.formats.anticipation.clock import (
 from arbitru.formats.anticipation.correction import Correction, Setup, SlipEntry
 from arbitru.formats.anticipation.draw import Draw, GroupRules, GroupsError, group_problems, parse_group
 from arbitru.formats.anticipation.order import Action, HallOrder, OrderError
-from arbitru.formats.anticipation.ranking import rank
+from arbitru.formats.anticipation.ranking import rank, ranking_points
 from arbitru.formats.anticipation.slips import Slip, SlipFileError, read_slips_csv
 from arbitru.formats.anticipation.turns import Lot, TurnOrder
 from arbitru.formats.anticipation.variants import GROUPS, TURNS, Settings
@@ -534,22 +536,48 @@ class AnticipationGame:
         return self._final() is not None
 
     @action
-    def publish(self, stage: str, deadline: str = "") -> int:
-        """Provisional results with the deadline for contests, then the final ranking (RO-5.5.j)."""
+    def publish(
+        self,
+        stage: str,
+        deadline: str = "",
+        *,
+        title: str = "",
+        date: str = "",
+        points: Sequence[int] = (),
+        confirmed: bool = False,
+        now: float | None = None,
+    ) -> int:
+        """Provisional results with the deadline for contests, then the final ranking with the ranking points
+        (``points``: the organiser's scale, place 1 first) (RO-5.5.j). ``title`` and ``date`` are printed on the
+        forms (Annex 3); the final ranking keeps the provisional ones unless given.
+
+        The final ranking comes after the deadline for contests; before it (or when the deadline cannot be read
+        as a time, or with no provisional results) only when ``confirmed``.
+        """
         if stage not in ("provisional", "final"):
             raise ArbitruError("results are published 'provisional' or 'final'")
         if stage == "provisional" and not deadline.strip():
             raise ArbitruError("provisional results state the deadline for contests (RO-5.5.j)")
+        if any(p < 0 for p in points):
+            raise ArbitruError("ranking points are 0 or more")
         final = self._final()
         if final is not None:
             raise ArbitruError(f"the ranking is final already (event #{final})")
+        now = time.time() if now is None else now
+        data: dict[str, Any] = {"stage": stage, "deadline": deadline}
+        if stage == "final":
+            published = list(self.journal.iter_events(self.id, "publication"))
+            last = published[-1].payload if published else None
+            if not confirmed:
+                _check_deadline(last, published[-1].seq if published else None, now)
+            title = title or (str(last.get("title", "")) if last else "")
+            date = date or (str(last.get("date", "")) if last else "")
         state = self.replay()
-        totals = {r.player: r.total for r in state.ranking}
-        return self.journal.append(
-            self.id,
-            "publication",
-            {"stage": stage, "deadline": deadline, "digest": state.digest(), "totals": totals},
-        )
+        data |= {"at": now, "title": title, "date": date or _day(now)}
+        data |= {"digest": state.digest(), "totals": {r.player: r.total for r in state.ranking}}
+        if stage == "final":
+            data["points"] = ranking_points(state.ranking, points) if points else {}
+        return self.journal.append(self.id, "publication", data)
 
     @action
     def sanction(self, player: str, kind: str, reason: str, turn: int | None = None) -> int:
@@ -753,6 +781,50 @@ class AnticipationGame:
                 payload.integer(p, "group", low=1, high=GROUPS)
         else:
             raise JournalError(f"unknown kind {e.kind!r} in an anticipation game")
+
+
+def _day(at: float) -> str:
+    return datetime.datetime.fromtimestamp(at).date().isoformat()
+
+
+def contest_deadline(text: str, published: float | None) -> float | None:
+    """The deadline for contests as a server time: ``2026-05-01 18:30`` (ISO), or ``18:30`` on the day the
+    provisional results were published; None when it cannot be read so."""
+    text = text.strip()
+    try:
+        return datetime.datetime.fromisoformat(text).timestamp()
+    except ValueError:
+        pass
+    match = re.fullmatch(r"(\d{1,2})[:.h](\d{2})", text)
+    if match is None or published is None:
+        return None
+    try:
+        at = datetime.time(int(match[1]), int(match[2]))
+    except ValueError:
+        return None
+    return datetime.datetime.combine(datetime.datetime.fromtimestamp(published).date(), at).timestamp()
+
+
+def _check_deadline(provisional: Mapping[str, Any] | None, seq: int | None, now: float) -> None:
+    """RO-5.5.j: the final ranking is shown once the period for contests is over."""
+    if provisional is None:
+        raise ArbitruError(
+            "RO-5.5.j: provisional results with the deadline for contests come first; confirm to publish the final "
+            "ranking without them"
+        )
+    deadline = str(provisional.get("deadline", ""))
+    at = provisional.get("at")
+    ends = contest_deadline(deadline, float(at) if isinstance(at, (int, float)) else None)
+    if ends is None:
+        raise ArbitruError(
+            f"RO-5.5.j: contests may be lodged until {deadline!r} (provisional results, event #{seq}), which is not "
+            "a time arbitru can check; confirm that the period for contests is over"
+        )
+    if now < ends:
+        raise ArbitruError(
+            f"RO-5.5.j: contests may be lodged until {deadline} (provisional results, event #{seq}): publish the "
+            "final ranking after it, or confirm"
+        )
 
 
 def _settle_late(state: GameState) -> None:

@@ -96,7 +96,7 @@ def finish(game: AnticipationGame, *, beam: int = BEAM) -> int:
             raise TrainingError("the game is over already")
         _stop_running(game, time.time())
         game.draw_all_lots("trainee")
-        seq = game.publish("final")
+        seq = game.publish("final", confirmed=True)  # a training game has no contests
     try:
         groups, lots, use_all = game_inputs(game.replay())
     except ArbitruError:

@@ -47,7 +47,7 @@ from arbitru.formats.duplicate.slips import Slip, Verdict, checked, judge
 from arbitru.formats.players import PlayerError, Seat, resolve
 from arbitru.formats.receipt import Receipt
 from arbitru.journal.store import Event, Journal, action
-from arbitru.textinput import check_digits, check_payload, number_order
+from arbitru.textinput import InputError, check_digits, check_payload, csv_rows, number_order
 
 FORMAT = "duplicate"
 SOURCES = ("seed", "hand", "prepared")
@@ -161,6 +161,55 @@ class Player:
 def pair(number: str, first: str, second: str, table: str = "") -> Player:
     """Two players sharing a board (GR-1)."""
     return Player(number, f"{first} + {second}", table, (first, second))
+
+
+def player_of(number: str, name: str, table: str = "", where: str = "") -> Player:
+    """A player from what was written: his number (letters and digits, at most 10), his name (a pair: ``A + B``,
+    GR-1) and table; ``where`` says where it was written, for the refusal.
+
+    :raises GameError: for a missing or malformed number.
+    """
+    number, name, table = number.strip(), name.strip(), table.strip()
+    if not number or len(number) > 10 or not number.isalnum():
+        raise GameError(f"{where}player number {number!r}: letters and digits, at most 10")
+    if "+" in name:
+        first, _, second = name.partition("+")
+        return pair(number, first.strip(), second.strip(), table)
+    return Player(number, name, table)
+
+
+def parse_player(text: str) -> Player:
+    """``NUMBER:NAME[:TABLE]`` (a pair ``NUMBER:A+B``), as the CLI's ``--player`` takes it."""
+    parts = text.split(":")
+    if len(parts) < 2 or not parts[0].strip():
+        raise GameError(f"{text!r}: write NUMBER:NAME[:TABLE] (a pair: NUMBER:NAME1+NAME2)")
+    return player_of(parts[0], parts[1], parts[2] if len(parts) > 2 else "", f"{text!r}: ")
+
+
+def read_players_csv(text: str, source: str = "players") -> list[Player]:
+    """Players from CSV: ``number,name[,table]`` per line (a header line is skipped; a pair: ``A + B``).
+
+    :raises GameError: naming the line of a problem, or a number given twice.
+    """
+    out: list[Player] = []
+    try:
+        rows = csv_rows(text, source)
+    except InputError as e:
+        raise GameError(str(e)) from None
+    for i, row in rows:
+        cells = [c.strip() for c in row]
+        if not cells or not any(cells):
+            continue
+        if i == 1 and not cells[0].isdigit() and cells[0].lower() in ("number", "no", "nr", "#", "player"):
+            continue
+        if len(cells) < 2 or not cells[0]:
+            raise GameError(f"{source}, line {i}: write number,name[,table]")
+        out.append(player_of(cells[0], cells[1], cells[2] if len(cells) > 2 else "", f"{source}, line {i}: "))
+    numbers = [p.number for p in out]
+    twice = sorted({n for n in numbers if numbers.count(n) > 1}, key=number_order)
+    if twice:
+        raise GameError(f"{source}: player number {', '.join(twice)} appears twice")
+    return out
 
 
 @dataclass

@@ -6,8 +6,6 @@ with the actor of who asks. A refusal is shown beside the field it concerns, nev
 
 from __future__ import annotations
 
-import csv
-import io
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -19,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from arbitru.errors import ArbitruError, JournalError
+from arbitru.errors import ArbitruError, GameNotFound, JournalError
 from arbitru.formats.duplicate import racks
 from arbitru.formats.duplicate.game import (
     ENGINES,
@@ -30,6 +28,7 @@ from arbitru.formats.duplicate.game import (
     Session,
     Settings,
     Step,
+    read_players_csv,
 )
 from arbitru.formats.duplicate.rulesets import BONUS_MODES, RULESETS, ruleset
 from arbitru.formats.duplicate.slips import Slip
@@ -166,25 +165,11 @@ async def add_desk(request: Request) -> Response:
 
 
 def read_players(text: str) -> list[Player]:
-    """Players from CSV: ``number,name[,table]`` per line (a header line is skipped; a pair: ``A + B``)."""
-    out = []
-    for i, row in enumerate(csv.reader(io.StringIO(text)), 1):
-        cells = [c.strip() for c in row]
-        if not cells or not any(cells):
-            continue
-        if i == 1 and not cells[0].isdigit() and cells[0].lower() in ("number", "no", "nr", "#", "player"):
-            continue
-        if len(cells) < 2 or not cells[0]:
-            raise Refused("players", f"line {i}: write number,name[,table]")
-        number, name = cells[0], cells[1]
-        if len(number) > 10 or not number.isalnum():
-            raise Refused("players", f"line {i}: a player number is letters and digits, at most 10")
-        members: tuple[str, ...] = tuple(m.strip() for m in name.split("+")) if "+" in name else ()
-        out.append(Player(number, "" if members else name, cells[2] if len(cells) > 2 else "", members))
-    numbers = [p.number for p in out]
-    if len(set(numbers)) != len(numbers):
-        raise Refused("players", "a player number appears twice")
-    return out
+    """Players from CSV (:func:`~arbitru.formats.duplicate.game.read_players_csv`), refused beside the field."""
+    try:
+        return read_players_csv(text)
+    except GameError as e:
+        raise Refused("players", str(e)) from None
 
 
 def settings_from(f: dict[str, str]) -> tuple[Settings, list[Player]]:
@@ -342,7 +327,7 @@ def act(
             message, before, after = await run_in_threadpool(run)
         except (Refused, ArbitruError) as e:
             where, text, status = (e.field, e.message, e.status) if isinstance(e, Refused) else (field, str(e), 422)
-            if isinstance(e, JournalError) and "no game" in text:
+            if isinstance(e, GameNotFound):
                 raise HTTPException(404, text) from None
 
             def again() -> dict[str, Any]:
@@ -701,7 +686,7 @@ async def http_error(request: Request, exc: Exception) -> Response:
 
 async def library_error(request: Request, exc: Exception) -> Response:
     """An unknown game is a 404; any other refusal of the library a 400 with its message."""
-    status = 404 if isinstance(exc, JournalError) and "no game" in str(exc) else 400
+    status = 404 if isinstance(exc, GameNotFound) else 400
     return await http_error(request, HTTPException(status, str(exc)))
 
 
