@@ -16,9 +16,10 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from arbitru.errors import ArbitruError
 from arbitru.formats.anticipation.clock import ANALYSIS, Timer, timer_seconds, timer_turn, turn_timer
 from arbitru.formats.anticipation.variants import GROUPS, TURNS
+from arbitru.formats.refusal import OrderError as OrderError
+from arbitru.formats.refusal import Refusal
 
 
 class Phase(enum.Enum):
@@ -44,17 +45,6 @@ class Action(enum.Enum):
     ALL_LOTS = "all lots"  # every remaining lot at once (RO-4.4)
     START_TURN = "start turn"  # start the timer of the turn whose lot was drawn last
     HAND_IN = "hand in"  # a slip of the current turn
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """Why an action is not allowed now, with the rule that says so."""
-
-    rule: str
-    reason: str
-
-    def __str__(self) -> str:
-        return f"{self.reason} ({self.rule})"
 
 
 @dataclass(frozen=True)
@@ -137,28 +127,17 @@ class HallOrder:
             if phase is Phase.TURN_DUE:
                 return Refusal("RO-4.3", f"turn {self.turn} is not played yet: start its timer first")
             return None
-        if action is Action.START_TURN:
-            turn = timer_turn(timer)
-            if turn is None or turn not in self.lots:
-                return Refusal("RO-5.3", f"the lot of turn {turn} is not drawn yet")
-            if phase is Phase.ANALYSIS:
-                return Refusal("RO-4.3", "the analysis time still runs")
-            before = self._timer(turn_timer(turn - 1)) if turn > 1 else None
-            if before is not None and before.running(self.now):
-                return Refusal("RO-4.3", f"the thinking time of turn {turn - 1} still runs")
-            return None
+        # a turn's timer or slip: the turn's lot first (RO-5.3)
+        turn = timer_turn(timer)
+        if turn is None or turn not in self.lots:
+            tail = ": its slip cannot be handed in" if action is Action.HAND_IN else ""
+            return Refusal("RO-5.3", f"the lot of turn {turn} is not drawn yet{tail}")
         if action is Action.HAND_IN:
-            turn = timer_turn(timer)
-            if turn is None or turn not in self.lots:
-                return Refusal("RO-5.3", f"the lot of turn {turn} is not drawn yet: its slip cannot be handed in")
             return None
-        raise AssertionError(action)
+        if phase is Phase.ANALYSIS:
+            return Refusal("RO-4.3", "the analysis time still runs")
+        before = self._timer(turn_timer(turn - 1)) if turn > 1 else None
+        if before is not None and before.running(self.now):
+            return Refusal("RO-4.3", f"the thinking time of turn {turn - 1} still runs")
+        return None
 
-
-class OrderError(ArbitruError):
-    """An action the order of the game does not allow now; ``rule`` names the rule that forbids it."""
-
-    def __init__(self, refusal: Refusal) -> None:
-        super().__init__(str(refusal))
-        self.rule = refusal.rule
-        self.reason = refusal.reason

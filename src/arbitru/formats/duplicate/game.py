@@ -40,12 +40,13 @@ from arbitru.formats import payload
 from arbitru.formats.countdown import CLOCK_ACTIONS, ClockError, Countdown
 from arbitru.formats.duplicate import announce, master, racks, variants
 from arbitru.formats.duplicate.master import Candidate
-from arbitru.formats.duplicate.order import Action, MoveOrder, Refusal
+from arbitru.formats.duplicate.order import Action, MoveOrder
 from arbitru.formats.duplicate.racks import Draw
 from arbitru.formats.duplicate.rulesets import RuleSet, RuleSetError, cites
 from arbitru.formats.duplicate.slips import Slip, Verdict, checked, judge
 from arbitru.formats.players import PlayerError, Seat, resolve
 from arbitru.formats.receipt import Receipt
+from arbitru.formats.refusal import OrderError as RefusedByOrder
 from arbitru.journal.store import Event, Journal, action
 from arbitru.textinput import InputError, check_digits, check_payload, csv_rows, number_order
 
@@ -59,12 +60,8 @@ class GameError(ArbitruError):
     """An action that does not fit the game's state (a master before a rack, a slip for a future move...)."""
 
 
-class OrderError(GameError):
+class OrderError(GameError, RefusedByOrder):
     """An action the order of the move does not allow now (:mod:`.order`); ``rule`` names the rule."""
-
-    def __init__(self, refusal: Refusal) -> None:
-        super().__init__(str(refusal))
-        self.rule = refusal.rule
 
 
 # --- settings ----------------------------------------------------------------------------------------------

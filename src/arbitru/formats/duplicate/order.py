@@ -10,6 +10,7 @@ import enum
 from dataclasses import dataclass
 
 from arbitru.formats.countdown import Countdown
+from arbitru.formats.refusal import Refusal
 
 
 class Phase(enum.Enum):
@@ -27,15 +28,6 @@ class Action(enum.Enum):
     PAUSE_CLOCK = "pause or resume the clock"
     CLOSE = "close"  # the master move
     HAND_IN = "hand in"
-
-
-@dataclass(frozen=True)
-class Refusal:
-    rule: str
-    reason: str
-
-    def __str__(self) -> str:
-        return f"{self.reason} ({self.rule})"
 
 
 @dataclass(frozen=True)

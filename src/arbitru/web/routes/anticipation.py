@@ -61,8 +61,8 @@ FILTERS = ("all", "invalid", "penalties", "warnings", "cascades")
 #: the library's words these pages say in the page's language (``_(v.status)``…): a verdict's status, the
 #: results' stage, the review's filters, a timer's state, a decision's target, a sanction's kind
 WORDS = ("valid", "corrected", "invalid", "cancelled", "void", "missing", "in play", "provisional", "final", *FILTERS,
-         "idle", "running", "paused", "stopped", "placement", "warning", "penalty", "discipline", "total", "disciplinary",
-         "cheating", "analysis")
+         "idle", "running", "paused", "stopped", "placement", "warning", "penalty", "discipline", "total",
+         "disciplinary", "cheating", "analysis")
 #: anticipation is played in Romanian only (RO-3.1): its pages without a game are in Romanian too
 LANG = "ro"
 
