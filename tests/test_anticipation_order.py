@@ -92,3 +92,23 @@ def test_the_countdown_is_one_for_both_formats():
     c.apply("pause", T0 + 100)
     assert c.remaining(T0 + 500) == 80 and c.running(T0 + 500) and not c.over(T0 + 500)
     assert c.why_not("pause") == "the move 3 timer is paused: it cannot pause"
+
+
+def test_RO_4_3_the_cli_shows_where_the_game_stands(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from arbitru.cli import cli
+
+    game = new_game(tmp_path, GROUPS)
+    read_out(game)
+    game.clock("analysis", "start", time.time())
+    db = str(tmp_path / "games.db")
+    out = CliRunner().invoke(cli, ["anticipation", "show", game.id, "--db", db]).output
+    assert "  in the hall: analysis (the analysis timer)" in out
+    result = CliRunner().invoke(cli, ["anticipation", "lot", game.id, "1", "--group", "2", "--db", db])
+    assert result.exit_code == 2 and result.output.startswith("error: the analysis time still runs")
+    assert "(RO-4.3)" in result.output
+    data = json.loads(CliRunner().invoke(cli, ["anticipation", "show", game.id, "--json", "--db", db]).output)
+    assert (data["phase"], data["timer"], data["lots"]) == ("analysis", "analysis", [])

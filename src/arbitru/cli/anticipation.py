@@ -175,10 +175,13 @@ def show_cmd(game_id: str, as_json: bool, db: str) -> None:
     game = _open(db, game_id)
     state = game.replay()
     s = state.settings
+    hall = game.hall()
     if as_json:
         emit_json(
             {
                 "game": game.id,
+                "phase": hall.phase.value,
+                "timer": hall.timer(),
                 "variant": s.variant,
                 "lexicon": state.lexicon_name,
                 "blank_counts": s.blank_counts,
@@ -198,6 +201,7 @@ def show_cmd(game_id: str, as_json: bool, db: str) -> None:
     for i, g in enumerate(state.groups_text(), 1):
         turn = state.order.turn_of_group(i)
         click.echo(f"  group {i:2}: {g:8} {'turn ' + str(turn) if turn else ''}")
+    click.echo(f"  in the hall: {hall.phase.value} (the {hall.timer()} timer)")
     for t in sorted(state.order.lots):
         lot = state.order.lots[t]
         click.echo(f"  turn {t:2}: group {lot.group} (drawn by {lot.drawn_by})")
