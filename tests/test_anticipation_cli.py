@@ -155,7 +155,7 @@ def test_seat_and_publish(run, tmp_path):
     ]
     assert "contests until 18:30" in run("publish", "g", "--provisional", "--deadline", "18:30")
     assert run("results", "g").splitlines()[0] == "provisional results, contests until 18:30"
-    run("publish", "g", "--final")
+    run("publish", "g", "--final", "--confirm")  # before the deadline of 18:30: confirmed (RO-5.5.j)
     out = run(
         "decide",
         "g",

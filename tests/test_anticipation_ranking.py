@@ -176,7 +176,7 @@ def test_ro_5_5_j_provisional_results_then_the_final_ranking(tmp_path):
     game.publish("provisional", deadline="18:30")
     assert game.replay().stage == "provisional"
     game.decide("Ana", "penalty", "cancel", "contest upheld", turn=3)  # within the contest window
-    game.publish("final")
+    game.publish("final", confirmed=True)  # before the deadline: confirmed (RO-5.5.j)
     st = game.replay()
     assert st.stage == "final" and st.publications[0]["totals"] == {"Ana": 11}
     assert st.publications[1]["totals"] == {"Ana": 31}

@@ -197,7 +197,7 @@ def test_anticipation_commands_print_json(tmp_path: Path, monkeypatch: pytest.Mo
     assert a("decide", "g", "Ana", "--target", "total", "--action", "adjust", "--points", "1", "--reason", "x")
     assert a("eliminate", "g", "Dan", "--reason", "phone")["event"] > 0
     assert len(a("board", "g", "Ana")["board"]) == 15
-    assert a("publish", "g", "--final")["stage"] == "final"
+    assert a("publish", "g", "--final", "--confirm")["stage"] == "final"
     assert a("forms", "g", "--out", "forms")["files"]
     assert json_of("anticipation", "new", "--variant", "blind", "--lexicon", "words.txt", "--id", "b", "--json")
     (tmp_path / "blind.csv").write_text("".join(f"Ana,{i},{RO.format(g)}\n" for i, g in enumerate(groups, 1)), "utf-8")

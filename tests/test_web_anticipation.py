@@ -345,7 +345,7 @@ def test_ro_5_3_review_answers_verifications_first_then_every_verdict_with_its_r
     invalid = arbiter.get(f"/games/{gid}/review?turn=2&filter=invalid").text.split('id="verdicts"')[1]
     assert "CALX" in invalid and "Ana Popescu" not in invalid.split("</table>")[0]
     notices = arbiter.get(f"/games/{gid}/review?turn=3").text.split('id="notices"')[1].split("</section>")[0]
-    assert "RO-5.5.h" in notices and "−20" in notices  # the wrong position and its penalty, told in turn 4
+    assert "RO-5.5.i" in notices and "−20" in notices  # the wrong position and its penalty, told in turn 4
     notices2 = arbiter.get(f"/games/{gid}/review?turn=2").text.split('id="notices"')[1].split("</section>")[0]
     assert "RO-5.5.f" in notices2 and "CALX" in notices2
     cascades = arbiter.get(f"/games/{gid}/review?turn=2&filter=cascades").text.split('id="verdicts"')[1]

@@ -164,10 +164,13 @@ def test_whole_anticipation_game_through_the_pages(browser, tmp_path, monkeypatc
         desk.fill("input[name=password]", "desk-pass-1")
         desk.click("button:has-text('Log in')")
 
-        # turn 1: group 1 AL and group 2 (the lot drawn at table 1); the phones see the lot live
-        lot(arbiter, 1, 2)
+        # turn 1: group 1 AL and group 2 (the lot drawn at table 1); the phones see the lot live. The lot comes
+        # after the analysis (RO-4.3): the arbiter ends it early here; the screen then shows turn 1's clock
+        arbiter.click("#stop-analysis")
+        lot(arbiter, 1, 2)  # and turn 1's timer started
         expect(phones["Ana"].locator(".turnline")).to_contain_text("grupa 2 B D E I O T U")
         expect(screen.locator(".move")).to_have_text("Turul 1")
+        expect(screen.locator(".clock .time")).to_have_text(re.compile(r"^[78]:\d\d$"))  # 8 minutes (RO-4.3)
         first = screen.locator(".clock .time").inner_text()
         screen.wait_for_timeout(1_200)
         assert screen.locator(".clock .time").inner_text() != first, "the projected chronometer does not run"
@@ -179,7 +182,8 @@ def test_whole_anticipation_game_through_the_pages(browser, tmp_path, monkeypatc
         type_paper_slip(desk, "3", 1, [("H7", "AL", "4")], "4")
         expect(desk.locator("#missing")).to_contain_text("fluturașii tuturor meselor au sosit")
 
-        # turn 2: Ana asks for a verification
+        # turn 2: Ana asks for a verification (no lot while turn 1's time runs, RO-4.3: it ends first)
+        arbiter.click("#stop-turn-1")
         lot(arbiter, 2, 3)
         submit(phones["Ana"], 2, [("H6", "CAL", "3")], "3", "Verificare")
         submit(phones["Bo"], 2, [("H6", "CAL", "3")], "3")
@@ -187,6 +191,7 @@ def test_whole_anticipation_game_through_the_pages(browser, tmp_path, monkeypatc
         type_paper_slip(desk, "3", 2, [("H6", "CAL", "3")], "3")
 
         # turn 3: Cleo's paper slip has the position inverted (G9 for 9G); Bo cancels turn 2
+        arbiter.click("#stop-turn-2")
         lot(arbiter, 3, 4)
         submit(phones["Ana"], 3, [("9G", "VEST", "24")], "24")
         submit(phones["Bo"], 3, [("", "PAS", "")], "", "Anulez turul 2")

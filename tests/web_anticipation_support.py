@@ -54,4 +54,6 @@ def template_messages(anticipation: bool = False) -> set[str]:
 
 def route_messages() -> set[str]:
     """The anticipation routes' confirmations and refusals (``Text("…")``)."""
-    return messages(TEXT, [WEB / "routes" / "anticipation.py", WEB / "routes" / "train_anticipation.py"])
+    formats = WEB.parent / "formats" / "anticipation"
+    return messages(TEXT, [WEB / "routes" / "anticipation.py", WEB / "routes" / "train_anticipation.py",
+                           formats / "hints.py", formats / "notices.py"])

@@ -45,3 +45,7 @@ class BoardFileError(ArbitruError):
 
 class JournalError(ArbitruError):
     """A game journal that cannot be opened or an event that does not fit the game."""
+
+
+class GameNotFound(JournalError):
+    """No game of that id in the journal (a 404 on the web)."""

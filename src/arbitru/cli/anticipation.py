@@ -18,21 +18,24 @@ from arbitru.errors import ArbitruError
 from arbitru.formats.anticipation.announce import announcement_script
 from arbitru.formats.anticipation.draw import (
     GroupRules,
-    GroupsError,
     draw_groups,
     format_group,
     manual_draw,
-    parse_group,
     parse_groups,
+    read_sealed_groups_csv,
 )
 from arbitru.formats.anticipation.forms import write_forms
 from arbitru.formats.anticipation.game import AnticipationGame, GameState, read_seating_csv, resolve_lexicon
+from arbitru.formats.anticipation.hall import hall_state
+from arbitru.formats.anticipation.hints import slip_hints
+from arbitru.formats.anticipation.notices import notices
 from arbitru.formats.anticipation.seating import read_entrants_csv, seat
+from arbitru.formats.anticipation.slips import Slip
 from arbitru.formats.anticipation.variants import BLANK_COUNTS, GROUPS, TURNS, VARIANTS, Settings
 from arbitru.formats.anticipation.verdicts import PlayerResult, SlipVerdict
 from arbitru.journal.backends import journal_exists
 from arbitru.journal.store import Journal
-from arbitru.textinput import ascii_number, csv_rows
+from arbitru.textinput import ascii_number
 
 
 def _db_option(f: Any) -> Any:
@@ -172,10 +175,13 @@ def show_cmd(game_id: str, as_json: bool, db: str) -> None:
     game = _open(db, game_id)
     state = game.replay()
     s = state.settings
+    hall = game.hall()
     if as_json:
         emit_json(
             {
                 "game": game.id,
+                "phase": hall.phase.value,
+                "timer": hall.timer(),
                 "variant": s.variant,
                 "lexicon": state.lexicon_name,
                 "blank_counts": s.blank_counts,
@@ -195,6 +201,7 @@ def show_cmd(game_id: str, as_json: bool, db: str) -> None:
     for i, g in enumerate(state.groups_text(), 1):
         turn = state.order.turn_of_group(i)
         click.echo(f"  group {i:2}: {g:8} {'turn ' + str(turn) if turn else ''}")
+    click.echo(f"  in the hall: {hall.phase.value} (the {hall.timer()} timer)")
     for t in sorted(state.order.lots):
         lot = state.order.lots[t]
         click.echo(f"  turn {t:2}: group {lot.group} (drawn by {lot.drawn_by})")
@@ -305,16 +312,41 @@ def seat_cmd(game_id: str, file: str, as_json: bool, db: str) -> None:
 @click.argument("game_id", metavar="GAME")
 @click.option("--provisional", "stage", flag_value="provisional", help="Provisional results (RO-5.5.j).")
 @click.option("--final", "stage", flag_value="final", help="The final ranking: no more decisions.")
-@click.option("--deadline", default="", help="Provisional: until when contests may be lodged.")
+@click.option(
+    "--deadline", default="", help="Provisional: until when contests may be lodged (18:30, or 2026-05-01 18:30)."
+)
+@click.option("--title", default="", help="The competition's title, printed on the ranking (Annex 3).")
+@click.option("--date", default="", help="The game's date as printed (default: today).")
+@click.option("--points", "points_text", default="", help="Final: the ranking points by place, e.g. 25,20,16,13.")
+@click.option("--confirm", is_flag=True, help="Final: publish before the deadline for contests (RO-5.5.j).")
 @_json_option
 @_db_option
-def publish_cmd(game_id: str, stage: str | None, deadline: str, as_json: bool, db: str) -> None:
-    """Publish provisional results with the deadline for contests, then the final ranking (RO-5.5.j)."""
+def publish_cmd(
+    game_id: str,
+    stage: str | None,
+    deadline: str,
+    title: str,
+    date: str,
+    points_text: str,
+    confirm: bool,
+    as_json: bool,
+    db: str,
+) -> None:
+    """Publish provisional results with the deadline for contests, then, once it is over, the final ranking
+    with the ranking points (RO-5.5.j)."""
     if stage is None:
         raise click.UsageError("give --provisional --deadline TIME, or --final")
-    seq = _open(db, game_id).publish(stage, deadline)
+    points = []
+    for cell in points_text.split(",") if points_text.strip() else []:
+        number = ascii_number(cell.strip())
+        if number is None:
+            raise click.BadParameter(f"{cell.strip()!r} is not a number of points", param_hint="--points")
+        points.append(number)
+    game = _open(db, game_id)
+    seq = game.publish(stage, deadline, title=title, date=date, points=points, confirmed=confirm)
+    published = game.replay().publications[-1]
     if as_json:
-        emit_json({"event": seq, "stage": stage, "deadline": deadline})
+        emit_json({"event": seq, "stage": stage, "deadline": deadline, "points": published.get("points", {})})
         return
     click.echo(
         f"{stage} results published (event #{seq})" + (f"; contests until {deadline}" if deadline else "")
@@ -329,23 +361,7 @@ def publish_cmd(game_id: str, stage: str | None, deadline: str, as_json: bool, d
 def blind_cmd(game_id: str, file: str, as_json: bool, db: str) -> None:
     """Store the players' sealed groups (RO-8.4): CSV player,group,letters, 15 rows per player."""
     game = _open(db, game_id)
-    by_player: dict[str, dict[int, str]] = {}
-    for lineno, cells in csv_rows(_read(file), file):
-        if not cells or not any(c.strip() for c in cells) or (lineno == 1 and cells[0].strip() == "player"):
-            continue
-        number = ascii_number(cells[1]) if len(cells) == 3 else None
-        if number is None:
-            raise ArbitruError(f"{file}, line {lineno}: expected player,group,letters (group 1 to 15)")
-        groups = by_player.setdefault(cells[0].strip(), {})
-        if number in groups:
-            # a sealed group is written once: a second one would silently replace the first
-            raise GroupsError([f"{file}, line {lineno}: {cells[0].strip()}: group {number} is given twice"])
-        groups[number] = cells[2]
-    sets = {}
-    for player, groups in by_player.items():
-        if sorted(groups) != list(range(1, len(groups) + 1)):
-            raise GroupsError([f"{player}: groups are numbered {sorted(groups)}, not 1 to 15"])
-        sets[player] = [parse_group(game.alpha, groups[i]) for i in sorted(groups)]
+    sets = read_sealed_groups_csv(game.alpha, _read(file), file)
     # every player's set is checked before any is stored: a file refused for one player stores nothing
     seqs = game.hand_in_blind_groups(sets)
     if as_json:
@@ -372,6 +388,59 @@ def slips_cmd(game_id: str, file: str, turn: int | None, replace: bool, as_json:
         emit_json({"events": seqs})
         return
     click.echo(f"{len(seqs)} slips stored (events #{seqs[0]}–#{seqs[-1]})")
+
+
+@anticipation.command("desk")
+@click.argument("game_id", metavar="GAME")
+@click.option("--turn", type=Number(1, TURNS), help="The turn (default: the last one whose lot is drawn).")
+@_json_option
+@_db_option
+def desk_cmd(game_id: str, turn: int | None, as_json: bool, db: str) -> None:
+    """The slip desk's view of a turn: the slips in, each with the desk's hints (RO-6.2), and who is missing."""
+    game = _open(db, game_id)
+    hall = hall_state(game.journal, game)
+    turn = turn or hall.current_turn or 1
+    entered = sorted(((p, info) for (p, t), info in hall.slips.items() if t == turn), key=lambda x: x[1]["seq"])
+    rows = [
+        {"player": p, "table": hall.seating.get(p), "event": info["seq"], "late": info["late"],
+         "hints": [str(h) for h in slip_hints(Slip.from_payload(info["payload"]), turn)]}
+        for p, info in entered
+    ]
+    missing = [p for p in hall.players() if (p, turn) not in hall.slips]
+    if as_json:
+        emit_json({"turn": turn, "slips": rows, "missing": missing})
+        return
+    click.echo(f"turn {turn}: {len(rows)} slips in, {len(missing)} missing")
+    for row in rows:
+        late = " (late)" if row["late"] else ""
+        click.echo(f"  #{row['event']} {hall.label(row['player'])}{late}")
+        for hint in row["hints"]:
+            click.echo(f"    check: {hint}")
+    if missing:
+        click.echo("missing: " + ", ".join(f"{hall.label(p)} (table {hall.seating[p]})" for p in missing))
+
+
+@anticipation.command("notices")
+@click.argument("game_id", metavar="GAME")
+@click.option("--turn", type=Number(1, TURNS), required=True, help="The turn whose slips the notices are about.")
+@click.option("--arbiter", "arbiters", multiple=True,
+              help="An arbiter, in the order of the tables announced (RO-5.5.g); repeat for each.")
+@_json_option
+@_db_option
+def notices_cmd(game_id: str, turn: int, arbiters: tuple[str, ...], as_json: bool, db: str) -> None:
+    """What to tell the players during the next turn (RO-5.5.f, h, i), by table, split by arbiter (RO-5.5.g)."""
+    said = notices(_open(db, game_id).replay(), turn, arbiters)
+    if as_json:
+        emit_json([n.to_dict() for n in said])
+        return
+    arbiter = None
+    for n in said:
+        if arbiters and n.arbiter != arbiter:
+            arbiter = n.arbiter
+            click.echo(f"{arbiter}:")
+        click.echo(f"{'  ' if arbiters else ''}table {n.table or '?'} {n.player}: {n.text} ({n.rule})")
+    if not said:
+        click.echo(f"turn {turn}: nothing to tell")
 
 
 @anticipation.command("correct")
@@ -454,13 +523,13 @@ def results_cmd(game_id: str, as_json: bool, player: str | None, db: str) -> Non
 @click.argument("game_id", metavar="GAME")
 @click.argument("player")
 @click.option(
-    "--target", type=click.Choice(["placement", "warning", "penalty", "discipline", "total"]), required=True
+    "--target", type=click.Choice(["placement", "warning", "penalty", "discipline", "total", "late"]), required=True
 )
 @click.option(
     "--action",
     required=True,
     help="placement: valid|invalid|as; warning: cancel; penalty: cancel|set; "
-    "discipline: cancel; total: adjust.",
+    "discipline: cancel; total: adjust; late (a slip after time, RO-6.5): accept|refuse.",
 )
 @click.option("--reason", required=True, help="Why: it is kept with the decision (RO-6.5).")
 @click.option("--by", default="chief arbiter", show_default=True, help="Who decided (or 'appeal committee').")
@@ -490,8 +559,9 @@ def decide_cmd(
 ) -> None:
     """Record a contest or appeal decision (RO-6.5): a new entry with its reason; the old verdict stays."""
     game = _open(db, game_id)
+    seat = game.seat(player)  # a seated player's id, or a name that is his alone
     seq = game.decide(
-        player,
+        seat.number,
         target,
         action,
         reason,
@@ -504,9 +574,9 @@ def decide_cmd(
         event=event,
     )
     if as_json:
-        emit_json({"event": seq})
+        emit_json({"event": seq, "player": seat.number})
         return
-    click.echo(f"decision #{seq} stored")
+    click.echo(f"decision #{seq} stored for {seat.label()}")
 
 
 @anticipation.command("warn")
@@ -519,11 +589,13 @@ def decide_cmd(
 @_db_option
 def warn_cmd(game_id: str, player: str, reason: str, turn: int | None, as_json: bool, db: str) -> None:
     """A disciplinary warning: −20; the second eliminates (RO-6.4)."""
-    seq = _open(db, game_id).sanction(player, "disciplinary", reason, turn)
+    game = _open(db, game_id)
+    seat = game.seat(player)
+    seq = game.sanction(seat.number, "disciplinary", reason, turn)
     if as_json:
-        emit_json({"event": seq})
+        emit_json({"event": seq, "player": seat.number})
         return
-    click.echo(f"disciplinary warning #{seq} stored")
+    click.echo(f"disciplinary warning #{seq} stored for {seat.label()}")
 
 
 @anticipation.command("eliminate")
@@ -535,11 +607,13 @@ def warn_cmd(game_id: str, player: str, reason: str, turn: int | None, as_json: 
 @_db_option
 def eliminate_cmd(game_id: str, player: str, reason: str, turn: int | None, as_json: bool, db: str) -> None:
     """Eliminate a cheater: not corrected, no ranking points (RO-7.1)."""
-    seq = _open(db, game_id).sanction(player, "cheating", reason, turn)
+    game = _open(db, game_id)
+    seat = game.seat(player)
+    seq = game.sanction(seat.number, "cheating", reason, turn)
     if as_json:
-        emit_json({"event": seq})
+        emit_json({"event": seq, "player": seat.number})
         return
-    click.echo(f"elimination #{seq} stored")
+    click.echo(f"elimination #{seq} stored for {seat.label()}")
 
 
 @anticipation.command("board")

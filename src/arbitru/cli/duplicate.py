@@ -22,11 +22,11 @@ from arbitru.formats.duplicate.game import (
     SOURCES,
     VARIANTS,
     GameError,
-    Player,
     Session,
     Settings,
     Step,
-    pair,
+    parse_player,
+    read_players_csv,
 )
 from arbitru.formats.duplicate.prepared import read_prepared
 from arbitru.formats.duplicate.rulesets import BLANK_MODES, BONUS_MODES, RULESETS, ruleset
@@ -58,18 +58,6 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print the re
 @click.group(cls=OneLineGroup)
 def duplicate() -> None:
     """Duplicate Scrabble: racks, master moves, slips, results (FISE, Greek, Romanian practice)."""
-
-
-def _parse_player(text: str) -> Player:
-    parts = text.split(":")
-    if len(parts) < 2 or not parts[0].strip():
-        raise click.BadParameter(f"{text!r}: write NUMBER:NAME[:TABLE] (a pair: NUMBER:NAME1+NAME2)")
-    number, name = parts[0].strip(), parts[1].strip()
-    table = parts[2].strip() if len(parts) > 2 else ""
-    if "+" in name:
-        first, _, second = name.partition("+")
-        return pair(number, first.strip(), second.strip(), table)
-    return Player(number, name, table)
 
 
 @duplicate.command()
@@ -117,6 +105,12 @@ def _parse_player(text: str) -> Player:
     help="Order the new tiles are announced in (FISE-8).",
 )
 @click.option("--player", "players", multiple=True, help="NUMBER:NAME[:TABLE], a pair NUMBER:A+B (GR-1).")
+@click.option(
+    "--players",
+    "players_file",
+    type=click.Path(exists=True, dir_okay=False),
+    help="The players from CSV number,name[,table] (a pair: A + B), as the web's form takes them.",
+)
 @click.option("--title", default="", help="Title of the game for the results.")
 @json_option
 def new(
@@ -139,6 +133,7 @@ def new(
     engine: str,
     new_order: str,
     players: tuple[str, ...],
+    players_file: str | None,
     title: str,
     as_json: bool,
 ) -> None:
@@ -180,7 +175,10 @@ def new(
         title=title,
     )
     with Journal(journal) as j:
-        session = Session.create(j, settings, lex, [_parse_player(p) for p in players])
+        registered = [parse_player(p) for p in players]
+        if players_file:
+            registered += read_players_csv(_read_text(players_file), players_file)
+        session = Session.create(j, settings, lex, registered)
         if as_json:
             emit_json(
                 {
@@ -439,11 +437,13 @@ def rule(journal: str, game: str | None, word: str, valid: bool, reason: str, ru
 def withdraw(journal: str, game: str | None, player: str, after: int | None, as_json: bool) -> None:
     """A player leaves the game: 0 for the remaining moves (GR-7)."""
     session = _open(journal, game, with_lexicon=False)
+    seat = session.seat(player)  # a number, or a name that is one player's alone
+    player = seat.number
     session.withdraw(player, after)
     if as_json:
         emit_json({"player": player, "after_move": session.game.players[player].withdrawn_after})
         return
-    click.echo(f"player {player} withdrawn")
+    click.echo(f"player {seat.label()} withdrawn")
 
 
 @duplicate.command(name="end")

@@ -36,7 +36,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar, cast
 
-from arbitru.errors import JournalError
+from arbitru.errors import GameNotFound, JournalError
 from arbitru.journal.backends import Backend, Connection, backend_for
 from arbitru.textinput import check_payload, check_text
 
@@ -385,7 +385,7 @@ class Journal:
     def game(self, game_id: str) -> GameInfo:
         row = self._game_row(game_id)
         if row is None:
-            raise JournalError(f"no game {game_id!r} in {self.path}")
+            raise GameNotFound(f"no game {game_id!r} in {self.path}")
         return _game_info(row)
 
     def games(self, format: str | None = None) -> list[GameInfo]:

@@ -14,6 +14,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
+from arbitru.messages import Text as Text  # a message with its values, said by the library and the pages
 from arbitru.textinput import REASONS, InputError
 
 LOCALES = Path(__file__).parent / "locales"
@@ -68,20 +69,6 @@ def pick(requested: str | None, default: str) -> str:
 def keep(requested: str | None) -> str:
     """``?lang=…`` for a redirect that keeps a phone's chosen language, or nothing."""
     return f"?lang={requested}" if requested in LANGUAGES else ""
-
-
-class Text(str):
-    """A page's message with its named values: the English text as a ``str`` (logs, the JSON API), in the page's
-    language through :func:`shown` (the message is looked up before its values are filled in)."""
-
-    message: str
-    values: dict[str, object]
-
-    def __new__(cls, message: str, **values: object) -> Text:
-        english = {k: "; ".join(v) if isinstance(v, list) else v for k, v in values.items()}
-        text = super().__new__(cls, message % english if values else message)
-        text.message, text.values = message, values
-        return text
 
 
 def refusal(e: InputError) -> Text:

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from arbitru.errors import ArbitruError
+from arbitru.errors import ArbitruError, GameNotFound
 from arbitru.formats.duplicate.game import GameError, Session
 from arbitru.formats.duplicate.slips import Slip, checked
 from arbitru.journal.store import check_actor
@@ -102,7 +102,7 @@ class Intake:
                                 stored.append(req)
                 except ArbitruError as e:
                     for req in batch:
-                        _decide(req, 404 if "no game" in str(e) else 503, {"error": str(e), "stored": False})
+                        _decide(req, 404 if isinstance(e, GameNotFound) else 503, {"error": str(e), "stored": False})
                     stored = []
                     return
                 if stored:
@@ -141,11 +141,13 @@ class Intake:
             return False
         j.actor = check_actor(f"player:{number}")
         try:
-            slip, seq = s.hand_in(Slip(req.move, number, req.position, req.word, req.score), req.received, req.key)
+            receipt = s.hand_in(Slip(req.move, number, req.position, req.word, req.score), req.received, req.key)
+            slip, seq = receipt.slip, receipt.seq
         except GameError as e:
             _decide(req, 409, {"error": str(e), "stored": False})
             return False
-        body = {"stored": True, "seq": seq, **slip.to_payload()}
+        body = {"stored": True, "seq": seq, **slip.to_payload(), "replaces": receipt.replaces,
+                "kept_apart": receipt.kept_apart}
         if slip.late:
             _decide(req, 409, {"error": "late: stored and flagged (FISE-6)", **body})
         else:

@@ -18,21 +18,17 @@ written on the projected grid), or ``recap`` (the quick second reading, after wh
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from arbitru.errors import ArbitruError
 from arbitru.formats.anticipation.announce import ANALYSIS_CALLS, Cue, minutes_left
 from arbitru.formats.anticipation.turns import ANALYSIS_MINUTES, TURN_MINUTES
 from arbitru.formats.anticipation.variants import GROUPS, TURNS
+from arbitru.formats.countdown import ClockError, Countdown
 from arbitru.textinput import ascii_number
 
-CLOCK_ACTIONS = ("start", "pause", "resume")
 ANALYSIS = "analysis"
-
-
-class ClockError(ArbitruError):
-    """A clock action that does not fit the timer's state (start twice, pause a paused clock...)."""
+#: an anticipation timer is the countdown both formats share
+Timer = Countdown
 
 
 def turn_timer(turn: int) -> str:
@@ -57,40 +53,6 @@ def timer_seconds(timer: str) -> int:
     """RO-4.3: 45 minutes of analysis; each turn its own thinking time."""
     turn = timer_turn(timer)
     return ANALYSIS_MINUTES * 60 if turn is None else TURN_MINUTES[turn] * 60
-
-
-@dataclass
-class Timer:
-    """One timer folded from its events: time left at any server time."""
-
-    name: str
-    seconds: int
-    state: str = "idle"  # idle | running | paused
-    used: float = 0.0  # seconds run before ``since``
-    since: float | None = None  # server time of the last start or resume
-
-    def elapsed(self, now: float) -> float:
-        return self.used + (now - self.since if self.since is not None else 0.0)
-
-    def remaining(self, now: float) -> float:
-        return max(0.0, self.seconds - self.elapsed(now)) if self.state != "idle" else float(self.seconds)
-
-    def over(self, now: float) -> bool:
-        """The time is up: a slip handed in now is late."""
-        return self.state != "idle" and self.elapsed(now) >= self.seconds
-
-    def apply(self, action: str, at: float) -> None:
-        """:raises ClockError: for an action the timer's state does not allow."""
-        allowed = {"start": "idle", "pause": "running", "resume": "paused"}
-        if action not in allowed:
-            raise ClockError(f"clock action {action!r}; known: {', '.join(CLOCK_ACTIONS)}")
-        if self.state != allowed[action]:
-            raise ClockError(f"the {self.name} timer is {self.state}: it cannot {action}")
-        if action == "pause":
-            self.used, self.since = self.elapsed(at), None
-            self.state = "paused"
-        else:
-            self.since, self.state = at, "running"
 
 
 def fold_timers(payloads: Iterable[Mapping[str, Any]]) -> dict[str, Timer]:

@@ -40,7 +40,7 @@ from arbitru.engine.tiles import BLANK, Alphabet, Bag, Rack
 from arbitru.errors import ArbitruError, TileError
 from arbitru.formats import payload
 from arbitru.formats.anticipation.variants import GROUP1_SIZE, GROUP_SIZE, GROUPS, Settings
-from arbitru.textinput import ascii_number
+from arbitru.textinput import ascii_number, csv_rows
 
 MAX_ATTEMPTS = 2000  # draws of one group before it is said not to meet the condition
 ESCALATE = 5  # regroupings before one more group is returned
@@ -475,3 +475,34 @@ def manual_draw(rules: GroupRules, groups: Sequence[Sequence[int]]) -> Draw:
     if problems:
         raise GroupsError(problems)
     return Draw([sort_group(g) for g in groups], "manual")
+
+
+def read_sealed_groups_csv(alpha: Alphabet, text: str, source: str = "the sealed groups") -> dict[str, list[list[int]]]:
+    """The players' sealed groups of the blind variant (RO-8.4) from CSV ``player,group,letters``, 15 rows a
+    player (a header line ``player,…`` is allowed), each player's groups in order. Checked against the rules
+    only when handed in (:meth:`~arbitru.formats.anticipation.game.AnticipationGame.hand_in_blind_groups`).
+
+    :raises GroupsError: naming the line of every problem found.
+    """
+    by_player: dict[str, dict[int, str]] = {}
+    for lineno, cells in csv_rows(text, source):
+        if not cells or not any(c.strip() for c in cells) or (lineno == 1 and cells[0].strip() == "player"):
+            continue
+        number = ascii_number(cells[1]) if len(cells) == 3 else None
+        if number is None or not 1 <= number <= GROUPS:
+            raise GroupsError([f"{source}, line {lineno}: expected player,group,letters (group 1 to {GROUPS})"])
+        groups = by_player.setdefault(cells[0].strip(), {})
+        if number in groups:  # a sealed group is written once: a second one would silently replace the first
+            raise GroupsError([f"{source}, line {lineno}: {cells[0].strip()}: group {number} is given twice"])
+        groups[number] = cells[2]
+    if not by_player:
+        raise GroupsError([f"{source}: no sealed group given: player,group,letters per line"])
+    sets = {}
+    for player, groups in by_player.items():
+        if sorted(groups) != list(range(1, len(groups) + 1)):
+            raise GroupsError([f"{player}: groups are numbered {sorted(groups)}, not 1 to {GROUPS}"])
+        try:
+            sets[player] = [parse_group(alpha, groups[i]) for i in sorted(groups)]
+        except TileError as e:
+            raise GroupsError([f"{player}: {e}"]) from None
+    return sets

@@ -197,8 +197,10 @@ def ranking_csv(state: GameState) -> str:
             "disciplinary",
             "eliminated",
             "dropped_out",
+            "ranking_points",
         ]
     )
+    points = ranking_points_of(state)
     for r in state.ranking:
         w.writerow(
             [
@@ -213,26 +215,54 @@ def ranking_csv(state: GameState) -> str:
                 r.disciplinary,
                 r.eliminated,
                 r.dropped_out or "",
+                points.get(r.player, ""),
             ]
         )
     return out.getvalue()
 
 
+def ranking_points_of(state: GameState) -> dict[str, int]:
+    """The ranking points the final ranking awarded (RO-5.5.j), none before it."""
+    last = state.publications[-1] if state.publications else {}
+    points = last.get("points") if last.get("stage") == "final" else None
+    return {str(k): int(v) for k, v in points.items()} if isinstance(points, dict) else {}
+
+
+def ranking_heading(state: GameState) -> str:
+    """RO-5.5.j, Annex 3: *Clasament provizoriu* with the deadline for contests, then *Clasament final*; the
+    title and the date."""
+    last = state.publications[-1] if state.publications else {}
+    stage = last.get("stage", "")
+    title = str(last.get("title") or state.game_id)
+    name = {"provisional": "Clasament provizoriu", "final": "Clasament final"}.get(stage, "Clasament")
+    lines = [f"<h1>{name} — {escape(title)}</h1>"]
+    if last.get("date"):
+        lines.append(f"<p>Data: {escape(str(last['date']))}</p>")
+    if stage == "provisional":
+        lines.append(
+            f"<p><b>Rezultate provizorii.</b> Contestații până la: <b>{escape(str(last.get('deadline', '')))}</b>"
+            " (RO-5.5.j)</p>"
+        )
+    return "".join(lines)
+
+
 def ranking_page(state: GameState) -> str:
     mx = state.maximum_summary() if state.maximum else None
+    points = ranking_points_of(state)
     rows = "".join(
         f"<tr><td>{r.place or '—'}</td><td>{escape(state.names.get(r.player, r.player))}</td>"
         f"<td>{r.table or ''}</td>"
         f"<td>{r.total}</td>" + (f"<td>{mx['percent'][r.player]} %</td>" if mx else "")
+        + (f"<td>{points.get(r.player, 0)}</td>" if points else "")
         + f"<td class='small'>{escape(r.eliminated)}"
         f"{(' dropped out in turn ' + str(r.dropped_out)) if r.dropped_out else ''}</td></tr>"
         for r in state.ranking
     )
     maximum = f"<p>Maxim: {mx['total']} (căutare cu lățimea {mx['beam']})</p>" if mx else ""
     return (
-        f'<div class="page"><h1>Clasament — {escape(state.game_id)}</h1>{maximum}<table class="wide">'
+        f'<div class="page">{ranking_heading(state)}{maximum}<table class="wide">'
         f"<tr><th>Loc</th><th>Concurent</th><th>Masa</th><th>Total</th>{'<th>% din maxim</th>' if mx else ''}"
-        f"<th></th></tr>{rows}</table></div>"
+        f"{'<th>Puncte de clasament</th>' if points else ''}<th></th></tr>{rows}</table></div>"
     )
 
 

@@ -24,9 +24,12 @@ same way every time. Every event is committed before anything is computed from i
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
+import re
 import threading
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,8 +40,6 @@ from arbitru.engine.tiles import Alphabet, alphabet
 from arbitru.errors import ArbitruError, JournalError, LexiconError
 from arbitru.formats import payload
 from arbitru.formats.anticipation.clock import (
-    CLOCK_ACTIONS,
-    ClockError,
     Timer,
     announced_groups,
     check_timer,
@@ -49,11 +50,15 @@ from arbitru.formats.anticipation.clock import (
 )
 from arbitru.formats.anticipation.correction import Correction, Setup, SlipEntry
 from arbitru.formats.anticipation.draw import Draw, GroupRules, GroupsError, group_problems, parse_group
-from arbitru.formats.anticipation.ranking import rank
+from arbitru.formats.anticipation.order import Action, HallOrder, OrderError
+from arbitru.formats.anticipation.ranking import rank, ranking_points
 from arbitru.formats.anticipation.slips import Slip, SlipFileError, check_row, read_slips_csv
 from arbitru.formats.anticipation.turns import Lot, TurnOrder
 from arbitru.formats.anticipation.variants import GROUPS, TURNS, Settings
 from arbitru.formats.anticipation.verdicts import Decision, PlayerResult, Sanction
+from arbitru.formats.countdown import CLOCK_ACTIONS
+from arbitru.formats.players import Seat, resolve
+from arbitru.formats.receipt import Receipt
 from arbitru.journal.store import Event, Journal, action
 from arbitru.textinput import InputError, ascii_number, check_text, csv_rows
 
@@ -64,6 +69,7 @@ DECISION_TARGETS = {
     "penalty": ("cancel", "set"),
     "discipline": ("cancel",),
     "total": ("adjust",),
+    "late": ("accept", "refuse"),  # a slip handed in after its turn's time (RO-6.5)
 }
 
 _LEXICONS: dict[str, Lexicon] = {}
@@ -146,8 +152,13 @@ class GameState:
     results: dict[str, PlayerResult] = field(default_factory=dict)
     ranking: list[PlayerResult] = field(default_factory=list)
     last_seq: int = 0
-    #: slips handed in after their turn's time while the player had one stored already: kept, not counted
+    #: slips handed in after their turn's time that the arbiter has not accepted (RO-6.5): kept, not counted
     late: list[SlipEntry] = field(default_factory=list)
+
+    def late_undecided(self) -> list[SlipEntry]:
+        """Late slips the arbiter has not ruled on yet (RO-6.5)."""
+        said = {(d.player, d.turn) for d in self.decisions if d.target == "late"}
+        return [e for e in self.late if (e.slip.player, e.slip.turn) not in said]
 
     def players(self) -> list[str]:
         found = dict.fromkeys(sorted(self.seating, key=lambda p: (self.seating[p], p)))
@@ -289,9 +300,32 @@ class AnticipationGame:
             order.add(Lot.from_payload(e.payload))
         return order
 
+    def hall(self, now: float | None = None) -> HallOrder:
+        """Where the game stands in the hall at the server time ``now`` (default: now): what is allowed."""
+        groups, recap = self.announced()
+        return HallOrder(
+            self.settings.variant == "blind",
+            groups,
+            recap,
+            self.timers(),
+            frozenset(self.order().lots),
+            time.time() if now is None else now,
+            own_pace=self.settings.training,
+        )
+
+    def check(self, act: Action, timer: str = "", now: float | None = None) -> None:
+        """:raises OrderError: when the order of the game does not allow ``act`` now, naming the rule."""
+        refusal = self.hall(now).why_not(act, timer)
+        if refusal is not None:
+            raise OrderError(refusal)
+
     @action
-    def draw_lot(self, turn: int | None = None, group: int | None = None, drawn_by: str | None = None) -> Lot:
-        """Record a lot: ``group`` as drawn in the hall, or drawn now from the game's seed (RO-5.3)."""
+    def draw_lot(
+        self, turn: int | None = None, group: int | None = None, drawn_by: str | None = None, now: float | None = None
+    ) -> Lot:
+        """Record a lot: ``group`` as drawn in the hall, or drawn now from the game's seed (RO-5.3); not while
+        the analysis or the previous turn's time runs (RO-4.3, :mod:`.order`)."""
+        self.check(Action.LOT, now=now)
         order = self.order()
         turn = turn if turn is not None else order.next_turn()
         if turn is None:
@@ -320,7 +354,8 @@ class AnticipationGame:
 
     @action
     def draw_all_lots(self, drawn_by: str | None = None) -> list[Lot]:
-        """Every remaining lot at once (games whose groups are sent ahead, RO-4.4)."""
+        """Every remaining lot at once (games whose groups are sent ahead, RO-4.4; never in a timed game)."""
+        self.check(Action.ALL_LOTS)
         lots = []
         while self.order().next_turn() is not None:
             lots.append(self.draw_lot(drawn_by=drawn_by))
@@ -417,6 +452,30 @@ class AnticipationGame:
             raise SlipFileError("the file holds no slip")
         return self.enter_slips(slips, replace=replace)
 
+    def seats(self) -> list[Seat]:
+        """The seated players, by table (RO-5.1)."""
+        seats: dict[str, Seat] = {}
+        for e in self.journal.iter_events(self.id, "seating"):
+            for p in e.payload.get("players", ()):
+                if isinstance(p, dict):
+                    player = str(p.get("player"))
+                    seats[player] = Seat(player, str(p.get("name") or ""), str(p.get("table") or ""))
+
+        def by_table(s: Seat) -> tuple[int, str]:
+            table = ascii_number(s.table)
+            return (10**9 if table is None else table, s.number)
+
+        return sorted(seats.values(), key=by_table)
+
+    def seat(self, who: str) -> Seat:
+        """The seated player ``who`` names (his id, or a name that is his alone); in a game with no seating,
+        ``who`` as given.
+
+        :raises PlayerError: for anyone else, with the seating.
+        """
+        seats = self.seats()
+        return resolve(who, seats) if seats else Seat(who.strip())
+
     def _seating_players(self) -> list[str]:
         players: list[str] = []
         for e in self.journal.iter_events(self.id, "seating"):
@@ -448,10 +507,11 @@ class AnticipationGame:
             )
         if not reason.strip():
             raise ArbitruError("a decision needs its reason (RO-6.5)")
+        player = self.seat(player).number
         final = self._final()
         if final is not None:
             raise ArbitruError(f"the ranking is final (event #{final}): no more decisions (RO-5.5.j, RO-6.5)")
-        if target in ("placement", "warning", "penalty") and turn is None:
+        if target in ("placement", "warning", "penalty", "late") and turn is None:
             raise ArbitruError(f"a {target} decision names the turn")
         if target == "placement" and index is None:
             index = 1
@@ -459,6 +519,11 @@ class AnticipationGame:
             raise ArbitruError("an 'as' decision gives the position and/or word the player meant")
         if target == "discipline" and event is None:
             raise ArbitruError("a discipline decision names the sanction's event number")
+        if target == "late" and not any(
+            e.payload.get("late") and e.payload.get("player") == player and e.payload.get("turn") == turn
+            for e in self.journal.iter_events(self.id, "slip")
+        ):
+            raise ArbitruError(f"{player} handed in no slip after the time of turn {turn} (RO-6.5)")
         data = {
             "player": player,
             "target": target,
@@ -489,22 +554,48 @@ class AnticipationGame:
         return self._final() is not None
 
     @action
-    def publish(self, stage: str, deadline: str = "") -> int:
-        """Provisional results with the deadline for contests, then the final ranking (RO-5.5.j)."""
+    def publish(
+        self,
+        stage: str,
+        deadline: str = "",
+        *,
+        title: str = "",
+        date: str = "",
+        points: Sequence[int] = (),
+        confirmed: bool = False,
+        now: float | None = None,
+    ) -> int:
+        """Provisional results with the deadline for contests, then the final ranking with the ranking points
+        (``points``: the organiser's scale, place 1 first) (RO-5.5.j). ``title`` and ``date`` are printed on the
+        forms (Annex 3); the final ranking keeps the provisional ones unless given.
+
+        The final ranking comes after the deadline for contests; before it (or when the deadline cannot be read
+        as a time, or with no provisional results) only when ``confirmed``.
+        """
         if stage not in ("provisional", "final"):
             raise ArbitruError("results are published 'provisional' or 'final'")
         if stage == "provisional" and not deadline.strip():
             raise ArbitruError("provisional results state the deadline for contests (RO-5.5.j)")
+        if any(p < 0 for p in points):
+            raise ArbitruError("ranking points are 0 or more")
         final = self._final()
         if final is not None:
             raise ArbitruError(f"the ranking is final already (event #{final})")
+        now = time.time() if now is None else now
+        data: dict[str, Any] = {"stage": stage, "deadline": deadline}
+        if stage == "final":
+            published = list(self.journal.iter_events(self.id, "publication"))
+            last = published[-1].payload if published else None
+            if not confirmed:
+                _check_deadline(last, published[-1].seq if published else None, now)
+            title = title or (str(last.get("title", "")) if last else "")
+            date = date or (str(last.get("date", "")) if last else "")
         state = self.replay()
-        totals = {r.player: r.total for r in state.ranking}
-        return self.journal.append(
-            self.id,
-            "publication",
-            {"stage": stage, "deadline": deadline, "digest": state.digest(), "totals": totals},
-        )
+        data |= {"at": now, "title": title, "date": date or _day(now)}
+        data |= {"digest": state.digest(), "totals": {r.player: r.total for r in state.ranking}}
+        if stage == "final":
+            data["points"] = ranking_points(state.ranking, points) if points else {}
+        return self.journal.append(self.id, "publication", data)
 
     @action
     def sanction(self, player: str, kind: str, reason: str, turn: int | None = None) -> int:
@@ -513,6 +604,7 @@ class AnticipationGame:
             raise ArbitruError("a sanction is 'disciplinary' (RO-6.4) or 'cheating' (RO-7.1)")
         if not reason.strip():
             raise ArbitruError("a sanction needs its reason (RO-5.5.k)")
+        player = self.seat(player).number
         if turn is not None and not 1 <= turn <= TURNS:
             raise ArbitruError(f"turn {turn}: turns are 1 to {TURNS}")
         return self.journal.append(
@@ -552,11 +644,8 @@ class AnticipationGame:
     @action
     def announce_next(self) -> dict[str, Any]:
         """The next step of reading the draw: group 1, 2, ... 15, then the quick second reading (RO-5.2.f–g)."""
-        if self.settings.variant == "blind":
-            raise ArbitruError("the blind variant has no common draw to read out (RO-8.4)")
-        groups, recap = self.announced()
-        if recap:
-            raise ArbitruError("every group is read out, and read again: start the analysis timer (RO-5.2.h)")
+        self.check(Action.ANNOUNCE)
+        groups, _recap = self.announced()
         step: dict[str, Any] = {"step": "recap"} if groups >= GROUPS else {"step": "group", "group": groups + 1}
         self.journal.append(self.id, "announced", step)
         return step
@@ -568,12 +657,8 @@ class AnticipationGame:
         A turn's timer starts once its lot is drawn; the analysis once the draw is read again (RO-5.2.g).
         """
         check_timer(timer)
-        turn = timer_turn(timer)
         if act == "start":
-            if turn is not None and turn not in self.order().lots:
-                raise ClockError(f"the lot of turn {turn} is not drawn yet (RO-5.3)")
-            if turn is None and self.settings.variant != "blind" and not self.announced()[1]:
-                raise ClockError("the analysis starts after the groups are read out and read again (RO-5.2.g-h)")
+            self.check(Action.START_ANALYSIS if timer_turn(timer) is None else Action.START_TURN, timer, now)
         timers = self.timers()
         current = timers.get(timer) or Timer(timer, timer_seconds(timer))
         current.apply(act, now)  # refuses what the state does not allow, before anything is stored
@@ -581,23 +666,26 @@ class AnticipationGame:
         return current
 
     @action
-    def hand_in(self, slip: Slip, now: float) -> tuple[int, bool]:
+    def hand_in(self, slip: Slip, now: float) -> Receipt[Slip]:
         """A slip from a player's browser at the server time ``now``: stored exactly as written; late when its
-        turn's time is up or the next lot is drawn, and then flagged, never refused (a late slip does not replace
-        one handed in in time). Returns the event's seq and whether it is late.
+        turn's time is up or the next lot is drawn, and then flagged, never refused. A late slip counts only
+        when the arbiter accepts it (a ``late`` decision with its reason, RO-6.5), and never replaces one
+        handed in in time. Returns the receipt (the slip it replaces, if any).
 
-        :raises ArbitruError: for a turn whose lot is not drawn yet.
+        :raises ArbitruError: for a turn whose lot is not drawn yet, or a player not seated.
         """
         if slip.turn is None or not 1 <= slip.turn <= TURNS:
             raise ArbitruError(f"turns are 1 to {TURNS}")
         for row in slip.rows:
             check_row(row)
+        self.check(Action.HAND_IN, turn_timer(slip.turn), now)
+        self.seat(slip.player)  # only a seated player hands in a slip
         lots = self.order().lots
-        if slip.turn not in lots:
-            raise ArbitruError(f"the lot of turn {slip.turn} is not drawn yet: its slip cannot be handed in (RO-5.3)")
         late = self.timer(turn_timer(slip.turn)).over(now) or (slip.turn + 1) in lots
+        earlier = self._stored_slips().get((slip.player, slip.turn))
         payload = slip.to_payload() | {"late": late, "received": now}
-        return self.journal.append(self.id, "slip", payload), late
+        seq = self.journal.append(self.id, "slip", payload)
+        return Receipt(slip, seq, late, earlier, kept_apart=late and earlier is not None)
 
     # --- replay ---------------------------------------------------------------------------------------------
 
@@ -625,6 +713,7 @@ class AnticipationGame:
             state.last_seq = e.seq
             with payload.folding(self.id, e.seq, e.kind):
                 self._apply(state, payload.mapping(e.payload), e)
+        _settle_late(state)
         lexicon = self.lexicon
         state.lexicon_name = lexicon.name
         setup = Setup(
@@ -665,7 +754,7 @@ class AnticipationGame:
             state.order.add(Lot.from_payload(p))
         elif e.kind == "slip":
             slip = Slip.from_payload(p)
-            if p.get("late") and slip.turn is not None and (slip.player, slip.turn) in state.slips:
+            if p.get("late") and slip.turn is not None:  # counts once the arbiter accepts it (RO-6.5)
                 state.late.append(SlipEntry(e.seq, slip))
             elif slip.turn is None:
                 state.unattributed.append((slip.player, SlipEntry(e.seq, slip)))
@@ -712,6 +801,66 @@ class AnticipationGame:
                 payload.integer(p, "group", low=1, high=GROUPS)
         else:
             raise JournalError(f"unknown kind {e.kind!r} in an anticipation game")
+
+
+def _day(at: float) -> str:
+    return datetime.datetime.fromtimestamp(at).date().isoformat()
+
+
+def contest_deadline(text: str, published: float | None) -> float | None:
+    """The deadline for contests as a server time: ``2026-05-01 18:30`` (ISO), or ``18:30`` on the day the
+    provisional results were published; None when it cannot be read so."""
+    text = text.strip()
+    try:
+        return datetime.datetime.fromisoformat(text).timestamp()
+    except ValueError:
+        pass
+    match = re.fullmatch(r"(\d{1,2})[:.h](\d{2})", text)
+    if match is None or published is None:
+        return None
+    try:
+        at = datetime.time(int(match[1]), int(match[2]))
+    except ValueError:
+        return None
+    return datetime.datetime.combine(datetime.datetime.fromtimestamp(published).date(), at).timestamp()
+
+
+def _check_deadline(provisional: Mapping[str, Any] | None, seq: int | None, now: float) -> None:
+    """RO-5.5.j: the final ranking is shown once the period for contests is over."""
+    if provisional is None:
+        raise ArbitruError(
+            "RO-5.5.j: provisional results with the deadline for contests come first; confirm to publish the final "
+            "ranking without them"
+        )
+    deadline = str(provisional.get("deadline", ""))
+    at = provisional.get("at")
+    ends = contest_deadline(deadline, float(at) if isinstance(at, (int, float)) else None)
+    if ends is None:
+        raise ArbitruError(
+            f"RO-5.5.j: contests may be lodged until {deadline!r} (provisional results, event #{seq}), which is not "
+            "a time arbitru can check; confirm that the period for contests is over"
+        )
+    if now < ends:
+        raise ArbitruError(
+            f"RO-5.5.j: contests may be lodged until {deadline} (provisional results, event #{seq}): publish the "
+            "final ranking after it, or confirm"
+        )
+
+
+def _settle_late(state: GameState) -> None:
+    """RO-6.5: a slip handed in after its turn's time counts when the arbiter's last decision on it accepts it
+    (it then replaces the one in time); refused or not decided yet, it stays apart in ``state.late``."""
+    said = {(d.player, d.turn): d.action for d in state.decisions if d.target == "late"}
+    apart = []
+    for entry in state.late:
+        key = (entry.slip.player, entry.slip.turn or 0)
+        if said.get(key) == "accept":
+            old = state.slips.get(key)
+            replaces = [*old.replaces, old.seq] if old and old.seq is not None else []
+            state.slips[key] = SlipEntry(entry.seq, entry.slip, replaces)
+        else:
+            apart.append(entry)
+    state.late = apart
 
 
 def _seating_payload(seating: Sequence[tuple[str, int, str]]) -> dict[str, Any]:

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from arbitru.formats.anticipation.variants import TURNS
 from arbitru.formats.anticipation.verdicts import PlayerResult
@@ -43,3 +43,19 @@ def rank(results: Mapping[str, PlayerResult], variant: str = "classic") -> list[
     out = sorted(ranked, key=lambda r: (r.place or 0, r.player))
     out.extend(sorted((r for r in results.values() if r.eliminated), key=lambda r: r.player))
     return out
+
+
+def ranking_points(ranking: Iterable[PlayerResult], scale: Sequence[int]) -> dict[str, int]:
+    """RO-5.5.j, RO-6.6: the ranking points of each placed player from the organiser's ``scale`` (place 1
+    first; places beyond it get 0); tied players each get the points of the higher place; an eliminated player
+    gets none (RO-6.4, RO-7.1).
+
+    >>> tied = [PlayerResult("Ana", 1, place=1), PlayerResult("Dan", 2, place=2), PlayerResult("Ion", 3, place=2)]
+    >>> ranking_points(tied, [25, 20, 16])
+    {'Ana': 25, 'Dan': 20, 'Ion': 20}
+    """
+    return {
+        r.player: (scale[r.place - 1] if r.place <= len(scale) else 0)
+        for r in ranking
+        if r.place is not None and not r.eliminated
+    }

@@ -11,6 +11,7 @@ the library's own.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -90,9 +91,17 @@ def next_lot(game: AnticipationGame, now: float) -> Lot:
     with game.journal.transaction(game.id):
         if game.finished():
             raise TrainingError("the game is over")
-        lot = game.draw_lot(drawn_by="trainee")
+        _stop_running(game, now)
+        lot = game.draw_lot(drawn_by="trainee", now=now)
         game.clock(turn_timer(lot.turn), "start", now)
     return lot
+
+
+def _stop_running(game: AnticipationGame, now: float) -> None:
+    """The trainee goes on at his own pace: the analysis or the turn he is done with ends now (RO-4.3)."""
+    for timer in game.timers().values():
+        if timer.running(now):
+            game.clock(timer.name, "stop", now)
 
 
 def finish(game: AnticipationGame, *, beam: int = BEAM) -> int:
@@ -101,8 +110,9 @@ def finish(game: AnticipationGame, *, beam: int = BEAM) -> int:
     with game.journal.transaction(game.id):
         if game.finished():
             raise TrainingError("the game is over already")
+        _stop_running(game, time.time())
         game.draw_all_lots("trainee")
-        seq = game.publish("final")
+        seq = game.publish("final", confirmed=True)  # a training game has no contests
     try:
         groups, lots, use_all = game_inputs(game.replay())
     except ArbitruError:

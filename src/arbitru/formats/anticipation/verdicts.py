@@ -162,7 +162,7 @@ class Decision:
 
     seq: int
     player: str
-    target: str  # placement | warning | penalty | discipline | total
+    target: str  # placement | warning | penalty | discipline | total | late
     action: str
     reason: str
     by: str = "chief arbiter"

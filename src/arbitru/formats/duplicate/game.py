@@ -24,6 +24,7 @@ when its master move is placed.
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,13 +37,26 @@ from arbitru.engine.placement import Placement
 from arbitru.engine.tiles import BLANK, BLANK_BIT, Alphabet, Bag, Rack, alphabet, letter_of
 from arbitru.errors import ArbitruError, JournalError, NotationError, TileError
 from arbitru.formats import payload
+from arbitru.formats.countdown import CLOCK_ACTIONS, ClockError, Countdown
 from arbitru.formats.duplicate import announce, master, racks, variants
 from arbitru.formats.duplicate.master import Candidate
+from arbitru.formats.duplicate.order import Action, MoveOrder
 from arbitru.formats.duplicate.racks import Draw
 from arbitru.formats.duplicate.rulesets import RuleSet, RuleSetError, cites
 from arbitru.formats.duplicate.slips import Slip, Verdict, checked, judge
+from arbitru.formats.players import PlayerError, Seat, resolve
+from arbitru.formats.receipt import Receipt
+from arbitru.formats.refusal import OrderError as RefusedByOrder
 from arbitru.journal.store import Event, Journal, action
-from arbitru.textinput import check_digits, check_payload, check_text, number_order
+from arbitru.textinput import (
+    InputError,
+    check_digits,
+    check_payload,
+    check_text,
+    csv_rows,
+    is_ascii_number,
+    number_order,
+)
 
 FORMAT = "duplicate"
 SOURCES = ("seed", "hand", "prepared")
@@ -52,6 +66,10 @@ ENGINES = ("compiled", "reference")
 
 class GameError(ArbitruError):
     """An action that does not fit the game's state (a master before a rack, a slip for a future move...)."""
+
+
+class OrderError(GameError, RefusedByOrder):
+    """An action the order of the move does not allow now (:mod:`.order`); ``rule`` names the rule."""
 
 
 # --- settings ----------------------------------------------------------------------------------------------
@@ -150,6 +168,60 @@ def pair(number: str, first: str, second: str, table: str = "") -> Player:
     return Player(number, f"{first} + {second}", table, (first, second))
 
 
+def player_of(number: str, name: str, table: str = "", where: str = "") -> Player:
+    """A player from what was written: his number (letters and digits, at most 10), his name (a pair: ``A + B``,
+    GR-1) and table; ``where`` says where it was written, for the refusal.
+
+    :raises GameError: for a missing or malformed number.
+    """
+    number, name, table = number.strip(), name.strip(), table.strip()
+    if not number or len(number) > 10 or not (number.isascii() and number.isalnum()):
+        raise GameError(f"{where}player number {number!r}: letters and digits, at most 10")
+    try:
+        check_text(name, "name")
+        check_text(table, "table")
+    except InputError as e:
+        raise GameError(f"{where}{e}") from None
+    if "+" in name:
+        first, _, second = name.partition("+")
+        return pair(number, first.strip(), second.strip(), table)
+    return Player(number, name, table)
+
+
+def parse_player(text: str) -> Player:
+    """``NUMBER:NAME[:TABLE]`` (a pair ``NUMBER:A+B``), as the CLI's ``--player`` takes it."""
+    parts = text.split(":")
+    if len(parts) < 2 or not parts[0].strip():
+        raise GameError(f"{text!r}: write NUMBER:NAME[:TABLE] (a pair: NUMBER:NAME1+NAME2)")
+    return player_of(parts[0], parts[1], parts[2] if len(parts) > 2 else "", f"{text!r}: ")
+
+
+def read_players_csv(text: str, source: str = "players") -> list[Player]:
+    """Players from CSV: ``number,name[,table]`` per line (a header line is skipped; a pair: ``A + B``).
+
+    :raises GameError: naming the line of a problem, or a number given twice.
+    """
+    out: list[Player] = []
+    try:
+        rows = csv_rows(text, source)
+    except InputError as e:
+        raise GameError(str(e)) from None
+    for i, row in rows:
+        cells = [c.strip() for c in row]
+        if not cells or not any(cells):
+            continue
+        if i == 1 and not is_ascii_number(cells[0]) and cells[0].lower() in ("number", "no", "nr", "#", "player"):
+            continue
+        if len(cells) < 2 or not cells[0]:
+            raise GameError(f"{source}, line {i}: write number,name[,table]")
+        out.append(player_of(cells[0], cells[1], cells[2] if len(cells) > 2 else "", f"{source}, line {i}: "))
+    numbers = [p.number for p in out]
+    twice = sorted({n for n in numbers if numbers.count(n) > 1}, key=number_order)
+    if twice:
+        raise GameError(f"{source}: player number {', '.join(twice)} appears twice")
+    return out
+
+
 @dataclass
 class Master:
     """The master move of a move, as recorded."""
@@ -191,31 +263,11 @@ ADVANCING = ("draw", "master", "end")
 END_KINDS = ("planned", "tiles-out", "no-legal-rack", "no-word", "no-word-redraws", "prepared-out", "referee")
 
 
-CLOCK_ACTIONS = ("start", "pause", "resume")
-
-
 @dataclass
-class MoveClock:
-    """The clock of one move, folded from ``clock`` events: no timer runs anywhere, so every page, worker or
-    restarted server computes the same time left from the events and the time it is asked about."""
+class MoveClock(Countdown):
+    """The clock of one move (FISE-5, GR-5C): the countdown both formats share, numbered by its move."""
 
     move: int = 0
-    seconds: int = 0
-    state: str = "idle"
-    #: seconds run before ``since`` (the pauses apart)
-    used: float = 0.0
-    #: server time the clock last started or resumed (None while idle or paused)
-    since: float | None = None
-
-    def elapsed(self, now: float) -> float:
-        return self.used + (now - self.since if self.since is not None else 0.0)
-
-    def remaining(self, now: float) -> float:
-        return max(0.0, self.seconds - self.elapsed(now)) if self.state != "idle" else float(self.seconds)
-
-    def over(self, now: float) -> bool:
-        """Time is up (FISE-5): a slip handed in now is late (FISE-6)."""
-        return self.state != "idle" and self.elapsed(now) >= self.seconds
 
 
 @dataclass
@@ -251,6 +303,10 @@ class Game:
         self.slips: dict[tuple[int, str], Slip] = {}
         #: the event of each slip handed in with an idempotency key, by (player, key): a retry is answered from it
         self.slip_keys: dict[tuple[str, str], int] = {}
+        #: the event that stored each counted slip, and late slips kept apart from one handed in in time
+        self.slip_seqs: dict[tuple[int, str], int] = {}
+        self.late_apart: list[Slip] = []
+        self._folding = 0
         self.rulings: dict[str, tuple[bool, str, str]] = {}
         self.end: End | None = None
         self.attempt = 0
@@ -287,6 +343,11 @@ class Game:
     def master_total(self) -> int:
         return sum(m.master.score for m in self.moves if m.master)
 
+    def order(self, now: float) -> MoveOrder:
+        """Where the move stands at the server time ``now``: rack → clock → close (:mod:`.order`)."""
+        time_rule = "GR-5C" if self.rules.name == "greek" else "FISE-5"
+        return MoveOrder(self.phase, self.move, self.clock_for(self.move), now, time_rule)
+
     def rulings_map(self) -> dict[str, bool]:
         return {w: valid for w, (valid, _, _) in self.rulings.items()}
 
@@ -300,6 +361,7 @@ class Game:
         handler = getattr(self, f"_on_{event.kind.replace('-', '_')}", None)
         if handler is None:
             raise JournalError(f"game {self.id}: event {event.seq}: unknown kind {event.kind!r} in a duplicate game")
+        self._folding = event.seq
         with payload.folding(self.id, event.seq, event.kind):
             handler(payload.mapping(event.payload))
         self.last_seq = event.seq
@@ -400,11 +462,18 @@ class Game:
         slip = Slip.from_payload(p)
         if slip.move > self.move or slip.move < 1:
             raise JournalError(f"a slip for move {slip.move}, which is not open")
-        # one slip per player and move: the number as written, spaces apart (the slip keeps them)
-        self.slips[(slip.move, slip.player.strip())] = slip
-        key = payload.text(p, "key", "")
-        if key:
-            self.slip_keys[(slip.player.strip(), key)] = self.last_seq + 1  # this event's seq: numbered in order
+        # one slip per player and move: the number as written, spaces apart (the slip keeps them); a late
+        # slip never replaces one handed in in time (FISE-5, GR-5C: it would score 0 anyway)
+        key = (slip.move, slip.player.strip())
+        earlier = self.slips.get(key)
+        sent_with = payload.text(p, "key", "")
+        if sent_with:
+            self.slip_keys[(slip.player.strip(), sent_with)] = self.last_seq + 1  # this event's seq: numbered in order
+        if slip.late and earlier is not None and not earlier.late:
+            self.late_apart.append(slip)
+            return
+        self.slips[key] = slip
+        self.slip_seqs[key] = self._folding
 
     def _on_ruling(self, p: Mapping[str, Any]) -> None:
         self.rulings[payload.text(p, "word").upper()] = (
@@ -417,19 +486,18 @@ class Game:
         act, move, at = payload.text(p, "action"), payload.integer(p, "move", low=1), payload.real(p, "at")
         if self.phase != "play" or move != self.move:
             raise JournalError(f"a clock {act} for move {move} while the game is at {self.phase} {self.move}")
-        c = self.clock
-        if act == "start" and c.move != move:
-            self.clock = MoveClock(move, self.rules.clock.seconds, "running", 0.0, at)
-        elif act == "pause" and c.move == move and c.state == "running":
-            c.used, c.since, c.state = c.elapsed(at), None, "paused"
-        elif act == "resume" and c.move == move and c.state == "paused":
-            c.since, c.state = at, "running"
-        else:
-            raise JournalError(f"clock {act} while the clock of move {move} is {self.clock_for(move).state}")
+        clock = self.clock_for(move)
+        try:
+            clock.apply(act, at)
+        except ClockError:
+            raise JournalError(f"clock {act} while the clock of move {move} is {clock.state}") from None
+        self.clock = clock
 
     def clock_for(self, move: int) -> MoveClock:
         """The clock of ``move`` (idle when it never started)."""
-        return self.clock if self.clock.move == move else MoveClock(move, self.rules.clock.seconds)
+        if self.clock.move == move:
+            return self.clock
+        return MoveClock(f"move {move}", self.rules.clock.seconds, move=move)
 
     def _on_end(self, p: Mapping[str, Any]) -> None:
         kind = payload.text(p, "kind", "referee")
@@ -620,12 +688,22 @@ class Session:
     def add_player(self, player: Player) -> None:
         self._append([("player", _player_payload(player))])
 
+    def seat(self, who: str) -> Seat:
+        """The registered player ``who`` names: his number, or a name that is his alone.
+
+        :raises PlayerError: for anyone else, with the players listed.
+        """
+        seats = [Seat(p.number, p.name, p.table) for p in self.game.players.values()]
+        try:
+            return resolve(who, sorted(seats, key=lambda s: number_order(s.number)))
+        except PlayerError as e:
+            raise GameError(str(e)) from None
+
     @action
     def withdraw(self, player: str, after_move: int | None = None) -> None:
         """A player leaves: 0 for every move after ``after_move`` (default: the moves closed so far)
         (GR-7)."""
-        if player not in self.game.players:
-            raise GameError(f"no player {player} in this game")
+        player = self.seat(player).number
         closed = sum(1 for m in self.game.moves if m.master)
         self._append(
             [("withdraw", {"player": player, "after_move": closed if after_move is None else after_move})]
@@ -666,25 +744,25 @@ class Session:
         self._append(events)
 
     @action
-    def hand_in(self, slip: Slip, now: float, key: str = "") -> tuple[Slip, int]:
+    def hand_in(self, slip: Slip, now: float, key: str = "") -> Receipt[Slip]:
         """A slip handed in at the server time ``now`` (a phone, a desk): late when the move's clock has run out
-        or its master move is placed, and then stored flagged, never refused (FISE-5, FISE-6); on time it may
-        replace the player's earlier slip for the move. Returns the slip as stored and its event's seq.
+        or its master move is placed, and then stored flagged, never refused: it scores 0 (FISE-5, GR-5C) and
+        never replaces a slip handed in in time (it is kept apart). On time it replaces the player's earlier
+        slip for the move (both stay in the journal). Returns the receipt.
 
-        :raises GameError: for a move not open, or a late slip that would replace one handed in already.
+        :raises GameError: for a move not open.
         """
         g = self.game
         if not 1 <= slip.move <= g.move:
             raise GameError(f"move {slip.move} is not open")
         state = g.moves[slip.move - 1]
         late = slip.late or state.master is not None or g.clock_for(slip.move).over(now)
-        if late and (slip.move, slip.player.strip()) in g.slips:
-            raise GameError(
-                f"player {slip.player} has a slip for move {slip.move} already; a late one cannot replace it"
-            )
+        slot = (slip.move, slip.player.strip())
+        earlier, earlier_seq = g.slips.get(slot), g.slip_seqs.get(slot)
         stored = dataclasses.replace(slip, late=late)
         self.store_slips([stored], replace=True, key=key)
-        return stored, g.last_seq
+        kept_apart = late and earlier is not None and not earlier.late
+        return Receipt(stored, g.last_seq, late, earlier_seq, kept_apart)
 
     @action
     def clock(self, act: str, now: float) -> MoveClock:
@@ -692,12 +770,12 @@ class Session:
         g = self.game
         if act not in CLOCK_ACTIONS:
             raise GameError(f"clock action {act!r}; known: {', '.join(CLOCK_ACTIONS)}")
-        if g.phase != "play":
-            raise GameError("no rack is on the stand: draw one first" if g.phase == "rack" else "the game is over")
-        state = g.clock_for(g.move).state
-        allowed = {"start": "idle", "pause": "running", "resume": "paused"}[act]
-        if state != allowed:
-            raise GameError(f"the clock of move {g.move} is {state}: it cannot {act}")
+        order = g.order(now)
+        refusal = order.why_not(Action.START_CLOCK if act == "start" else Action.PAUSE_CLOCK)
+        if refusal is not None:
+            raise OrderError(refusal)
+        if order.clock.why_not(act):
+            raise GameError(f"the clock of move {g.move} is {order.clock.state}: it cannot {act}")
         self._append([("clock", {"move": g.move, "action": act, "at": now})])
         return g.clock
 
@@ -792,10 +870,9 @@ class Session:
         """
         self._check_not_moved_on()
         g = self.game
-        if g.phase == "over":
-            raise GameError("the game is over")
-        if g.phase == "play":
-            raise GameError(f"move {g.move} has its rack already: place its master move first")
+        refusal = g.order(time.time()).why_not(Action.DRAW)
+        if refusal is not None:
+            raise OrderError(refusal)
         end = self._end_if_due()
         if end is not None:
             return Step("end", g.move, end=end, message=end.reason)
@@ -857,14 +934,22 @@ class Session:
 
     @action
     def new_rack(
-        self, tiles: Sequence[int] | None = None, reason: str = "the referee gives a new rack"
+        self,
+        tiles: Sequence[int] | None = None,
+        reason: str = "the referee gives a new rack",
+        *,
+        now: float | None = None,
     ) -> Step:
         """FISE-16: replace the rack of the open move (nobody, or the program, can play it). The whole rack
-        goes back and a new one is drawn (from the seed, or ``tiles`` from the hall)."""
+        goes back and a new one is drawn (from the seed, or ``tiles`` from the hall); never while the move's
+        time runs (:mod:`.order`)."""
         self._check_not_moved_on()
         g = self.game
         if g.phase != "play":
             raise GameError("no rack is on the stand")
+        refusal = g.order(time.time() if now is None else now).why_not(Action.NEW_RACK)
+        if refusal is not None:
+            raise OrderError(refusal)
         move = g.move
         r = self.settings.rules.racks
         attempt = max(d.attempt for d in g.moves[-1].draws) + 1

@@ -9,13 +9,10 @@ game the duplicate ones. A refusal is shown beside the field it concerns.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
 import segno
@@ -38,11 +35,15 @@ from arbitru.formats.anticipation.draw import (
     manual_draw,
     parse_group,
     parse_groups,
+    read_sealed_groups_csv,
 )
 from arbitru.formats.anticipation.game import FORMAT, AnticipationGame, GameState, read_seating_csv, resolve_lexicon
-from arbitru.formats.anticipation.positions import read_position
+from arbitru.formats.anticipation.hall import HallState as Light
+from arbitru.formats.anticipation.hall import hall_state as light
+from arbitru.formats.anticipation.hints import slip_hints
+from arbitru.formats.anticipation.notices import notices
 from arbitru.formats.anticipation.seating import read_entrants_csv, seat
-from arbitru.formats.anticipation.slips import Slip, SlipRow, check_row, parse_notes
+from arbitru.formats.anticipation.slips import Slip, SlipRow, check_row
 from arbitru.formats.anticipation.turns import TURN_MINUTES
 from arbitru.formats.anticipation.variants import BLANK_COUNTS, GROUPS, TURNS, VARIANT_RULES, VARIANTS, Settings
 from arbitru.formats.anticipation.verdicts import PlayerResult, SlipVerdict, Verdict
@@ -62,8 +63,8 @@ FILTERS = ("all", "invalid", "penalties", "warnings", "cascades")
 #: the library's words these pages say in the page's language (``_(v.status)``…): a verdict's status, the
 #: results' stage, the review's filters, a timer's state, a decision's target, a sanction's kind
 WORDS = ("valid", "corrected", "invalid", "cancelled", "void", "missing", "in play", "provisional", "final", *FILTERS,
-         "idle", "running", "paused", "placement", "warning", "penalty", "discipline", "total", "disciplinary",
-         "cheating", "analysis")
+         "idle", "running", "paused", "stopped", "placement", "warning", "penalty", "discipline", "total",
+         "disciplinary", "cheating", "analysis")
 #: anticipation is played in Romanian only (RO-3.1): its pages without a game are in Romanian too
 LANG = "ro"
 
@@ -125,81 +126,6 @@ def replayed(w: Web, j: Journal, game: AnticipationGame) -> GameState:
 # --- what the pages show --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Light:
-    """What most pages need without a correction: groups, lots, reading, timers, seating, slips entered."""
-
-    game: AnticipationGame
-    groups: list[str]
-    lots: dict[int, dict[str, Any]]
-    announced: int
-    recap: bool
-    timers: dict[str, Timer]
-    seating: dict[str, int]
-    names: dict[str, str]
-    slips: dict[tuple[str, int], dict[str, Any]]
-    blind: list[str]
-    stage: str
-    deadline: str
-    last_seq: int
-
-    @property
-    def current_turn(self) -> int:
-        return max(self.lots) if self.lots else 0
-
-    def players(self) -> list[str]:
-        return sorted(self.seating, key=lambda p: (self.seating[p], p))
-
-    def label(self, player: str) -> str:
-        name = self.names.get(player, player)
-        return name if name == player else f"{name} ({player})"
-
-
-def light(j: Journal, game: AnticipationGame) -> Light:
-    groups: list[str] = []
-    lots: dict[int, dict[str, Any]] = {}
-    seating: dict[str, int] = {}
-    names: dict[str, str] = {}
-    slips: dict[tuple[str, int], dict[str, Any]] = {}
-    blind: list[str] = []
-    announced, recap, stage, deadline = 0, False, "in play", ""
-    clocks: list[dict[str, Any]] = []
-    last = 0
-    for e in j.iter_events(game.id):
-        last = e.seq
-        p = e.payload
-        if e.kind == "draw":
-            groups = list(p["groups"])
-        elif e.kind == "lot":
-            lots[int(p["turn"])] = dict(p)
-        elif e.kind == "seating":
-            for entry in p["players"]:
-                seating[entry["player"]] = int(entry["table"])
-                names[entry["player"]] = entry.get("name") or entry["player"]
-        elif e.kind == "slip" and p.get("turn") is not None:
-            key = (str(p["player"]), int(p["turn"]))
-            if p.get("late") and key in slips:
-                slips[key]["late_after"] = e.seq
-                continue
-            slips[key] = {"seq": e.seq, "actor": e.actor, "recorded": e.recorded, "late": bool(p.get("late")),
-                          "payload": p, "entries": slips.get(key, {}).get("entries", 0) + 1}
-        elif e.kind == "blind_groups":
-            blind.append(str(p["player"]))
-        elif e.kind == "announced":
-            if p.get("step") == "recap":
-                recap = True
-            else:
-                announced = max(announced, int(p["group"]))
-        elif e.kind == "clock":
-            clocks.append(p)
-        elif e.kind == "publication":
-            stage, deadline = str(p["stage"]), str(p.get("deadline", ""))
-    from arbitru.formats.anticipation.clock import fold_timers
-
-    return Light(game, groups, lots, announced, recap, fold_timers(clocks), seating, names, slips, blind, stage,
-                 deadline, last)
-
-
 def groups_of(lt: Light, turn: int) -> list[int]:
     lot = lt.lots.get(turn)
     if lot is None:
@@ -231,9 +157,8 @@ def grid_rows(lt: Light, show_all: bool = False) -> list[dict[str, Any]]:
 def clock_view(lt: Light, timer: str | None = None, now: float | None = None) -> dict[str, Any]:
     """The chronometer a page counts down: the current turn's timer once started, else the analysis."""
     now = time.time() if now is None else now
-    if timer is None:
-        turn = lt.current_turn
-        timer = turn_timer(turn) if turn and turn_timer(turn) in lt.timers else ANALYSIS
+    if timer is None:  # the clock of the game's current state only (RO-4.3)
+        timer = lt.order(now).timer()
     from arbitru.formats.anticipation.clock import timer_seconds
 
     t = lt.timers.get(timer) or Timer(timer, timer_seconds(timer))
@@ -519,25 +444,7 @@ def do_lot(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
 
 
 def do_blind(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
-    by_player: dict[str, dict[int, str]] = {}
-    for lineno, cells in enumerate(csv.reader(io.StringIO(f.get("sets", ""))), 1):
-        if not cells or not any(c.strip() for c in cells) or (lineno == 1 and cells[0].strip() == "player"):
-            continue
-        number = cells[1].strip() if len(cells) == 3 else ""
-        if not (number.isascii() and number.isdigit()):
-            raise Refused("blind", Text("line %(n)s: expected player,group,letters", n=lineno))
-        groups = by_player.setdefault(cells[0].strip(), {})
-        if int(number) in groups:
-            raise Refused("blind", Text("line %(n)s: %(player)s: group %(group)s is given twice", n=lineno,
-                                         player=cells[0].strip(), group=int(number)))
-        groups[int(number)] = cells[2]
-    if not by_player:
-        raise Refused("blind", Text("no sealed group given: player,group,letters per line"))
-    sets = {}
-    for player, groups in by_player.items():
-        if sorted(groups) != list(range(1, len(groups) + 1)):
-            raise GroupsError([f"{player}: groups are numbered {sorted(groups)}, not 1 to {GROUPS}"])
-        sets[player] = [parse_group(game.alpha, groups[i]) for i in sorted(groups)]
+    sets = read_sealed_groups_csv(game.alpha, f.get("sets", ""), "sealed groups")
     game.hand_in_blind_groups(sets)
     return Text("sealed groups of %(n)s player(s) stored (RO-8.4)", n=len(sets))
 
@@ -577,42 +484,6 @@ async def screen_live(request: Request) -> Response:
 
 
 # --- the slip desk ------------------------------------------------------------------------------------------
-
-
-def slip_hints(slip: Slip, turn: int | None) -> list[str]:
-    """Format problems of what was written: hints for the desk, never a refusal (the correction judges)."""
-    hints: list[str] = []
-    places = slip.placements()
-    want = 2 if turn == 1 else 1
-    notes = [n.kind for r in slip.rows for n in parse_notes(r.note)]
-    if "pass" not in notes and not any(n.kind == "pass" for n in slip.notes()) and len(places) != want:
-        hints.append(Text("turn %(turn)s has %(want)s placement(s); this slip has %(n)s", turn=turn, want=want,
-                          n=len(places)))
-    for i, r in enumerate(places, 1):
-        where = read_position(r.position)
-        if where.coord is None:
-            hints.append(Text("placement %(i)s: %(problem)s", i=i, problem=where.problem
-                                  or Text("position %(p)s cannot be read", p=repr(r.position))))
-        if r.score.strip() and ascii_number(r.score) is None:
-            hints.append(Text("placement %(i)s: score %(s)s is not a number", i=i, s=repr(r.score)))
-        if not r.score.strip():
-            hints.append(Text("placement %(i)s: no score written", i=i))
-    total = slip.first("turn_total").strip()
-    scores = [n for n in (ascii_number(r.score) for r in places) if n is not None]
-    total_value = ascii_number(total)
-    if total_value is not None and len(scores) == len(places) and scores and total_value != sum(scores):
-        hints.append(Text("turn total %(total)s is not the sum of the scores (%(sum)s)", total=total, sum=sum(scores)))
-    if not slip.first("table").strip():
-        hints.append(Text("no table number written (RO-6.2)"))
-    if turn is None:
-        hints.append(Text("collected in an unknown turn: the slip stays unattributed (RO-6.2b)"))
-    elif slip.written_turn.strip() != str(turn):
-        hints.append(Text("turn written %(written)s, collected in turn %(turn)s",
-                              written=repr(slip.written_turn.strip() or "—"), turn=turn))
-    for n in slip.notes():
-        if n.kind == "other":
-            hints.append(Text("note %(note)s is not one of Anulez turul X, Verificare, PAS", note=repr(n.raw)))
-    return hints
 
 
 def desk_context(w: Web, gid: str, me: auth.Identity, request: Request | None = None) -> dict[str, Any]:
@@ -717,30 +588,6 @@ def _filter(v: Verdict, sv: SlipVerdict, what: str) -> bool:
     return True
 
 
-def notices(state: GameState, turn: int) -> list[dict[str, str]]:
-    """What is told to players during the next turn (RO-5.5.f–i): invalid placements, wrong positions and
-    their penalty, unmarked blanks with several places to check at the table."""
-    out = []
-    for r in state.ranking:
-        sv = r.slips.get(turn)
-        if sv is None:
-            continue
-        who = state.names.get(r.player, r.player)
-        table = str(r.table or "")
-        for v in sv.placements:
-            if v.status in ("invalid", "void"):
-                out.append({"table": table, "player": who, "rule": "RO-5.5.f",
-                            "text": f"{v.written_position} {v.written_word}: invalid ({v.rule}: {v.reason})"})
-            elif v.penalty_rule:
-                out.append({"table": table, "player": who, "rule": "RO-5.5.h",
-                            "text": f"{v.written_position} {v.written_word}: position {v.position}, "
-                                    f"−{v.penalty} ({v.penalty_rule})"})
-            if "RO-5.5.i" in v.reason or any("RO-5.5.i" in n for n in v.notes):
-                out.append({"table": table, "player": who, "rule": "RO-5.5.i",
-                            "text": f"{v.written_word}: unmarked blank, check the grid at the table"})
-    return out
-
-
 def review_context(w: Web, gid: str, me: auth.Identity, request: Request | None = None) -> dict[str, Any]:
     with w.journal(me.actor) as j:
         game = open_game(j, gid)
@@ -751,6 +598,7 @@ def review_context(w: Web, gid: str, me: auth.Identity, request: Request | None 
     turn = asked_turn if (asked_turn := ascii_number(asked)) and asked_turn <= TURNS else (lt.current_turn or 1)
     what = q.get("filter", "all")
     what = what if what in FILTERS else "all"
+    said = i18n.gettext_for(game.settings.lang)
     verifications = []
     rows = []
     for r in sorted(state.ranking, key=lambda r: (r.table or 10**9, r.player)):
@@ -765,7 +613,8 @@ def review_context(w: Web, gid: str, me: auth.Identity, request: Request | None 
         if not sv.placements and what in ("all", "warnings") and (sv.warning or sv.status != "corrected"):
             rows.append({"r": r, "sv": sv, "v": None, "who": lt.label(r.player)})
     return {"lt": lt, "game": game, "state": state, "turn": turn, "filter": what, "filters": FILTERS,
-            "verifications": verifications, "rows": rows, "notices": notices(state, turn)}
+            "verifications": verifications, "rows": rows,
+            "notices": [n.to_dict() | {"text": said(n.text)} for n in notices(state, turn)]}
 
 
 async def review(request: Request) -> Response:
@@ -792,7 +641,9 @@ def do_sanction(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
 
 
 def do_publish(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
-    seq = game.publish(f.get("stage", ""), f.get("deadline", ""))
+    # the console's press stands for the confirmation until its second request (the final ranking before the
+    # deadline for contests, RO-5.5.j) is built
+    seq = game.publish(f.get("stage", ""), f.get("deadline", ""), confirmed=True)
     if f.get("stage") == "provisional":
         return Text("provisional results published (#%(n)s)", n=seq)
     return Text("final results published (#%(n)s)", n=seq)
@@ -1021,11 +872,12 @@ def hand_in(w: Web, gid: str, player: str, turn: int, placements: list[tuple[str
         lt = light(j, game)
         slip = browser_slip(lt, player, turn, placements, total, note)
         now = time.time()
-        seq, late = game.hand_in(slip, now)
+        receipt = game.hand_in(slip, now)
+        seq, late = receipt.seq, receipt.late
         recorded = next(j.iter_events(gid, after=seq - 1)).recorded
     w.changed(gid, seq)
     return {"stored": True, "seq": seq, "received": recorded, "late": late, "turn": turn, "player": player,
-            "table": slip.rows[0].table}
+            "table": slip.rows[0].table, "replaces": receipt.replaces, "kept_apart": receipt.kept_apart}
 
 
 async def player_slip(request: Request) -> Response:

@@ -26,7 +26,7 @@ from starlette.responses import (
 )
 from starlette.routing import Route
 
-from arbitru.errors import ArbitruError, JournalError
+from arbitru.errors import ArbitruError, GameNotFound, JournalError
 from arbitru.formats.duplicate import racks
 from arbitru.formats.duplicate.game import (
     ENGINES,
@@ -37,6 +37,7 @@ from arbitru.formats.duplicate.game import (
     Session,
     Settings,
     Step,
+    read_players_csv,
 )
 from arbitru.formats.duplicate.rulesets import BONUS_MODES, RULESETS, ruleset
 from arbitru.formats.duplicate.slips import Slip
@@ -47,17 +48,13 @@ from arbitru.textinput import (
     MAX_INT,
     REASONS,
     InputError,
-    check_text,
     check_whole,
-    csv_rows,
-    is_ascii_number,
     number_order,
     parse_signed,
 )
 from arbitru.web import assets, auth, i18n, security, views
 from arbitru.web.app import Web, client, identity, login_as, web
 from arbitru.web.damage import refusal
-from arbitru.web.i18n import Text
 from arbitru.web.intake import SlipRequest, at_the_door
 from arbitru.web.routes import results as results_routes
 
@@ -214,34 +211,11 @@ async def add_desk(request: Request) -> Response:
 
 
 def read_players(text: str) -> list[Player]:
-    """Players from CSV: ``number,name[,table]`` per line (a header line is skipped; a pair: ``A + B``)."""
-    out = []
+    """Players from CSV (:func:`~arbitru.formats.duplicate.game.read_players_csv`), refused beside the field."""
     try:
-        rows = csv_rows(text, "players")
-    except InputError as e:
-        raise Refused("players", i18n.refusal(e)) from None
-    for i, row in rows:
-        cells = [c.strip() for c in row]
-        if not cells or not any(cells):
-            continue
-        if i == 1 and not is_ascii_number(cells[0]) and cells[0].lower() in ("number", "no", "nr", "#", "player"):
-            continue
-        if len(cells) < 2 or not cells[0]:
-            raise Refused("players", f"line {i}: write number,name[,table]")
-        number, name = cells[0], cells[1]
-        if len(number) > 10 or not (number.isascii() and number.isalnum()):
-            raise Refused("players", f"line {i}: a player number is letters and digits, at most 10")
-        members: tuple[str, ...] = tuple(m.strip() for m in name.split("+")) if "+" in name else ()
-        try:
-            for cell, field in ((name, "name"), (cells[2] if len(cells) > 2 else "", "table")):
-                check_text(cell, field)
-        except InputError as e:
-            raise Refused("players", Text("line %(n)s: %(why)s", n=i, why=i18n.refusal(e))) from None
-        out.append(Player(number, "" if members else name, cells[2] if len(cells) > 2 else "", members))
-    numbers = [p.number for p in out]
-    if len(set(numbers)) != len(numbers):
-        raise Refused("players", "a player number appears twice")
-    return out
+        return read_players_csv(text)
+    except GameError as e:
+        raise Refused("players", str(e)) from None
 
 
 def settings_from(f: dict[str, str]) -> tuple[Settings, list[Player]]:
@@ -421,7 +395,7 @@ def act(
             if isinstance(e, InputError):
                 e = refused(e, field)
             where, text, status = (e.field, e.message, e.status) if isinstance(e, Refused) else (field, str(e), 422)
-            if isinstance(e, JournalError) and "no game" in text:
+            if isinstance(e, GameNotFound):
                 raise HTTPException(404, text) from None
 
             def again() -> dict[str, Any]:
@@ -486,8 +460,10 @@ def do_slip(s: Session, f: dict[str, str]) -> str:
     player = f.get("player", "")
     if not player:
         raise Refused("player", "the player's number")
-    if player not in s.game.players:
-        raise Refused("player", f"no player {player} in this game")
+    try:
+        player = s.seat(player).number  # a number, or a name that is one player's alone
+    except GameError as e:
+        raise Refused("player", str(e)) from None
     move = _int(f, "move", s.game.move) or 0
     slip = Slip(
         move,
@@ -804,7 +780,7 @@ async def library_error(request: Request, exc: Exception) -> Response:
     """An unknown game is a 404; a game whose journal fails is checked again (a damaged one answers 503 with
     the damage banner); any other refusal of the library a 400 with its message."""
     gid = request.path_params.get("gid")
-    unknown = isinstance(exc, JournalError) and "no game" in str(exc)
+    unknown = isinstance(exc, GameNotFound)
     if isinstance(gid, str) and not unknown and isinstance(exc, JournalError | sqlite3.Error):
         w = web(request)
 

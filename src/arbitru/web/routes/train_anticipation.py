@@ -21,6 +21,7 @@ from starlette.routing import Route
 from arbitru.errors import ArbitruError, JournalError
 from arbitru.formats.anticipation import training
 from arbitru.formats.anticipation.game import FORMAT, AnticipationGame, resolve_lexicon
+from arbitru.formats.anticipation.hall import hall_state as light
 from arbitru.formats.anticipation.turns import TURN_MINUTES
 from arbitru.formats.anticipation.variants import TURNS, Settings
 from arbitru.journal.store import Journal
@@ -35,7 +36,6 @@ from arbitru.web.routes.anticipation import (
     clock_view,
     grid_rows,
     groups_of,
-    light,
     phone_language,
 )
 from arbitru.web.routes.duplicate import Refused, read_form
