@@ -11,7 +11,7 @@ from babel.messages.pofile import read_po
 from arbitru.formats.duplicate.game import Player, Session, Settings
 from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.journal.store import Journal
-from arbitru.web.app import load_lexicon
+from arbitru.lexicons.synthetic import load_lexicon
 from arbitru.web.i18n import LANGUAGES, LOCALES
 from web_anticipation_support import route_messages, template_messages
 from web_support import login, make_game, make_site, post

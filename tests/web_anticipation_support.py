@@ -56,4 +56,5 @@ def route_messages() -> set[str]:
     """The anticipation routes' confirmations and refusals (``Text("…")``)."""
     formats = WEB.parent / "formats" / "anticipation"
     return messages(TEXT, [WEB / "routes" / "anticipation.py", WEB / "routes" / "train_anticipation.py",
-                           formats / "hints.py", formats / "notices.py"])
+                           WEB / "anticipation_pages.py", WEB / "forms.py", formats / "hints.py",
+                           formats / "notices.py"])

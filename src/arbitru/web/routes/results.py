@@ -17,7 +17,8 @@ from arbitru.errors import ArbitruError
 from arbitru.formats.duplicate import export, gcg, results
 from arbitru.season import tournament
 from arbitru.web import i18n, views
-from arbitru.web.app import Web, web
+from arbitru.web.house import Web, web
+from arbitru.web.pdf import pdf_of
 
 
 def _load(w: Web, gid: str) -> dict[str, Any]:
@@ -59,16 +60,6 @@ async def download(request: Request) -> Response:
         raise HTTPException(404, f"no download {what!r}")
     return Response(makers[what](result), media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{gid}-{what}"'})
-
-
-def pdf_of(html: str) -> bytes:
-    """A printable sheet as PDF (WeasyPrint, with Debian's Pango libraries)."""
-    try:
-        import weasyprint
-    except OSError as e:  # the Python package is there, the system libraries are not
-        raise HTTPException(503, f"PDF needs Pango (apt-get install libpango-1.0-0 libpangoft2-1.0-0): {e}") from None
-    pdf: bytes = weasyprint.HTML(string=html).write_pdf()
-    return pdf
 
 
 async def standings(request: Request) -> Response:

@@ -1,0 +1,273 @@
+"""The web's house: what every page needs and no page owns — the app's state (:class:`Web`: the journal's
+address, the secret, the publisher, word lists, the games' writers), who asks (:func:`identity`, :func:`client`,
+:func:`login_as`) and the dispatch of one URL to each format's page (:func:`by_format`). It imports no route.
+
+Each request opens its own :class:`~arbitru.journal.store.Journal` connection with the actor of who asks
+(``arbiter``, ``desk:<name>``, ``player:<number>``); every action goes through the formats' sessions, so the web
+adds no rule of its own. After a committed append, :mod:`arbitru.web.live` tells the game's open pages.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+
+from arbitru import formats
+from arbitru.engine.lexicon import Lexicon
+from arbitru.errors import ArbitruError
+from arbitru.formats.duplicate.game import Game, Session
+from arbitru.journal.store import GameDamage, Journal, check_actor
+from arbitru.journal.training import open_store, store_address
+from arbitru.lexicons.synthetic import load_lexicon
+from arbitru.textinput import shown_raw
+from arbitru.web import auth, i18n, security
+from arbitru.web.damage import DamageWatch, banner, game_of
+from arbitru.web.intake import Intake
+from arbitru.web.live import Publisher
+from arbitru.web.security import Scope
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+HERE = Path(__file__).parent
+
+
+
+
+@dataclass
+class Web:
+    """What every request needs: the journal's address, the secret, the publisher, loaded word lists."""
+
+    db: str
+    secret: bytes
+    publisher: Publisher
+    base_url: str = ""
+    #: stand-in word lists the pages offer besides the installed ones (``synthetic:N``): a test switch only
+    test_lists: tuple[str, ...] = ()
+    limits: security.Limits = field(default_factory=security.Limits)
+    templates: Environment = field(init=False)
+    intake: Intake = field(init=False)
+    _lexicons: dict[tuple[str, str], Lexicon] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _local: threading.local = field(default_factory=threading.local)
+    #: per game: the writers' lock and the state they last left (folded forward, never replayed per request)
+    _writers: dict[str, tuple[threading.Lock, list[Game | None]]] = field(default_factory=dict)
+    #: per game: player code -> number
+    _codes: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: which games' events cannot all be read (their pages carry a banner, their writes answer 503)
+    damage: DamageWatch = field(default_factory=DamageWatch)
+
+    def __post_init__(self) -> None:
+        self.intake = Intake(self)
+        self.training_store = store_address(self.db)
+        self.templates = Environment(
+            loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True),
+            finalize=_shown,
+        )
+
+    @contextmanager
+    def journal(self, actor: str) -> Iterator[Journal]:
+        """The connection of this request: each worker thread has its own (SQLite connections are not shared
+        between threads), reused by the requests it serves one after another, with the actor of who asks."""
+        j: Journal | None = getattr(self._local, "journal", None)
+        if j is None or j.in_transaction:
+            j = Journal(self.db, actor=actor)
+            self._local.journal = j
+        j.actor = check_actor(actor)
+        yield j
+
+    @contextmanager
+    def training(self, actor: str) -> Iterator[Journal]:
+        """The training games' store (:mod:`arbitru.journal.training`), never the hall's journal: a connection
+        per worker thread, as :meth:`journal`."""
+        j: Journal | None = getattr(self._local, "training", None)
+        if j is None or j.in_transaction:
+            j = open_store(self.training_store, actor)
+            self._local.training = j
+        j.actor = check_actor(actor)
+        yield j
+
+    def lexicon(self, spec: str, lang: str) -> Lexicon:
+        key = (spec, lang)
+        with self._lock:
+            if key not in self._lexicons:
+                self._lexicons[key] = load_lexicon(spec, lang)
+            return self._lexicons[key]
+
+    def session(self, journal: Journal, game_id: str) -> Session:
+        """A session for reading: the game replayed from the journal."""
+        s = Session(journal, game_id)
+        s.lexicon = self.lexicon(s.settings.lexicon, s.settings.lang)
+        return s
+
+    def writer_lock(self, game_id: str) -> threading.Lock:
+        with self._lock:
+            return self._writers.setdefault(game_id, (threading.Lock(), [None]))[0]
+
+    @contextmanager
+    def writer(self, journal: Journal, game_id: str, locked: bool = False) -> Iterator[Session]:
+        """A session for acting: one writer of a game at a time in this process, starting from the state the
+        last one left (its action still folds in, inside its transaction, whatever other processes appended).
+        ``locked``: the caller holds :meth:`writer_lock` already. After a failure the state is dropped (the
+        next writer replays the journal)."""
+        lock = self.writer_lock(game_id)
+        slot = self._writers[game_id][1]
+        if not locked:
+            lock.acquire()
+        try:
+            s = Session(journal, game_id, state=slot[0])
+            slot[0] = None  # until this writer is done, no other may start from it
+            yield s
+            slot[0] = s.game
+        finally:
+            if not locked:
+                lock.release()
+
+    def player_for_code(self, game: Game, code: str) -> str | None:
+        typed = auth.normalise_code(code)
+        with self._lock:
+            known = self._codes.get(game.id)
+        if known is None or (typed not in known and len(known) != len(game.players)):
+            known = {auth.player_code(self.secret, game.id, n): n for n in game.players}
+            with self._lock:
+                self._codes[game.id] = known
+        return known.get(typed)
+
+    def render(self, request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        ident = identity(request)
+        context.setdefault("errors", {})
+        lang = page_language(request, context)
+        context.setdefault("lang", lang)
+        context.setdefault("_", i18n.gettext_for(lang))
+        gid = request.path_params.get("gid")
+        what = self.damage.known(gid) if isinstance(gid, str) else None
+        if what is not None:
+            context.setdefault("damage", banner(what, context["_"]))
+        context["errors"] = {k: i18n.shown(v, context["_"]) for k, v in context["errors"].items()}
+        html = self.templates.get_template(name).render(
+            request=request, me=ident, csrf=auth.csrf_token(self.secret, ident), now=time.time(), **context
+        )
+        return HTMLResponse(html, status_code=status)
+
+    def damage_page(self, scope: Scope, what: GameDamage) -> HTMLResponse:
+        """The 503 page of a damaged game: the banner alone, in the game's language."""
+        request = Request(scope)
+        gid = game_of(request.url.path) or ""
+        lang = i18n.pick(request.query_params.get("lang"), "en")
+        try:
+            with self.journal("") as j:
+                lang = str(j.game(gid).settings.get("lang") or lang)
+        except ArbitruError:
+            pass  # the game's row itself cannot be read: the asked-for language
+        lang = lang if lang in i18n.LANGUAGES else "en"
+        _ = i18n.gettext_for(lang)
+        html = self.templates.get_template("error.html").render(
+            request=request, me=identity(request), status=503, message="", lang=lang, _=_,
+            damage=banner(what, _),
+        )
+        return HTMLResponse(html, status_code=503)
+
+    def changed(self, game_id: str, seq: int) -> None:
+        self.publisher.publish(game_id, seq)
+
+
+def _shown(value: Any) -> Any:
+    """Every value a page shows: a stored text holding a NUL or another control character (an older journal's)
+    is shown raw and flagged, never passed into the page."""
+    if isinstance(value, Markup):
+        return Markup(shown_raw(str(value)))
+    return shown_raw(value) if isinstance(value, str) else value
+
+
+def page_language(request: Request, context: dict[str, Any]) -> str:
+    """A page is in its game's language (a game's page), else in the one asked for (``?lang=``), else in English."""
+    given = context.get("lang")
+    if isinstance(given, str) and given in i18n.LANGUAGES:
+        return given
+    game = context.get("game")
+    settings = getattr(game, "settings", None)
+    if settings is not None and getattr(settings, "lang", None) in i18n.LANGUAGES:
+        return str(settings.lang)
+    return i18n.pick(request.query_params.get("lang"), "en")
+
+
+def web(request: Request) -> Web:
+    w: Web = request.app.state.web
+    return w
+
+
+def identity(request: Request) -> auth.Identity:
+    ident: auth.Identity = request.scope["arbitru.identity"]
+    return ident
+
+
+def client(request: Request) -> str:
+    """The client's address (the socket's peer, or what a trusted proxy says: :func:`security.client_address`)."""
+    return str(request.scope.get("arbitru.client") or security.client_address(request.scope, web(request).limits))
+
+
+def login_as(request: Request, response: Response, ident: auth.Identity) -> None:
+    """Replace the session cookie (a new session id at every login: no fixation) and open the session on the
+    server; the session it replaces ends."""
+    w = web(request)
+    with w.journal("") as j:
+        old = identity(request)
+        if old.role != "public":
+            auth.close_session(j, old)
+        if ident.role != "public":
+            auth.open_session(j, ident)
+    set_cookie(response, auth.sign(w.secret, ident))
+
+
+def set_cookie(response: Response, value: str) -> None:
+    response.set_cookie(auth.COOKIE, value, httponly=True, samesite="lax", max_age=auth.SESSION_MAX, path="/")
+
+
+def base_url(request: Request) -> str:
+    """The address players' codes and QR codes point to: the configured one, else the request's."""
+    configured = web(request).base_url
+    return configured.rstrip("/") if configured else str(request.base_url).rstrip("/")
+
+
+_formats: dict[tuple[str, str], formats.Format] = {}
+_formats_lock = threading.Lock()
+
+
+def game_format(w: Web, gid: str) -> formats.Format | None:
+    """The format of game ``gid`` in the formats' registry (None: a journal game of no playable format, such as a
+    tournament); a game's format never changes, so it is remembered. :raises GameNotFound: no such game."""
+    key = (w.db, gid)
+    with _formats_lock:
+        if key in _formats:
+            return _formats[key]
+    with w.journal("") as j:
+        found = formats.format_of(j.game(gid))
+    if found is not None:
+        with _formats_lock:
+            _formats[key] = found
+    return found
+
+
+def by_format(pages: dict[formats.Format, Endpoint]) -> Endpoint:
+    """One URL, each format's page: the game's format looked up in the formats' registry, then its page; a game
+    whose format has no such page is not found (404)."""
+
+    async def endpoint(request: Request) -> Response:
+        fmt = await run_in_threadpool(game_format, web(request), request.path_params["gid"])
+        page = pages.get(fmt) if fmt is not None else None
+        if page is None:
+            raise HTTPException(404, "no such game")
+        return await page(request)
+
+    return endpoint
