@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import io
+import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -41,6 +42,23 @@ class Text(str):
 
     def __radd__(self, other: str) -> str:
         return Text("%(a)s%(b)s", a=other, b=self)
+
+
+def recognised(english: str, messages: Iterable[str]) -> Text:
+    """A sentence stored in English (a journal's event keeps the English text) as the message it was made from,
+    its values read back, so that it can be said in another language; a sentence none of ``messages`` made is a
+    message of its own (a catalog may still know it, else it stays as written)."""
+    if isinstance(english, Text):
+        return english
+    for message in messages:
+        names = re.findall(r"%\((\w+)\)s", message)
+        pattern = "".join(
+            f"(?P<{part}>.+?)" if i % 2 else re.escape(part) for i, part in enumerate(re.split(r"%\((\w+)\)s", message))
+        )
+        found = re.fullmatch(pattern, english) if names else None
+        if found:
+            return Text(message, **found.groupdict())
+    return Text(english)
 
 
 def joined(parts: Iterable[str], separator: str = "; ") -> str:

@@ -34,6 +34,7 @@ from arbitru.formats.duplicate.game import End, Game, Player
 from arbitru.formats.duplicate.racks import sort_tiles
 from arbitru.formats.duplicate.rulesets import Bonus
 from arbitru.formats.duplicate.slips import Verdict
+from arbitru.messages import Text
 from arbitru.textinput import number_order
 
 STANDING_METHODS = ("mean-place", "mean-percentage", "total")
@@ -247,18 +248,18 @@ def _bonuses(bonus: Bonus, move: int, scores: dict[str, int], top: int) -> list[
     if bonus.mode == "automatic":
         matched = [n for n, s in scores.items() if s > 0 and s >= top]
         if len(matched) == 1:
-            return [BonusAward(move, matched[0], bonus.top, "alone matched the program's top score")]
+            return [BonusAward(move, matched[0], bonus.top, Text("alone matched the program's top score"))]
         if matched:
             return []
         best = max(scores.values())
         leaders = [n for n, s in scores.items() if s == best]
         if best > 0 and len(leaders) == 1:
-            return [BonusAward(move, leaders[0], bonus.best, "alone had the best score among the players")]
+            return [BonusAward(move, leaders[0], bonus.best, Text("alone had the best score among the players"))]
         return []
     best = max(scores.values())
     leaders = [n for n, s in scores.items() if s == best]
     if best > 0 and len(leaders) == 1:
-        return [BonusAward(move, leaders[0], bonus.manual, "alone reached the round's maximum")]
+        return [BonusAward(move, leaders[0], bonus.manual, Text("alone reached the round's maximum"))]
     return []
 
 
