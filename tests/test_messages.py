@@ -19,8 +19,14 @@ NAMED = re.compile(r"%\((\w+)\)s")
 SHARED = {"anulez", "turul", "pas", "scrabble", "program", "valid", "blank", "joker", "top", "turn", "total", "bonus",
           "rack", "start", "tiempo", "fise"}
 #: words that are the same in a language and in English
-SAME = {"fr": {"minute", "minutes", "score", "maximum", "place", "change", "points", "stock", "position", "positions", "table", "note", "secondes", "total"}, "es": {"total"},
-        "ro": {"minute", "total", "note"}, "pl": set(), "el": set()}
+SAME = {
+    "fr": {"minute", "minutes", "score", "maximum", "place", "change", "points", "stock", "position", "positions",
+           "table", "note", "total"},
+    "es": {"total"},
+    "ro": {"minute", "total", "note"},
+    "pl": set(),
+    "el": set(),
+}
 
 
 def english_words(text: str, lang: str) -> set[str]:
