@@ -90,3 +90,34 @@ def test_RO_5_3_RO_6_3_a_corrected_slips_in_every_language(tmp_path, lang):
         out = said(text)
         left = {w for w in english_words(getattr(text, "message", text), lang) if re.search(rf"\b{w}\b", out, re.I)}
         assert not left, (lang, text, out, left)
+
+
+def test_RO_6_3_a_the_cli_prints_english_and_the_readers_language_with_lang(tmp_path, monkeypatch):
+    """``arbitru anticipation correct`` says its verdicts in English; ``arbitru --lang ro …`` in Romanian."""
+    from click.testing import CliRunner
+
+    from anticipation_support import RO, WORDS_RO, csv_text, groups_with
+    from arbitru.cli import cli
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "words.txt").write_text(" ".join(WORDS_RO), "utf-8")
+    groups = "\n".join(f"{i}: {RO.format(g)}" for i, g in enumerate(groups_with(GROUPS), 1))
+    (tmp_path / "groups.txt").write_text(groups, "utf-8")
+    runner = CliRunner()
+
+    def run(*args: str, lang: str = "en") -> str:
+        result = runner.invoke(cli, ["--lang", lang, "anticipation", *args, "--db", str(tmp_path / "t.db")])
+        assert result.exit_code == 0, (result.output, result.exception)
+        return result.output
+
+    run("new", "--groups", "groups.txt", "--lexicon", "words.txt", "--id", "g")
+    for turn, group in enumerate(range(2, 6), 1):
+        run("lot", "g", str(turn), "--group", str(group))
+    (tmp_path / "s.csv").write_text(csv_text([AL, CAL, row(3, "G9", "VEST", 20)]), "utf-8")
+    run("slips", "g", "s.csv")
+    english = run("correct", "g", "--turn", "3")
+    assert "position signs inverted: written G9, the player's board has 9G" in english
+    romanian = run("correct", "g", "--turn", "3", lang="ro")
+    assert "semnele poziției inversate: scris G9, pe tabla jucătorului este 9G" in romanian
+    assert "avertisment tehnic" in romanian and "penalizare tehnică −20" in romanian
+    assert "position signs" not in romanian and "technical" not in romanian

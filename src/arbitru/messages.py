@@ -7,6 +7,7 @@ message and values so that :func:`gettext_for` can say it in another language th
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import io
 import re
@@ -22,6 +23,9 @@ LANGUAGES = {"ro": "Română", "pl": "Polski", "el": "Ελληνικά", "es": "
 
 Gettext = Callable[..., str]
 
+#: the language a program prints in (the CLI's ``--lang``): a message put into an f-string is said in it
+reader: contextvars.ContextVar[str] = contextvars.ContextVar("reader", default="en")
+
 
 class Text(str):
     """A message with its named values: the English text as a ``str``; in another language through
@@ -36,6 +40,10 @@ class Text(str):
         text = super().__new__(cls, message % english if values else message)
         text.message, text.values = message, values
         return text
+
+    def __format__(self, spec: str) -> str:
+        lang = reader.get()
+        return format(gettext_for(lang)(self) if lang != "en" else str(self), spec)
 
     def __add__(self, other: str) -> str:  # a message followed by more text stays a message
         return Text("%(a)s%(b)s", a=self, b=other)
