@@ -219,7 +219,7 @@ def compute(game: Game, lexicon: Lexicon) -> GameResult:
     result = GameResult(
         game.id,
         game.settings.title or game.id,
-        rules.title,
+        Text(rules.title),  # a shipped rule set's title is a message of the catalogs
         game.settings.lexicon,
         masters,
         total_master,

@@ -307,14 +307,14 @@ def _validate(r: RuleSet) -> None:
 
 FISE = RuleSet(
     name="fise",
-    title="FISE duplicate (duplicada)",
+    title=Text("FISE duplicate (duplicada)"),
     racks=RackRule(early=Mix(max_vowels=5, max_consonants=5), late=Mix(min_vowels=1, min_consonants=1)),
     sources=("FISE-3", "FISE-4", "FISE-5", "FISE-7", "FISE-11", "FISE-14", "FISE-15"),
 )
 
 GREEK = RuleSet(
     name="greek",
-    title="Greek duplicate (Thessaloniki Scrabble Club, 2nd ed. 2019)",
+    title=Text("Greek duplicate (Thessaloniki Scrabble Club, 2nd ed. 2019)"),
     racks=RackRule(early=Mix(min_vowels=1, min_consonants=1), late=Mix(min_vowels=1, min_consonants=1)),
     clock=Clock(seconds=180, warnings=(30,), start_word="start"),
     bonus=Bonus(mode="none"),
@@ -328,7 +328,7 @@ GREEK = RuleSet(
 
 ROMANIAN = RuleSet(
     name="romanian",
-    title="Romanian duplicate practice",
+    title=Text("Romanian duplicate practice"),
     racks=RackRule(early=Mix(min_vowels=2, min_consonants=2), late=Mix(min_vowels=1, min_consonants=1)),
     # the FISE clock, started with the word a Romanian hall uses (FISE-8's "tiempo" is Spanish)
     clock=Clock(seconds=180, warnings=(60, 30), start_word="start"),
