@@ -16,9 +16,8 @@ from arbitru.journal.store import Journal
 from arbitru.lexicons import catalog
 from arbitru.web import auth
 from arbitru.web.app import create_app, load_lexicon
-from test_messages import english_words
-from test_web_anticipation_browser import OUTPUT, PHONE, browser, new_page, no_horizontal_scroll  # noqa: F401
 from test_web_anticipation import desk_client, lot, read_all, type_slip
+from test_web_anticipation_browser import OUTPUT, PHONE, browser, new_page, no_horizontal_scroll  # noqa: F401
 from web_anticipation_support import form, groups_text
 from web_server import running_server
 from web_support import ARBITER_PASSWORD, Site, login, post
@@ -26,7 +25,8 @@ from web_support import ARBITER_PASSWORD, Site, login, post
 #: English words that must not be on a translated page (the verdicts' and results' words)
 ENGLISH = re.compile(
     r"\b(?:position signs|written|scored|technical penalty|capped|cancelled by|formed with the help|alone matched|"
-    r"wrong-position|not-on-rack|not-in-list|no-slip|main word|cross word|not on the rack|the player|Greek|Thessaloniki)\b"
+    r"wrong-position|not-on-rack|not-in-list|no-slip|main word|cross word|not on the rack|the player|Greek|"
+    r"Thessaloniki)\b"
 )
 
 

@@ -639,9 +639,9 @@ def _player_lines(r: PlayerResult, turns: list[int]) -> list[str]:
     for sv in r.unattributed:
         lines.append(f"{Text('slip #%(seq)s: %(reason)s', seq=sv.seq, reason=sv.reason)}")
     if missing:
-        turns = ", ".join(missing)
-        none = Text("no slip handed in: turns %(turns)s", turns=turns) if len(missing) > 1 else Text(
-            "no slip handed in: turn %(turns)s", turns=turns
+        listed = ", ".join(missing)
+        none = Text("no slip handed in: turns %(turns)s", turns=listed) if len(missing) > 1 else Text(
+            "no slip handed in: turn %(turns)s", turns=listed
         )
         lines.append(f"{none}")
     return lines
