@@ -17,12 +17,12 @@ NAMED = re.compile(r"%\((\w+)\)s")
 #: words a translation may share with the English: rule IDs' letters, the player's own note ("Anulez turul"), the
 #: PAS note, names of things that are the same word in that language
 SHARED = {"anulez", "turul", "pas", "scrabble", "program", "valid", "blank", "joker", "top", "turn", "total", "bonus",
-          "rack", "start", "tiempo", "fise"}
+          "rack", "start", "tiempo", "fise", "duplicate", "duplicada"}
 #: words that are the same in a language and in English
 SAME = {
     "fr": {"minute", "minutes", "score", "maximum", "place", "change", "points", "stock", "position", "positions",
-           "table", "note", "total"},
-    "es": {"total"},
+           "table", "note", "total", "club"},
+    "es": {"total", "club"},
     "ro": {"minute", "total", "note"},
     "pl": set(),
     "el": set(),

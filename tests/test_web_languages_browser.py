@@ -8,17 +8,15 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from anticipation_support import WORDS_RO
 from arbitru.formats.duplicate.game import Player, Session, Settings
 from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal.store import Journal
-from arbitru.lexicons import catalog
 from arbitru.web import auth
 from arbitru.web.app import create_app, load_lexicon
 from test_web_anticipation import desk_client, lot, read_all, type_slip
 from test_web_anticipation_browser import OUTPUT, PHONE, browser, new_page, no_horizontal_scroll  # noqa: F401
-from web_anticipation_support import form, groups_text
+from web_anticipation_support import form, groups_text, imported_words
 from web_server import running_server
 from web_support import ARBITER_PASSWORD, Site, login, post
 
@@ -64,12 +62,7 @@ def duplicate_game(site: Site, lang: str, rules: str) -> str:
 
 
 def test_issue_19_every_word_in_the_readers_language_in_a_browser(browser, tmp_path, monkeypatch):  # noqa: F811
-    words = tmp_path / "test-ro.txt"
-    words.write_text("\n".join(WORDS_RO) + "\n", "utf-8")
-    home = tmp_path / "home"
-    catalog.import_list(words, "ro", "test-ro-words", home=home)
-    (home / "npm").symlink_to(catalog.home_dir() / "npm")  # htmx, installed by the set-up
-    monkeypatch.setenv("ARBITRU_HOME", str(home))
+    imported_words(tmp_path, monkeypatch)
     monkeypatch.setenv("ARBITRU_WEB_TEST_LISTS", "synthetic:100")
     db = str(tmp_path / "hall.db")
     site = site_on(db)

@@ -738,24 +738,14 @@ class PlayerCorrection:
             new=chk.new,
             vowels=list(a.assignment.vowels),
         )
-        if kind == "inverted":
-            v.status, v.rule, v.penalty_rule = "corrected", "RO-6.3a", "RO-6.3a"
+        if kind in ("inverted", "one-sign"):
+            rule = "RO-6.3a" if kind == "inverted" else "RO-6.3b"
+            v.status, v.rule, v.penalty_rule = "corrected", rule, rule
             v.reason = Text(
-                "position signs inverted: written %(written)s, the player's board has %(position)s; "
-                "scored %(score)s (%(words)s); technical penalty −%(penalty)s, capped by the placement's "
-                "value and the later placements formed with its help",
-                written=written.text.strip(),
-                position=position,
-                score=chk.score,
-                words=breakdown,
-                penalty=PENALTY,
-            )
-        elif kind == "one-sign":
-            v.status, v.rule, v.penalty_rule = "corrected", "RO-6.3b", "RO-6.3b"
-            v.reason = Text(
-                "one coordinate sign wrong: written %(written)s, the player's board has %(position)s; "
-                "scored %(score)s (%(words)s); technical penalty −%(penalty)s, capped by the placement's "
-                "value and the later placements formed with its help",
+                "%(fault)s: written %(written)s, the player's board has %(position)s; scored %(score)s "
+                "(%(words)s); technical penalty −%(penalty)s, capped by the placement's value and the later "
+                "placements formed with its help",
+                fault=Text("position signs inverted") if kind == "inverted" else Text("one coordinate sign wrong"),
                 written=written.text.strip(),
                 position=position,
                 score=chk.score,
