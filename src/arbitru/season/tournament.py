@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arbitru.errors import ArbitruError, JournalError
-from arbitru.formats import payload
+from arbitru.formats import FORMATS, payload
 from arbitru.journal.store import Journal
 from arbitru.season import outcome
 from arbitru.season.outcome import Lexicons, Outcome
@@ -30,7 +30,9 @@ from arbitru.season.registry import Entry, Registry, check_date, load, register
 from arbitru.textinput import InputError, check_payload, check_text, csv_rows, parse_signed
 
 FORMAT = "tournament"
-GAME_FORMATS = ("duplicate", "anticipation")
+GAME_FORMATS = tuple(FORMATS)
+#: the general table's methods (FISE-15: each the other's tie-break; ``total`` for anticipation, RO-6.6)
+METHODS = ("mean-place", "mean-percentage", "total")
 #: rule sets a tournament may name: the duplicate ones and the Romanian anticipation rules
 RULE_SETS = ("fise", "greek", "romanian", "ro-anticipation")
 #: the pages' language when the tournament names none: the rule set's own (FISE's games are played in Spanish,
@@ -61,8 +63,6 @@ class Event:
     lang: str = ""
 
     def __post_init__(self) -> None:
-        from arbitru.season.table import METHODS
-
         if not " ".join(self.name.split()):
             raise TournamentError("a tournament needs a name")
         check_date(self.start, "start date")
