@@ -16,6 +16,7 @@ import click
 from arbitru.cli.common import BONUS, MOVE, POINTS, Number, OneLineGroup, emit_json, read_text
 from arbitru.cli.common import journal_option as common_journal_option
 from arbitru.engine.tiles import alphabet
+from arbitru.formats import DUPLICATE
 from arbitru.formats.duplicate import export, gcg, racks, results
 from arbitru.formats.duplicate.game import (
     ENGINES,
@@ -568,7 +569,7 @@ def standings_(journal: str, games: tuple[str, ...], method: str, fmt: str, as_j
     """Standings over several games: mean place (absent = last) or mean percentage (FISE-15); a tournament's
     players are matched by registry id, others by name."""
     with Journal(journal) as j:
-        ids = list(games) or [g.id for g in j.games("duplicate")]
+        ids = list(games) or [g.id for g in j.games(DUPLICATE.name)]
         registered = tournament.registered_players(j, ids)  # a tournament's players: by registry id
     found = []
     for gid in ids:

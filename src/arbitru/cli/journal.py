@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ import click
 
 from arbitru.cli.common import OneLineGroup, emit_json, journal_option
 from arbitru.errors import ArbitruError, JournalError
+from arbitru.formats import ANTICIPATION, DUPLICATE, Format, format_of
 from arbitru.journal.backends import journal_exists
 from arbitru.journal.store import Event, GameInfo, Journal
 
@@ -44,10 +46,9 @@ def replay_game(journal: Journal, game_id: str) -> Replayed:
     """
     info = journal.game(game_id)
     try:
-        if info.format == "duplicate":
-            digest, events = _duplicate_digest(journal, game_id)
-        elif info.format == "anticipation":
-            digest, events = _anticipation_digest(journal, game_id)
+        fmt = format_of(info)
+        if fmt is not None:
+            digest, events = DIGESTS[fmt](journal, game_id)
         elif info.format in ("registry", "tournament", "championship"):
             digest, events = _season_digest(journal, game_id, info.format)
         else:
@@ -89,6 +90,13 @@ def _anticipation_digest(journal: Journal, game_id: str) -> tuple[str, int]:
 
     state = AnticipationGame(journal, game_id).replay()
     return state.digest(), state.last_seq
+
+
+#: each format's digest of its replayed game
+DIGESTS: dict[Format, Callable[[Journal, str], tuple[str, int]]] = {
+    DUPLICATE: _duplicate_digest,
+    ANTICIPATION: _anticipation_digest,
+}
 
 
 # --- export and import -------------------------------------------------------------------------------------

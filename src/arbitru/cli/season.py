@@ -11,7 +11,8 @@ from arbitru.engine.tiles import LANGUAGES
 from arbitru.journal.store import Journal
 from arbitru.season import championship, csvfile, ratings, registry, tournament
 from arbitru.season.registry import Entry, RegistryError
-from arbitru.season.table import METHODS, TIE_ORDER, Row, general_table, table_csv, table_text
+from arbitru.season.table import TIE_ORDER, Row, general_table, table_csv, table_text
+from arbitru.season.tournament import METHODS
 from arbitru.textinput import InputError, parse_signed
 
 YEAR = Number(1850, 2200)

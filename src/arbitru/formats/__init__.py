@@ -27,8 +27,11 @@ from arbitru.journal.store import GameInfo, Journal
 class Actions(Protocol):
     """A game in a journal, as each format's actions class is (``Session``, ``AnticipationGame``)."""
 
-    journal: Journal
-    id: str
+    @property
+    def journal(self) -> Journal: ...
+
+    @property
+    def id(self) -> str: ...
 
     def hand_in(self, slip: Any, now: float) -> Receipt[Any]: ...
 
@@ -50,6 +53,8 @@ class Format:
     settings: type
     #: what the format's players' or seating CSV reads into (the CLI and the web read it the same way)
     players_csv: Callable[[str], list[Any]]
+    #: whether a game is over (its players' codes no longer matter): ``over(journal, game_id)``
+    over: Callable[[Journal, str], bool]
 
     def open(self, journal: Journal, game_id: str) -> Actions:
         return self.actions(journal, game_id)
@@ -59,10 +64,19 @@ class UnknownFormat(ArbitruError):
     """A format name no entry of :data:`FORMATS` has."""
 
 
+def _duplicate_over(journal: Journal, game_id: str) -> bool:
+    return bool(journal.events(game_id, "end"))
+
+
+def _anticipation_over(journal: Journal, game_id: str) -> bool:
+    """Over once the final results are published (RO-5.5.j)."""
+    return any(e.payload.get("stage") == "final" for e in journal.iter_events(game_id, "publication"))
+
+
 DUPLICATE = Format(duplicate.FORMAT, duplicate.Game, duplicate.Session, DuplicateSlip, duplicate.Settings,
-                   duplicate.read_players_csv)
+                   duplicate.read_players_csv, _duplicate_over)
 ANTICIPATION = Format(anticipation.FORMAT, anticipation.GameState, anticipation.AnticipationGame,
-                      AnticipationSlip, AnticipationSettings, anticipation.read_seating_csv)
+                      AnticipationSlip, AnticipationSettings, anticipation.read_seating_csv, _anticipation_over)
 
 #: every playable format, by its name in the journal
 FORMATS: dict[str, Format] = {f.name: f for f in (DUPLICATE, ANTICIPATION)}

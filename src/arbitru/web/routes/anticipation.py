@@ -351,10 +351,7 @@ def desk_slip(game: AnticipationGame, f: dict[str, str], j: Journal) -> Slip:
     """
     collected_text = f.get("collected", "")
     collected = None if collected_text in ("", "?") else whole_in(f, "collected", 1, TURNS)
-    seating: dict[int, str] = {}
-    for e in j.iter_events(game.id, "seating"):
-        for entry in e.payload["players"]:
-            seating[int(entry["table"])] = entry["player"]
+    seating = {t: p for p, t in light(j, game).seating.items()}  # table -> player, as the hall sees it
     table = f.get("table", "")
     player = f.get("player", "")
     if not player:

@@ -14,6 +14,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from arbitru.errors import ArbitruError
+from arbitru.formats import DUPLICATE
 from arbitru.formats.duplicate import export, gcg, results
 from arbitru.season import tournament
 from arbitru.web import i18n, views
@@ -71,7 +72,7 @@ async def standings(request: Request) -> Response:
 
     def load() -> dict[str, Any]:
         with w.journal("") as j:
-            ids = wanted or [g.id for g in j.games("duplicate")]
+            ids = wanted or [g.id for g in j.games(DUPLICATE.name)]
             done, played = [], []
             langs = set()
             for gid in ids:

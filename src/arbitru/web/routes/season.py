@@ -14,8 +14,8 @@ from starlette.responses import RedirectResponse, Response
 from arbitru.errors import ArbitruError
 from arbitru.season import championship, csvfile, ratings, registry, tournament
 from arbitru.season.registry import Entry
-from arbitru.season.table import METHODS, TIE_ORDER, Row, general_table, table_csv
-from arbitru.season.tournament import Event, Tournament, TournamentError
+from arbitru.season.table import TIE_ORDER, Row, general_table, table_csv
+from arbitru.season.tournament import METHODS, Event, Tournament, TournamentError
 from arbitru.textinput import ascii_number
 from arbitru.web import i18n
 from arbitru.web.forms import Refused, need, read_form
