@@ -121,7 +121,7 @@ class Backend:
     def sql(self, statement: str) -> str:
         return statement
 
-    def notify(self, db: Connection, game_id: str, seq: int) -> None:
+    def notify(self, db: Connection, game_id: str, seq: int, audience: str = "*") -> None:
         """Inside the appending transaction: tell other processes, at commit, that the game has changed."""
 
     def integrity(self, db: Connection) -> list[str]:
@@ -237,9 +237,9 @@ class PostgresBackend(Backend):
     def sql(self, statement: str) -> str:
         return statement.replace("?", "%s")
 
-    def notify(self, db: Connection, game_id: str, seq: int) -> None:
+    def notify(self, db: Connection, game_id: str, seq: int, audience: str = "*") -> None:
         # delivered to every LISTENer when the transaction commits, never if it rolls back
-        db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game_id} {seq}"))
+        db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game_id} {seq} {audience}"))
 
 
 def journal_exists(spec: Path | str) -> bool:
@@ -267,7 +267,7 @@ def backend_for(spec: Path | str) -> Backend:
 
 
 def listen(spec: str, timeout: float = 1.0) -> Any:
-    """PostgreSQL: a generator of ``(game id, seq)`` for every commit of any writer, in any process, from now
+    """PostgreSQL: a generator of ``(game id, seq, audience)`` for every commit of any writer, in any process, from now
     on; it yields ``None`` every ``timeout`` seconds without news, so the caller can stop. For live pages (SSE)
     served by several workers."""
     import psycopg
@@ -278,9 +278,9 @@ def listen(spec: str, timeout: float = 1.0) -> Any:
         while True:
             got = False
             for note in db.notifies(timeout=timeout):
-                game, _, seq = note.payload.rpartition(" ")
+                game, seq, *rest = note.payload.rsplit(" ", 2)
                 got = True
-                yield game, int(seq)
+                yield game, int(seq), rest[0] if rest else "*"
             if not got:
                 yield None
     finally:
