@@ -25,6 +25,7 @@ standings (FISE-11, FISE-12, FISE-15, FISE-16, FISE-17, FISE-19, FISE-22, GR-5D,
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -113,12 +114,13 @@ class GameResult:
     best_by_move: dict[int, int]
     #: the FISE-19 ranking of a sudden-death game (None for other variants)
     sudden_death: list[SuddenDeathLine] | None = None
+    _lines_by_player: dict[str, PlayerLine] = field(default_factory=dict, repr=False, compare=False)
 
     def line(self, player: str) -> PlayerLine:
-        for line in self.lines:
-            if line.player.number == player:
-                return line
-        raise KeyError(player)
+        # indexed once: every phone of a national game asks for its own line
+        if len(self._lines_by_player) != len(self.lines):
+            self._lines_by_player = {line.player.number: line for line in self.lines}
+        return self._lines_by_player[player]
 
 
 def compute(game: Game, lexicon: Lexicon) -> GameResult:
@@ -278,8 +280,10 @@ def rank(lines: list[PlayerLine], tie_breaks: tuple[str, ...]) -> None:
     for i, line in enumerate(lines):
         line.place = lines[i - 1].place if i and key(lines[i - 1]) == key(line) else i + 1
     if "playoff" in tie_breaks:
+        # counted once per key: a national game's 10,000 lines must not compare every pair
+        shared = Counter(key(line) for line in lines)
         for line in lines:
-            line.playoff = sum(1 for other in lines if key(other) == key(line)) > 1
+            line.playoff = shared[key(line)] > 1
 
 
 
