@@ -203,12 +203,14 @@ async def run_hall(hall: Hall, phones: int, pid: int, limit: float) -> tuple[int
     return before, after
 
 
-def serve(db: str, port: int, workers: int, src: str | None) -> subprocess.Popen[bytes]:
+def serve(db: str, port: int, workers: int, phones: int, src: str | None) -> subprocess.Popen[bytes]:
     env = dict(os.environ)
     if src:
         env["PYTHONPATH"] = src
     proc = subprocess.Popen(
-        [sys.executable, "-m", "arbitru", "serve", "--db", db, "--port", str(port), "--workers", str(workers)],
+        # every phone comes from 127.0.0.1 here: lift the per-client cap on live connections to the hall's size
+        [sys.executable, "-m", "arbitru", "serve", "--db", db, "--port", str(port), "--workers", str(workers),
+         "--live-per-client", str(min(10_000, max(32, phones)))],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, env=env,
     )
     deadline = time.monotonic() + 60
@@ -245,10 +247,13 @@ def main() -> int:
             with Journal(db, actor="arbiter") as j:
                 auth.set_password(j, auth.ARBITER, PASSWORD, auth.ARBITER)
                 secret = auth.server_secret(j)
-            cookies = [auth.sign(secret, auth.Identity(auth.new_sid(), "player", "", gid, str(i + 1)))
-                       for i in range(a.phones)]
+                idents = [auth.Identity(auth.new_sid(), "player", "", gid, str(i + 1)) for i in range(a.phones)]
+                with j.transaction():  # each phone's session, as its join would have opened it
+                    for ident in idents:
+                        auth.open_session(j, ident)
+            cookies = [auth.sign(secret, ident) for ident in idents]
             port = free_port()
-            proc = serve(db, port, a.workers, a.server_src)
+            proc = serve(db, port, a.workers, a.phones, a.server_src)
             try:
                 hall = Hall(port, gid, cookies)
                 cpu0 = time.process_time()

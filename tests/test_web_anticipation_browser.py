@@ -20,6 +20,7 @@ from arbitru.formats.anticipation.draw import Draw
 from arbitru.formats.anticipation.game import AnticipationGame
 from arbitru.formats.anticipation.variants import Settings
 from arbitru.journal.store import Journal
+from arbitru.lexicons import catalog
 from arbitru.web import auth
 from web_anticipation_support import GROUPS, groups_text
 from web_server import running_server
@@ -102,9 +103,14 @@ def lot(arbiter: Page, turn: int, group: int) -> None:
     expect(arbiter.locator("#done")).to_contain_text(f"turul {turn}: pornit")
 
 
-def test_whole_anticipation_game_through_the_pages(browser, tmp_path):
+def test_whole_anticipation_game_through_the_pages(browser, tmp_path, monkeypatch):
     words = tmp_path / "test-ro.txt"
     words.write_text("\n".join(WORDS_RO) + "\n", "utf-8")
+    # a list comes in by `arbitru lexicon import`; the page chooses it by name (issue 22)
+    home = tmp_path / "home"
+    catalog.import_list(words, "ro", "test-ro-words", home=home)
+    (home / "npm").symlink_to(catalog.home_dir() / "npm")  # htmx, installed by the set-up
+    monkeypatch.setenv("ARBITRU_HOME", str(home))
     db = str(tmp_path / "hall.db")
     with Journal(db, actor="arbiter") as j:
         auth.set_password(j, auth.ARBITER, ARBITER_PASSWORD, auth.ARBITER)
@@ -116,7 +122,7 @@ def test_whole_anticipation_game_through_the_pages(browser, tmp_path):
         arbiter.fill("input[name=password]", ARBITER_PASSWORD)
         arbiter.click("button:has-text('Log in')")
         arbiter.goto("/anticipation/new")
-        arbiter.fill("input[name=lexicon]", str(words))
+        arbiter.select_option("select[name=lexicon]", "test-ro-words")
         arbiter.check("input[name=source][value=hall]")
         arbiter.fill("textarea[name=groups]", groups_text())
         arbiter.fill("textarea[name=players]", "Ana,1,Ana Popescu\nBo,2,Bogdan Ionescu\nCleo,3,Carmen Dima")
@@ -265,8 +271,14 @@ def test_training_alone_on_a_phone(browser, tmp_path):
         past = AnticipationGame.create(j, Settings(lexicon=str(words)), Draw(groups_with(GROUPS), "manual"))
         for turn, group in enumerate((2, 3), 1):
             past.draw_lot(turn, group)
+        past.draw_all_lots()  # only a game that is over is played again (issue 22)
+        past.publish("final")
     with running_server(db) as base:
         phone = new_page(browser, base, PHONE, mobile=True)
+        phone.goto("/train")  # the duplicate training's start: its word lists in a select, on a phone
+        expect(phone.locator("select[name=lexicon] optgroup").first).to_be_attached()
+        shot(phone, "train-duplicate-start", full=True)
+        assert no_horizontal_scroll(phone), "the duplicate training's start scrolls sideways on a phone"
         phone.goto("/train/anticipation")
         phone.check("input[name=source][value=past]")
         phone.select_option("select[name=past]", past.id)

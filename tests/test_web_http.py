@@ -16,6 +16,7 @@ from arbitru.cli import cli
 from arbitru.formats.duplicate.game import Player, Session, Settings
 from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.journal.store import Journal
+from arbitru.journal.training import store_address
 from arbitru.lexicons.synthetic import load_lexicon
 from arbitru.web import auth
 from arbitru.web.live import LocalPublisher
@@ -372,7 +373,7 @@ def test_training_alone_master_move_and_percentage(site):
     r = post(c, "/train", {"rules": "fise", "lang": "en", "lexicon": "synthetic:2000", "moves": "2"}, "/train")
     assert r.status_code == 303
     gid = r.headers["location"].rsplit("/", 1)[1]
-    with Journal(site.db) as j:
+    with Journal(store_address(site.db)) as j:  # the training store, not the hall's journal (issue 22)
         s = Session(j, gid)
         s.lexicon = load_lexicon("synthetic:2000", "en")
         top = s.candidates()[0]

@@ -79,7 +79,10 @@ def test_G_journal_several_workers_share_live_updates_through_postgresql(two_wor
     stop = threading.Event()
     workers: set[str] = set()
     streams = 0
-    phone = auth.sign(site.secret, auth.Identity(auth.new_sid(), "player", "", gid, "1"))
+    ident = auth.Identity(auth.new_sid(), "player", "", gid, "1")
+    with Journal(site.db) as j:
+        auth.open_session(j, ident)  # as his join would have
+    phone = auth.sign(site.secret, ident)
     # open pages until both workers serve at least one (the kernel spreads connections between them)
     while len(workers) < 2 and streams < 24:
         threading.Thread(target=_listen, args=(base, gid, found, stop, phone), daemon=True).start()

@@ -26,7 +26,10 @@ def free_port() -> int:
 
 
 def start(db: str, port: int) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen([sys.executable, "-c", SERVE, db, str(port)], env=dict(os.environ))
+    from web_support import TEST_LISTS  # the server's test switch: the stand-in lists its pages offer
+
+    env = {"ARBITRU_WEB_TEST_LISTS": ",".join(TEST_LISTS), **os.environ}
+    proc = subprocess.Popen([sys.executable, "-c", SERVE, db, str(port)], env=env)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if proc.poll() is not None:

@@ -20,6 +20,8 @@ with warnings.catch_warnings():
 
 ARBITER_PASSWORD = "arbiter-pass-1"
 LEXICON = "synthetic:2000"
+#: the stand-in lists the pages offer in tests (the server's test switch: a page never names a list of its own)
+TEST_LISTS = (LEXICON, "synthetic:100")
 PLAYERS = (("1", "Ana"), ("2", "Bo"), ("3", "Cleo"))
 
 
@@ -42,7 +44,7 @@ class Site:
 
 def make_site(tmp: Path) -> Site:
     db = str(tmp / "web.db")
-    app = create_app(db)
+    app = create_app(db, test_lists=TEST_LISTS)
     with Journal(db, actor="arbiter") as j:
         auth.set_password(j, auth.ARBITER, ARBITER_PASSWORD, auth.ARBITER)
         secret = auth.server_secret(j)

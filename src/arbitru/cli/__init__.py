@@ -22,6 +22,7 @@ AREAS = (
     ("arbitru.cli.anticipation", "commands"),
     ("arbitru.cli.duplicate", "commands"),
     ("arbitru.cli.journal", "commands"),
+    ("arbitru.cli.season", "commands"),
     ("arbitru.cli.web", "commands"),
 )
 

@@ -48,12 +48,28 @@ def replay_game(journal: Journal, game_id: str) -> Replayed:
             digest, events = _duplicate_digest(journal, game_id)
         elif info.format == "anticipation":
             digest, events = _anticipation_digest(journal, game_id)
+        elif info.format in ("registry", "tournament", "championship"):
+            digest, events = _season_digest(journal, game_id, info.format)
         else:
             raise JournalError(f"unknown format {info.format!r}")
     except ArbitruError as e:
         text = str(e)
         raise JournalError(text if text.startswith(f"game {game_id}") else f"game {game_id}: {text}") from None
     return Replayed(game_id, info.format, events, digest)
+
+
+def _season_digest(journal: Journal, game_id: str, format: str) -> tuple[str, int]:
+    """The registry, a tournament or a championship folded from its events (issue 18)."""
+    from arbitru.season import championship, registry, tournament
+
+    state: object
+    if format == "registry":
+        state = registry.load(journal)
+    elif format == "tournament":
+        state = tournament.replay(journal, game_id)
+    else:
+        state = championship.replay(journal, game_id)
+    return hashlib.sha256(repr(state).encode()).hexdigest()[:16], journal.last_seq(game_id)
 
 
 def _duplicate_digest(journal: Journal, game_id: str) -> tuple[str, int]:

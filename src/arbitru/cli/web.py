@@ -48,16 +48,28 @@ def make_demo(db: str, lexicon: str | None) -> str:
 @click.option("--demo-lexicon", default=None, help="Word list of the demo game (default: the Romanian list).")
 @click.option("--workers", type=Number(1, 64), default=1, show_default=True,
               help="Worker processes (more than one needs --db postgresql://…).")
+@click.option("--trust-proxy", "proxies", multiple=True, metavar="ADDR",
+              help="A reverse proxy (address or network) whose X-Forwarded-For names the client; repeatable. "
+                   "Without it the client is the socket's peer and the header is ignored.")
+@click.option("--live-per-client", type=Number(1, 10_000), default=32, show_default=True,
+              help="Open live connections (SSE) one client address may hold, per worker; more are answered 429.")
 def serve(
-    journal: str, as_json: bool, host: str, port: int, demo: bool, demo_lexicon: str | None, workers: int
+    journal: str, as_json: bool, host: str, port: int, demo: bool, demo_lexicon: str | None, workers: int,
+    proxies: tuple[str, ...], live_per_client: int,
 ) -> None:
     """Start the web app: arbiter console, projection screen, players' phones, results, JSON API."""
     import uvicorn
 
     from arbitru.journal.backends import PostgresBackend, backend_for
     from arbitru.journal.store import Journal
-    from arbitru.web import assets, auth
+    from arbitru.web import assets, auth, security
     from arbitru.web.app import create_app
+
+    for proxy in proxies:
+        try:
+            security.check_proxy(proxy)
+        except ValueError:
+            raise click.BadParameter(f"{proxy!r} is not an address or a network", param_hint="--trust-proxy") from None
 
     if workers > 1 and not isinstance(backend_for(journal), PostgresBackend):
         raise click.ClickException("several workers share a PostgreSQL journal: give --db postgresql://…")
@@ -93,15 +105,19 @@ def serve(
     if workers > 1:
         import os
 
-        from arbitru.web.app import ENV_BASE_URL, ENV_DB
+        from arbitru.web.app import ENV_BASE_URL, ENV_DB, ENV_LIVE_PER_CLIENT, ENV_TRUST_PROXY
 
         os.environ[ENV_DB] = journal
         os.environ[ENV_BASE_URL] = base
+        os.environ[ENV_TRUST_PROXY] = ",".join(proxies)
+        os.environ[ENV_LIVE_PER_CLIENT] = str(live_per_client)
         uvicorn.run("arbitru.web.app:create_app_from_env", factory=True, host=host, port=port, workers=workers,
-                    log_level="warning")
+                    log_level="warning", proxy_headers=False)
         return
-    app = create_app(journal, base_url=base)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    limits = security.Limits(trusted_proxies=proxies, live_per_client=live_per_client)
+    app = create_app(journal, base_url=base, limits=limits)
+    # uvicorn's own X-Forwarded-For handling stays off: the app decides whom to believe (--trust-proxy)
+    uvicorn.run(app, host=host, port=port, log_level="warning", proxy_headers=False)
 
 
 @click.group(cls=OneLineGroup)
@@ -113,16 +129,41 @@ def arbiter() -> None:
 @journal_option()
 @json_option
 def password(journal: str, as_json: bool) -> None:
-    """Set a new generated arbiter password and print it."""
+    """Set a new generated arbiter password and print it; the arbiter's open sessions end and his login's
+    lock is lifted."""
     from arbitru.journal.store import Journal
-    from arbitru.web import auth
+    from arbitru.web import auth, security
 
     with Journal(journal, actor="arbiter") as j:
         new = auth.reset_arbiter(j)
+        security.unlock(j, auth.ARBITER)
     if as_json:
         emit_json({"password": new})
     else:
         click.echo(new)
+
+
+@arbiter.command(name="rotate-secret")
+@journal_option()
+@json_option
+@click.option("--force", is_flag=True, help="Rotate even while games are not over (their printed codes stop working).")
+def rotate_secret(journal: str, as_json: bool, force: bool) -> None:
+    """Replace the secret that signs sessions and derives players' codes: every session ends (restart 'serve'
+    to sign with the new one). Refused while a game is not over, unless --force."""
+    from arbitru.journal.backends import journal_exists
+    from arbitru.journal.store import Journal
+    from arbitru.web import auth
+
+    if not journal_exists(journal):
+        raise click.ClickException(f"no journal {journal}")
+    with Journal(journal, actor="arbiter") as j:
+        auth.rotate_secret(j, force=force)
+        where = auth.secret_file(j)
+    shown = str(where) if where else "the web_secret table"
+    if as_json:
+        emit_json({"rotated": True, "secret": shown})
+    else:
+        click.echo(f"new secret in {shown}: every session has ended; restart 'arbitru serve'")
 
 
 @click.command(cls=OneLineCommand)

@@ -13,12 +13,13 @@ A store is named by ``--db``: a path or ``sqlite:///path`` for SQLite, ``postgre
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from arbitru.errors import JournalError
 
@@ -127,6 +128,16 @@ class Backend:
     def integrity(self, db: Connection) -> list[str]:
         return []
 
+    def discard(self, db: Connection, game_ids: Sequence[str]) -> None:
+        """Inside a transaction: delete whole games, past the append-only triggers (a training store's pruning
+        only: :mod:`arbitru.journal.training`)."""
+        raise NotImplementedError
+
+    def _delete(self, db: Connection, game_ids: Sequence[str]) -> None:
+        marks = ", ".join("?" * len(game_ids))
+        db.execute(self.sql(f"DELETE FROM event WHERE game_id IN ({marks})"), tuple(game_ids))
+        db.execute(self.sql(f"DELETE FROM game WHERE id IN ({marks})"), tuple(game_ids))
+
 
 class SqliteBackend(Backend):
     name = "sqlite"
@@ -177,6 +188,12 @@ class SqliteBackend(Backend):
             return [str(e)]
         problems = [str(r[0]) for r in rows]
         return [] if problems == ["ok"] else problems
+
+    def discard(self, db: Connection, game_ids: Sequence[str]) -> None:
+        # DDL is transactional in SQLite: no other connection ever sees the table without its trigger
+        db.execute("DROP TRIGGER IF EXISTS event_no_delete")
+        self._delete(db, game_ids)
+        db.execute(next(s for s in SQLITE_SCHEMA if "event_no_delete" in s))
 
 
 class PostgresBackend(Backend):
@@ -237,9 +254,53 @@ class PostgresBackend(Backend):
     def sql(self, statement: str) -> str:
         return statement.replace("?", "%s")
 
+    def discard(self, db: Connection, game_ids: Sequence[str]) -> None:
+        # transactional too; ALTER TABLE holds the tables' lock until COMMIT
+        for table, trigger in (("event", "event_no_delete"), ("game", "game_no_delete")):
+            db.execute(f"ALTER TABLE {table} DISABLE TRIGGER {trigger}")
+        self._delete(db, game_ids)
+        for table, trigger in (("event", "event_no_delete"), ("game", "game_no_delete")):
+            db.execute(f"ALTER TABLE {table} ENABLE TRIGGER {trigger}")
+
+    def create_schema(self) -> None:
+        """Create the schema the URL's ``options=-csearch_path=…`` names, when missing (a training store's)."""
+        schema = search_path(self.spec)
+        if not schema:
+            return
+        with self.psycopg.connect(_without_search_path(self.spec), autocommit=True,
+                                  connect_timeout=int(BUSY_TIMEOUT)) as db:
+            if db.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone() is None:
+                db.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+
     def notify(self, db: Connection, game_id: str, seq: int, audience: str = "*") -> None:
         # delivered to every LISTENer when the transaction commits, never if it rolls back
         db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game_id} {seq} {audience}"))
+
+
+_SEARCH_PATH = re.compile(r"-c\s*search_path=([A-Za-z0-9_]+)")
+
+
+def search_path(url: str) -> str:
+    """The schema a PostgreSQL URL's ``options=-csearch_path=…`` names ('' for none)."""
+    for key, value in parse_qsl(urlsplit(url).query):
+        if key == "options":
+            m = _SEARCH_PATH.search(value)
+            if m:
+                return m.group(1)
+    return ""
+
+
+def _without_search_path(url: str) -> str:
+    parts = urlsplit(url)
+    query = [(k, v) for k, v in parse_qsl(parts.query) if k != "options" or not _SEARCH_PATH.search(v)]
+    return urlunsplit(parts._replace(query=urlencode(query)))
+
+
+def with_search_path(url: str, schema: str) -> str:
+    """The same PostgreSQL server and database, with its tables in ``schema``."""
+    parts = urlsplit(_without_search_path(url))
+    query = [*parse_qsl(parts.query), ("options", f"-csearch_path={schema}")]
+    return urlunsplit(parts._replace(query=urlencode(query)))
 
 
 def journal_exists(spec: Path | str) -> bool:

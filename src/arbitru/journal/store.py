@@ -124,8 +124,11 @@ class Journal:
     One connection per thread: open a ``Journal`` in each thread or request that writes.
     """
 
-    def __init__(self, path: Path | str, actor: str | None = None) -> None:
+    def __init__(self, path: Path | str, actor: str | None = None, *, disposable: bool = False) -> None:
         self.backend: Backend = backend_for(path)
+        #: a store whose whole games may be deleted (training games, :mod:`arbitru.journal.training`); never
+        #: the hall's journal, whose events are never deleted
+        self.disposable = disposable
         self.path = self.backend.display
         self.actor = check_actor(default_actor() if actor is None else actor)
         self._depth = 0
@@ -340,6 +343,22 @@ class Journal:
                         "VALUES (?, ?, ?, ?, ?, ?)",
                         (info.id, e.seq, e.kind, _dumps(e.payload), e.recorded, check_actor(e.actor)),
                     )
+        except self.backend.Error as e:
+            raise JournalError(f"cannot write to the journal {self.path}: {e}") from None
+
+    def discard_games(self, game_ids: Iterable[str]) -> None:
+        """Delete whole games, in one transaction: only from a disposable store (old training games).
+
+        :raises JournalError: on any other journal.
+        """
+        ids = list(game_ids)
+        if not self.disposable:
+            raise JournalError(f"the journal {self.path} keeps every game: games are never deleted from it")
+        if not ids:
+            return
+        try:
+            with self.transaction():
+                self.backend.discard(self.db, ids)
         except self.backend.Error as e:
             raise JournalError(f"cannot write to the journal {self.path}: {e}") from None
 

@@ -371,6 +371,13 @@ def list_lexicons(*, home: Path | None = None) -> list[ListInfo]:
     return out
 
 
+def installed_names(lang: str, *, home: Path | None = None) -> list[str]:
+    """The installed lists of ``lang`` by name, its default first (what a page offers to choose from)."""
+    names = [i.name for i in list_lexicons(home=home) if i.installed and i.lang == lang]
+    first = default_name(lang, home=home)
+    return ([first] if first in names else []) + [n for n in names if n != first]
+
+
 def _unknown(name: str, home: Path | None) -> str:
     known = ", ".join(i.name for i in list_lexicons(home=home))
     return f"unknown word list {name!r}; known: {known} (or give a path to a .kwg or .txt file)"

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount
@@ -28,8 +29,9 @@ from starlette.staticfiles import StaticFiles
 from arbitru.engine.lexicon import Lexicon
 from arbitru.formats.duplicate.game import Game, Session
 from arbitru.journal.store import Journal, check_actor
+from arbitru.journal.training import open_store, store_address
 from arbitru.lexicons.synthetic import load_lexicon
-from arbitru.web import auth, i18n
+from arbitru.web import auth, i18n, security
 from arbitru.web.live import Publisher, publisher_for
 
 if TYPE_CHECKING:
@@ -55,6 +57,9 @@ class Web:
     secret: bytes
     publisher: Publisher
     base_url: str = ""
+    #: stand-in word lists the pages offer besides the installed ones (``synthetic:N``): a test switch only
+    test_lists: tuple[str, ...] = ()
+    limits: security.Limits = field(default_factory=security.Limits)
     templates: Environment = field(init=False)
     intake: Intake = field(init=False)
     _lexicons: dict[tuple[str, str], Lexicon] = field(default_factory=dict)
@@ -73,6 +78,7 @@ class Web:
         from arbitru.web.intake import Intake
 
         self.intake = Intake(self)
+        self.training_store = store_address(self.db)
         self.templates = Environment(
             loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True)
         )
@@ -87,6 +93,17 @@ class Web:
             self._local.journal = j
         j.actor = check_actor(actor)
         j.on_commit = self.publisher.publish
+        yield j
+
+    @contextmanager
+    def training(self, actor: str) -> Iterator[Journal]:
+        """The training games' store (:mod:`arbitru.journal.training`), never the hall's journal: a connection
+        per worker thread, as :meth:`journal`."""
+        j: Journal | None = getattr(self._local, "training", None)
+        if j is None or j.in_transaction:
+            j = open_store(self.training_store, actor)
+            self._local.training = j
+        j.actor = check_actor(actor)
         yield j
 
     def lexicon(self, spec: str, lang: str) -> Lexicon:
@@ -235,13 +252,26 @@ def identity(request: Request) -> auth.Identity:
     return ident
 
 
+def client(request: Request) -> str:
+    """The client's address (the socket's peer, or what a trusted proxy says: :func:`security.client_address`)."""
+    return str(request.scope.get("arbitru.client") or security.client_address(request.scope, web(request).limits))
+
+
 def login_as(request: Request, response: Response, ident: auth.Identity) -> None:
-    """Replace the session cookie (a new session id at every login: no fixation)."""
-    set_cookie(response, auth.sign(web(request).secret, ident))
+    """Replace the session cookie (a new session id at every login: no fixation) and open the session on the
+    server; the session it replaces ends."""
+    w = web(request)
+    with w.journal("") as j:
+        old = identity(request)
+        if old.role != "public":
+            auth.close_session(j, old)
+        if ident.role != "public":
+            auth.open_session(j, ident)
+    set_cookie(response, auth.sign(w.secret, ident))
 
 
 def set_cookie(response: Response, value: str) -> None:
-    response.set_cookie(auth.COOKIE, value, httponly=True, samesite="lax", max_age=14 * 86400, path="/")
+    response.set_cookie(auth.COOKIE, value, httponly=True, samesite="lax", max_age=auth.SESSION_MAX, path="/")
 
 
 class WorkerMiddleware:
@@ -262,11 +292,17 @@ class WorkerMiddleware:
 
 class SessionMiddleware:
     """Reads the signed cookie into ``scope["arbitru.identity"]``; a visitor without one gets a public
-    identity (and its cookie), so even the public's forms carry a CSRF token."""
+    identity (and its cookie), so even the public's forms carry a CSRF token. A logged-in identity counts only
+    while its session is open on the server (:func:`auth.live_session`); else the visitor is the public again."""
 
-    def __init__(self, app: ASGIApp, secret: bytes) -> None:
+    def __init__(self, app: ASGIApp, web: Web) -> None:
         self.app = app
-        self.secret = secret
+        self.web = web
+        self.secret = web.secret
+
+    def _open(self, ident: auth.Identity) -> bool:
+        with self.web.journal("") as j:
+            return auth.live_session(j, ident)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"].startswith(("/api/", "/static/")):
@@ -282,6 +318,8 @@ class SessionMiddleware:
                     if k == auth.COOKIE:
                         raw = v.strip('"')
         ident = auth.unsign(self.secret, raw) if raw else None
+        if ident is not None and ident.role != "public" and not await run_in_threadpool(self._open, ident):
+            ident = None
         fresh = ident is None
         if ident is None:
             ident = auth.Identity(auth.new_sid())
@@ -301,26 +339,48 @@ class SessionMiddleware:
         await self.app(scope, receive, send_with_cookie)
 
 
-def create_app(db: str | Path, *, base_url: str = "", publisher: Publisher | None = None) -> Starlette:
-    """The ASGI app over the journal at ``db`` (created when missing, with its web tables)."""
-    from arbitru.web.routes import anticipation, api, duplicate, results, train, train_anticipation
+class GuardedApp(Starlette):
+    """The app with :class:`security.GuardMiddleware` outside everything, so even a server error's page carries
+    the security headers."""
+
+    def build_middleware_stack(self) -> Any:
+        return security.GuardMiddleware(super().build_middleware_stack(), self.state.web.limits)
+
+
+def create_app(
+    db: str | Path,
+    *,
+    base_url: str = "",
+    publisher: Publisher | None = None,
+    limits: security.Limits | None = None,
+    test_lists: tuple[str, ...] | None = None,
+) -> Starlette:
+    """The ASGI app over the journal at ``db`` (created when missing, with its web tables); ``limits``: the
+    throttles, live connections and trusted proxies (:class:`security.Limits`); ``test_lists``: stand-in word
+    lists the pages offer besides the installed ones (tests; default ``$ARBITRU_WEB_TEST_LISTS``, comma-separated)."""
+    from arbitru.web.routes import anticipation, api, duplicate, results, season, train, train_anticipation
 
     with Journal(db, actor="arbiter") as j:
         secret = auth.server_secret(j)
-    w = Web(str(db), secret, publisher or publisher_for(str(db)), base_url)
+    if test_lists is None:
+        test_lists = tuple(n for n in os.environ.get(ENV_TEST_LISTS, "").split(",") if n)
+    w = Web(
+        str(db), secret, publisher or publisher_for(str(db)), base_url, test_lists, limits or security.Limits()
+    )
     static = HERE / "static"
     routes = [
         *anticipation.routes,  # first: pages shared with duplicate dispatch on the game's format
         *duplicate.routes,
         *results.routes,
+        *season.routes,
         *api.routes,
         *train_anticipation.routes,  # before /train/{gid}
         *train.routes,
         Mount("/static", app=StaticFiles(directory=static, check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers=duplicate.exception_handlers)
+    app = GuardedApp(routes=routes, exception_handlers=duplicate.exception_handlers)
     app.state.web = w
-    app.add_middleware(SessionMiddleware, secret=secret)
+    app.add_middleware(SessionMiddleware, web=w)
     app.add_middleware(WorkerMiddleware)
     return app
 
@@ -328,8 +388,14 @@ def create_app(db: str | Path, *, base_url: str = "", publisher: Publisher | Non
 #: what ``arbitru serve --workers N`` hands each worker process (uvicorn imports the app by name)
 ENV_DB = "ARBITRU_WEB_DB"
 ENV_BASE_URL = "ARBITRU_WEB_BASE_URL"
+ENV_TEST_LISTS = "ARBITRU_WEB_TEST_LISTS"
+ENV_TRUST_PROXY = "ARBITRU_WEB_TRUST_PROXY"
+ENV_LIVE_PER_CLIENT = "ARBITRU_WEB_LIVE_PER_CLIENT"
 
 
 def create_app_from_env() -> Starlette:
-    """The app of one worker among several: the journal and address come from the environment."""
-    return create_app(os.environ[ENV_DB], base_url=os.environ.get(ENV_BASE_URL, ""))
+    """The app of one worker among several: the journal, address and trusted proxies come from the environment."""
+    proxies = tuple(p for p in os.environ.get(ENV_TRUST_PROXY, "").split(",") if p)
+    live = int(os.environ.get(ENV_LIVE_PER_CLIENT) or security.Limits.live_per_client)
+    return create_app(os.environ[ENV_DB], base_url=os.environ.get(ENV_BASE_URL, ""),
+                      limits=security.Limits(trusted_proxies=proxies, live_per_client=live))

@@ -1,30 +1,60 @@
 """Who is asking: the arbiter (password), a desk (an account the arbiter creates), a player (a code per game) or
-the public; signed session cookies and CSRF tokens.
+the public; signed session cookies, server-side sessions and CSRF tokens.
 
-Accounts and the server's secret live in tables of their own in the journal's database, beside the events and
-never among them: they are not referee decisions. Passwords are stored only as salted scrypt hashes. A player's
-code is derived from the secret, the game and the player's number, so it can be printed again at any time
-(``arbitru duplicate codes GAME``) and needs no table.
+Accounts and sessions live in tables of their own in the journal's database, beside the events and never among
+them: they are not referee decisions. Passwords are stored only as salted scrypt hashes, computed at most
+:data:`HASHERS` at a time (each takes 16 MB). A session is a random id in the signed cookie and a row of
+``web_session`` (its id hashed): logout, a password reset and a secret rotation delete rows, so the cookie stops
+working at once, in every worker. A player's code is derived from the secret, the game and the player's number,
+so it can be printed again at any time (``arbitru duplicate codes GAME``) and needs no table.
+
+The secret (:func:`server_secret`) is a file beside a SQLite journal (``games.db.secret``, mode 0600), never in
+the journal file itself, so a copy of the journal carries no secret; with PostgreSQL it is the ``web_secret``
+table (the database's own access rights guard it). Neither ``journal export`` nor ``journal copy`` reads it.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import hmac
 import json
+import os
 import secrets
+import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from arbitru.errors import ArbitruError
+from arbitru.journal.backends import SqliteBackend
 from arbitru.journal.store import Journal
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS web_secret (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS web_account (name TEXT PRIMARY KEY, role TEXT NOT NULL, salt TEXT NOT NULL, "
     "hash TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS web_session (id TEXT PRIMARY KEY, role TEXT NOT NULL, name TEXT NOT NULL, "
+    "game TEXT NOT NULL, player TEXT NOT NULL, created DOUBLE PRECISION NOT NULL, seen DOUBLE PRECISION NOT NULL)",
+    # the throttles of the login doors (arbitru.web.security), shared by every worker
+    "CREATE TABLE IF NOT EXISTS web_throttle (key TEXT PRIMARY KEY, failures INTEGER NOT NULL, "
+    "last DOUBLE PRECISION NOT NULL, wait_until DOUBLE PRECISION NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS web_attempt (at DOUBLE PRECISION NOT NULL, door TEXT NOT NULL, account TEXT NOT NULL, "
+    "client TEXT NOT NULL, what TEXT NOT NULL)",
 )
+#: a session unused this long ends (seconds): a day's session at the desk survives its lunch break
+SESSION_IDLE = 4 * 3600
+#: a session ends this long after its login whatever its use (seconds): a tournament day
+SESSION_MAX = 24 * 3600
+#: a session's last use is written at most this often (seconds), not at every request
+SESSION_TOUCH = 60
+#: scrypt (n=2**14, r=8) takes 16 MB: at most this many at a time, whatever the number of logins at once
+HASHERS = 2
+#: the only threads that hash: a semaphore alone is not enough, as every thread that once hashed keeps its 16 MB
+#: in its own malloc arena (40 logins on 40 pool threads: 500 MB)
+_hashers = ThreadPoolExecutor(max_workers=HASHERS, thread_name_prefix="arbitru-scrypt")
 ARBITER = "arbiter"
 #: a code is read off paper and typed on a phone: no 0/O, 1/I/L
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -69,20 +99,112 @@ def ensure_schema(journal: Journal) -> None:
             journal.execute(statement)
 
 
+def secret_file(journal: Journal) -> Path | None:
+    """Where a SQLite journal's secret lives (``games.db.secret``); None for PostgreSQL (its table)."""
+    backend = journal.backend
+    if isinstance(backend, SqliteBackend) and str(backend.path) != ":memory:":
+        return backend.path.with_name(backend.path.name + ".secret")
+    return None
+
+
+def _write_secret(path: Path, value: str, replace: bool = False) -> None:
+    """Write the secret readable by this user only; without ``replace`` an existing file wins (two processes
+    starting at once agree on one secret)."""
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(value + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        if replace:
+            os.replace(tmp, path)
+        else:
+            with contextlib.suppress(FileExistsError):
+                os.link(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _read_secret(path: Path) -> bytes | None:
+    try:
+        text = path.read_text().strip()
+    except FileNotFoundError:
+        return None
+    if path.stat().st_mode & 0o077:
+        os.chmod(path, 0o600)  # made by hand or restored from a backup: for this user's eyes only
+    try:
+        return bytes.fromhex(text)
+    except ValueError:
+        raise AuthError(f"{path} is not an arbitru secret (64 hex digits): delete it to make a new one") from None
+
+
 def server_secret(journal: Journal) -> bytes:
-    """The secret that signs cookies and derives player codes, made on first use."""
+    """The secret that signs cookies and derives player codes, made on first use. A journal made before the
+    secret file existed keeps its secret: it moves from the journal's table into the file (and out of the
+    journal), so the codes already printed stay valid."""
     ensure_schema(journal)
+    path = secret_file(journal)
+    if path is not None:
+        found = _read_secret(path)
+        if found is not None:
+            return found
     with journal.transaction():
         rows = journal.execute("SELECT value FROM web_secret WHERE name = 'server'")
-        if rows:
-            return bytes.fromhex(str(rows[0][0]))
-        value = secrets.token_hex(32)
-        journal.execute("INSERT INTO web_secret (name, value) VALUES ('server', ?)", (value,))
-        return bytes.fromhex(value)
+        value = str(rows[0][0]) if rows else secrets.token_hex(32)
+        if path is None:
+            if not rows:
+                journal.execute("INSERT INTO web_secret (name, value) VALUES ('server', ?)", (value,))
+            return bytes.fromhex(value)
+        _write_secret(path, value)
+        journal.execute("DELETE FROM web_secret WHERE name = 'server'")
+    found = _read_secret(path)
+    assert found is not None
+    return found
+
+
+def codes_in_use(journal: Journal) -> list[str]:
+    """The games whose players' codes still matter: not over (duplicate: no ``end``; anticipation: no final
+    publication)."""
+    out = []
+    for info in journal.games():
+        if info.format == "anticipation":
+            over = any(e.payload.get("stage") == "final" for e in journal.iter_events(info.id, "publication"))
+        else:
+            over = bool(journal.events(info.id, "end"))
+        if not over:
+            out.append(info.id)
+    return out
+
+
+def rotate_secret(journal: Journal, force: bool = False) -> bytes:
+    """A new secret; every session ends. Player codes derive from the secret, so a rotation while a game is
+    not over is refused unless ``force`` (its printed codes stop working).
+
+    :raises AuthError: naming the games whose codes are in use.
+    """
+    ensure_schema(journal)
+    in_use = codes_in_use(journal)
+    if in_use and not force:
+        raise AuthError(
+            f"the players' codes of {len(in_use)} game(s) not over derive from the secret "
+            f"({', '.join(in_use[:5])}{', …' if len(in_use) > 5 else ''}): their printed codes would stop working; "
+            "--force to rotate anyway"
+        )
+    value = secrets.token_hex(32)
+    path = secret_file(journal)
+    with journal.transaction():
+        journal.execute("DELETE FROM web_session")
+        journal.execute("DELETE FROM web_secret WHERE name = 'server'")
+        if path is None:
+            journal.execute("INSERT INTO web_secret (name, value) VALUES ('server', ?)", (value,))
+        else:
+            _write_secret(path, value, replace=True)
+    return bytes.fromhex(value)
 
 
 def _hash(password: str, salt: bytes) -> str:
-    return hashlib.scrypt(password.encode(), salt=salt, n=2**14, r=8, p=1).hex()
+    return _hashers.submit(lambda: hashlib.scrypt(password.encode(), salt=salt, n=2**14, r=8, p=1).hex()).result()
 
 
 def set_password(journal: Journal, name: str, password: str, role: str) -> None:
@@ -92,12 +214,15 @@ def set_password(journal: Journal, name: str, password: str, role: str) -> None:
         raise AuthError("a password has at least 8 characters")
     ensure_schema(journal)
     salt = secrets.token_bytes(16)
+    hashed = _hash(password, salt)
     with journal.transaction():
         journal.execute("DELETE FROM web_account WHERE name = ?", (name,))
         journal.execute(
             "INSERT INTO web_account (name, role, salt, hash) VALUES (?, ?, ?, ?)",
-            (name, role, salt.hex(), _hash(password, salt)),
+            (name, role, salt.hex(), hashed),
         )
+        # a new password ends the account's sessions: whoever knew the old one is out
+        journal.execute("DELETE FROM web_session WHERE role = ? AND name = ?", (role, name))
 
 
 def has_arbiter(journal: Journal) -> bool:
@@ -210,3 +335,48 @@ def check_csrf(secret: bytes, identity: Identity, token: str) -> bool:
 
 def new_sid() -> str:
     return secrets.token_hex(16)
+
+
+# --- server-side sessions ---------------------------------------------------------------------------------
+
+
+def _sid_key(sid: str) -> str:
+    # stored hashed: reading the database gives no live session
+    return hashlib.sha256(sid.encode()).hexdigest()
+
+
+def open_session(journal: Journal, ident: Identity, now: float | None = None) -> None:
+    """Record a logged-in identity's session (expired ones are swept at the same time)."""
+    now = time.time() if now is None else now
+    with journal.transaction():
+        journal.execute("DELETE FROM web_session WHERE seen < ? OR created < ?",
+                        (now - SESSION_IDLE, now - SESSION_MAX))
+        journal.execute(
+            "INSERT INTO web_session (id, role, name, game, player, created, seen) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (_sid_key(ident.sid), ident.role, ident.name, ident.game, ident.player, now, now),
+        )
+
+
+def live_session(journal: Journal, ident: Identity, now: float | None = None) -> bool:
+    """Whether the cookie's session is still open on the server (not logged out, reset, rotated or expired);
+    its last use is noted (at most every :data:`SESSION_TOUCH` seconds)."""
+    now = time.time() if now is None else now
+    key = _sid_key(ident.sid)
+    rows = journal.execute("SELECT role, name, game, player, created, seen FROM web_session WHERE id = ?", (key,))
+    if not rows:
+        return False
+    role, name, game, player, created, seen = rows[0]
+    if (role, name, game, player) != (ident.role, ident.name, ident.game, ident.player):
+        return False
+    if now - float(seen) > SESSION_IDLE or now - float(created) > SESSION_MAX:
+        close_session(journal, ident)
+        return False
+    if now - float(seen) > SESSION_TOUCH:
+        with journal.transaction():
+            journal.execute("UPDATE web_session SET seen = ? WHERE id = ?", (now, key))
+    return True
+
+
+def close_session(journal: Journal, ident: Identity) -> None:
+    with journal.transaction():
+        journal.execute("DELETE FROM web_session WHERE id = ?", (_sid_key(ident.sid),))

@@ -67,6 +67,7 @@ DECISION_TARGETS = {
 }
 
 _LEXICONS: dict[str, Lexicon] = {}
+_REGISTERED: dict[str, str] = {}
 #: per journal, game (and its creation time): the seq up to which slips were read, and the (player, turn) keys
 _STORED_SLIPS: dict[tuple[str, str, str], tuple[int, dict[tuple[str, int], int]]] = {}
 _SLIPS_LOCK = threading.Lock()
@@ -75,6 +76,12 @@ _SLIPS_LOCK = threading.Lock()
 def register_lexicon(lexicon: Lexicon, name: str | None = None) -> None:
     """Make a word list known by name in this process (tests; lists built in memory)."""
     _LEXICONS[name or lexicon.name] = lexicon
+    _REGISTERED[name or lexicon.name] = lexicon.alphabet.lang
+
+
+def registered_names(lang: str) -> list[str]:
+    """The lists of ``lang`` made known by :func:`register_lexicon` in this process (not the files cached)."""
+    return [name for name, of in _REGISTERED.items() if of == lang]
 
 
 def resolve_lexicon(spec: str, alpha: Alphabet | None = None) -> Lexicon:
@@ -302,6 +309,9 @@ class AnticipationGame:
 
     def _past_lot(self, turn: int, order: TurnOrder) -> int | None:
         """The group the game named in ``lots_from`` drew in ``turn`` (None when it has no such lot left)."""
+        if self.settings.past_lots:
+            kept = self.settings.past_lots[turn - 1] if turn <= len(self.settings.past_lots) else None
+            return kept if kept in order.remaining() else None
         try:
             past = AnticipationGame(self.journal, self.settings.lots_from).order().lots.get(turn)
         except JournalError:

@@ -4,7 +4,9 @@ and the maximum's, turn by turn.
 
 A training game is an ordinary anticipation game in the journal (``Settings.training``) with one seated player,
 :data:`TRAINEE`; its draw is a new seeded one, or a past game's groups whose lots come again turn by turn
-(``Settings.lots_from``). The correction, the maximum and the computer player are the library's own.
+(``Settings.lots_from``, ``Settings.past_lots``) of a game that is :func:`over`. The web keeps training games
+apart from the hall's (:mod:`arbitru.journal.training`). The correction, the maximum and the computer player are
+the library's own.
 """
 
 from __future__ import annotations
@@ -43,15 +45,29 @@ def new_draw(settings: Settings, lexicon: Lexicon) -> Draw:
     return draw_groups(GroupRules.for_settings(settings, lexicon.alphabet, lexicon), settings.seed)
 
 
+def over(game: AnticipationGame) -> bool:
+    """Whether a hall's game may be played again for training: over, every lot played and the final results
+    published (RO-5.5.j). A game in progress never is: its lots to come would be told to anyone."""
+    return not game.settings.training and game.finished() and game.order().next_turn() is None
+
+
 def past_draw(journal: Journal, past_id: str) -> tuple[Settings, Draw]:
-    """The settings and groups of a past game, for a training game whose lots come again as that game's did."""
+    """The settings, groups and lots of a past game that is :func:`over`, for a training game whose lots come
+    again as that game's did.
+
+    :raises TrainingError: for a game not over (or a training game), or one without a common draw.
+    """
     past = AnticipationGame(journal, past_id)
+    if not over(past):
+        raise TrainingError(f"game {past_id} is not over: only a finished game (every lot played, the final "
+                            "results published) can be played again")
     draw = past.draw()
     if draw is None:
         raise TrainingError(f"game {past_id} has no common draw (RO-8.4's blind game): nothing to train on")
     if past.settings.variant not in TRAINING_VARIANTS:
         raise TrainingError(f"game {past_id} is a {past.settings.variant} game: it cannot be played alone")
-    return replace(past.settings, training=True, lots_from=past_id), draw
+    lots = tuple(lot.group for _, lot in sorted(past.order().lots.items()))
+    return replace(past.settings, training=True, lots_from=past_id, past_lots=lots), draw
 
 
 def start(journal: Journal, settings: Settings, draw: Draw, lexicon: Lexicon, now: float,

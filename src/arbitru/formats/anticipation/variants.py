@@ -55,8 +55,14 @@ class Settings:
     training: bool = False
     #: the game whose lots this one draws again, turn by turn (training on a past draw); "" for none
     lots_from: str = ""
+    #: that game's lots, turn by turn (a training game, stored apart from the game it names, keeps them)
+    past_lots: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "past_lots", tuple(self.past_lots))  # a JSON list when read back
+        if len(self.past_lots) > TURNS or not all(isinstance(g, int) and not isinstance(g, bool)
+                                                   for g in self.past_lots):
+            raise SettingsError(f"past_lots is at most {TURNS} group numbers")
         if self.variant not in VARIANTS:
             raise SettingsError(f"unknown variant {self.variant!r}; known: {', '.join(VARIANTS)}")
         if self.blank_counts not in BLANK_COUNTS:

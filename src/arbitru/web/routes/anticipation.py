@@ -48,8 +48,8 @@ from arbitru.formats.anticipation.turns import TURN_MINUTES
 from arbitru.formats.anticipation.variants import BLANK_COUNTS, GROUPS, TURNS, VARIANT_RULES, VARIANTS, Settings
 from arbitru.formats.anticipation.verdicts import PlayerResult, SlipVerdict, Verdict
 from arbitru.journal.store import Journal
-from arbitru.web import auth, i18n
-from arbitru.web.app import Web, identity, login_as, web
+from arbitru.web import auth, i18n, security, wordlists
+from arbitru.web.app import Web, client, identity, login_as, web
 from arbitru.web.i18n import Text
 from arbitru.web.routes import api, duplicate, results
 from arbitru.web.routes.duplicate import MAX_CSV, Refused, need, read_form
@@ -292,7 +292,7 @@ def script_steps(lt: Light) -> list[dict[str, Any]]:
 # --- creating a game ---------------------------------------------------------------------------------------
 
 
-def settings_from(f: dict[str, str]) -> Settings:
+def settings_from(w: Web, f: dict[str, str]) -> Settings:
     variant = f.get("variant") or "classic"
     if variant not in VARIANTS:
         raise Refused("variant", Text("variant: one of %(names)s", names=", ".join(VARIANTS)))
@@ -305,11 +305,7 @@ def settings_from(f: dict[str, str]) -> Settings:
         if not text.isdigit() or len(text) > 12:
             raise Refused("seed", Text("the seed is a whole number (at most 12 digits)"))
         seed = int(text)
-    lexicon = f.get("lexicon", "")
-    if not lexicon:
-        from arbitru.lexicons.catalog import default_name
-
-        lexicon = default_name("ro")
+    lexicon = wordlists.chosen(w, f.get("lexicon", ""), LANG)
     return Settings(variant=variant, lexicon=lexicon, blank_counts=blank, seed=seed,
                     clock_visible=f.get("no_clock") != "1")
 
@@ -339,9 +335,10 @@ async def index_page(request: Request) -> Response:
 
 async def new_page(request: Request) -> Response:
     need(request, "arbiter")
-    return web(request).render(request, "anticipation/new.html", form={}, variants=VARIANT_RULES,
-                               blank_counts=BLANK_COUNTS, problems=[],
-                               lang=i18n.pick(request.query_params.get("lang"), LANG))
+    w = web(request)
+    return w.render(request, "anticipation/new.html", form={}, variants=VARIANT_RULES, blank_counts=BLANK_COUNTS,
+                    problems=[], lang=i18n.pick(request.query_params.get("lang"), LANG),
+                    word_lists=wordlists.offered(w, LANG))
 
 
 async def new_game(request: Request) -> Response:
@@ -351,7 +348,7 @@ async def new_game(request: Request) -> Response:
     problems: list[str] = []
     try:
         f = await read_form(request, {"players": MAX_CSV, "groups": 2000})
-        settings = settings_from(f)
+        settings = settings_from(w, f)
         seating = seating_from(f)
 
         def create() -> str:
@@ -384,7 +381,7 @@ async def new_game(request: Request) -> Response:
         where, text, status = (e.field, e.message, e.status) if isinstance(e, Refused) else ("variant", str(e), 422)
         return w.render(request, "anticipation/new.html", status=status, form=f, variants=VARIANT_RULES,
                         blank_counts=BLANK_COUNTS, errors={where: text}, problems=problems,
-                        lang=i18n.pick(request.query_params.get("lang"), LANG))
+                        lang=i18n.pick(request.query_params.get("lang"), LANG), word_lists=wordlists.offered(w, LANG))
     return RedirectResponse(f"/games/{gid}", 303)
 
 
@@ -998,9 +995,13 @@ async def join(request: Request) -> Response:
         def find() -> str | None:
             with w.journal("") as j:
                 lt = light(j, open_game(j, gid))
-            return auth.player_for_code(w.secret, gid, lt.players(), f.get("code", ""))
+                return security.try_code(j, w.limits, gid, client(request),
+                                         lambda: auth.player_for_code(w.secret, gid, lt.players(), f.get("code", "")))
 
-        player = await run_in_threadpool(find)
+        try:
+            player = await run_in_threadpool(find)
+        except security.Throttled as t:
+            raise Refused("code", Text("too many failed attempts: try again in %(n)s s", n=t.wait), 429) from None
         if player is None:
             raise Refused("code", Text("this code is not one of this game's players' codes"), 401)
     except Refused as e:
@@ -1008,7 +1009,7 @@ async def join(request: Request) -> Response:
         return w.render(request, "anticipation/play.html", status=e.status, errors={e.field: e.message}, **ctx,
                         **phone_language(request, ctx["game"]))
     response = RedirectResponse(f"/games/{gid}/play{i18n.keep(request.query_params.get('lang'))}", 303)
-    login_as(request, response, auth.Identity(auth.new_sid(), "player", "", gid, player))
+    await run_in_threadpool(login_as, request, response, auth.Identity(auth.new_sid(), "player", "", gid, player))
     return response
 
 
@@ -1127,7 +1128,13 @@ async def api_slip(request: Request) -> Response:
     def run() -> Response:
         with w.journal("") as j:
             lt = light(j, open_game(j, gid))
-        player = auth.player_for_code(w.secret, gid, lt.players(), code)
+            try:
+                player = security.try_code(j, w.limits, gid, client(request),
+                                           lambda: auth.player_for_code(w.secret, gid, lt.players(), code))
+            except security.Throttled as t:
+                refused = _error(429, str(t))
+                refused.headers["Retry-After"] = str(t.wait)
+                return refused
         if player is None:
             return _error(401, "this code is not one of this game's players' codes")
         if "player" in data and str(data["player"]) != player:

@@ -18,8 +18,8 @@ from starlette.routing import Route
 
 from arbitru.errors import JournalError
 from arbitru.formats.duplicate.game import Session
-from arbitru.web import views
-from arbitru.web.app import web
+from arbitru.web import security, views
+from arbitru.web.app import client, web
 from arbitru.web.intake import SlipRequest
 
 MAX_BODY = 4096
@@ -92,7 +92,24 @@ async def post_slip(request: Request) -> Response:
 
     claimed = str(data["player"]) if "player" in data else None
     req = SlipRequest(move, texts["position"], texts["word"], score, code=code, claimed=claimed)
+    keys = security.code_keys(gid, client(request), w.limits)
+
+    def wait() -> float:
+        with w.journal("") as j:
+            return security.wait_for(j, keys, w.limits.clock())
+
+    waited = await run_in_threadpool(wait)
+    if waited > 0:
+        refused = security.Throttled(waited)
+        return JSONResponse({"error": str(refused)}, status_code=429, headers={"Retry-After": str(refused.wait)})
     done = await run_in_threadpool(w.intake.hand_in, gid, req)
+    if done.status == 401:
+
+        def count() -> None:
+            with w.journal("") as j:
+                security.code_failed(j, w.limits, gid, client(request))
+
+        await run_in_threadpool(count)
     return JSONResponse(done.body, status_code=done.status)
 
 
@@ -141,6 +158,8 @@ OPENAPI: dict[str, Any] = {
                     "401": {"description": "no code, or not a code of this game"},
                     "403": {"description": "a slip in another player's name"},
                     "409": {"description": "stored but late (receipt given), or the move is not open"},
+                    "429": {"description": "too many wrong codes from this address or for this game: wait the "
+                                           "Retry-After seconds (nothing was checked or stored)"},
                 },
             }
         },

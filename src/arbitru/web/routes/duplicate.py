@@ -35,8 +35,8 @@ from arbitru.formats.duplicate.game import (
 from arbitru.formats.duplicate.rulesets import BONUS_MODES, RULESETS, ruleset
 from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal.store import Journal
-from arbitru.web import assets, auth, i18n, views
-from arbitru.web.app import Web, identity, login_as, web
+from arbitru.web import assets, auth, i18n, security, views
+from arbitru.web.app import Web, client, identity, login_as, web
 from arbitru.web.intake import SlipRequest
 from arbitru.web.routes import results as results_routes
 
@@ -125,22 +125,41 @@ async def login(request: Request) -> Response:
 
         def check() -> str:
             with w.journal("") as j:
-                return auth.check_password(j, name, f.get("password", ""))
+                return security.try_login(j, w.limits, name, f.get("password", ""), client(request))
 
         role = await run_in_threadpool(check)
     except (Refused, auth.AuthError) as e:
         field = e.field if isinstance(e, Refused) else "password"
-        return w.render(request, "login.html", status=401, errors={field: str(e)})
+        throttled = isinstance(e, security.Throttled)
+        refused = w.render(request, "login.html", status=429 if throttled else 401, errors={field: str(e)})
+        if isinstance(e, security.Throttled):
+            refused.headers["Retry-After"] = str(e.wait)
+        return refused
     response = RedirectResponse("/", 303)
-    login_as(request, response, auth.Identity(auth.new_sid(), role, name))
+    await run_in_threadpool(login_as, request, response, auth.Identity(auth.new_sid(), role, name))
     return response
 
 
 async def logout(request: Request) -> Response:
+    """The session ends on the server: its cookie, kept or copied, no longer opens anything."""
     await read_form(request)
     response = RedirectResponse("/", 303)
-    login_as(request, response, auth.Identity(auth.new_sid()))
+    await run_in_threadpool(login_as, request, response, auth.Identity(auth.new_sid()))
     return response
+
+
+async def security_page(request: Request) -> Response:
+    """The arbiter's view of the doors: failed attempts (who, from where, when, what) and who must wait now."""
+    w = web(request)
+    need(request, "arbiter")
+
+    def load() -> dict[str, Any]:
+        with w.journal("") as j:
+            auth.ensure_schema(j)
+            return {"attempts": security.attempts(j), "waiting": security.waiting(j, w.limits.clock()),
+                    "limits": w.limits}
+
+    return w.render(request, "security.html", **(await run_in_threadpool(load)))
 
 
 async def add_desk(request: Request) -> Response:
@@ -225,11 +244,17 @@ def settings_from(f: dict[str, str]) -> tuple[Settings, list[Player]]:
 
 
 async def new_game_page(request: Request) -> Response:
+    from arbitru.web import wordlists  # it refuses with this module's Refused
+
     need(request, "arbiter")
-    return web(request).render(request, "duplicate/new.html", rulesets=sorted(RULESETS), form={})
+    w = web(request)
+    return w.render(request, "duplicate/new.html", rulesets=sorted(RULESETS), form={},
+                    word_lists=wordlists.offered_by_language(w))
 
 
 async def new_game(request: Request) -> Response:
+    from arbitru.web import wordlists
+
     w = web(request)
     need(request, "arbiter")
     f: dict[str, str] = {}
@@ -238,13 +263,12 @@ async def new_game(request: Request) -> Response:
         settings, players = settings_from(f)
 
         def create() -> str:
+            name = wordlists.chosen(w, settings.lexicon, settings.lang)
             try:
-                lex = w.lexicon(settings.lexicon or "", settings.lang) if settings.lexicon else None
-                if lex is None:
-                    lex = w.lexicon("", settings.lang)
+                lex = w.lexicon(name, settings.lang)
             except ArbitruError as e:
                 raise Refused("lexicon", str(e)) from None
-            final = settings if settings.lexicon else _with_lexicon(settings, lex.name)
+            final = _with_lexicon(settings, name)
             with w.journal("arbiter") as j:
                 return Session.create(j, final, lex, players).id
 
@@ -252,7 +276,7 @@ async def new_game(request: Request) -> Response:
     except Refused as e:
         return w.render(
             request, "duplicate/new.html", status=e.status, rulesets=sorted(RULESETS), form=f,
-            errors={e.field: e.message},
+            errors={e.field: e.message}, word_lists=wordlists.offered_by_language(w),
         )
     return RedirectResponse(f"/games/{gid}", 303)
 
@@ -633,9 +657,13 @@ async def join(request: Request) -> Response:
         def find() -> str | None:
             with w.journal("") as j:
                 s = _reading(w, j, gid)
-                return w.player_for_code(s.game, f.get("code", ""))
+                return security.try_code(
+                    j, w.limits, gid, client(request), lambda: w.player_for_code(s.game, f.get("code", "")))
 
-        number = await run_in_threadpool(find)
+        try:
+            number = await run_in_threadpool(find)
+        except security.Throttled as t:
+            raise Refused("code", str(t), 429) from None
         if number is None:
             raise Refused("code", "this code is not one of this game's players' codes", 401)
     except Refused as e:
@@ -645,7 +673,7 @@ async def join(request: Request) -> Response:
             **ctx,
         )
     response = RedirectResponse(f"/games/{gid}/play", 303)
-    login_as(request, response, auth.Identity(auth.new_sid(), "player", "", gid, number))
+    await run_in_threadpool(login_as, request, response, auth.Identity(auth.new_sid(), "player", "", gid, number))
     return response
 
 
@@ -762,6 +790,7 @@ routes = [
     Route("/login", login_page, methods=["GET"]),
     Route("/login", login, methods=["POST"]),
     Route("/logout", logout, methods=["POST"]),
+    Route("/security", security_page),
     Route("/desks", add_desk, methods=["POST"]),
     Route("/static/vendor/htmx.min.js", htmx_js),
     Route("/games/new", new_game_page, methods=["GET"]),

@@ -1,10 +1,12 @@
 """Training alone (``/train``): a duplicate game against the program. Each rack, the player's move, then the
-master move and his percentage so far, as the desktop arbiters' solo mode. It is an ordinary duplicate game in the
-journal with one player; the library judges and places everything."""
+master move and his percentage so far, as the desktop arbiters' solo mode. It is an ordinary duplicate game with
+one player, stored in the training store (:mod:`arbitru.journal.training`), never in the hall's journal; the
+library judges and places everything."""
 
 from __future__ import annotations
 
 import secrets
+import time
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -13,20 +15,46 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from arbitru.engine.tiles import LANGUAGES
 from arbitru.errors import ArbitruError
 from arbitru.formats.duplicate import results
 from arbitru.formats.duplicate.game import Player, Session, Settings
 from arbitru.formats.duplicate.rulesets import RULESETS, ruleset
 from arbitru.formats.duplicate.slips import Slip
-from arbitru.web import auth, views
-from arbitru.web.app import Web, identity, login_as, web
+from arbitru.journal import training as store
+from arbitru.journal.store import Journal
+from arbitru.web import auth, views, wordlists
+from arbitru.web.app import Web, client, identity, login_as, web
+from arbitru.web.i18n import Text
 from arbitru.web.routes.duplicate import LANG_BY_RULES, Refused, _int, read_form
 
 TRAINEE = "1"
 
 
+def _start_page(request: Request, status: int = 200, form: dict[str, str] | None = None,
+                errors: dict[str, str] | None = None) -> Response:
+    w = web(request)
+    return w.render(request, "train/start.html", status=status, rulesets=sorted(RULESETS), form=form or {},
+                    errors=errors or {}, word_lists=wordlists.offered_by_language(w))
+
+
 async def start_page(request: Request) -> Response:
-    return web(request).render(request, "train/start.html", rulesets=sorted(RULESETS), form={})
+    return await run_in_threadpool(_start_page, request)
+
+
+def count_start(request: Request, j: Journal) -> None:
+    """Count a training game's start against its client's limit (the arbiter's are not counted).
+
+    :raises Refused: 429, when the client's address has started its share of the window already.
+    """
+    if identity(request).role == "arbiter":
+        return
+    w = web(request)
+    try:
+        store.admit(j, store.client_key(w.secret, client(request)), time.time())
+    except store.TooManyStarts as e:
+        raise Refused("form", Text("too many training games started from this address: try again in "
+                                   "%(seconds)s seconds", seconds=e.wait), 429) from None
 
 
 async def start(request: Request) -> Response:
@@ -38,25 +66,27 @@ async def start(request: Request) -> Response:
         if rules_name not in RULESETS:
             raise Refused("rules", f"unknown rule set {rules_name!r}")
         lang = f.get("lang") or LANG_BY_RULES[rules_name]
+        if lang not in LANGUAGES:
+            raise Refused("lang", f"unknown language {lang[:8]!r}")
         moves = _int(f, "moves", 10)
 
         def create() -> str:
+            name = wordlists.chosen(w, f.get("lexicon", ""), lang)
             try:
-                lex = w.lexicon(f.get("lexicon", ""), lang)
+                lex = w.lexicon(name, lang)
                 rs = ruleset(rules_name, moves=moves)
-                settings = Settings(rs, lang, f.get("lexicon") or lex.name, seed=secrets.token_hex(4),
-                                    title="Training")
+                settings = Settings(rs, lang, name, seed=secrets.token_hex(4), title="Training")
             except ArbitruError as e:
                 raise Refused("lexicon", str(e)) from None
-            with w.journal(f"player:{TRAINEE}") as j:
+            with w.training(f"player:{TRAINEE}") as j:
+                count_start(request, j)
                 s = Session.create(j, settings, lex, [Player(TRAINEE, "trainee")])
                 s.draw()
                 return s.id
 
         gid = await run_in_threadpool(create)
     except Refused as e:
-        return w.render(request, "train/start.html", status=e.status, rulesets=sorted(RULESETS), form=f,
-                        errors={e.field: e.message})
+        return await run_in_threadpool(_start_page, request, e.status, f, {e.field: e.message})
     response = RedirectResponse(f"/train/{gid}", 303)
     login_as(request, response, auth.Identity(auth.new_sid(), "player", "", gid, TRAINEE))
     return response
@@ -71,7 +101,7 @@ def _trainee(request: Request) -> str:
 
 
 def _context(w: Web, gid: str) -> dict[str, Any]:
-    with w.journal("") as j:
+    with w.training("") as j:
         s = w.session(j, gid)
         g = s.game
         res = views.result(s)
@@ -102,7 +132,7 @@ async def move(request: Request) -> Response:
         f = await read_form(request)
 
         def run() -> None:
-            with w.journal(f"player:{TRAINEE}") as j, w.writer(j, gid) as s:
+            with w.training(f"player:{TRAINEE}") as j, w.writer(j, gid) as s:
                 s.lexicon = w.lexicon(s.settings.lexicon, s.settings.lang)
                 if s.game.phase != "play":
                     raise Refused("move", "the game is over")

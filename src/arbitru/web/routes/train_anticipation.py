@@ -2,7 +2,8 @@
 once, the lots one by one with the turn timers of RO-4.3, each slip corrected as soon as it is handed in (the
 verdicts and what the group allowed on the trainee's own board), and at the end his game beside the computer
 player's and the maximum's, turn by turn. The library (:mod:`arbitru.formats.anticipation.training`) does it all;
-these pages read forms and show its records.
+these pages read forms and show its records. Training games live in the training store
+(:mod:`arbitru.journal.training`); a past game is offered, and accepted, only once it is over.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from arbitru.formats.anticipation.game import FORMAT, AnticipationGame, resolve_
 from arbitru.formats.anticipation.turns import TURN_MINUTES
 from arbitru.formats.anticipation.variants import TURNS, Settings
 from arbitru.journal.store import Journal
-from arbitru.web import auth, i18n
+from arbitru.web import auth, i18n, wordlists
 from arbitru.web.app import Web, identity, login_as, web
 from arbitru.web.i18n import Text
 from arbitru.web.routes.anticipation import (
@@ -38,19 +39,28 @@ from arbitru.web.routes.anticipation import (
     phone_language,
 )
 from arbitru.web.routes.duplicate import Refused, read_form
+from arbitru.web.routes.train import count_start
 
 PREFIX = "/train/anticipation"
 
 
 def past_games(j: Journal) -> list[dict[str, Any]]:
-    """The hall's games a trainee can play again: a common draw, not a training game."""
-    out = []
+    """The hall's games a trainee can play again: a common draw, over (:func:`training.over`): never a game in
+    progress, whose lots to come would be told."""
+    out: list[dict[str, Any]] = []
     for g in reversed(j.games(FORMAT)):
         s = g.settings if isinstance(g.settings, dict) else {}
         if s.get("training") or s.get("variant") not in training.TRAINING_VARIANTS:
             continue
+        try:
+            if not training.over(AnticipationGame(j, g.id)):
+                continue
+        except ArbitruError:  # a damaged game is not offered
+            continue
         out.append({"id": g.id, "created": g.created[:16], "variant": s.get("variant")})
-    return out[:50]
+        if len(out) == 50:
+            break
+    return out
 
 
 def _start_page(w: Web, request: Request, status: int = 200, form: dict[str, str] | None = None,
@@ -59,7 +69,8 @@ def _start_page(w: Web, request: Request, status: int = 200, form: dict[str, str
         past = past_games(j)
     return w.render(request, "anticipation/train_start.html", status=status, form=form or {},
                     lang=i18n.pick(request.query_params.get("lang"), LANG), languages=i18n.LANGUAGES,
-                    errors=errors or {}, past=past, variants=training.TRAINING_VARIANTS)
+                    errors=errors or {}, past=past, variants=training.TRAINING_VARIANTS,
+                    word_lists=wordlists.offered(w, LANG))
 
 
 async def start_page(request: Request) -> Response:
@@ -73,37 +84,36 @@ async def start(request: Request) -> Response:
         f = await read_form(request)
 
         def create() -> str:
-            with w.journal(f"player:{training.TRAINEE}") as j:
-                if f.get("source") == "past":
-                    past = f.get("past", "").strip()
-                    if not past:
-                        raise Refused("past", Text("choose the past game to play again"))
-                    try:
-                        settings, draw = training.past_draw(j, past)
-                        lex = resolve_lexicon(settings.lexicon)
-                    except JournalError as e:
-                        raise Refused("past", str(e)) from None
-                    except ArbitruError as e:
-                        raise Refused("past", str(e)) from None
-                else:
-                    variant = f.get("variant") or "classic"
-                    if variant not in training.TRAINING_VARIANTS:
-                        raise Refused("variant", Text("one of %(names)s", names=", ".join(training.TRAINING_VARIANTS)))
-                    spec = f.get("lexicon", "").strip()
-                    try:
-                        if not spec:
-                            from arbitru.lexicons.catalog import default_name
-
-                            spec = default_name("ro")
-                        lex = resolve_lexicon(spec)
-                    except ArbitruError as e:
-                        raise Refused("lexicon", str(e)) from None
-                    seed = int.from_bytes(secrets.token_bytes(3), "big")
-                    settings = Settings(variant=variant, lexicon=spec, seed=seed, training=True)
-                    try:
-                        draw = training.new_draw(settings, lex)
-                    except ArbitruError as e:
-                        raise Refused("variant", str(e)) from None
+            if f.get("source") == "past":
+                past = f.get("past", "").strip()
+                if not past:
+                    raise Refused("past", Text("choose the past game to play again"))
+                try:
+                    with w.journal("") as hall:
+                        # whatever the form says: a game in progress is refused, its lots to come unsaid
+                        if not training.over(AnticipationGame(hall, past)):
+                            raise Refused("past", Text("only a game that is over can be played again"))
+                        settings, draw = training.past_draw(hall, past)
+                    lex = resolve_lexicon(settings.lexicon)
+                except ArbitruError as e:
+                    raise Refused("past", str(e)) from None
+            else:
+                variant = f.get("variant") or "classic"
+                if variant not in training.TRAINING_VARIANTS:
+                    raise Refused("variant", Text("one of %(names)s", names=", ".join(training.TRAINING_VARIANTS)))
+                name = wordlists.chosen(w, f.get("lexicon", ""), LANG)
+                try:
+                    lex = resolve_lexicon(name)
+                except ArbitruError as e:
+                    raise Refused("lexicon", str(e)) from None
+                seed = int.from_bytes(secrets.token_bytes(3), "big")
+                settings = Settings(variant=variant, lexicon=name, seed=seed, training=True)
+                try:
+                    draw = training.new_draw(settings, lex)
+                except ArbitruError as e:
+                    raise Refused("variant", str(e)) from None
+            with w.training(f"player:{training.TRAINEE}") as j:
+                count_start(request, j)
                 try:
                     return training.start(j, settings, draw, lex, time.time()).id
                 except ArbitruError as e:  # e.g. a past game's groups the variant's checks no longer pass
@@ -126,7 +136,7 @@ def _trainee(request: Request) -> str:
 
 
 def _context(w: Web, gid: str) -> dict[str, Any]:
-    with w.journal("") as j:
+    with w.training("") as j:
         try:
             game = AnticipationGame(j, gid)
         except JournalError as e:
@@ -168,7 +178,7 @@ def _action(name: str) -> Endpoint:
             f = await read_form(request)
 
             def run() -> None:
-                with w.journal(f"player:{training.TRAINEE}") as j:
+                with w.training(f"player:{training.TRAINEE}") as j:
                     game = AnticipationGame(j, gid)
                     now = time.time()
                     if name == "lot":

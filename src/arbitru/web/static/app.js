@@ -84,7 +84,29 @@
     // anticipation's projected grid: the group just read out, spelled by Annex 2 (spoken once)
     root.querySelectorAll("[data-say]").forEach(function (el) { say(el.getAttribute("data-say")); });
   }
-  function init(root) { startClocks(root); deskForm(root); blankTaps(root); sayShown(root); }
-  document.addEventListener("DOMContentLoaded", function () { init(document); });
+  function fieldHandlers(root) {
+    // no inline handlers (the Content-Security-Policy forbids them): a turn field selected on focus, a language
+    // choice sent as soon as it changes
+    root.querySelectorAll("input[data-select]").forEach(function (input) {
+      input.addEventListener("focus", function () { input.select(); });
+    });
+    root.querySelectorAll("select[data-submit]").forEach(function (select) {
+      select.addEventListener("change", function () { select.form.submit(); });
+    });
+  }
+  function anticipationPhone() {
+    // the groups and the corrected board go below the slip form: moved there once, then refreshed live
+    var target = document.getElementById("livegrid");
+    if (!target) return;
+    var bottom = document.querySelector("#live #bottom");
+    if (bottom) target.appendChild(bottom);
+    // a new turn's lot (or the results) arrives live: the slip form is for one turn, so the page is loaded again
+    document.addEventListener("htmx:afterSwap", function () {
+      var live = document.querySelector("#live [data-turn]"), form = document.querySelector("form.antslip input[name=turn]");
+      if (live && live.getAttribute("data-turn") !== (form ? form.value : "0") + ":" + live.getAttribute("data-stage")) location.reload();
+    });
+  }
+  function init(root) { startClocks(root); deskForm(root); blankTaps(root); sayShown(root); fieldHandlers(root); }
+  document.addEventListener("DOMContentLoaded", function () { init(document); anticipationPhone(); });
   document.addEventListener("htmx:afterSwap", function (e) { init(e.target); });
 })();

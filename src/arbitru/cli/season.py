@@ -1,0 +1,424 @@
+"""The season on the command line: ``arbitru registry``, ``tournament``, ``championship``, ``ratings``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from arbitru.cli.common import Number, OneLineGroup, emit_json, journal_option, read_text
+from arbitru.journal.store import Journal
+from arbitru.season import championship, csvfile, ratings, registry, tournament
+from arbitru.season.registry import Entry, RegistryError
+from arbitru.season.table import METHODS, TIE_ORDER, Row, general_table, table_csv, table_text
+from arbitru.textinput import InputError, csv_rows, parse_signed
+
+YEAR = Number(1850, 2200)
+GAMES = Number(0, 10_000)
+#: ``--map HEADER=FIELD`` for CSV imports
+MAP_HELP = "Read a column as a field, e.g. 'Nume=name' (fields: name, licence, federation, club, birth_year, " \
+    "categories, rating)."
+
+
+def _mapping(pairs: tuple[str, ...]) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        header, sep, field = pair.partition("=")
+        if not sep or not header.strip() or not field.strip():
+            raise InputError(f"--map {pair!r}: write HEADER=FIELD")
+        out[header.strip()] = field.strip()
+    return out
+
+
+def _ratings(pairs: tuple[str, ...]) -> dict[str, float]:
+    out = {}
+    for pair in pairs:
+        system, sep, value = pair.partition("=")
+        if not sep or not system.strip():
+            raise InputError(f"--rating {pair!r}: write SYSTEM=VALUE, e.g. elod=1850")
+        out[system.strip()] = float(parse_signed(value, f"--rating {system}"))
+    return out
+
+
+def _write(text: str, output: str | None) -> None:
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)
+
+
+# --- registry -------------------------------------------------------------------------------------------
+
+
+@click.group(cls=OneLineGroup)
+def registry_() -> None:
+    """The player registry: one record per person across games, tournaments and years."""
+
+
+@registry_.command("add")
+@click.argument("name")
+@click.option("--licence", default="", help="The federation's licence id (none: arbitru's own id).")
+@click.option("--federation", default="")
+@click.option("--club", default="")
+@click.option("--born", type=YEAR, default=None, help="Birth year.")
+@click.option("--category", "categories", multiple=True, help="An age category, series or division (repeatable).")
+@click.option("--rating", "rating_pairs", multiple=True, help="SYSTEM=VALUE, e.g. elod=1850 (repeatable).")
+@journal_option()
+@click.option("--json", "as_json", is_flag=True)
+def registry_add(name: str, licence: str, federation: str, club: str, born: int | None, categories: tuple[str, ...],
+                 rating_pairs: tuple[str, ...], journal: str, as_json: bool) -> None:
+    """Register one player."""
+    with Journal(journal) as j:
+        pid = registry.register(j, [Entry(name, licence, federation, club, born, categories,
+                                          _ratings(rating_pairs))])[0]
+        record = registry.load(j).get(pid)
+    emit_json(record.to_dict()) if as_json else click.echo(f"{pid} {record.name}")
+
+
+@registry_.command("import")
+@click.argument("file")
+@click.option("--map", "maps", multiple=True, help=MAP_HELP)
+@click.option("--rating-system", default="elod", show_default=True, help="What a 'rating' column rates.")
+@journal_option()
+@click.option("--json", "as_json", is_flag=True)
+def registry_import(file: str, maps: tuple[str, ...], rating_system: str, journal: str, as_json: bool) -> None:
+    """Register every player of a CSV file (header line; UTF-8, with or without BOM), all or none."""
+    text = read_text(file)
+    with Journal(journal) as j:
+        ids = csvfile.import_players(j, text, mapping=_mapping(maps), rating_system=rating_system)
+    emit_json({"registered": ids}) if as_json else click.echo(f"{len(ids)} players registered")
+
+
+@registry_.command("rating-list")
+@click.argument("file")
+@click.option("--system", default="elod", show_default=True, help="The rating system of the list.")
+@click.option("--date", required=True, help="The list's date, YYYY-MM-DD.")
+@click.option("--federation", default="", help="Whose licence ids the list gives.")
+@click.option("--register", "register_unknown", is_flag=True, help="Register players not yet in the registry.")
+@journal_option()
+@click.option("--json", "as_json", is_flag=True)
+def registry_rating_list(file: str, system: str, date: str, federation: str, register_unknown: bool,
+                         journal: str, as_json: bool) -> None:
+    """Import a federation's published rating list (CSV: licence, name, rating): the season starts from it."""
+    text = read_text(file)
+    with Journal(journal) as j:
+        rated, added = csvfile.import_rating_list(j, registry.load(j), text, system=system, date=date,
+                                                  federation=federation, register_unknown=register_unknown,
+                                                  source=Path(file).name)
+    if as_json:
+        emit_json({"rated": rated, "registered": added})
+    else:
+        click.echo(f"{len(rated)} ratings stored, {len(added)} players registered")
+
+
+@registry_.command("list")
+@journal_option()
+@click.option("--json", "as_json", is_flag=True)
+def registry_list(journal: str, as_json: bool) -> None:
+    """Every record (merged ones point at the record kept)."""
+    with Journal(journal) as j:
+        reg = registry.load(j)
+    if as_json:
+        emit_json({"players": [r.to_dict() for r in reg.records.values()]})
+        return
+    for r in reg.active():
+        rated = " ".join(f"{k}={v:g}" for k, v in r.ratings.items())
+        click.echo(f"{r.id:<6} {r.licence_id:<12} {r.federation:<5} {r.name:<30} {r.club:<20} {rated}".rstrip())
+
+
+@registry_.command("export")
+@click.option("-o", "--output", default=None, help="Write to this file (default: standard output).")
+@journal_option()
+def registry_export(output: str | None, journal: str) -> None:
+    """The registry as CSV (a spreadsheet opens it safely)."""
+    with Journal(journal) as j:
+        _write(csvfile.write_players(registry.load(j)), output)
+
+
+@registry_.command("correct")
+@click.argument("player")
+@click.option("--name")
+@click.option("--licence")
+@click.option("--federation")
+@click.option("--club")
+@click.option("--born", type=YEAR)
+@click.option("--category", "categories", multiple=True)
+@click.option("--rating", "rating_pairs", multiple=True, help="SYSTEM=VALUE (replaces the record's ratings).")
+@click.option("--reason", default="")
+@journal_option()
+def registry_correct(player: str, name: str | None, licence: str | None, federation: str | None, club: str | None,
+                     born: int | None, categories: tuple[str, ...], rating_pairs: tuple[str, ...], reason: str,
+                     journal: str) -> None:
+    """Correct a record: a new event, the old values stay in the journal; every table shows the new name."""
+    fields: dict[str, object] = {k: v for k, v in (("name", name), ("licence", licence), ("federation", federation),
+                                                   ("club", club), ("birth_year", born)) if v is not None}
+    if categories:
+        fields["categories"] = list(categories)
+    if rating_pairs:
+        fields["ratings"] = _ratings(rating_pairs)
+    if not fields:
+        raise RegistryError("nothing to correct: give --name, --club, ...")
+    with Journal(journal) as j:
+        registry.correct(j, player, fields, reason)
+        click.echo(f"{player} corrected")
+
+
+@registry_.command("merge")
+@click.argument("player")
+@click.argument("into")
+@click.option("--reason", default="")
+@journal_option()
+def registry_merge(player: str, into: str, reason: str, journal: str) -> None:
+    """Two records of one person: PLAYER's results count for INTO in every table from now on."""
+    with Journal(journal) as j:
+        registry.merge(j, player, into, reason)
+    click.echo(f"{player} merged into {into}")
+
+
+# --- tournament -----------------------------------------------------------------------------------------
+
+
+@click.group(cls=OneLineGroup)
+def tournament_() -> None:
+    """Tournaments: named events holding games of either format."""
+
+
+@tournament_.command("create")
+@click.argument("name")
+@click.option("--start", required=True, help="First day, YYYY-MM-DD.")
+@click.option("--end", default="", help="Last day, YYYY-MM-DD.")
+@click.option("--place", default="")
+@click.option("--organiser", default="")
+@click.option("--rules", type=click.Choice(tournament.RULE_SETS), default="fise", show_default=True)
+@click.option("--format", "game_format", type=click.Choice(tournament.GAME_FORMATS), default="duplicate",
+              show_default=True)
+@click.option("--method", type=click.Choice(METHODS), default=None, help="The general table's method (FISE-15).")
+@click.option("--id", "tournament_id", default=None)
+@journal_option()
+@click.option("--json", "as_json", is_flag=True)
+def tournament_create(name: str, start: str, end: str, place: str, organiser: str, rules: str, game_format: str,
+                      method: str | None, tournament_id: str | None, journal: str, as_json: bool) -> None:
+    """Create a tournament."""
+    event = tournament.Event(name, start, end, place, organiser, rules, game_format, method or "")
+    with Journal(journal) as j:
+        tid = tournament.create(j, event, tournament_id)
+    emit_json({"tournament": tid} | event.to_dict()) if as_json else click.echo(tid)
+
+
+@tournament_.command("enrol")
+@click.argument("tournament_id")
+@click.argument("players", nargs=-1)
+@click.option("--new", "new_names", multiple=True, help="Register a player on the spot by name (repeatable).")
+@click.option("--late", is_flag=True, help="Came after the seating was fixed (RO-5.1: last tables).")
+@journal_option()
+@click.option("--json", "as_json", is_flag=True)
+def tournament_enrol(tournament_id: str, players: tuple[str, ...], new_names: tuple[str, ...], late: bool,
+                     journal: str, as_json: bool) -> None:
+    """Enrol registered PLAYERS (registry ids) and new ones, all or none."""
+    with Journal(journal) as j:
+        ids = tournament.enrol(j, tournament_id, players, new=[Entry(n) for n in new_names], late=late)
+    emit_json({"enrolled": ids}) if as_json else click.echo(f"{len(ids)} players enrolled")
+
+
+@tournament_.command("withdraw")
+@click.argument("tournament_id")
+@click.argument("player")
+@click.option("--after", type=GAMES, default=None, help="The last game he plays (default: the games so far).")
+@journal_option()
+def tournament_withdraw(tournament_id: str, player: str, after: int | None, journal: str) -> None:
+    """A player withdraws: he plays no later game of the tournament."""
+    with Journal(journal) as j:
+        tournament.withdraw(j, tournament_id, player, after)
+    click.echo(f"{player} withdrawn")
+
+
+@tournament_.command("record")
+@click.argument("tournament_id")
+@click.argument("file")
+@click.option("--title", default="")
+@journal_option()
+@click.option("--json", "as_json", is_flag=True)
+def tournament_record(tournament_id: str, file: str, title: str, journal: str, as_json: bool) -> None:
+    """Record a game's result from a CSV file: a line ``master,<score of move 1>,…`` and a line per player
+    ``<registry id>,<points of move 1>,…`` (a game played elsewhere or on paper)."""
+    masters: list[int] = []
+    scores: dict[str, list[int]] = {}
+    for line, cells in csv_rows(read_text(file), "results file"):
+        if not cells or not any(c.strip() for c in cells):
+            continue
+        values = [parse_signed(c, f"results file: line {line}: points") for c in cells[1:]]
+        who = cells[0].strip()
+        if who.lower() == "master":
+            masters = values
+        elif who in scores:
+            raise InputError(f"results file: line {line}: {who} is given twice")
+        else:
+            scores[who] = values
+    with Journal(journal) as j:
+        number = tournament.record(j, tournament_id, scores, masters, title=title)
+    emit_json({"game": number}) if as_json else click.echo(f"game {number} recorded")
+
+
+@tournament_.command("list")
+@journal_option()
+@click.option("--json", "as_json", is_flag=True)
+def tournament_list(journal: str, as_json: bool) -> None:
+    with Journal(journal) as j:
+        ts = [tournament.replay(j, tid) for tid in tournament.tournaments(j)]
+    if as_json:
+        emit_json({"tournaments": [{"id": t.id, "games": len(t.games), "players": len(t.enrolments)}
+                                   | t.event.to_dict() for t in ts]})
+        return
+    for t in ts:
+        click.echo(f"{t.id}  {t.event.start}  {t.event.name}  ({len(t.games)} games, {len(t.enrolments)} players)")
+
+
+@tournament_.command("table")
+@click.argument("tournament_id")
+@click.option("--method", type=click.Choice(METHODS), default=None, help="Default: the rule set's (FISE-15).")
+@click.option("--category", default=None, help="Only this category (places counted within it).")
+@click.option("--club", default=None, help="Only this club.")
+@click.option("--csv", "as_csv", is_flag=True)
+@journal_option()
+@click.option("--json", "as_json", is_flag=True)
+def tournament_table(tournament_id: str, method: str | None, category: str | None, club: str | None, as_csv: bool,
+                     journal: str, as_json: bool) -> None:
+    """The general table, recomputed from the journal, with the rule set's tie order."""
+    with Journal(journal) as j:
+        t = tournament.replay(j, tournament_id)
+        results = tournament.outcomes(j, t)
+        rows = general_table(t, registry.load(j), results, method, category=category, club=club)
+    chosen = method or t.event.table_method
+    if as_json:
+        emit_json({"tournament": t.id, "method": chosen, "tie_order": list(TIE_ORDER[chosen]),
+                   "games": len(results), "rows": [r.to_dict() for r in rows]})
+    elif as_csv:
+        click.echo(table_csv(rows, len(results)), nl=False)
+    else:
+        click.echo(f"{t.event.name} ({t.event.start})")
+        click.echo(table_text(rows, chosen), nl=False)
+
+
+# --- championship ---------------------------------------------------------------------------------------
+
+
+@click.group(cls=OneLineGroup)
+def championship_() -> None:
+    """Championships: ranking points per place over stages (RO-6.6), best N of M."""
+
+
+@championship_.command("create")
+@click.argument("name")
+@click.option("--points", default=",".join(map(str, championship.DEFAULT_POINTS)), show_default=True,
+              help="Points of the 1st, 2nd, … place.")
+@click.option("--best", type=GAMES, default=0, help="How many stages count (0: all).")
+@click.option("--id", "championship_id", default=None)
+@journal_option()
+def championship_create(name: str, points: str, best: int, championship_id: str | None, journal: str) -> None:
+    table = [parse_signed(p, "--points") for p in points.split(",") if p.strip()]
+    with Journal(journal) as j:
+        click.echo(championship.create(j, name, table, best, championship_id))
+
+
+@championship_.command("stage")
+@click.argument("championship_id")
+@click.argument("tournament_id")
+@journal_option()
+def championship_stage(championship_id: str, tournament_id: str, journal: str) -> None:
+    """Add a tournament as the next stage."""
+    with Journal(journal) as j:
+        n = championship.add_stage(j, championship_id, tournament_id)
+    click.echo(f"stage {n}")
+
+
+@championship_.command("eliminate")
+@click.argument("championship_id")
+@click.argument("player")
+@click.argument("stage", type=GAMES)
+@click.option("--reason", required=True)
+@journal_option()
+def championship_eliminate(championship_id: str, player: str, stage: int, reason: str, journal: str) -> None:
+    """No ranking points for PLAYER from STAGE (RO-6.4, RO-7.1)."""
+    with Journal(journal) as j:
+        championship.eliminate(j, championship_id, player, stage, reason)
+    click.echo(f"{player} eliminated from stage {stage}")
+
+
+@championship_.command("table")
+@click.argument("championship_id")
+@journal_option()
+@click.option("--json", "as_json", is_flag=True)
+def championship_table(championship_id: str, journal: str, as_json: bool) -> None:
+    """The championship's table: each stage's points, the counted ones, the total."""
+    with Journal(journal) as j:
+        reg = registry.load(j)
+
+        def table_of(tid: str) -> list[Row]:
+            t = tournament.replay(j, tid)
+            return list(general_table(t, reg, tournament.outcomes(j, t)))
+
+        rows = championship.compute(j, championship_id, table_of)
+    if as_json:
+        emit_json({"championship": championship_id, "rows": [r.to_dict() for r in rows]})
+        return
+    for r in rows:
+        stages = " ".join("-" if p is None else str(p) for p in r.stage_points)
+        click.echo(f"{r.place:>4}  {r.player:<6} {r.name:<30} [{stages}]  {r.total}")
+
+
+# --- ratings --------------------------------------------------------------------------------------------
+
+
+@click.group(cls=OneLineGroup)
+def ratings_() -> None:
+    """The FISE ratings (FISE-21 expected performance, FISE-22 mean of percentages)."""
+
+
+@ratings_.command("list")
+@click.option("--as-of", default=None, help="Only tournaments ending on or before this date (YYYY-MM-DD).")
+@click.option("--csv", "as_csv", is_flag=True)
+@journal_option()
+@click.option("--json", "as_json", is_flag=True)
+def ratings_list(as_of: str | None, as_csv: bool, journal: str, as_json: bool) -> None:
+    """The rating list, recomputed from the journal."""
+    if as_of:
+        registry.check_date(as_of, "--as-of")
+    with Journal(journal) as j:
+        rows = ratings.rating_list(j, as_of)
+    if as_json:
+        emit_json({"as_of": as_of, "players": [r.to_dict() for r in rows]})
+    elif as_csv:
+        click.echo(ratings.rating_list_csv(rows), nl=False)
+    else:
+        for r in rows:
+            d = r.to_dict()
+            pct = "-" if d["percentage"] is None else f"{d['percentage']:.2f}%"
+            click.echo(f"{d['player']:<6} {d['name']:<30} {d['elod']:>8} ({d['elod_games']})  {pct} "
+                       f"({d['percentage_games']})")
+
+
+@ratings_.command("player")
+@click.argument("player")
+@click.option("--as-of", default=None)
+@journal_option()
+@click.option("--json", "as_json", is_flag=True)
+def ratings_player(player: str, as_of: str | None, journal: str, as_json: bool) -> None:
+    """A player's history: games, places, percentages, rating after each."""
+    with Journal(journal) as j:
+        pid = registry.load(j).get(player).id
+        found = next((r for r in ratings.rating_list(j, as_of) if r.player == pid), None)
+    if found is None:
+        raise RegistryError(f"{player} has played no game")
+    if as_json:
+        emit_json(found.to_dict(history=True))
+        return
+    click.echo(f"{found.player} {found.name}")
+    for g in found.history:
+        d = g.to_dict()
+        click.echo(f"  {d['date']} {d['tournament_name']} game {d['game']}: place {d['place']}/{d['field']}, "
+                   f"{d['percentage']}%, rating {d['rating_before']} -> {d['rating_after']}")
+
+
+registry_.name, tournament_.name, championship_.name, ratings_.name = (
+    "registry", "tournament", "championship", "ratings")
+commands = [registry_, tournament_, championship_, ratings_]

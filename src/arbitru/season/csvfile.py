@@ -1,0 +1,182 @@
+"""The registry as CSV, and a federation's rating list (issue 18, item 5).
+
+Reading: UTF-8 with or without a byte-order mark, a header line naming the columns. Columns are matched by name
+(case and accents aside) through :data:`ALIASES`, or by an explicit mapping ``{"Nume": "name"}``; a column
+``rating`` (or ``rating:<system>``) gives a rating. Categories are separated by ``;``. A licence id given twice
+in one federation is refused with both lines, and nothing is stored from a refused file.
+
+>>> rows = read_players("Licence,Name,Club,Rating\\nRO-1,Ana Pop,Arad,1850\\n", rating_system="elod")
+>>> rows[0][0], rows[0][1].name, dict(rows[0][1].ratings)
+(2, 'Ana Pop', {'elod': 1850.0})
+"""
+
+from __future__ import annotations
+
+import io
+import unicodedata
+from collections.abc import Mapping
+
+from arbitru.formats.spreadsheet import writer
+from arbitru.journal.store import Journal
+from arbitru.season.registry import Entry, Registry, RegistryError, rate, register
+from arbitru.textinput import InputError, ascii_number, csv_rows, duplicate_columns
+
+#: header names read without a mapping (lower case, accents removed) -> the record's field
+ALIASES: dict[str, str] = {
+    "name": "name", "nume": "name", "nom": "name", "nombre": "name", "player": "name", "jucator": "name",
+    "licence": "licence", "license": "licence", "licence id": "licence", "licenta": "licence",
+    "id": "licence", "fide id": "licence", "code": "licence",
+    "federation": "federation", "country": "federation", "fed": "federation", "federatie": "federation",
+    "club": "club", "birth year": "birth_year", "birth_year": "birth_year", "born": "birth_year",
+    "year": "birth_year", "an nastere": "birth_year", "categories": "categories", "category": "categories",
+    "categorie": "categories", "series": "categories", "serie": "categories", "rating": "rating",
+    "elo": "rating", "elod": "rating", "arbitru id": "id",
+}
+#: the columns written by :func:`write_players`
+EXPORT_COLUMNS = ("arbitru id", "licence", "federation", "name", "club", "birth year", "categories")
+
+
+def _key(header: str) -> str:
+    text = unicodedata.normalize("NFKD", header.strip().lower())
+    return "".join(c for c in text if not unicodedata.combining(c)).replace("_", " ")
+
+
+def _columns(header: list[str], mapping: Mapping[str, str], rating_system: str) -> dict[int, str]:
+    mapped = {_key(k): v for k, v in mapping.items()}
+    out: dict[int, str] = {}
+    for i, name in enumerate(header):
+        key = _key(name)
+        field = mapped.get(key) or ALIASES.get(key)
+        if field is None and key.startswith("rating:"):
+            field = "rating:" + name.strip().split(":", 1)[1].strip()
+        if field == "rating":
+            field = f"rating:{rating_system}"
+        if field is not None:
+            out[i] = field
+    return out
+
+
+def read_players(
+    text: str, *, mapping: Mapping[str, str] | None = None, rating_system: str = "elod", what: str = "players file"
+) -> list[tuple[int, Entry]]:
+    """(line, entry) for every player of a CSV file; nothing is stored.
+
+    :raises RegistryError: naming the line: no header with a name column, a year or rating that is not a number.
+    """
+    rows = [(n, cells) for n, cells in csv_rows(text, what) if any(c.strip() for c in cells)]
+    if not rows:
+        raise RegistryError(f"{what}: empty")
+    header_line, header = rows[0]
+    twice = duplicate_columns([_key(h) for h in header])
+    if twice:
+        raise RegistryError(f"{what}: line {header_line}: the column {twice[0]!r} is given twice")
+    columns = _columns(header, mapping or {}, rating_system)
+    if "name" not in columns.values():
+        raise RegistryError(
+            f"{what}: line {header_line}: no column for the player's name (columns: {', '.join(header)}); "
+            "map one, e.g. --map 'Nume=name'"
+        )
+    out = []
+    for line, cells in rows[1:]:
+        values: dict[str, str] = {}
+        for i, field in columns.items():
+            values[field] = cells[i].strip() if i < len(cells) else ""
+        year = values.get("birth_year", "")
+        birth = ascii_number(year) if year else None
+        if year and birth is None:
+            raise RegistryError(f"{what}: line {line}: birth year {year!r} is not a number")
+        ratings = {}
+        for field, value in values.items():
+            if field.startswith("rating:") and value:
+                ratings[field.split(":", 1)[1]] = _number(value, f"{what}: line {line}: rating")
+        out.append((line, Entry(
+            name=values.get("name", ""),
+            licence=values.get("licence", ""),
+            federation=values.get("federation", ""),
+            club=values.get("club", ""),
+            birth_year=birth,
+            categories=tuple(c for c in values.get("categories", "").split(";") if c.strip()),
+            ratings=ratings,
+        )))
+    return out
+
+
+def _number(text: str, what: str) -> float:
+    cleaned = text.replace(",", ".")
+    whole, _, frac = cleaned.lstrip("-").partition(".")
+    digits = whole.isascii() and whole.isdigit() and (not frac or (frac.isascii() and frac.isdigit()))
+    if not digits or len(whole) > 6:
+        raise RegistryError(f"{what} {text!r} is not a number")
+    return float(cleaned)
+
+
+def import_players(journal: Journal, text: str, **options: str | Mapping[str, str]) -> list[str]:
+    """Register every player of a CSV file, all or none; returns their registry ids."""
+    mapping = options.get("mapping")
+    system = options.get("rating_system", "elod")
+    entries = read_players(text, mapping=mapping if isinstance(mapping, Mapping) else None,
+                           rating_system=system if isinstance(system, str) else "elod")
+    try:
+        return register(journal, [e for _, e in entries], lines=[n for n, _ in entries])
+    except InputError as e:
+        raise RegistryError(f"players file: {e}: nothing registered") from None
+
+
+def write_players(registry: Registry) -> str:
+    """Every record not merged, one a line; a column per rating system."""
+    systems = sorted({s for r in registry.active() for s in r.ratings})
+    out = io.StringIO()
+    w = writer(out)
+    w.writerow([*EXPORT_COLUMNS, *(f"rating:{s}" for s in systems)])
+    for r in registry.active():
+        w.writerow([r.id, r.licence, r.federation, r.name, r.club, r.birth_year or "", ";".join(r.categories),
+                    *(_shown(r.ratings.get(s)) for s in systems)])
+    return out.getvalue()
+
+
+def _shown(value: float | None) -> object:
+    if value is None:
+        return ""
+    return int(value) if value == int(value) else round(value, 2)
+
+
+def import_rating_list(
+    journal: Journal, registry: Registry, text: str, *, system: str, date: str, federation: str = "",
+    register_unknown: bool = False, source: str = "",
+) -> tuple[list[str], list[str]]:
+    """A federation's published rating list (CSV: licence, name, rating at least): each line's rating for the
+    player with that licence in ``federation``. Lines for players not in the registry are registered when
+    ``register_unknown`` is set, else refused with their lines. Returns (rated ids, newly registered ids).
+    """
+    entries = read_players(text, rating_system=system, what="rating list")
+    missing = [n for n, e in entries if system not in e.ratings]
+    if missing:
+        raise RegistryError(f"rating list: line {missing[0]}: no rating")
+    ratings: dict[str, float] = {}
+    unknown: list[tuple[int, Entry]] = []
+    seen: dict[str, int] = {}
+    for line, e in entries:
+        if not e.licence:
+            raise RegistryError(f"rating list: line {line}: no licence id")
+        if e.licence in seen:
+            twice = f"lines {seen[e.licence]} and {line}"
+            raise RegistryError(f"rating list: licence {e.licence!r} is given twice ({twice})")
+        seen[e.licence] = line
+        record = registry.by_licence(e.federation or federation, e.licence)
+        if record is None:
+            unknown.append((line, e))
+        else:
+            ratings[record.id] = e.ratings[system]
+    if unknown and not register_unknown:
+        lines = ", ".join(str(n) for n, _ in unknown[:10])
+        raise RegistryError(f"rating list: lines {lines}: licence not in the registry (register them, or "
+                            "import with registering): nothing stored")
+    with journal.transaction():
+        added = register(
+            journal, [Entry(e.name, e.licence, e.federation or federation, e.club, e.birth_year, e.categories,
+                            {system: e.ratings[system]}) for _, e in unknown],
+            lines=[n for n, _ in unknown],
+        ) if unknown else []
+        if ratings:
+            rate(journal, system, date, ratings, source)
+    return list(ratings), added
