@@ -351,11 +351,16 @@ def standings(results: list[GameResult], method: str = "mean-place") -> list[Sta
     across games by name (by number when unnamed)."""
     if method not in STANDING_METHODS:
         raise ValueError(f"unknown standings method {method!r}; known: {', '.join(STANDING_METHODS)}")
-    names: list[str] = []
+    # each game's lines by player, indexed once (a national game's standings must not search every line per name)
+    by_name: list[dict[str, PlayerLine]] = []
+    known: dict[str, None] = {}  # in order of first appearance
     for r in results:
+        index: dict[str, PlayerLine] = {}
         for player_line in r.lines:
-            if _identity(player_line.player) not in names:
-                names.append(_identity(player_line.player))
+            index.setdefault(_identity(player_line.player), player_line)
+            known.setdefault(_identity(player_line.player))
+        by_name.append(index)
+    names = list(known)
     last = len(names)
     out = []
     for name in names:
@@ -364,8 +369,8 @@ def standings(results: list[GameResult], method: str = "mean-place") -> list[Sta
         n = 0
         total = 0
         games = 0
-        for r in results:
-            line = next((ln for ln in r.lines if _identity(ln.player) == name), None)
+        for r, index in zip(results, by_name, strict=True):
+            line = index.get(name)
             places.append(line.place if line else None)
             if line:
                 games += 1
