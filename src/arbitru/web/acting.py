@@ -42,7 +42,7 @@ def act(role: str, field: str, perform: Perform, page: Page, limits: dict[str, i
         doors: bool = True) -> Endpoint:
     """An action sent by ``role`` (``arbiter``, ``desk``) from ``page``; a refusal is shown beside ``field`` when
     it names none (``doors``: a refusal of an input's door is said in the page's language, beside its own field).
-    Pages that saw the action are told when it appended."""
+    The live pages learn of what it appended from its commit (:attr:`Journal.on_commit`)."""
 
     async def endpoint(request: Request) -> Response:
         w = web(request)
@@ -52,13 +52,11 @@ def act(role: str, field: str, perform: Perform, page: Page, limits: dict[str, i
         try:
             f = await read_form(request, limits)
 
-            def run() -> tuple[str, int, int]:
+            def run() -> str:  # its commit tells the live pages (Journal.on_commit)
                 with w.journal(me.actor) as j:
-                    before = j.last_seq(gid)
-                    message = perform(w, j, gid, f)
-                    return message, before, j.last_seq(gid)
+                    return perform(w, j, gid, f)
 
-            message, before, after = await run_in_threadpool(run)
+            message = await run_in_threadpool(run)
         except (Refused, ArbitruError) as e:
             if isinstance(e, GameNotFound):
                 raise HTTPException(404, str(e)) from None
@@ -69,8 +67,6 @@ def act(role: str, field: str, perform: Perform, page: Page, limits: dict[str, i
             ctx = await run_in_threadpool(page.context, w, gid, me, request)
             return w.render(request, page.template, status=status, errors={where: text}, form=f, done="",
                             problems=problems, **ctx)
-        if after != before:
-            w.changed(gid, after)
         back = page.back(gid, f)
         sep = "&" if "?" in back else "?"
         done = f"{sep}done={quote(message[:300])}" if message else ""

@@ -6,6 +6,7 @@ house: it imports no route; the rules stay in :mod:`arbitru.formats.anticipation
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from typing import Any
@@ -19,7 +20,7 @@ from arbitru.formats.anticipation.clock import Timer, timer_cues, timer_seconds
 from arbitru.formats.anticipation.draw import format_group, parse_group
 from arbitru.formats.anticipation.game import AnticipationGame, GameState
 from arbitru.formats.anticipation.hall import HallState as Light
-from arbitru.formats.anticipation.hall import hall_state as light
+from arbitru.formats.anticipation.hall import hall_state
 from arbitru.formats.anticipation.slips import Slip, SlipRow
 from arbitru.formats.anticipation.variants import GROUPS
 from arbitru.formats.anticipation.verdicts import PlayerResult
@@ -31,6 +32,7 @@ from arbitru.web.house import Web
 LANG = "ro"
 
 _states: dict[tuple[str, str], tuple[int, GameState]] = {}
+_lights: dict[tuple[str, str], Light] = {}
 _lock = threading.Lock()
 
 
@@ -56,6 +58,28 @@ def replayed(w: Web, j: Journal, game: AnticipationGame) -> GameState:
 
 
 # --- what the pages show --------------------------------------------------------------------------------
+
+
+def light(j: Journal, game: AnticipationGame) -> Light:
+    """What the pages show at the journal's latest position (:func:`hall_state`), read once per position in this
+    worker."""
+    seq = j.last_seq(game.id)
+    key = (j.path, game.id)
+    with _lock:
+        cached = _lights.get(key)
+    if cached is None or cached.last_seq != seq:
+        cached = hall_state(j, game)
+        with _lock:
+            known = _lights.get(key)
+            if known is None or known.last_seq < cached.last_seq:
+                _lights[key] = cached
+    # shared by every request of that position, each with its own game (and its own journal connection)
+    return dataclasses.replace(cached, game=game)
+
+
+def ticking(lt: Light) -> int:
+    """While a timer runs, the second a fragment was drawn in (its countdown starts there), else 0."""
+    return int(time.time()) if clock_view(lt)["state"] == "running" else 0
 
 
 def groups_of(lt: Light, turn: int) -> list[int]:
@@ -158,6 +182,5 @@ def hand_in(w: Web, gid: str, player: str, turn: int, placements: list[tuple[str
         receipt = game.hand_in(slip, now)
         seq, late = receipt.seq, receipt.late
         recorded = next(j.iter_events(gid, after=seq - 1)).recorded
-    w.changed(gid, seq)
     return {"stored": True, "seq": seq, "received": recorded, "late": late, "turn": turn, "player": player,
             "table": slip.rows[0].table, "replaces": receipt.replaces, "kept_apart": receipt.kept_apart}

@@ -9,13 +9,15 @@ adds no rule of its own. After a committed append, :mod:`arbitru.web.live` tells
 
 from __future__ import annotations
 
+import copy
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Hashable, Iterator
+from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from jinja2.runtime import Context
@@ -40,6 +42,7 @@ from arbitru.web.live import Publisher
 from arbitru.web.security import Scope
 
 Endpoint = Callable[[Request], Awaitable[Response]]
+T = TypeVar("T")
 
 HERE = Path(__file__).parent
 
@@ -68,6 +71,10 @@ class Web:
     _codes: dict[str, dict[str, str]] = field(default_factory=dict)
     #: which games' events cannot all be read (their pages carry a banner, their writes answer 503)
     damage: DamageWatch = field(default_factory=DamageWatch)
+    #: per game: what its pages computed at one journal position (seq -> key -> value), the latest seq only
+    _memo: dict[str, tuple[int, dict[Hashable, Future[Any]]]] = field(default_factory=dict)
+    #: per game: the latest state folded for readers (copied before folding further: readers share each one)
+    _read: dict[str, Game] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.intake = Intake(self)
@@ -88,6 +95,7 @@ class Web:
             j = Journal(self.db, actor=actor)
             self._local.journal = j
         j.actor = check_actor(actor)
+        j.on_commit = self.publisher.publish
         yield j
 
     @contextmanager
@@ -109,10 +117,56 @@ class Web:
             return self._lexicons[key]
 
     def session(self, journal: Journal, game_id: str) -> Session:
-        """A session for reading: the game replayed from the journal."""
-        s = Session(journal, game_id)
+        """A session for reading: the game at the journal's latest position, folded forward from the state the
+        last reader of this worker left (never replayed per request); shared by the readers of that position,
+        so it is only to read."""
+        seq = journal.last_seq(game_id)
+        state = self.at_seq(game_id, seq, "state", lambda: self._folded(journal, game_id, seq))
+        s = Session(journal, game_id, state=state, fold=False)
         s.lexicon = self.lexicon(s.settings.lexicon, s.settings.lang)
         return s
+
+    def _folded(self, journal: Journal, game_id: str, seq: int) -> Game:
+        with self._lock:
+            base = self._read.get(game_id)
+        if base is None or base.last_seq > seq:
+            game = Session(journal, game_id).game
+        else:
+            game = _copy_state(base)
+            for event in journal.iter_events(game_id, after=base.last_seq):
+                game.apply(event)
+        with self._lock:
+            known = self._read.get(game_id)
+            if known is None or known.last_seq < game.last_seq:
+                self._read[game_id] = game
+        return game
+
+    def at_seq(self, game_id: str, seq: int, key: Hashable, make: Callable[[], T]) -> T:
+        """What ``make`` computes from the game at journal position ``seq``, computed once in this worker (the
+        first asker computes, those asking meanwhile wait for it); a newer seq of the game forgets the older."""
+        with self._lock:
+            slot = self._memo.get(game_id)
+            if slot is None or slot[0] < seq:
+                slot = (seq, {})
+                self._memo[game_id] = slot
+            known = slot[1] if slot[0] == seq else {}  # an older position asked late: computed, not kept
+            future = known.get(key)
+            mine = future is None
+            if future is None:
+                future = Future()
+                known[key] = future
+        if not mine:
+            value: T = future.result()
+            return value
+        try:
+            value = make()
+        except BaseException as e:
+            with self._lock:
+                known.pop(key, None)  # a failure is not remembered: the next asker tries again
+            future.set_exception(e)
+            raise
+        future.set_result(value)
+        return value
 
     def writer_lock(self, game_id: str) -> threading.Lock:
         with self._lock:
@@ -148,6 +202,18 @@ class Web:
         return known.get(typed)
 
     def render(self, request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        return HTMLResponse(self.render_text(request, name, **context), status_code=status)
+
+    def fragment(self, request: Request, game_id: str, seq: int, key: Hashable, name: str,
+                 context: Callable[[], dict[str, Any]]) -> HTMLResponse:
+        """A live fragment (what a page refetches on each notice), rendered once per journal position and
+        ``key`` (page kind, language, player; a running clock's second) in this worker. Fragments carry no form
+        (no CSRF token) and nothing of who asks but what ``key`` says."""
+        html = self.at_seq(game_id, seq, ("fragment", name, key),
+                           lambda: self.render_text(request, name, **context()))
+        return HTMLResponse(html)
+
+    def render_text(self, request: Request, name: str, **context: Any) -> str:
         ident = identity(request)
         context.setdefault("errors", {})
         lang = page_language(request, context)
@@ -158,10 +224,9 @@ class Web:
         if what is not None:
             context.setdefault("damage", banner(what, context["_"]))
         context["errors"] = {k: i18n.shown(v, context["_"]) for k, v in context["errors"].items()}
-        html = self.templates.get_template(name).render(
+        return self.templates.get_template(name).render(
             request=request, me=ident, csrf=auth.csrf_token(self.secret, ident), now=time.time(), **context
         )
-        return HTMLResponse(html, status_code=status)
 
     def damage_page(self, scope: Scope, what: GameDamage) -> HTMLResponse:
         """The 503 page of a damaged game: the banner alone, in the game's language."""
@@ -181,8 +246,14 @@ class Web:
         )
         return HTMLResponse(html, status_code=503)
 
-    def changed(self, game_id: str, seq: int) -> None:
-        self.publisher.publish(game_id, seq)
+
+
+def _copy_state(game: Game) -> Game:
+    """A copy to fold further, sharing what never changes (rules, alphabet, layout)."""
+    board = game.board
+    keep = (game.settings, game.rules, game.alphabet, board.alphabet, board.layout)
+    copied: Game = copy.deepcopy(game, {id(x): x for x in keep})
+    return copied
 
 
 def _shown(value: Any) -> Any:
@@ -283,7 +354,10 @@ def by_format(pages: dict[formats.Format, Endpoint]) -> Endpoint:
     whose format has no such page is not found (404)."""
 
     async def endpoint(request: Request) -> Response:
-        fmt = await run_in_threadpool(game_format, web(request), request.path_params["gid"])
+        w, gid = web(request), request.path_params["gid"]
+        fmt = _formats.get((w.db, gid))  # known: no thread needed (a live page's refetch is most requests)
+        if fmt is None:
+            fmt = await run_in_threadpool(game_format, w, gid)
         page = pages.get(fmt) if fmt is not None else None
         if page is None:
             raise HTTPException(404, "no such game")

@@ -38,8 +38,6 @@ class Writers(Protocol):
 
     def player_for_code(self, game: Game, code: str) -> str | None: ...
 
-    def changed(self, game_id: str, seq: int) -> None: ...
-
 
 @dataclass
 class SlipRequest:
@@ -122,7 +120,6 @@ class Intake:
                     recorded = {e.seq: e.recorded for e in j.iter_events(game_id, after=first - 1)}
                     for req in stored:
                         req.body["received"] = recorded.get(int(req.body["seq"]), "")
-                    w.changed(game_id, max(int(r.body["seq"]) for r in stored))
         finally:
             for req in batch:
                 req.done.set()

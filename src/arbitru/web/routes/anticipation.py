@@ -34,7 +34,6 @@ from arbitru.formats.anticipation.draw import (
     read_sealed_groups_csv,
 )
 from arbitru.formats.anticipation.game import AnticipationGame, read_seating_csv, resolve_lexicon
-from arbitru.formats.anticipation.hall import hall_state as light
 from arbitru.formats.anticipation.hints import slip_hints
 from arbitru.formats.anticipation.notices import notices
 from arbitru.formats.anticipation.seating import read_entrants_csv, seat
@@ -54,10 +53,12 @@ from arbitru.web.anticipation_pages import (
     grid_rows,
     groups_of,
     hand_in,
+    light,
     open_game,
     phone_language,
     replayed,
     script_steps,
+    ticking,
 )
 from arbitru.web.forms import MAX_CSV, Refused, need, read_form, whole_in
 from arbitru.web.house import Endpoint, Web, base_url, client, identity, login_as, web
@@ -311,8 +312,14 @@ async def screen(request: Request) -> Response:
 
 async def screen_live(request: Request) -> Response:
     w = web(request)
-    ctx = await run_in_threadpool(screen_context, w, request.path_params["gid"], identity(request))
-    return w.render(request, "anticipation/_screen.html", **ctx)
+    gid, me = request.path_params["gid"], identity(request)
+
+    def load() -> Response:
+        ctx = screen_context(w, gid, me)
+        lt = ctx["lt"]
+        return w.fragment(request, gid, lt.last_seq, ticking(lt), "anticipation/_screen.html", lambda: ctx)
+
+    return await run_in_threadpool(load)
 
 
 # --- the slip desk ------------------------------------------------------------------------------------------
@@ -640,8 +647,16 @@ async def play(request: Request) -> Response:
 
 async def play_live(request: Request) -> Response:
     w = web(request)
-    ctx = await run_in_threadpool(play_context, w, request.path_params["gid"], identity(request))
-    return w.render(request, "anticipation/_play.html", **ctx, **phone_language(request, ctx["game"]))
+    gid, me = request.path_params["gid"], identity(request)
+
+    def load() -> Response:
+        ctx = play_context(w, gid, me)
+        ctx.update(phone_language(request, ctx["game"]))
+        lt = ctx["lt"]
+        return w.fragment(request, gid, lt.last_seq, (ctx["lang"], ctx["player"], ticking(lt)),
+                          "anticipation/_play.html", lambda: ctx)
+
+    return await run_in_threadpool(load)
 
 
 async def join(request: Request) -> Response:

@@ -19,12 +19,11 @@ from starlette.responses import JSONResponse, Response
 
 from arbitru.errors import ArbitruError, GameNotFound
 from arbitru.formats import ANTICIPATION
-from arbitru.formats.anticipation.hall import hall_state as light
 from arbitru.formats.anticipation.variants import TURNS
 from arbitru.formats.duplicate.game import Session
 from arbitru.textinput import LIMITS, MAX_INT, InputError, check_whole
 from arbitru.web import auth, security, views
-from arbitru.web.anticipation_pages import clock_view, grid_rows, hand_in, open_game
+from arbitru.web.anticipation_pages import clock_view, grid_rows, hand_in, light, open_game
 from arbitru.web.house import client, web
 from arbitru.web.intake import SlipRequest, at_the_door
 

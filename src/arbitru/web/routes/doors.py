@@ -7,9 +7,11 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, RedirectResponse, Response, StreamingResponse
 
+from arbitru.errors import JournalError
 from arbitru.formats import DUPLICATE
 from arbitru.web import assets, auth, security
 from arbitru.web.forms import Refused, need, read_form
@@ -97,13 +99,30 @@ async def add_desk(request: Request) -> Response:
 
 
 async def events(request: Request) -> Response:
-    """Server-Sent Events: ``changed`` with the game's latest seq, and a comment every 15 s to keep it open."""
+    """Server-Sent Events: ``changed`` with the game's latest seq, and a comment every 15 s to keep it open.
+
+    A page is told at most once a second, and only of changes that concern it: the staff's pages (arbiter,
+    desks) of every change, a player's phone of all but the other players' slips, any other page of all but
+    slips (:mod:`arbitru.web.live`). A game that does not exist answers 404 (no connection held open)."""
     w = web(request)
     gid = request.path_params["gid"]
+    me = identity(request)
+
+    def exists() -> bool:
+        with w.journal("") as j:
+            try:
+                j.game(gid)
+            except JournalError:
+                return False
+            return True
+
+    if not await run_in_threadpool(exists):
+        raise HTTPException(404, f"no game {gid!r}")
+    player = me.player if me.role == "player" and me.game == gid else ""
 
     async def stream() -> AsyncIterator[str]:
         yield "retry: 2000\n\n"
-        sub = w.publisher.subscribe(gid)
+        sub = w.publisher.subscribe(gid, player=player, staff=me.can_enter_slips())
         try:
             while not await request.is_disconnected():
                 seq = await sub.next(15)

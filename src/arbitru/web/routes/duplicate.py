@@ -26,6 +26,7 @@ from arbitru.formats.duplicate.game import (
     ENGINES,
     SOURCES,
     VARIANTS,
+    Game,
     GameError,
     Player,
     Session,
@@ -192,12 +193,13 @@ async def grid_fragment(request: Request) -> Response:
     me = need(request, "desk")
     gid = request.path_params["gid"]
 
-    def load() -> dict[str, Any]:
+    def load() -> Response:
         with w.journal(me.actor) as j:
             s = w.session(j, gid)
-            return {"game": s.game, "grid": views.grid(s, j)}
+            return w.fragment(request, gid, s.game.last_seq, "", "duplicate/_grid.html",
+                              lambda: {"game": s.game, "grid": views.grid(s, j)})
 
-    return w.render(request, "duplicate/_grid.html", **(await run_in_threadpool(load)))
+    return await run_in_threadpool(load)
 
 
 def in_session(action: Callable[[Session, dict[str, str]], str]) -> Perform:
@@ -372,8 +374,27 @@ async def screen(request: Request) -> Response:
 async def screen_fragment(request: Request) -> Response:
     w = web(request)
     gid = request.path_params["gid"]
-    ctx = await run_in_threadpool(_public, w, gid)
-    return w.render(request, "duplicate/_screen.html", **ctx)
+
+    def load() -> Response:
+        with w.journal("") as j:
+            s = _reading(w, j, gid)
+            return w.fragment(request, gid, s.game.last_seq, ("", ticking(s.game)), "duplicate/_screen.html",
+                              lambda: public_context(w, j, gid))
+
+    return await run_in_threadpool(load)
+
+
+def ticking(game: Game) -> int:
+    """While the clock runs, the second a fragment was drawn in (its countdown starts from there): a fragment
+    kept for a journal position serves one second at most; else 0 (it serves until the next change)."""
+    return int(time.time()) if game.phase == "play" and game.clock_for(game.move).state == "running" else 0
+
+
+def _reading(w: Web, j: Journal, gid: str) -> Session:
+    try:
+        return w.session(j, gid)
+    except JournalError as e:
+        raise HTTPException(404, str(e)) from None
 
 
 def _public(w: Web, gid: str) -> dict[str, Any]:
@@ -389,19 +410,23 @@ def _public(w: Web, gid: str) -> dict[str, Any]:
 
 def player_context(w: Web, j: Journal, gid: str, me: auth.Identity, lang: str | None = None) -> dict[str, Any]:
     ctx = public_context(w, j, gid, lang)
-    g = ctx["game"]
+    ctx.update(own_context(w, j, w.session(j, gid), me))
+    return ctx
+
+
+def own_context(w: Web, j: Journal, s: Session, me: auth.Identity) -> dict[str, Any]:
+    """What only this phone's player sees: who he is, his slip's receipt, his verdicts."""
+    g, gid = s.game, s.id
     player = me.player if me.role == "player" and me.game == gid else ""
-    ctx["player"] = g.players.get(player)
-    ctx["receipt"] = None
-    ctx["own"] = []
+    ctx: dict[str, Any] = {"player": g.players.get(player), "receipt": None, "own": []}
     if player:
-        entered = views.slip_events(j, gid)
+        at = g.last_seq
         slip = g.slips.get((g.move, player)) if g.move else None
         if slip is not None:
+            entered = w.at_seq(gid, at, "slip_events", lambda: views.slip_events(j, gid))
             seq, recorded, _actor = entered.get((g.move, player), (0, "", ""))
             ctx["receipt"] = {"slip": slip, "seq": seq, "recorded": recorded}
-        s = w.session(j, gid)
-        res = views.result(s)
+        res = views.result_at(w, s)
         if res is not None:
             try:
                 line = res.line(player)
@@ -436,17 +461,31 @@ def new_slip_key() -> str:
 
 
 async def play_fragment(request: Request) -> Response:
+    """A phone's live part: what the hall sees (clock, rack, board, master move) drawn once per journal position
+    and language for every phone, around what only this player sees (drawn once per position for him)."""
     w = web(request)
     gid = request.path_params["gid"]
     me = identity(request)
     if me.role != "player" or me.game != gid:
         raise HTTPException(403, "join this game with your code first")
+    lang = request.query_params.get("lang")
+    player = me.player
 
-    def load() -> dict[str, Any]:
+    def load() -> Response:
         with w.journal("") as j:
-            return player_context(w, j, gid, me, request.query_params.get("lang"))
+            s = _reading(w, j, gid)
+            at, tick = s.game.last_seq, ticking(s.game)
+            shown = i18n.pick(lang, s.settings.lang)
 
-    return w.render(request, "duplicate/_play.html", **(await run_in_threadpool(load)))
+            def context() -> dict[str, Any]:
+                hall = w.at_seq(gid, at, ("play-hall", shown, tick), lambda: _Markup(
+                    w.render_text(request, "duplicate/_play_hall.html", **public_context(w, j, gid, lang))))
+                return {"game": s.game, "lang": shown, "_": i18n.gettext_for(shown), "hall": hall,
+                        **own_context(w, j, s, me)}
+
+            return w.fragment(request, gid, at, (shown, player, tick), "duplicate/_play.html", context)
+
+    return await run_in_threadpool(load)
 
 
 async def join(request: Request) -> Response:
@@ -457,10 +496,9 @@ async def join(request: Request) -> Response:
 
         def find() -> str | None:
             with w.journal("") as j:
-                s = Session(j, gid)
+                s = _reading(w, j, gid)
                 return security.try_code(
-                    j, w.limits, gid, client(request),
-                    lambda: auth.player_for_code(w.secret, gid, list(s.game.players), f.get("code", "")))
+                    j, w.limits, gid, client(request), lambda: w.player_for_code(s.game, f.get("code", "")))
 
         try:
             number = await run_in_threadpool(find)
@@ -500,7 +538,7 @@ async def player_slip(request: Request) -> Response:
 
         def hand_in() -> SlipRequest:
             with w.journal("") as j:
-                s = Session(j, gid)
+                s = w.session(j, gid)
                 if s.game.phase != "play":
                     raise Refused("slip", "no move is open")
                 req.move = s.game.move
