@@ -19,6 +19,8 @@ from arbitru.web.i18n import Text
 
 MAX_FIELD = 200
 MAX_CSV = 20_000
+#: the refusal of a training game's start beyond its client's share
+TOO_MANY_STARTS = "too many training games started from this address: try again in %(seconds)s seconds"
 #: the language of a game created without one, by its rule set
 LANG_BY_RULES = {"fise": "es", "greek": "el", "romanian": "ro"}
 
@@ -104,5 +106,4 @@ def count_start(request: Request, j: Journal) -> None:
     try:
         training.admit(j, training.client_key(w.secret, client(request)), time.time())
     except training.TooManyStarts as e:
-        raise Refused("form", Text("too many training games started from this address: try again in "
-                                   "%(seconds)s seconds", seconds=e.wait), 429) from None
+        raise Refused("form", Text(TOO_MANY_STARTS, seconds=e.wait), 429) from None
