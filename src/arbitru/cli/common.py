@@ -105,6 +105,11 @@ def emit_json(obj: Any) -> None:
     click.echo(json.dumps(obj, ensure_ascii=False))
 
 
+def json_option(help: str = "Print the result as JSON data.") -> Callable[[Decorated], Decorated]:
+    """``--json``: the command prints its result as one JSON object (:func:`emit_json`) into ``as_json``."""
+    return click.option("--json", "as_json", is_flag=True, help=help)
+
+
 DEFAULT_JOURNAL = "arbitru.db"
 
 

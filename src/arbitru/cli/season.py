@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from arbitru.cli.common import Number, OneLineGroup, emit_json, journal_option, read_text
+from arbitru.cli.common import Number, OneLineGroup, emit_json, journal_option, json_option, read_text
 from arbitru.engine.tiles import LANGUAGES
 from arbitru.journal.store import Journal
 from arbitru.season import championship, csvfile, ratings, registry, tournament
@@ -66,7 +66,7 @@ def registry_() -> None:
 @click.option("--category", "categories", multiple=True, help="An age category, series or division (repeatable).")
 @click.option("--rating", "rating_pairs", multiple=True, help="SYSTEM=VALUE, e.g. elod=1850 (repeatable).")
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def registry_add(name: str, licence: str, federation: str, club: str, born: int | None, categories: tuple[str, ...],
                  rating_pairs: tuple[str, ...], journal: str, as_json: bool) -> None:
     """Register one player."""
@@ -82,7 +82,7 @@ def registry_add(name: str, licence: str, federation: str, club: str, born: int 
 @click.option("--map", "maps", multiple=True, help=MAP_HELP)
 @click.option("--rating-system", default="elod", show_default=True, help="What a 'rating' column rates.")
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def registry_import(file: str, maps: tuple[str, ...], rating_system: str, journal: str, as_json: bool) -> None:
     """Register every player of a CSV file (header line; UTF-8, with or without BOM), all or none."""
     text = read_text(file)
@@ -98,7 +98,7 @@ def registry_import(file: str, maps: tuple[str, ...], rating_system: str, journa
 @click.option("--federation", default="", help="Whose licence ids the list gives.")
 @click.option("--register", "register_unknown", is_flag=True, help="Register players not yet in the registry.")
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def registry_rating_list(file: str, system: str, date: str, federation: str, register_unknown: bool,
                          journal: str, as_json: bool) -> None:
     """Import a federation's published rating list (CSV: licence, name, rating): the season starts from it."""
@@ -115,7 +115,7 @@ def registry_rating_list(file: str, system: str, date: str, federation: str, reg
 
 @registry_.command("list")
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def registry_list(journal: str, as_json: bool) -> None:
     """Every record (merged ones point at the record kept)."""
     with Journal(journal) as j:
@@ -199,7 +199,7 @@ def tournament_() -> None:
               help="The language of its pages and games (default: the rule set's).")
 @click.option("--id", "tournament_id", default=None)
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def tournament_create(name: str, start: str, end: str, place: str, organiser: str, rules: str, game_format: str,
                       method: str | None, lang: str | None, tournament_id: str | None, journal: str,
                       as_json: bool) -> None:
@@ -216,7 +216,7 @@ def tournament_create(name: str, start: str, end: str, place: str, organiser: st
 @click.option("--new", "new_names", multiple=True, help="Register a player on the spot by name (repeatable).")
 @click.option("--late", is_flag=True, help="Came after the seating was fixed (RO-5.1: last tables).")
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def tournament_enrol(tournament_id: str, players: tuple[str, ...], new_names: tuple[str, ...], late: bool,
                      journal: str, as_json: bool) -> None:
     """Enrol registered PLAYERS (registry ids) and new ones, all or none."""
@@ -242,7 +242,7 @@ def tournament_withdraw(tournament_id: str, player: str, after: int | None, jour
 @click.argument("file")
 @click.option("--title", default="")
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def tournament_record(tournament_id: str, file: str, title: str, journal: str, as_json: bool) -> None:
     """Record a game's result from a CSV file: a line ``master,<score of move 1>,…`` and a line per player
     ``<registry id>,<points of move 1>,…`` (a game played elsewhere or on paper)."""
@@ -254,7 +254,7 @@ def tournament_record(tournament_id: str, file: str, title: str, journal: str, a
 
 @tournament_.command("list")
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def tournament_list(journal: str, as_json: bool) -> None:
     with Journal(journal) as j:
         ts = [tournament.replay(j, tid) for tid in tournament.tournaments(j)]
@@ -273,7 +273,7 @@ def tournament_list(journal: str, as_json: bool) -> None:
 @click.option("--club", default=None, help="Only this club.")
 @click.option("--csv", "as_csv", is_flag=True)
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def tournament_table(tournament_id: str, method: str | None, category: str | None, club: str | None, as_csv: bool,
                      journal: str, as_json: bool) -> None:
     """The general table, recomputed from the journal, with the rule set's tie order."""
@@ -340,7 +340,7 @@ def championship_eliminate(championship_id: str, player: str, stage: int, reason
 @championship_.command("table")
 @click.argument("championship_id")
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def championship_table(championship_id: str, journal: str, as_json: bool) -> None:
     """The championship's table: each stage's points, the counted ones, the total."""
     with Journal(journal) as j:
@@ -371,7 +371,7 @@ def ratings_() -> None:
 @click.option("--as-of", default=None, help="Only tournaments ending on or before this date (YYYY-MM-DD).")
 @click.option("--csv", "as_csv", is_flag=True)
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def ratings_list(as_of: str | None, as_csv: bool, journal: str, as_json: bool) -> None:
     """The rating list, recomputed from the journal."""
     if as_of:
@@ -394,7 +394,7 @@ def ratings_list(as_of: str | None, as_csv: bool, journal: str, as_json: bool) -
 @click.argument("player")
 @click.option("--as-of", default=None)
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def ratings_player(player: str, as_of: str | None, journal: str, as_json: bool) -> None:
     """A player's history: games, places, percentages, rating after each."""
     with Journal(journal) as j:

@@ -695,10 +695,6 @@ class Session:
 
     # --- players, slips, rulings -------------------------------------------------------------------------
 
-    @action
-    def add_player(self, player: Player) -> None:
-        self._append([("player", _player_payload(player))])
-
     def seat(self, who: str) -> Seat:
         """The registered player ``who`` names: his number, or a name that is his alone.
 

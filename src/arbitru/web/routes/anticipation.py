@@ -554,7 +554,7 @@ async def sheet(request: Request) -> Response:
             raise HTTPException(404, f"no player {player!r} in this game")
         if not state.publications and not me.can_enter_slips():
             raise HTTPException(403, "results are not published yet (RO-5.5.j)")
-        return forms._page(f"Rezultate {player}", forms.results_page(state, state.results[player]))
+        return forms.printable(f"Rezultate {player}", forms.results_page(state, state.results[player]))
 
     return HTMLResponse(await run_in_threadpool(load))
 
@@ -586,16 +586,16 @@ async def form_page(request: Request) -> Response:
                     return Response(forms.ranking_csv(state), media_type="text/csv; charset=utf-8")
                 if what == "results.html":
                     body = "\n".join(forms.results_page(state, r) for r in state.ranking)
-                    return HTMLResponse(forms._page("Rezultate", body))
-                return HTMLResponse(forms._page("Clasament", forms.ranking_page(state)))
+                    return HTMLResponse(forms.printable("Rezultate", body))
+                return HTMLResponse(forms.printable("Clasament", forms.ranking_page(state)))
         players = lt.players()
         if what == "slips.html":
             body = "\n".join(forms.slips_page(lt.names.get(p, p), lt.seating.get(p)) for p in players)
-            return HTMLResponse(forms._page("Fluturași", body or forms.slips_page()))
+            return HTMLResponse(forms.printable("Fluturași", body or forms.slips_page()))
         if what == "annotation.html":
             groups = lt.groups if lt.recap else None
             body = "\n".join(forms.annotation_page(lt.names.get(p, p), lt.seating.get(p), groups) for p in players)
-            return HTMLResponse(forms._page("Formular de adnotare", body or forms.annotation_page()))
+            return HTMLResponse(forms.printable("Formular de adnotare", body or forms.annotation_page()))
         raise HTTPException(404, f"no form {what!r}")
 
     return await run_in_threadpool(load)
