@@ -1,4 +1,4 @@
-"""Every word in the reader's language (issue 19, item 2): the library's verdicts, refusals, notes and
+"""Every word in the reader's language: the library's verdicts, refusals, notes and
 announcements are messages with values, said in English by the CLI and in each catalog's language by the pages."""
 
 from __future__ import annotations

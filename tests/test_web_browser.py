@@ -167,7 +167,7 @@ def test_whole_game_through_the_pages(browser, tmp_path):
 
 
 def test_a_romanian_game_is_run_from_a_romanian_console(browser, tmp_path):
-    """Item 9: the arbiter's pages follow the game's language (buttons, headings, columns, the clock's cues)."""
+    """The arbiter's pages follow the game's language (buttons, headings, columns, the clock's cues)."""
     db = str(tmp_path / "sala.db")
     with Journal(db, actor="arbiter") as j:
         auth.set_password(j, auth.ARBITER, ARBITER_PASSWORD, auth.ARBITER)

@@ -1,4 +1,4 @@
-"""A bad request costs only its sender (issue 22, items 1, 2 and 7): every slip is checked completely at the door
+"""A bad request costs only its sender: every slip is checked completely at the door
 before it joins a group commit, one that still fails inside is taken out alone, a retried slip is stored once,
 and no input answers 500.
 """
@@ -180,7 +180,7 @@ def test_api_openapi_shares_the_doors_limits(site):
     assert any(p["name"] == "Idempotency-Key" for p in post_["parameters"])
 
 
-# --- no 500 from input (item 7) ---------------------------------------------------------------------------
+# --- no 500 from input ---------------------------------------------------------------------------
 
 
 def test_digits_that_are_not_digits_anticipation_routes_and_desk_score_superscript_two(site):

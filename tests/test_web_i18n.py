@@ -1,5 +1,5 @@
-"""Every page and printed sheet in the game's language (item 9) with each rulebook's terms; the codes sheet as PDF
-(item 7); every message the templates use translated in every catalog."""
+"""Every page and printed sheet in the game's language with each rulebook's terms; the codes sheet as PDF;
+every message the templates use translated in every catalog."""
 
 from __future__ import annotations
 

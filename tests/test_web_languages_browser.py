@@ -1,4 +1,4 @@
-"""Every word in the reader's language (issue 19, item 2), seen in a real browser against the real server: a
+"""Every word in the reader's language, seen in a real browser against the real server: a
 Romanian player's corrected slips on his phone (an inverted position, a cancellation), a Spanish phone's verdicts,
 a Greek and a Polish results page. Screenshots go to ``tests/output/`` (``lang-*.png``)."""
 

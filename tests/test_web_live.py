@@ -1,4 +1,4 @@
-"""Live pages at scale (issue 20 item 3, issue 22 item 8): a slip wakes only the pages it concerns, an unknown game's
+"""Live pages at scale: a slip wakes only the pages it concerns, an unknown game's
 live events answer 404, and pages read the game from a state kept by journal position (no replay per request)."""
 
 from __future__ import annotations

@@ -773,7 +773,7 @@ def _slip_lines(turn: int, sv: SlipVerdict) -> list[str]:
 commands = [anticipation]
 
 
-# --- the maximum, losses, the computer player (issue 12) ----------------------------------------------------
+# --- the maximum, losses, the computer player ----------------------------------------------------
 
 
 @anticipation.command("maximum")

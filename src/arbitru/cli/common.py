@@ -73,7 +73,7 @@ class OneLineGroup(click.Group):
 
 class Number(click.IntRange):
     """A whole number in a range, written in ASCII digits: click's ``int()`` also reads ``١٠`` and other Unicode
-    digits, which the door refuses everywhere else (issue 8)."""
+    digits, which the door refuses everywhere else."""
 
     name = "number"
 

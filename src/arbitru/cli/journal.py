@@ -60,7 +60,7 @@ def replay_game(journal: Journal, game_id: str) -> Replayed:
 
 
 def _season_digest(journal: Journal, game_id: str, format: str) -> tuple[str, int]:
-    """The registry, a tournament or a championship folded from its events (issue 18)."""
+    """The registry, a tournament or a championship folded from its events."""
     from arbitru.season import championship, registry, tournament
 
     state: object

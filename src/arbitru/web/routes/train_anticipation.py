@@ -1,4 +1,4 @@
-"""Training alone at anticipation (``/train/anticipation``, issue 12): a new draw or a past game's, the groups at
+"""Training alone at anticipation (``/train/anticipation``): a new draw or a past game's, the groups at
 once, the lots one by one with the turn timers of RO-4.3, each slip corrected as soon as it is handed in (the
 verdicts and what the group allowed on the trainee's own board), and at the end his game beside the computer
 player's and the maximum's, turn by turn. The library (:mod:`arbitru.formats.anticipation.training`) does it all;
