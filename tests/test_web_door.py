@@ -170,11 +170,14 @@ def test_desk_slip_with_score_superscript_two_is_refused(site, gid, arbiter):
 
 
 def test_api_openapi_shares_the_doors_limits(site):
+    from arbitru.formats.anticipation.variants import TURNS
     from arbitru.textinput import LIMITS, MAX_INT
 
     spec = site.client().get("/api/openapi.json").json()
     post_ = spec["paths"]["/api/games/{id}/slips"]["post"]
-    schema = post_["requestBody"]["content"]["application/json"]["schema"]["properties"]
+    slips = {s["title"]: s for s in post_["requestBody"]["content"]["application/json"]["schema"]["oneOf"]}
+    schema = slips["duplicate slip"]["properties"]
+    assert slips["anticipation slip"]["properties"]["turn"]["maximum"] == TURNS
     assert schema["word"]["maxLength"] == LIMITS["word"] and schema["position"]["maxLength"] == LIMITS["position"]
     assert schema["move"]["maximum"] == MAX_INT and schema["score"]["maximum"] == MAX_INT
     assert any(p["name"] == "Idempotency-Key" for p in post_["parameters"])

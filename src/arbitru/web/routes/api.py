@@ -227,6 +227,8 @@ async def api_slip(request: Request) -> Response:
 #: one line of text: no control characters (the door's rule, :func:`arbitru.textinput.check_text`)
 ONE_LINE = "^[^\\x00-\\x1f\\x7f-\\x9f]*$"
 SLIP_SCHEMA = {
+    "title": "duplicate slip",
+    "description": "a duplicate game's slip: the player's placement for the open move",
     "type": "object",
     "required": ["move"],
     "properties": {
@@ -239,6 +241,27 @@ SLIP_SCHEMA = {
                    "description": "optional: the sender's own player number"},
     },
 }
+PLACEMENT = {
+    "type": "object",
+    "properties": {name: {"type": ["string", "integer", "null"], "maxLength": FIELD}
+                   for name in ("position", "word", "score")},
+}
+ANTICIPATION_SLIP_SCHEMA = {
+    "title": "anticipation slip",
+    "description": "an anticipation game's slip (RO-4.4, online games): a turn's placements as written, with the "
+                   "turn's total and a note; late by the server's clock",
+    "type": "object",
+    "required": ["turn"],
+    "properties": {
+        "turn": {"type": "integer", "minimum": 1, "maximum": TURNS},
+        "placements": {"type": "array", "maxItems": 2, "items": PLACEMENT},
+        "turn_total": {"type": ["string", "integer", "null"], "maxLength": FIELD},
+        "note": {"type": ["string", "null"], "maxLength": FIELD},
+        "player": {"type": "string", "description": "optional: the sender's own player"},
+    },
+}
+#: a slip of either format: the game's format says which
+ANY_SLIP = {"description": "the slip of the game's format", "oneOf": [SLIP_SCHEMA, ANTICIPATION_SLIP_SCHEMA]}
 REFUSAL = {
     "type": "object",
     "properties": {
@@ -254,8 +277,11 @@ RECEIPT = {
         "seq": {"type": "integer"},
         "received": {"type": "string", "format": "date-time"},
         "late": {"type": "boolean"},
-        "move": {"type": "integer"},
+        "move": {"type": "integer", "description": "duplicate: the move"},
+        "turn": {"type": "integer", "description": "anticipation: the turn"},
         "player": {"type": "string"},
+        "replaces": {"type": ["integer", "null"], "description": "the seq of the earlier slip this one replaces"},
+        "kept_apart": {"type": "boolean", "description": "a late slip that does not replace the one in time"},
     },
 }
 OPENAPI: dict[str, Any] = {
@@ -265,14 +291,15 @@ OPENAPI: dict[str, Any] = {
     "paths": {
         "/api/games/{id}": {
             "get": {
-                "summary": "Public state of a game: board, rack, move, clock, master total",
+                "summary": "Public state of a game, as its format has it (duplicate: board, rack, move, clock, "
+                           "master total; anticipation: groups read out, lots, turn, clock, stage, players)",
                 "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}],
                 "responses": {"200": {"description": "the state"}, "404": {"description": "no such game"}},
             }
         },
         "/api/games/{id}/slips": {
             "post": {
-                "summary": "Hand in the player's slip for the open move",
+                "summary": "Hand in the player's slip (duplicate: for the open move; anticipation: for a turn)",
                 "security": [{"playerCode": []}],
                 "parameters": [
                     {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}},
@@ -282,14 +309,15 @@ OPENAPI: dict[str, Any] = {
                                     "same key (its first answer was lost), the slip gets its first receipt "
                                     "again and nothing is stored"},
                 ],
-                "requestBody": {"required": True, "content": {"application/json": {"schema": SLIP_SCHEMA}}},
+                "requestBody": {"required": True, "content": {"application/json": {"schema": ANY_SLIP}}},
                 "responses": {
                     "201": {"description": "stored in time", "content": {"application/json": {"schema": RECEIPT}}},
                     "400": {"description": "not a slip: the field refused is named",
                             "content": {"application/json": {"schema": REFUSAL}}},
                     "401": {"description": "no code, or not a code of this game"},
                     "403": {"description": "a slip in another player's name"},
-                    "409": {"description": "stored but late (receipt given), or the move is not open"},
+                    "409": {"description": "stored but late (receipt given), or the move is not open (an "
+                                           "anticipation turn whose lot is not drawn)"},
                     "429": {"description": "too many wrong codes from this address or for this game: wait the "
                                            "Retry-After seconds (nothing was checked or stored)"},
                 },
