@@ -9,6 +9,7 @@ Only the entry points import this module (``arbitru serve``, the tests); the pag
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,10 @@ class WorkerMiddleware:
         await self.app(scope, receive, send_with_worker if scope["type"] == "http" else send)
 
 
+#: seconds a player's open session is believed without asking the database again (see SessionMiddleware._trust)
+PLAYER_TRUST = 5.0
+
+
 class SessionMiddleware:
     """Reads the signed cookie into ``scope["arbitru.identity"]``; a visitor without one gets a public
     identity (and its cookie), so even the public's forms carry a CSRF token. A logged-in identity counts only
@@ -61,6 +66,22 @@ class SessionMiddleware:
     def _open(self, ident: auth.Identity) -> bool:
         with self.web.journal("") as j:
             return auth.live_session(j, ident)
+
+    def _trusted(self, ident: auth.Identity) -> bool:
+        until = self.web.players_seen.get(ident.sid)
+        return until is not None and until > time.monotonic()
+
+    def _trust(self, ident: auth.Identity) -> None:
+        """A player's session found open is believed for :data:`PLAYER_TRUST` seconds in this worker: thousands
+        of phones refetching at once then cost no database round trip each. Staff sessions are always asked
+        (a password reset in another process ends them at once); a player's ends at once in this worker
+        (:func:`arbitru.web.house.login_as`), within those seconds in the others."""
+        if ident.role != "player":
+            return
+        seen = self.web.players_seen
+        if len(seen) >= 100_000:
+            seen.clear()
+        seen[ident.sid] = time.monotonic() + PLAYER_TRUST
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"].startswith(("/api/", "/static/")):
@@ -76,8 +97,11 @@ class SessionMiddleware:
                     if k == auth.COOKIE:
                         raw = v.strip('"')
         ident = auth.unsign(self.secret, raw) if raw else None
-        if ident is not None and ident.role != "public" and not await run_in_threadpool(self._open, ident):
-            ident = None
+        if ident is not None and ident.role != "public" and not self._trusted(ident):
+            if await run_in_threadpool(self._open, ident):
+                self._trust(ident)
+            else:
+                ident = None
         fresh = ident is None
         if ident is None:
             ident = auth.Identity(auth.new_sid())

@@ -69,6 +69,8 @@ class Web:
     _writers: dict[str, tuple[threading.Lock, list[Game | None]]] = field(default_factory=dict)
     #: per game: player code -> number
     _codes: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: players' sessions found open on the server, and until when (monotonic) this worker believes them
+    players_seen: dict[str, float] = field(default_factory=dict)
     #: which games' events cannot all be read (their pages carry a banner, their writes answer 503)
     damage: DamageWatch = field(default_factory=DamageWatch)
     #: per game: what its pages computed at one journal position (seq -> key -> value), the latest seq only
@@ -314,6 +316,7 @@ def login_as(request: Request, response: Response, ident: auth.Identity) -> None
     with w.journal("") as j:
         old = identity(request)
         if old.role != "public":
+            w.players_seen.pop(old.sid, None)
             auth.close_session(j, old)
         if ident.role != "public":
             auth.open_session(j, ident)

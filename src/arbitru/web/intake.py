@@ -155,8 +155,7 @@ class Intake:
         except GameError as e:
             _decide(req, 409, {"error": str(e), "stored": False})
             return False
-        body = {"stored": True, "seq": seq, **slip.to_payload(), "replaces": receipt.replaces,
-                "kept_apart": receipt.kept_apart}
+        body = {"stored": True, "seq": seq, **slip.to_payload()}
         if slip.late:
             _decide(req, 409, {"error": "late: stored and flagged (FISE-6)", **body})
         else:

@@ -176,7 +176,7 @@ def player_of(number: str, name: str, table: str = "", where: str = "") -> Playe
     :raises GameError: for a missing or malformed number.
     """
     number, name, table = number.strip(), name.strip(), table.strip()
-    if not number or len(number) > 10 or not (number.isascii() and number.isalnum()):
+    if not number or len(number) > 10 or not number.isalnum():
         raise GameError(f"{where}player number {number!r}: letters and digits, at most 10")
     try:
         check_text(name, "name")
