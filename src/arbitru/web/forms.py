@@ -9,12 +9,13 @@ import time
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
+from starlette.responses import Response
 
 from arbitru.journal import training
 from arbitru.journal.store import Journal
 from arbitru.textinput import MAX_DIGITS, MAX_INT, REASONS, InputError, ascii_number, check_whole, parse_signed
 from arbitru.web import auth, i18n
-from arbitru.web.house import client, identity, web
+from arbitru.web.house import client, identity, login_as, web
 from arbitru.web.i18n import Text
 
 MAX_FIELD = 200
@@ -64,6 +65,19 @@ def need(request: Request, role: str) -> auth.Identity:
     if not ok:
         raise HTTPException(403 if me.role != "public" else 401, f"this needs the {role}: log in")
     return me
+
+
+def own_player(request: Request, gid: str) -> auth.Identity:
+    """The identity of a player signed in to game ``gid`` (with his code): only he sends his slips (403 else)."""
+    me = identity(request)
+    if me.role != "player" or me.game != gid:
+        raise HTTPException(403, "join this game with your code first")
+    return me
+
+
+def sign_in_player(request: Request, response: Response, gid: str, player: str) -> None:
+    """The visitor becomes ``player`` of game ``gid`` (a new session; the one it replaces ends)."""
+    login_as(request, response, auth.Identity(auth.new_sid(), "player", "", gid, player))
 
 
 def whole(fields: dict[str, str], name: str, default: int | None = None) -> int | None:

@@ -60,8 +60,8 @@ from arbitru.web.anticipation_pages import (
     script_steps,
     ticking,
 )
-from arbitru.web.forms import MAX_CSV, Refused, need, read_form, whole_in
-from arbitru.web.house import Endpoint, Web, base_url, client, identity, login_as, web
+from arbitru.web.forms import MAX_CSV, Refused, need, own_player, read_form, sign_in_player, whole_in
+from arbitru.web.house import Endpoint, Web, base_url, client, identity, web
 from arbitru.web.i18n import Text
 from arbitru.web.pdf import pdf_of
 from arbitru.web.season_context import tournament_game_form
@@ -682,16 +682,14 @@ async def join(request: Request) -> Response:
         return w.render(request, "anticipation/play.html", status=e.status, errors={e.field: e.message}, **ctx,
                         **phone_language(request, ctx["game"]))
     response = RedirectResponse(f"/games/{gid}/play{i18n.keep(request.query_params.get('lang'))}", 303)
-    await run_in_threadpool(login_as, request, response, auth.Identity(auth.new_sid(), "player", "", gid, player))
+    await run_in_threadpool(sign_in_player, request, response, gid, player)
     return response
 
 
 async def player_slip(request: Request) -> Response:
     w = web(request)
     gid = request.path_params["gid"]
-    me = identity(request)
-    if me.role != "player" or me.game != gid:
-        raise HTTPException(403, "join this game with your code first")
+    me = own_player(request, gid)
     try:
         f = await read_form(request)
         turn = whole_in(f, "turn", 1, TURNS)

@@ -41,8 +41,18 @@ from arbitru.season import tournament
 from arbitru.textinput import InputError, number_order
 from arbitru.web import auth, i18n, security, views, wordlists
 from arbitru.web.acting import Page, Perform, act
-from arbitru.web.forms import LANG_BY_RULES, MAX_CSV, Refused, need, read_form, refused, whole
-from arbitru.web.house import Endpoint, Web, base_url, client, identity, login_as, web
+from arbitru.web.forms import (
+    LANG_BY_RULES,
+    MAX_CSV,
+    Refused,
+    need,
+    own_player,
+    read_form,
+    refused,
+    sign_in_player,
+    whole,
+)
+from arbitru.web.house import Endpoint, Web, base_url, client, identity, web
 from arbitru.web.intake import SlipRequest, at_the_door
 from arbitru.web.pdf import pdf_of
 from arbitru.web.season_context import tournament_game_form
@@ -465,9 +475,7 @@ async def play_fragment(request: Request) -> Response:
     and language for every phone, around what only this player sees (drawn once per position for him)."""
     w = web(request)
     gid = request.path_params["gid"]
-    me = identity(request)
-    if me.role != "player" or me.game != gid:
-        raise HTTPException(403, "join this game with your code first")
+    me = own_player(request, gid)
     lang = request.query_params.get("lang")
     player = me.player
 
@@ -513,7 +521,7 @@ async def join(request: Request) -> Response:
             **ctx,
         )
     response = RedirectResponse(f"/games/{gid}/play", 303)
-    await run_in_threadpool(login_as, request, response, auth.Identity(auth.new_sid(), "player", "", gid, number))
+    await run_in_threadpool(sign_in_player, request, response, gid, number)
     return response
 
 
@@ -521,9 +529,7 @@ async def player_slip(request: Request) -> Response:
     """A slip from the phone: always the signed-in player's own, for the open move; late by the server clock."""
     w = web(request)
     gid = request.path_params["gid"]
-    me = identity(request)
-    if me.role != "player" or me.game != gid:
-        raise HTTPException(403, "join this game with your code first")
+    me = own_player(request, gid)
     try:
         f = await read_form(request)
 

@@ -19,9 +19,9 @@ from arbitru.formats.duplicate import results
 from arbitru.formats.duplicate.game import Player, Session, Settings
 from arbitru.formats.duplicate.rulesets import RULESETS, ruleset
 from arbitru.formats.duplicate.slips import Slip
-from arbitru.web import auth, views, wordlists
-from arbitru.web.forms import LANG_BY_RULES, Refused, count_start, read_form, whole
-from arbitru.web.house import Web, identity, login_as, web
+from arbitru.web import views, wordlists
+from arbitru.web.forms import LANG_BY_RULES, Refused, count_start, read_form, sign_in_player, whole
+from arbitru.web.house import Web, identity, web
 
 TRAINEE = "1"
 
@@ -68,7 +68,7 @@ async def start(request: Request) -> Response:
     except Refused as e:
         return await run_in_threadpool(_start_page, request, e.status, f, {e.field: e.message})
     response = RedirectResponse(f"/train/{gid}", 303)
-    login_as(request, response, auth.Identity(auth.new_sid(), "player", "", gid, TRAINEE))
+    sign_in_player(request, response, gid, TRAINEE)
     return response
 
 

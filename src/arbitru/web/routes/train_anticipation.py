@@ -25,7 +25,7 @@ from arbitru.formats.anticipation.hall import hall_state as light
 from arbitru.formats.anticipation.turns import TURN_MINUTES
 from arbitru.formats.anticipation.variants import TURNS, Settings
 from arbitru.journal.store import Journal
-from arbitru.web import auth, i18n, wordlists
+from arbitru.web import i18n, wordlists
 from arbitru.web.anticipation_pages import (
     LANG,
     board_cells,
@@ -35,8 +35,8 @@ from arbitru.web.anticipation_pages import (
     groups_of,
     phone_language,
 )
-from arbitru.web.forms import Refused, count_start, read_form
-from arbitru.web.house import Endpoint, Web, identity, login_as, web
+from arbitru.web.forms import Refused, count_start, read_form, sign_in_player
+from arbitru.web.house import Endpoint, Web, identity, web
 from arbitru.web.i18n import Text
 
 PREFIX = "/train/anticipation"
@@ -121,7 +121,7 @@ async def start(request: Request) -> Response:
     except Refused as e:
         return await run_in_threadpool(_start_page, w, request, e.status, f, {e.field: e.message})
     response = RedirectResponse(f"{PREFIX}/{gid}{i18n.keep(request.query_params.get('lang'))}", 303)
-    login_as(request, response, auth.Identity(auth.new_sid(), "player", "", gid, training.TRAINEE))
+    sign_in_player(request, response, gid, training.TRAINEE)
     return response
 
 
