@@ -36,6 +36,7 @@ from arbitru.formats.anticipation.draw import (
 from arbitru.formats.anticipation.game import AnticipationGame, read_seating_csv, resolve_lexicon
 from arbitru.formats.anticipation.hints import slip_hints
 from arbitru.formats.anticipation.notices import notices
+from arbitru.formats.anticipation.order import Action
 from arbitru.formats.anticipation.seating import read_entrants_csv, seat
 from arbitru.formats.anticipation.slips import Slip, SlipRow, check_row
 from arbitru.formats.anticipation.turns import TURN_MINUTES
@@ -396,7 +397,7 @@ def do_desk_slip(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
         except InputError as e:
             where = DESK_FIELDS.get(e.field, e.field or "table")
             raise Refused(where.replace("%s", str(i)), i18n.refusal(e)) from None
-    if slip.turn is not None and slip.turn not in game.order().lots:
+    if slip.turn is not None and game.hall().why_not(Action.HAND_IN, turn_timer(slip.turn)) is not None:
         raise Refused("collected", Text("the lot of turn %(n)s is not drawn yet (RO-5.3)", n=slip.turn))
     try:
         game.enter_slips([slip], replace=f.get("replace") == "1")
