@@ -107,7 +107,7 @@ def test_standings_reloaded_without_a_change_replay_no_game(tmp_path, monkeypatc
 
 
 def test_phone_fragments_draw_the_hall_once_per_journal_position_and_each_player_once(tmp_path, monkeypatch):
-    from arbitru.web.app import Web
+    from arbitru.web.house import Web
 
     site = make_site(tmp_path)
     gid = make_game(site)
