@@ -12,8 +12,9 @@ from arbitru.formats.duplicate.game import Player, Session, Settings
 from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal.store import Journal
+from arbitru.lexicons.synthetic import load_lexicon
 from arbitru.web import auth
-from arbitru.web.app import create_app, load_lexicon
+from arbitru.web.app import create_app
 from test_web_anticipation import desk_client, lot, read_all, type_slip
 from test_web_anticipation_browser import OUTPUT, PHONE, browser, new_page, no_horizontal_scroll  # noqa: F401
 from web_anticipation_support import form, groups_text, imported_words

@@ -6,7 +6,9 @@ concerns (:class:`Refused`). Part of the web's house: it imports no route.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
@@ -14,7 +16,7 @@ from starlette.responses import Response
 from arbitru.journal import training
 from arbitru.journal.store import Journal
 from arbitru.textinput import MAX_DIGITS, MAX_INT, REASONS, InputError, ascii_number, check_whole, parse_signed
-from arbitru.web import auth, i18n
+from arbitru.web import auth, i18n, security
 from arbitru.web.house import client, identity, login_as, web
 from arbitru.web.i18n import Text
 
@@ -73,6 +75,28 @@ def own_player(request: Request, gid: str) -> auth.Identity:
     if me.role != "player" or me.game != gid:
         raise HTTPException(403, "join this game with your code first")
     return me
+
+
+async def player_of_code(request: Request, gid: str,
+                         players: Callable[[Journal], Callable[[str], str | None]]) -> str:
+    """The player of game ``gid`` whose code the join form sent (``players(journal)`` reads the game, then looks a
+    code up), through the code door's throttle: refused beside the code, 429 while the door makes this client or
+    game wait, 401 for a code of no player."""
+    w = web(request)
+    f = await read_form(request)
+
+    def find() -> str | None:
+        with w.journal("") as j:
+            lookup = players(j)
+            return security.try_code(j, w.limits, gid, client(request), lambda: lookup(f.get("code", "")))
+
+    try:
+        player = await run_in_threadpool(find)
+    except security.Throttled as t:
+        raise Refused("code", Text("too many failed attempts: try again in %(n)s s", n=t.wait), 429) from None
+    if player is None:
+        raise Refused("code", Text("this code is not one of this game's players' codes"), 401)
+    return player
 
 
 def sign_in_player(request: Request, response: Response, gid: str, player: str) -> None:

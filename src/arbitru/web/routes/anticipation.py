@@ -45,7 +45,7 @@ from arbitru.formats.anticipation.verdicts import PlayerResult, SlipVerdict, Ver
 from arbitru.journal.store import Journal
 from arbitru.season import tournament
 from arbitru.textinput import InputError, ascii_number, is_ascii_number
-from arbitru.web import auth, i18n, security, wordlists
+from arbitru.web import auth, i18n, wordlists
 from arbitru.web.acting import Page, Perform, act
 from arbitru.web.anticipation_pages import (
     LANG,
@@ -61,8 +61,8 @@ from arbitru.web.anticipation_pages import (
     script_steps,
     ticking,
 )
-from arbitru.web.forms import MAX_CSV, Refused, need, own_player, read_form, sign_in_player, whole_in
-from arbitru.web.house import Endpoint, Web, base_url, client, identity, web
+from arbitru.web.forms import MAX_CSV, Refused, need, own_player, player_of_code, read_form, sign_in_player, whole_in
+from arbitru.web.house import Endpoint, Web, base_url, identity, web
 from arbitru.web.i18n import Text
 from arbitru.web.pdf import pdf_of
 from arbitru.web.season_context import tournament_game_form
@@ -664,20 +664,11 @@ async def join(request: Request) -> Response:
     w = web(request)
     gid = request.path_params["gid"]
     try:
-        f = await read_form(request)
+        def players(j: Journal) -> Callable[[str], str | None]:
+            lt = light(j, open_game(j, gid))
+            return lambda code: auth.player_for_code(w.secret, gid, lt.players(), code)
 
-        def find() -> str | None:
-            with w.journal("") as j:
-                lt = light(j, open_game(j, gid))
-                return security.try_code(j, w.limits, gid, client(request),
-                                         lambda: auth.player_for_code(w.secret, gid, lt.players(), f.get("code", "")))
-
-        try:
-            player = await run_in_threadpool(find)
-        except security.Throttled as t:
-            raise Refused("code", Text("too many failed attempts: try again in %(n)s s", n=t.wait), 429) from None
-        if player is None:
-            raise Refused("code", Text("this code is not one of this game's players' codes"), 401)
+        player = await player_of_code(request, gid, players)
     except Refused as e:
         ctx = await run_in_threadpool(play_context, w, gid, identity(request))
         return w.render(request, "anticipation/play.html", status=e.status, errors={e.field: e.message}, **ctx,

@@ -39,7 +39,7 @@ from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal.store import Journal
 from arbitru.season import tournament
 from arbitru.textinput import InputError, number_order
-from arbitru.web import auth, i18n, security, views, wordlists
+from arbitru.web import auth, i18n, views, wordlists
 from arbitru.web.acting import Page, Perform, act
 from arbitru.web.forms import (
     LANG_BY_RULES,
@@ -47,12 +47,13 @@ from arbitru.web.forms import (
     Refused,
     need,
     own_player,
+    player_of_code,
     read_form,
     refused,
     sign_in_player,
     whole,
 )
-from arbitru.web.house import Endpoint, Web, base_url, client, identity, web
+from arbitru.web.house import Endpoint, Web, base_url, identity, web
 from arbitru.web.intake import SlipRequest, at_the_door
 from arbitru.web.pdf import pdf_of
 from arbitru.web.season_context import tournament_game_form
@@ -500,20 +501,11 @@ async def join(request: Request) -> Response:
     w = web(request)
     gid = request.path_params["gid"]
     try:
-        f = await read_form(request)
+        def players(j: Journal) -> Callable[[str], str | None]:
+            game = _reading(w, j, gid).game
+            return lambda code: w.player_for_code(game, code)
 
-        def find() -> str | None:
-            with w.journal("") as j:
-                s = _reading(w, j, gid)
-                return security.try_code(
-                    j, w.limits, gid, client(request), lambda: w.player_for_code(s.game, f.get("code", "")))
-
-        try:
-            number = await run_in_threadpool(find)
-        except security.Throttled as t:
-            raise Refused("code", str(t), 429) from None
-        if number is None:
-            raise Refused("code", "this code is not one of this game's players' codes", 401)
+        number = await player_of_code(request, gid, players)
     except Refused as e:
         ctx = await run_in_threadpool(_public, w, gid)
         return w.render(
