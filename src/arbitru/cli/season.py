@@ -8,6 +8,7 @@ import click
 
 from arbitru.cli.common import Number, OneLineGroup, emit_json, journal_option, json_option, read_text
 from arbitru.engine.tiles import LANGUAGES
+from arbitru.formats import DUPLICATE
 from arbitru.journal.store import Journal
 from arbitru.season import championship, csvfile, ratings, registry, tournament
 from arbitru.season.registry import Entry, RegistryError
@@ -192,7 +193,7 @@ def tournament_() -> None:
 @click.option("--place", default="")
 @click.option("--organiser", default="")
 @click.option("--rules", type=click.Choice(tournament.RULE_SETS), default="fise", show_default=True)
-@click.option("--format", "game_format", type=click.Choice(tournament.GAME_FORMATS), default="duplicate",
+@click.option("--format", "game_format", type=click.Choice(tournament.GAME_FORMATS), default=DUPLICATE.name,
               show_default=True)
 @click.option("--method", type=click.Choice(METHODS), default=None, help="The general table's method (FISE-15).")
 @click.option("--lang", type=click.Choice(LANGUAGES), default=None,

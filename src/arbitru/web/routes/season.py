@@ -12,6 +12,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from arbitru.errors import ArbitruError
+from arbitru.formats import ANTICIPATION, DUPLICATE
 from arbitru.season import championship, csvfile, ratings, registry, tournament
 from arbitru.season.registry import Entry
 from arbitru.season.table import TIE_ORDER, Row, general_table, table_csv
@@ -170,7 +171,7 @@ def _event_from(f: dict[str, str]) -> Event:
         raise Refused("rules", f"language {f['lang']!r}")
     try:
         return Event(f.get("name", ""), f["start"], f.get("end", ""), f.get("place", ""), f.get("organiser", ""),
-                     rules, "anticipation" if rules == "ro-anticipation" else "duplicate", f.get("method", ""),
+                     rules, (ANTICIPATION if rules == "ro-anticipation" else DUPLICATE).name, f.get("method", ""),
                      lang=f.get("lang", ""))
     except ArbitruError as e:
         where = next((k for k in ("name", "end", "place", "organiser") if k in str(e)), "rules")
