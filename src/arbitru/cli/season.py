@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
@@ -130,10 +131,16 @@ def registry_list(journal: str, as_json: bool) -> None:
 @registry_.command("export")
 @click.option("-o", "--output", default=None, help="Write to this file (default: standard output).")
 @journal_option()
-def registry_export(output: str | None, journal: str) -> None:
-    """The registry as CSV (a spreadsheet opens it safely)."""
+@click.option("--json", "as_json", is_flag=True, help="The records as JSON (the ones not merged), not CSV.")
+def registry_export(output: str | None, journal: str, as_json: bool) -> None:
+    """The registry as CSV (a spreadsheet opens it safely), or as JSON: the records the CSV holds."""
     with Journal(journal) as j:
-        _write(csvfile.write_players(registry.load(j)), output)
+        reg = registry.load(j)
+    if as_json:
+        text = json.dumps({"players": [r.to_dict() for r in reg.active()]}, ensure_ascii=False) + "\n"
+    else:
+        text = csvfile.write_players(reg)
+    _write(text, output)
 
 
 @registry_.command("correct")
