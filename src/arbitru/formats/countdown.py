@@ -13,13 +13,31 @@ same time left at the time it is asked about.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from arbitru.errors import ArbitruError
+from arbitru.messages import Text, recognised
 
 CLOCK_ACTIONS = ("start", "pause", "resume", "stop")
 #: the states each action needs; ``stop`` ends the time early (a trainee done, every slip in)
 _NEEDS = {"start": ("idle",), "pause": ("running",), "resume": ("paused",), "stop": ("running", "paused")}
+#: the timers' names with a number (a timer's name is a message, said in the page's language)
+_NAMES = ("turn %(n)s", "move %(n)s")
+#: why an action does not fit a state, a message for each pair (said in the page's language)
+_REFUSED: dict[tuple[str, str], Callable[[Text], Text]] = {
+    ("start", "running"): lambda t: Text("the %(timer)s timer is running: it cannot start", timer=t),
+    ("start", "paused"): lambda t: Text("the %(timer)s timer is paused: it cannot start", timer=t),
+    ("start", "stopped"): lambda t: Text("the %(timer)s timer is stopped: it cannot start", timer=t),
+    ("pause", "idle"): lambda t: Text("the %(timer)s timer is idle: it cannot pause", timer=t),
+    ("pause", "paused"): lambda t: Text("the %(timer)s timer is paused: it cannot pause", timer=t),
+    ("pause", "stopped"): lambda t: Text("the %(timer)s timer is stopped: it cannot pause", timer=t),
+    ("resume", "idle"): lambda t: Text("the %(timer)s timer is idle: it cannot resume", timer=t),
+    ("resume", "running"): lambda t: Text("the %(timer)s timer is running: it cannot resume", timer=t),
+    ("resume", "stopped"): lambda t: Text("the %(timer)s timer is stopped: it cannot resume", timer=t),
+    ("stop", "idle"): lambda t: Text("the %(timer)s timer is idle: it cannot stop", timer=t),
+    ("stop", "stopped"): lambda t: Text("the %(timer)s timer is stopped: it cannot stop", timer=t),
+}
 
 
 class ClockError(ArbitruError):
@@ -55,7 +73,7 @@ class Countdown:
         if action not in _NEEDS:
             return f"clock action {action!r}; known: {', '.join(CLOCK_ACTIONS)}"
         if self.state not in _NEEDS[action]:
-            return f"the {self.name} timer is {self.state}: it cannot {action}"
+            return _REFUSED[action, self.state](recognised(self.name, _NAMES))
         return None
 
     def apply(self, action: str, at: float) -> None:

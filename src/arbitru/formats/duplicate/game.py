@@ -40,7 +40,7 @@ from arbitru.formats import payload
 from arbitru.formats.countdown import CLOCK_ACTIONS, ClockError, Countdown
 from arbitru.formats.duplicate import announce, master, racks, variants
 from arbitru.formats.duplicate.master import Candidate
-from arbitru.formats.duplicate.order import Action, MoveOrder
+from arbitru.formats.duplicate.order import CLOCK_REFUSED, Action, MoveOrder
 from arbitru.formats.duplicate.racks import Draw
 from arbitru.formats.duplicate.rulesets import RuleSet, RuleSetError, cites
 from arbitru.formats.duplicate.slips import Slip, Verdict, checked, judge
@@ -779,7 +779,7 @@ class Session:
         if refusal is not None:
             raise OrderError(refusal)
         if order.clock.why_not(act):
-            raise GameError(f"the clock of move {g.move} is {order.clock.state}: it cannot {act}")
+            raise GameError(CLOCK_REFUSED[act, order.clock.state](g.move))
         self._append([("clock", {"move": g.move, "action": act, "at": now})])
         return g.clock
 
