@@ -7,27 +7,16 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from arbitru.formats.countdown import Countdown
+from arbitru.formats.countdown import Countdown, refused
 from arbitru.formats.refusal import Refusal
 from arbitru.messages import Text
 
-#: why a move's clock cannot do what is asked in its state, a message for each pair (said in the page's language)
-CLOCK_REFUSED: dict[tuple[str, str], Callable[[int], Text]] = {
-    ("start", "running"): lambda move: Text("the clock of move %(move)s is running: it cannot start", move=move),
-    ("start", "paused"): lambda move: Text("the clock of move %(move)s is paused: it cannot start", move=move),
-    ("start", "stopped"): lambda move: Text("the clock of move %(move)s is stopped: it cannot start", move=move),
-    ("pause", "idle"): lambda move: Text("the clock of move %(move)s is idle: it cannot pause", move=move),
-    ("pause", "paused"): lambda move: Text("the clock of move %(move)s is paused: it cannot pause", move=move),
-    ("pause", "stopped"): lambda move: Text("the clock of move %(move)s is stopped: it cannot pause", move=move),
-    ("resume", "idle"): lambda move: Text("the clock of move %(move)s is idle: it cannot resume", move=move),
-    ("resume", "running"): lambda move: Text("the clock of move %(move)s is running: it cannot resume", move=move),
-    ("resume", "stopped"): lambda move: Text("the clock of move %(move)s is stopped: it cannot resume", move=move),
-    ("stop", "idle"): lambda move: Text("the clock of move %(move)s is idle: it cannot stop", move=move),
-    ("stop", "stopped"): lambda move: Text("the clock of move %(move)s is stopped: it cannot stop", move=move),
-}
+
+def move_clock(move: int) -> Text:
+    """A move's clock, as a refusal names it."""
+    return Text("the clock of move %(move)s", move=move)
 
 
 class Phase(enum.Enum):
@@ -86,5 +75,5 @@ class MoveOrder:
                                 rule=self.time_rule)
             )
         if action is Action.START_CLOCK and phase is not Phase.CLOCK_DUE:
-            return Refusal(self.time_rule, CLOCK_REFUSED["start", self.clock.state](self.move))
+            return Refusal(self.time_rule, refused("start", self.clock.state, move_clock(self.move)))
         return None
