@@ -133,7 +133,7 @@ def registry_list(journal: str, as_json: bool) -> None:
 @registry_.command("export")
 @click.option("-o", "--output", default=None, help="Write to this file (default: standard output).")
 @journal_option()
-@click.option("--json", "as_json", is_flag=True, help="The records as JSON (the ones not merged), not CSV.")
+@json_option("The records as JSON (the ones not merged), not CSV.")
 def registry_export(output: str | None, journal: str, as_json: bool) -> None:
     """The registry as CSV (a spreadsheet opens it safely), or as JSON: the records the CSV holds."""
     with Journal(journal) as j:
@@ -156,7 +156,7 @@ def registry_export(output: str | None, journal: str, as_json: bool) -> None:
 @click.option("--rating", "rating_pairs", multiple=True, help="SYSTEM=VALUE (replaces the record's ratings).")
 @click.option("--reason", default="")
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def registry_correct(player: str, name: str | None, licence: str | None, federation: str | None, club: str | None,
                      born: int | None, categories: tuple[str, ...], rating_pairs: tuple[str, ...], reason: str,
                      journal: str, as_json: bool) -> None:
@@ -182,7 +182,7 @@ def registry_correct(player: str, name: str | None, licence: str | None, federat
 @click.argument("into")
 @click.option("--reason", default="")
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def registry_merge(player: str, into: str, reason: str, journal: str, as_json: bool) -> None:
     """Two records of one person: PLAYER's results count for INTO in every table from now on."""
     with Journal(journal) as j:
@@ -244,7 +244,7 @@ def tournament_enrol(tournament_id: str, players: tuple[str, ...], new_names: tu
 @click.argument("player")
 @click.option("--after", type=GAMES, default=None, help="The last game he plays (default: the games so far).")
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def tournament_withdraw(tournament_id: str, player: str, after: int | None, journal: str, as_json: bool) -> None:
     """A player withdraws: he plays no later game of the tournament."""
     with Journal(journal) as j:
@@ -326,7 +326,7 @@ def championship_() -> None:
 @click.option("--best", type=GAMES, default=0, help="How many stages count (0: all).")
 @click.option("--id", "championship_id", default=None)
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def championship_create(name: str, points: str, best: int, championship_id: str | None, journal: str,
                         as_json: bool) -> None:
     table = [parse_signed(p, "--points") for p in points.split(",") if p.strip()]
@@ -339,7 +339,7 @@ def championship_create(name: str, points: str, best: int, championship_id: str 
 @click.argument("championship_id")
 @click.argument("tournament_id")
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def championship_stage(championship_id: str, tournament_id: str, journal: str, as_json: bool) -> None:
     """Add a tournament as the next stage."""
     with Journal(journal) as j:
@@ -356,7 +356,7 @@ def championship_stage(championship_id: str, tournament_id: str, journal: str, a
 @click.argument("stage", type=GAMES)
 @click.option("--reason", required=True)
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def championship_eliminate(championship_id: str, player: str, stage: int, reason: str, journal: str,
                            as_json: bool) -> None:
     """No ranking points for PLAYER from STAGE (RO-6.4, RO-7.1)."""
