@@ -111,13 +111,33 @@ def serve(
         os.environ[ENV_BASE_URL] = base
         os.environ[ENV_TRUST_PROXY] = ",".join(proxies)
         os.environ[ENV_LIVE_PER_CLIENT] = str(live_per_client)
-        uvicorn.run("arbitru.web.app:create_app_from_env", factory=True, host=host, port=port, workers=workers,
-                    log_level="warning", proxy_headers=False)
+        from uvicorn.supervisors import Multiprocess
+
+        config = uvicorn.Config("arbitru.web.app:create_app_from_env", factory=True, host=host, port=port,
+                                workers=workers, log_level="warning", proxy_headers=False)
+        # uvicorn's supervisor (it starts a worker again when one dies) over a socket bound here: uvicorn's own
+        # has protocol 0, so asyncio never sets TCP_NODELAY on its connections and every answer of a worker
+        # waits ~40 ms for the phone's delayed ACK
+        Multiprocess(config, sockets=[listening_socket(host, port)]).run()
         return
     limits = security.Limits(trusted_proxies=proxies, live_per_client=live_per_client)
     app = create_app(journal, base_url=base, limits=limits)
     # uvicorn's own X-Forwarded-For handling stays off: the app decides whom to believe (--trust-proxy)
     uvicorn.run(app, host=host, port=port, log_level="warning", proxy_headers=False)
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The TCP socket every worker accepts on, inherited by them (the kernel shares its connections out)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as e:
+        sock.close()
+        raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror}") from None
+    sock.set_inheritable(True)
+    return sock
 
 
 @click.group(cls=OneLineGroup)

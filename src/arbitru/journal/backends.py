@@ -13,6 +13,7 @@ A store is named by ``--db``: a path or ``sqlite:///path`` for SQLite, ``postgre
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sqlite3
 import zlib
@@ -124,6 +125,10 @@ class Backend:
 
     def notify(self, db: Connection, game_id: str, seq: int) -> None:
         """Inside the appending transaction: tell other processes, at commit, that the game has changed."""
+
+    def pipeline(self, db: Connection) -> contextlib.AbstractContextManager[Any]:
+        """Statements sent without waiting for each answer (PostgreSQL); SQLite, in process, has no round trip."""
+        return contextlib.nullcontext()
 
     def integrity(self, db: Connection) -> list[str]:
         return []
@@ -271,6 +276,10 @@ class PostgresBackend(Backend):
                                   connect_timeout=int(BUSY_TIMEOUT)) as db:
             if db.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone() is None:
                 db.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+
+    def pipeline(self, db: Connection) -> contextlib.AbstractContextManager[Any]:
+        # psycopg's pipeline mode: the appends of a group commit go out together and are answered together
+        return db.pipeline()  # type: ignore[attr-defined,no-any-return]
 
     def notify(self, db: Connection, game_id: str, seq: int) -> None:
         # delivered to every LISTENer when the transaction commits, never if it rolls back

@@ -115,6 +115,12 @@ class Journal:
         self._locked: set[str] = set()
         self._last: dict[str, int] = {}
         self._announce: dict[str, int] = {}
+        #: the server time the last append of this connection was recorded with (the receipt's time, known
+        #: without reading the event back)
+        self.recorded = ""
+        #: a game's record never changes (FISE-3) and, outside a disposable store, never goes: read once per
+        #: connection
+        self._infos: dict[str, GameInfo] = {}
         try:
             self.db: Connection = self.backend.connect()
         except self.backend.Error as e:
@@ -203,6 +209,17 @@ class Journal:
             with suppress(*b.Error):
                 self.db.execute("ROLLBACK")
             raise JournalError(f"the journal {self.path} could not commit: {e}") from None
+
+    @contextmanager
+    def pipeline(self) -> Iterator[None]:
+        """Inside a transaction: the statements of the block are sent without waiting for each answer
+        (PostgreSQL's pipeline mode: one round trip for a group commit's appends); a failure of any of them is
+        raised at the latest when the block ends, and the transaction is then to be rolled back. SQLite runs
+        each statement at once."""
+        if not self._depth:
+            raise JournalError("a pipeline runs inside a transaction")
+        with self.backend.pipeline(self.db):
+            yield
 
     @contextmanager
     def savepoint(self) -> Iterator[None]:
@@ -298,6 +315,7 @@ class Journal:
                     )
                     seqs.append(last)
                 self._last[game_id] = last
+                self.recorded = now
                 if seqs:
                     self._announce[game_id] = last
         except self.backend.IntegrityError as e:
@@ -369,10 +387,16 @@ class Journal:
         return row
 
     def game(self, game_id: str) -> GameInfo:
+        known = self._infos.get(game_id)
+        if known is not None:
+            return known
         row = self._game_row(game_id)
         if row is None:
             raise JournalError(f"no game {game_id!r} in {self.path}")
-        return _game_info(row)
+        info = _game_info(row)
+        if not self.disposable:
+            self._infos[game_id] = info
+        return info
 
     def games(self, format: str | None = None) -> list[GameInfo]:
         return [_game_info(row) for row in self._game_rows(format)]
@@ -423,6 +447,9 @@ class Journal:
                 yield _event(game_id, row)
         except self.backend.Error as e:
             raise JournalError(f"game {game_id}: the journal is damaged after event {seq}: {e}") from None
+        if not kind and game_id in self._locked:
+            # read to the end under the game's lock: the next append need not ask for the last seq again
+            self._last[game_id] = int(seq)
 
     # --- checking ------------------------------------------------------------------------------------------
 

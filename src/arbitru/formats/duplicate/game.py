@@ -527,10 +527,12 @@ class Session:
     """A game in a journal: replays it on opening, and appends each action's events before applying them."""
 
     def __init__(
-        self, journal: Journal, game_id: str, lexicon: Lexicon | None = None, state: Game | None = None
+        self, journal: Journal, game_id: str, lexicon: Lexicon | None = None, state: Game | None = None,
+        *, refresh: bool = True,
     ) -> None:
         """``state``: the game as folded earlier by this process (a server keeps it between requests); only
-        the events after it are folded in, and it is not to be used elsewhere meanwhile."""
+        the events after it are folded in (``refresh=False``: by the caller, inside its own transaction), and
+        it is not to be used elsewhere meanwhile."""
         info = journal.game(game_id)
         if info.format != FORMAT:
             raise GameError(f"game {game_id} is a {info.format} game, not duplicate")
@@ -548,7 +550,8 @@ class Session:
         self._moved_on: Event | None = None
         if state is not None and state.id == game_id:
             self.game = state
-            self._refresh()
+            if refresh:
+                self._refresh()
             self._moved_on = None
         else:
             self.game = replay(game_id, self.settings, journal.iter_events(game_id))
