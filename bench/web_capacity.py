@@ -29,6 +29,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -61,14 +62,27 @@ def ensure_wrk() -> str:
 
 def cpu_seconds(pids: list[int]) -> float:
     """utime + stime of these processes (those gone meanwhile count 0)."""
-    total = 0
+    return sum(cpu_each(pids).values())
+
+
+def cpu_each(pids: list[int]) -> dict[int, float]:
+    """Each live process's utime + stime so far."""
+    out = {}
     for pid in pids:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        total += int(fields[11]) + int(fields[12])
-    return total / TICKS
+        out[pid] = (int(fields[11]) + int(fields[12])) / TICKS
+    return out
+
+
+def cpu_since(root: int, before: dict[int, float]) -> float:
+    """The CPU the processes under ``root`` took since ``before`` (:func:`cpu_each` of them then): those started
+    meanwhile (a database backend for a new connection, a worker started again) count whole; those gone meanwhile
+    are missed."""
+    now = cpu_each(children_of(root))
+    return sum(t - before.get(pid, 0.0) for pid, t in now.items())
 
 
 def children_of(pid: int) -> list[int]:
@@ -133,6 +147,51 @@ class Step:
         )
 
 
+@dataclass
+class WrkRun:
+    """What a wrk run printed (``wrk_report.lua``) and the CPU it took."""
+
+    requests: int = 0
+    seconds: float = 0.0
+    socket_errors: int = 0
+    p50: float = 0.0
+    p99: float = 0.0
+    worst: float = 0.0
+    cpu: float = 0.0
+    #: the script's lists, by name: one item per line
+    lists: dict[str, list[str]] = field(default_factory=dict)
+
+
+def run_wrk(wrk: str, script: str, base: str, connections: int, duration: float, timeout: float,
+            env: dict[str, str], out: Path, started: Callable[[], None] | None = None) -> WrkRun:
+    """One thread of wrk with ``connections`` for at most ``duration`` seconds, the script in bench/ given
+    ``env``; ``started`` is called once wrk runs."""
+    with out.open("w") as sink:
+        proc = subprocess.Popen(
+            [wrk, "-t1", f"-c{connections}", f"-d{duration:g}s", f"--timeout={timeout:g}s",
+             "-s", str(HERE / script), base],
+            stdout=sink, stderr=subprocess.STDOUT, env={**os.environ, "ARBITRU_LUA": str(HERE), **env},
+        )
+        if started is not None:
+            started()
+        _, status, usage = os.wait4(proc.pid, 0)
+    text = out.read_text()
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"error: wrk failed:\n{text[-2000:]}")
+    run = WrkRun(cpu=usage.ru_utime + usage.ru_stime)
+    for line in text.splitlines():
+        kind, _, rest = line.partition(" ")
+        if kind == "summary":
+            req, dur, *errors = (int(v) for v in rest.split())
+            run.requests, run.seconds = req, dur / 1e6
+            run.socket_errors = errors[0] + errors[1] + errors[2] + errors[4]  # connect, read, write, timeout
+        elif kind == "latency":
+            run.p50, _p90, run.p99, run.worst, _mean = (int(v) / 1e6 for v in rest.split())
+        elif rest:
+            run.lists.setdefault(kind, []).append(rest)
+    return run
+
+
 def check(db: str, gid: str, receipts: list[tuple[int, bool, int, str]], warm: int, step: Step) -> None:
     """The journal against the receipts: each acknowledged seq holds that player's slip; no seq twice; no slip
     stored beyond what was sent (wrk's requests, plus the warm-up slip)."""
@@ -163,44 +222,27 @@ def one_step(wrk: str, db: str, base: str, server: int, database: int | None, co
             raise SystemExit(f"error: the warm-up slip got {r.status_code} {r.text}")
     warm = 4
     step = Step(connections)
-    app_pids = children_of(server)
-    db_pids = children_of(database) if database else []
-    before = (cpu_seconds(app_pids), cpu_seconds(db_pids), machine_busy())
-    env = {**os.environ, "ARBITRU_CODES": str(codes_file), "ARBITRU_GAME": gid, "ARBITRU_THREADS": "1",
+    app_before = cpu_each(children_of(server))
+    db_before = cpu_each(children_of(database)) if database else {}
+    busy_before = machine_busy()
+    env = {"ARBITRU_CODES": str(codes_file), "ARBITRU_GAME": gid, "ARBITRU_THREADS": "1",
            "ARBITRU_RUN": uuid.uuid4().hex[:8]}
-    out = tmp / f"wrk-{gid}.txt"
     t0 = time.perf_counter()
-    with out.open("w") as sink:
-        proc = subprocess.Popen(
-            [wrk, "-t1", f"-c{connections}", f"-d{duration:g}s", f"--timeout={timeout:g}s",
-             "-s", str(HERE / "web_capacity.lua"), base],
-            stdout=sink, stderr=subprocess.STDOUT, env=env,
-        )
-        _, status, usage = os.wait4(proc.pid, 0)
+    run = run_wrk(wrk, "web_capacity.lua", base, connections, duration, timeout, env, tmp / f"wrk-{gid}.txt")
     wall = time.perf_counter() - t0
-    after = (cpu_seconds(app_pids), cpu_seconds(db_pids), machine_busy())
-    text = out.read_text()
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"error: wrk failed:\n{text[-2000:]}")
+    step.server_cpu = cpu_since(server, app_before)
+    step.database_cpu = cpu_since(database, db_before) if database else 0.0
+    busy_after = machine_busy()
+    step.requests, step.seconds, step.socket_errors = run.requests, run.seconds, run.socket_errors
+    step.p50, step.p99, step.worst = run.p50, run.p99, run.worst
     receipts: list[tuple[int, bool, int, str]] = []
-    for line in text.splitlines():
-        kind, _, rest = line.partition(" ")
-        if kind == "summary":
-            req, dur, *errors = (int(v) for v in rest.split())
-            step.requests, step.seconds = req, dur / 1e6
-            step.socket_errors = errors[0] + errors[1] + errors[2] + errors[4]
-        elif kind == "latency":
-            p50, _p90, p99, worst, _mean = (int(v) / 1e6 for v in rest.split())
-            step.p50, step.p99, step.worst = p50, p99, worst
-        elif kind == "receipt":
-            code, stored, seq, player = rest.split()
-            receipts.append((int(code), stored == "1", int(seq) if seq != "-" else 0, player))
+    for line in run.lists.get("receipt", []):
+        code, stored, seq, player = line.split()
+        receipts.append((int(code), stored == "1", int(seq) if seq != "-" else 0, player))
     step.stored = sum(1 for r in receipts if r[1])
     step.refused = len(receipts) - step.stored
-    step.server_cpu = after[0] - before[0]
-    step.database_cpu = after[1] - before[1]
-    step.client_cpu = usage.ru_utime + usage.ru_stime
-    busy, total = after[2][0] - before[2][0], after[2][1] - before[2][1]
+    step.client_cpu = run.cpu
+    busy, total = busy_after[0] - busy_before[0], busy_after[1] - busy_before[1]
     step.machine_share = busy / total if total else 0.0
     step.seconds = step.seconds or wall
     # the warm-up slips are in the journal too: count them among the receipts for the check

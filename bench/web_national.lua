@@ -1,6 +1,6 @@
 -- wrk script of bench/web_national.py: one move of a national game. Every phone (a line of ARBITRU_CODES) sends
 -- its slip once, at a random moment spread over ARBITRU_WINDOW seconds, with the idempotency key "m<move>-p<player>"
--- (a retry of the same slip sends the same key). done() prints every receipt (status, stored, seq, player, the
+-- (a retry of the same slip sends the same key). At the end (wrk_report.lua) it prints every receipt (status, stored, seq, player, the
 -- worker that answered) and every player whose slip was sent, for the bench's check.
 --
 -- Environment: ARBITRU_CODES, ARBITRU_GAME, ARBITRU_MOVE, ARBITRU_WINDOW (seconds), ARBITRU_CONNECTIONS (wrk's -c).
@@ -10,14 +10,12 @@ local game = os.getenv("ARBITRU_GAME")
 local move = os.getenv("ARBITRU_MOVE")
 local window = tonumber(os.getenv("ARBITRU_WINDOW"))
 local connections = tonumber(os.getenv("ARBITRU_CONNECTIONS"))
-local threads = {}
+dofile(os.getenv("ARBITRU_LUA") .. "/wrk_report.lua")
+report_lists = {"receipt", "sent"}
 
-function setup(thread)
-   table.insert(threads, thread)
-end
 
 function init(args)
-   players, codes, receipts, sent = {}, {}, {}, {}
+   players, codes, receipt, sent = {}, {}, {}, {}
    count = 0
    for line in io.lines(codes_file) do
       local player, code = line:match("^(%S+) (%S+)$")
@@ -66,24 +64,8 @@ function response(status, headers, body)
    local player = body:match('"player":%s*"([^"]*)"') or "-"
    local stored = body:match('"stored":%s*true') and "1" or "0"
    local worker = headers["x-arbitru-worker"] or headers["X-Arbitru-Worker"] or "-"
-   receipts[#receipts + 1] = status .. " " .. stored .. " " .. seq .. " " .. player .. " " .. worker
-   if #receipts >= #players then
+   receipt[#receipt + 1] = status .. " " .. stored .. " " .. seq .. " " .. player .. " " .. worker
+   if #receipt >= #players then
       wrk.thread:stop()  -- every phone has its answer: the move is over before wrk's duration
-   end
-end
-
-function done(summary, latency, requests)
-   local e = summary.errors
-   io.write(string.format("summary %d %d %d %d %d %d %d\n", summary.requests, summary.duration,
-      e.connect, e.read, e.write, e.status, e.timeout))
-   io.write(string.format("latency %d %d %d %d %d\n", latency:percentile(50), latency:percentile(90),
-      latency:percentile(99), latency.max, latency.mean))
-   for _, thread in ipairs(threads) do
-      for _, line in ipairs(thread:get("receipts")) do
-         io.write("receipt " .. line .. "\n")
-      end
-      for _, player in ipairs(thread:get("sent")) do
-         io.write("sent " .. player .. "\n")
-      end
    end
 end

@@ -42,7 +42,7 @@ from arbitru.journal.pgserver import PostgresServer
 from arbitru.journal.store import Journal
 from arbitru.lexicons.synthetic import load_lexicon
 from arbitru.web import auth
-from web_capacity import CORES, _free_port, children_of, cpu_seconds, ensure_wrk
+from web_capacity import CORES, _free_port, children_of, cpu_each, cpu_seconds, cpu_since, ensure_wrk, run_wrk
 from web_slips import LEXICON, serve_workers
 
 HERE = Path(__file__).resolve().parent
@@ -62,6 +62,7 @@ class Move:
     workers: collections.Counter[str] = field(default_factory=collections.Counter)
     resent: int = 0
     killed: str = ""
+    client_cpu: float = 0.0
 
 
 def make_national(db: str, phones: int, moves: int) -> tuple[str, dict[str, str], Session]:
@@ -89,10 +90,8 @@ def _cmdline(pid: int) -> str:
 def play_move(wrk: str, base: str, gid: str, codes: dict[str, str], codes_file: Path, number: int,
               args: argparse.Namespace, tmp: Path, kill: bool, server: int) -> Move:
     move = Move(number)
-    env = {**os.environ, "ARBITRU_CODES": str(codes_file), "ARBITRU_GAME": gid, "ARBITRU_MOVE": str(number),
+    env = {"ARBITRU_CODES": str(codes_file), "ARBITRU_GAME": gid, "ARBITRU_MOVE": str(number),
            "ARBITRU_WINDOW": f"{args.window:g}", "ARBITRU_CONNECTIONS": str(args.connections)}
-    out = tmp / f"move-{number}.txt"
-    duration = args.window * 1.5 + 3
     killer = None
     if kill:
         def kill_one() -> None:
@@ -104,39 +103,19 @@ def play_move(wrk: str, base: str, gid: str, codes: dict[str, str], codes_file: 
                 os.kill(victim, signal.SIGKILL)
 
         killer = threading.Timer(args.window / 2, kill_one)
-    with out.open("w") as sink:
-        proc = subprocess.Popen(
-            [wrk, "-t1", f"-c{args.connections}", f"-d{duration:g}s", f"--timeout={args.timeout:g}s",
-             "-s", str(HERE / "web_national.lua"), base],
-            stdout=sink, stderr=subprocess.STDOUT, env=env,
-        )
-        if killer is not None:
-            killer.start()
-        proc.wait()
+    run = run_wrk(wrk, "web_national.lua", base, args.connections, args.window * 1.5 + 3, args.timeout, env,
+                  tmp / f"move-{number}.txt", started=killer.start if killer else None)
     if killer is not None:
         killer.cancel()
-    text = out.read_text()
-    if proc.returncode != 0:
-        raise SystemExit(f"error: wrk failed:\n{text[-2000:]}")
-    sent: list[str] = []
-    for line in text.splitlines():
-        kind, _, rest = line.partition(" ")
-        if kind == "summary":
-            req, dur, *errors = (int(v) for v in rest.split())
-            move.requests, move.seconds = req, dur / 1e6
-            move.socket_errors = errors[0] + errors[1] + errors[2] + errors[4]
-        elif kind == "latency":
-            p50, _p90, p99, _worst, _mean = (int(v) / 1e6 for v in rest.split())
-            move.p50, move.p99 = p50, p99
-        elif kind == "receipt":
-            status, stored, seq, player, worker = rest.split()
-            if stored == "1":
-                move.acknowledged[player] = int(seq)
-                move.workers[worker] += 1
-            else:
-                move.refused.append(f"{player}: {status}")
-        elif kind == "sent":
-            sent.append(rest)
+    move.requests, move.seconds, move.socket_errors = run.requests, run.seconds, run.socket_errors
+    move.p50, move.p99, move.client_cpu = run.p50, run.p99, run.cpu
+    for line in run.lists.get("receipt", []):
+        status, stored, seq, player, worker = line.split()
+        if stored == "1":
+            move.acknowledged[player] = int(seq)
+            move.workers[worker] += 1
+        else:
+            move.refused.append(f"{player}: {status}")
     # the phones that got no answer (a connection cut by the kill, a timeout) send the same slip again
     unanswered = [p for p in codes if p not in move.acknowledged]
     with httpx.Client(base_url=base, timeout=30) as client:
@@ -203,21 +182,22 @@ def main() -> int:
             tmp = Path(tmpdir)
             codes_file = tmp / "codes"
             codes_file.write_text("".join(f"{p} {c}\n" for p, c in codes.items()))
-            app_before = cpu_seconds(children_of(proc.pid))
-            db_before = cpu_seconds(children_of(postmaster))
-            app_pids = set(children_of(proc.pid))
+            app_before = cpu_each(children_of(proc.pid))
+            db_before = cpu_each(children_of(postmaster))
+            app_cpu = 0.0  # the killed worker's, up to the move it dies in
             client_cpu = 0.0
             began = time.perf_counter()
             try:
                 for number in range(1, args.moves + 1):
+                    if number == kill_move:  # what the worker to be killed has taken so far still counts
+                        app_cpu += cpu_since(proc.pid, app_before)
+                        app_before = cpu_each(children_of(proc.pid))
                     if arbiter.game.phase != "play":
                         print(f"the game is over after move {number - 1} ({arbiter.game.phase})")
                         break
-                    kids_before = resource_children()
                     move = play_move(wrk, base, gid, codes, codes_file, number, args, tmp, number == kill_move,
                                      proc.pid)
-                    client_cpu += resource_children() - kids_before
-                    app_pids |= set(children_of(proc.pid))
+                    client_cpu += move.client_cpu
                     moves.append(move)
                     answered = ", ".join(f"{w}: {n}" for w, n in sorted(move.workers.items()))
                     print(f"move {number:>2}: {len(move.acknowledged)} stored, "
@@ -231,8 +211,8 @@ def main() -> int:
                     arbiter.next()  # the arbiter closes the move (master move) and draws the next rack
                     print(f"          arbiter's next: {time.perf_counter() - t:.2f} s", flush=True)
             finally:
-                app_cpu = cpu_seconds(sorted(app_pids)) - app_before
-                db_cpu = cpu_seconds(children_of(postmaster)) - db_before
+                app_cpu += cpu_since(proc.pid, app_before)
+                db_cpu = cpu_since(postmaster, db_before)
                 wall = time.perf_counter() - began
                 os.killpg(proc.pid, signal.SIGTERM)
                 try:
@@ -242,10 +222,11 @@ def main() -> int:
         problems = check(db, gid, moves, args.phones)
         stored = sum(len(m.acknowledged) for m in moves)
         killed = [m for m in moves if m.killed]
+        per = 1000 / max(1, stored)
         print(f"{stored} slips acknowledged over {len(moves)} moves in {wall:.0f} s; server CPU "
-              f"{(app_cpu + db_cpu) / max(1, stored) * 1000:.2f} ms per slip (app {app_cpu / max(1, stored) * 1000:.2f}"
-              f" + database {db_cpu / max(1, stored) * 1000:.2f}; the killed worker's CPU is not counted); wrk "
-              f"{client_cpu / wall / CORES * 100:.1f}% of the machine")
+              f"{(app_cpu + db_cpu) * per:.2f} ms per slip (app {app_cpu * per:.2f} + database {db_cpu * per:.2f}; "
+              f"the killed worker's CPU in its last move is not counted); wrk {client_cpu / wall / CORES * 100:.1f}% "
+              "of the machine")
         if killed:
             m = killed[0]
             print(f"kill: worker {m.killed} SIGKILLed in move {m.number}: {m.socket_errors} connections broke, "
@@ -259,14 +240,6 @@ def main() -> int:
     finally:
         pg.stop()
     return 0 if ok else 1
-
-
-def resource_children() -> float:
-    """CPU of this process's waited-for children (each move's wrk) so far."""
-    import resource
-
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 if __name__ == "__main__":

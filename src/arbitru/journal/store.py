@@ -179,10 +179,11 @@ class Journal:
         b = self.backend
         self._forget()
         try:
-            b.begin(self.db)
-            self._depth = 1
-            if game_id is not None:
-                self._lock(game_id)
+            with b.pipeline(self.db):  # BEGIN and the game's lock: one round trip
+                b.begin(self.db)
+                self._depth = 1
+                if game_id is not None:
+                    self._lock(game_id)
         except b.Error as e:
             self._depth = 0
             with suppress(*b.Error):
@@ -200,10 +201,11 @@ class Journal:
             raise
         self._depth = 0
         try:
-            for gid, seq in self._announce.items():
-                b.notify(self.db, gid, seq)
-            self._forget()
-            self.db.execute("COMMIT")
+            with b.pipeline(self.db):  # the notices and COMMIT: one round trip
+                for gid, seq in self._announce.items():
+                    b.notify(self.db, gid, seq)
+                self._forget()
+                self.db.execute("COMMIT")
         except b.Error as e:
             self._forget()
             with suppress(*b.Error):
