@@ -319,8 +319,8 @@ BEGIN IF strpos(NEW.payload, '"QXQ"') > 0 THEN RAISE EXCEPTION 'the hall refuses
 }
 
 
-def test_a_slip_the_database_refuses_inside_a_pipelined_group_commit_fails_alone(journal_spec):
-    """The batch's appends are sent together (pipeline mode on PostgreSQL); when one fails there, the batch is
+def test_a_slip_the_database_refuses_inside_a_group_commit_sent_together_fails_alone(journal_spec):
+    """The batch's appends are sent together (one executemany); when one fails there, the batch is
     handed in again one slip at a time: that slip is answered 503 alone, every other one is stored once."""
     from arbitru.formats.duplicate.game import Player, Session, Settings
     from arbitru.formats.duplicate.rulesets import ruleset

@@ -121,6 +121,9 @@ class Journal:
         #: a game's record never changes (FISE-3) and, outside a disposable store, never goes: read once per
         #: connection
         self._infos: dict[str, GameInfo] = {}
+        #: inside :meth:`deferred`: the appends not sent yet
+        self._deferring = False
+        self._pending: list[tuple[Any, ...]] = []
         try:
             self.db: Connection = self.backend.connect()
         except self.backend.Error as e:
@@ -145,6 +148,7 @@ class Journal:
         :raises JournalError: with the database's own message.
         """
         self._last.clear()  # a raw statement may have appended behind the journal's back
+        self._flush()
         try:
             cursor = self.db.execute(self.backend.sql(statement), args)
             return list(cursor.fetchall()) if cursor.description else []
@@ -179,11 +183,12 @@ class Journal:
         b = self.backend
         self._forget()
         try:
-            with b.pipeline(self.db):  # BEGIN and the game's lock: one round trip
+            if game_id is None:
                 b.begin(self.db)
-                self._depth = 1
-                if game_id is not None:
-                    self._lock(game_id)
+            else:
+                b.begin_locked(self.db, game_id)
+                self._locked.add(game_id)
+            self._depth = 1
         except b.Error as e:
             self._depth = 0
             with suppress(*b.Error):
@@ -201,11 +206,9 @@ class Journal:
             raise
         self._depth = 0
         try:
-            with b.pipeline(self.db):  # the notices and COMMIT: one round trip
-                for gid, seq in self._announce.items():
-                    b.notify(self.db, gid, seq)
-                self._forget()
-                self.db.execute("COMMIT")
+            announce = dict(self._announce)
+            self._forget()
+            b.commit(self.db, announce)
         except b.Error as e:
             self._forget()
             with suppress(*b.Error):
@@ -213,15 +216,35 @@ class Journal:
             raise JournalError(f"the journal {self.path} could not commit: {e}") from None
 
     @contextmanager
-    def pipeline(self) -> Iterator[None]:
-        """Inside a transaction: the statements of the block are sent without waiting for each answer
-        (PostgreSQL's pipeline mode: one round trip for a group commit's appends); a failure of any of them is
-        raised at the latest when the block ends, and the transaction is then to be rolled back. SQLite runs
-        each statement at once."""
+    def deferred(self) -> Iterator[None]:
+        """Inside a transaction: the block's appends are queued and sent together when it ends, as one
+        ``executemany`` (on PostgreSQL one round trip for a group commit's slips, not one per slip), or before
+        any other statement of the block, so that its reads see them. A failure of any of them is raised when
+        they are sent (:class:`JournalError`); the transaction is then to be rolled back."""
         if not self._depth:
-            raise JournalError("a pipeline runs inside a transaction")
-        with self.backend.pipeline(self.db):
+            raise JournalError("appends are deferred inside a transaction")
+        self._deferring = True
+        try:
             yield
+            self._flush()
+        finally:
+            self._deferring = False
+            self._pending.clear()
+
+    def _flush(self) -> None:
+        """Send the queued appends."""
+        rows, self._pending = self._pending, []
+        if not rows:
+            return
+        cursor = self.db.cursor()
+        try:
+            cursor.executemany(self.backend.sql(_INSERT_EVENT), rows)
+        except self.backend.IntegrityError as e:
+            raise JournalError(f"a game changed while appending ({e}): try again") from None
+        except self.backend.Error as e:
+            raise JournalError(f"cannot write to the journal {self.path}: {e}") from None
+        finally:
+            cursor.close()
 
     @contextmanager
     def savepoint(self) -> Iterator[None]:
@@ -310,11 +333,11 @@ class Journal:
                 now = _now()
                 for kind, payload in events:
                     last += 1
-                    self._q(
-                        "INSERT INTO event (game_id, seq, kind, payload, recorded, actor) "
-                        "VALUES (?, ?, ?, ?, ?, ?)",
-                        (game_id, last, kind, _dumps(payload), now, self.actor),
-                    )
+                    row = (game_id, last, kind, _dumps(payload), now, self.actor)
+                    if self._deferring:
+                        self._pending.append(row)
+                    else:
+                        self._q(_INSERT_EVENT, row)
                     seqs.append(last)
                 self._last[game_id] = last
                 self.recorded = now
@@ -460,6 +483,8 @@ class Journal:
         return self.backend.integrity(self.db)
 
     def _q(self, statement: str, args: tuple[Any, ...] = ()) -> Any:
+        if self._pending:  # what the block appended goes first: every read sees it
+            self._flush()
         return self.db.execute(self.backend.sql(statement), args)
 
 
@@ -500,6 +525,9 @@ def action(method: Callable[Concatenate[_S, _P], _R]) -> Callable[Concatenate[_S
             raise
 
     return cast(Callable[Concatenate[_S, _P], _R], run)
+
+
+_INSERT_EVENT = "INSERT INTO event (game_id, seq, kind, payload, recorded, actor) VALUES (?, ?, ?, ?, ?, ?)"
 
 
 def _check_game_id(game_id: str) -> None:

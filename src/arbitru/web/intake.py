@@ -5,12 +5,12 @@ hands them all in inside one journal transaction (one commit, one disk flush), e
 format's session (a refused slip stores nothing and does not stop the others). Every slip is committed before
 its receipt is sent, so an acknowledged slip survives a crash of the server at any later moment.
 
-The batch's appends go to the journal together (PostgreSQL's pipeline mode: one round trip for the batch, not
-three per slip), each slip checked by the session before its event is sent; a slip the session refuses sends
-nothing and is answered alone. Should anything fail once events are on their way (checked at the door, nothing
-should), the whole transaction is rolled back and the batch handed in again one slip at a time, each under its
-own savepoint: the failing one is taken out, answered alone (422 naming the field, or 503), and the rest
-committed; no other sender ever sees its error. A slip sent with an idempotency key that is already in the
+The batch's appends go to the journal together (one ``executemany``: on PostgreSQL one round trip for the
+batch, not three per slip), each slip checked by the session before its event is queued; a slip the session
+refuses queues nothing and is answered alone. Should anything fail once events are on their way (checked at the
+door, nothing should), the whole transaction is rolled back and the batch handed in again one slip at a time,
+each under its own savepoint: the failing one is taken out, answered alone (422 naming the field, or 503), and
+the rest committed; no other sender ever sees its error. A slip sent with an idempotency key that is already in the
 journal (a retry whose first answer was lost) gets the first receipt again and stores nothing; the key lives in
 the slip's event, so it holds across restarts and workers.
 """
@@ -118,14 +118,15 @@ class Intake:
                 req.done.set()
 
     def _together(self, j: Any, game_id: str, batch: list[SlipRequest]) -> list[SlipRequest]:
-        """The batch in one transaction whose appends are pipelined. A slip the session refuses appends
+        """The batch in one transaction whose appends are sent together. A slip the session refuses appends
         nothing; anything else failing rolls the whole transaction back (:class:`_Retry`)."""
         stored: list[SlipRequest] = []
         with self.web.writer(j, game_id, locked=True, refresh=False) as s, j.transaction(game_id):
+            free = self._not_throttled(j, batch)  # first: a raw statement makes the journal forget its last seq
             s._refresh()
             try:
-                with j.pipeline():
-                    for req in self._not_throttled(j, batch):
+                with j.deferred():
+                    for req in free:
                         try:
                             if self._one(j, s, req):
                                 stored.append(req)
@@ -139,8 +140,9 @@ class Intake:
         """The batch again, each slip under its own savepoint."""
         stored: list[SlipRequest] = []
         with self.web.writer(j, game_id, locked=True, refresh=False) as s, j.transaction(game_id):
+            free = self._not_throttled(j, batch)
             s._refresh()
-            for req in self._not_throttled(j, batch):
+            for req in free:
                 if self._alone(j, s, req):
                     stored.append(req)
         return stored
@@ -209,7 +211,7 @@ class Intake:
 
 
 class _Retry(Exception):
-    """The pipelined batch failed as a whole: hand it in again one slip at a time."""
+    """The batch sent together failed as a whole: hand it in again one slip at a time."""
 
 
 def _decide(req: SlipRequest, status: int, body: dict[str, Any]) -> None:
