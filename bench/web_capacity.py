@@ -21,6 +21,7 @@ and wrk a request timeout, at most ``--max-connections``; 127.0.0.1 only.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import shutil
 import signal
@@ -168,7 +169,8 @@ def run_wrk(wrk: str, script: str, base: str, connections: int, duration: float,
     ``env``; ``started`` is called once wrk runs."""
     with out.open("w") as sink:
         proc = subprocess.Popen(
-            [wrk, "-t1", f"-c{connections}", f"-d{duration:g}s", f"--timeout={timeout:g}s",
+            # wrk takes whole seconds only
+            [wrk, "-t1", f"-c{connections}", f"-d{math.ceil(duration)}s", f"--timeout={math.ceil(timeout)}s",
              "-s", str(HERE / script), base],
             stdout=sink, stderr=subprocess.STDOUT, env={**os.environ, "ARBITRU_LUA": str(HERE), **env},
         )
@@ -312,7 +314,7 @@ def main() -> int:
     parser.add_argument("--setups", nargs="+", default=["sqlite:1", "postgresql:1", "postgresql:2"],
                         help="store:workers, in order (store: sqlite or postgresql, a throw-away server)")
     parser.add_argument("--duration", type=float, default=5.0, help="seconds per step")
-    parser.add_argument("--max-connections", type=int, default=128)
+    parser.add_argument("--max-connections", type=int, default=512)
     parser.add_argument("--players", type=int, default=5000,
                         help="players per step's game (past them, players send replacements)")
     parser.add_argument("--p99", type=float, default=500.0, help="the latency target, ms")

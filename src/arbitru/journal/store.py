@@ -238,7 +238,10 @@ class Journal:
             return
         cursor = self.db.cursor()
         try:
-            cursor.executemany(self.backend.sql(_INSERT_EVENT), rows)
+            if len(rows) == 1:  # psycopg's executemany costs more than a plain statement for a single row
+                cursor.execute(self.backend.sql(_INSERT_EVENT), rows[0])
+            else:
+                cursor.executemany(self.backend.sql(_INSERT_EVENT), rows)
         except self.backend.IntegrityError as e:
             raise JournalError(f"a game changed while appending ({e}): try again") from None
         except self.backend.Error as e:
