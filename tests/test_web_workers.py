@@ -130,12 +130,23 @@ def test_G_journal_a_killed_worker_loses_nothing_acknowledged(two_workers):
     assert {a["seq"] for a in acknowledged} <= stored
 
 
-def test_workers_socket_is_tcp_so_every_connection_gets_nodelay():
-    """``serve --workers N`` binds the socket the workers share: with protocol 0 (uvicorn's own), asyncio never set
-    TCP_NODELAY on its connections, and each answer of a worker waited ~40 ms for the client's delayed ACK."""
+def test_workers_sockets_are_tcp_so_every_connection_gets_nodelay_and_each_worker_has_its_own():
+    """``serve --workers N`` binds the workers' sockets itself: with protocol 0 (uvicorn's own), asyncio never set
+    TCP_NODELAY on their connections, and each answer of a worker waited ~40 ms for the client's delayed ACK; and
+    one shared socket let one worker take most connections, so each worker gets its own on the port."""
     import asyncio
+    import pickle
 
     from arbitru.cli.web import listening_socket
+
+    supervisor = listening_socket("127.0.0.1", 0)
+    port = supervisor.getsockname()[1]
+    # what a worker process receives from uvicorn's supervisor (the socket pickled): a socket of its own, same port
+    workers = [pickle.loads(pickle.dumps(supervisor)) for _ in range(2)]
+    assert all(w.getsockname()[1] == port and w.fileno() != supervisor.fileno() for w in workers)
+    for w in workers:
+        w.close()
+    supervisor.close()
 
     async def nodelay_of_accepted() -> int:
         got: asyncio.Future[int] = asyncio.get_running_loop().create_future()
