@@ -39,7 +39,7 @@ import httpx
 
 from arbitru.journal.pgserver import PostgresServer
 from arbitru.journal.store import Journal
-from web_slips import make_hall, serve_workers
+from web_slips import free_port, make_hall, serve_workers
 
 HERE = Path(__file__).resolve().parent
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -195,6 +195,19 @@ def run_wrk(wrk: str, script: str, base: str, connections: int, duration: float,
     return run
 
 
+def all_workers_up(base: str, workers: int, timeout: float = 60.0) -> None:
+    """Return once ``workers`` distinct worker processes have answered new connections (each worker binds its own
+    socket when it starts: until then the kernel gives every connection to those already up)."""
+    seen: set[str] = set()
+    deadline = time.monotonic() + timeout
+    while len(seen) < workers and time.monotonic() < deadline:
+        with httpx.Client(base_url=base, timeout=5) as fresh:  # a new connection each time
+            seen.add(fresh.get("/static/app.css").headers.get("x-arbitru-worker", ""))
+        time.sleep(0.05)
+    if len(seen) < workers:
+        raise SystemExit(f"error: only {len(seen)} of {workers} workers answered within {timeout:g} s")
+
+
 def check(db: str, gid: str, receipts: list[tuple[int, bool, int, str]], warm: int, step: Step) -> None:
     """The journal against the receipts: each acknowledged seq holds that player's slip; no seq twice; no slip
     stored beyond what was sent (wrk's requests, plus the warm-up slip)."""
@@ -262,9 +275,10 @@ def _warm_seqs(db: str, gid: str, count: int) -> list[int]:
 def measure(wrk: str, db: str, workers: int, args: argparse.Namespace, tmp: Path, database: int | None) -> bool:
     store = "PostgreSQL" if db.startswith("postgres") else "SQLite"
     print(f"{store}, {workers} worker{'s' if workers > 1 else ''}:", flush=True)
-    port = _free_port()
+    port = free_port()
     proc = serve_workers(db, port, workers)
     base = f"http://127.0.0.1:{port}"
+    all_workers_up(base, workers)
     steps: list[Step] = []
     ok = True
     try:
@@ -301,14 +315,6 @@ def measure(wrk: str, db: str, workers: int, args: argparse.Namespace, tmp: Path
 
 
 SUMMARY: list[tuple[str, float, float]] = []
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def main() -> int:

@@ -42,8 +42,8 @@ from arbitru.journal.pgserver import PostgresServer
 from arbitru.journal.store import Journal
 from arbitru.lexicons.synthetic import load_lexicon
 from arbitru.web import auth
-from web_capacity import CORES, _free_port, children_of, cpu_each, cpu_seconds, cpu_since, ensure_wrk, run_wrk
-from web_slips import LEXICON, serve_workers
+from web_capacity import CORES, all_workers_up, children_of, cpu_each, cpu_seconds, cpu_since, ensure_wrk, run_wrk
+from web_slips import LEXICON, free_port, serve_workers
 
 HERE = Path(__file__).resolve().parent
 
@@ -174,9 +174,10 @@ def main() -> int:
         t0 = time.perf_counter()
         gid, codes, arbiter = make_national(db, args.phones, args.moves)
         print(f"game {gid} created with {args.phones} players in {time.perf_counter() - t0:.1f} s", flush=True)
-        port = _free_port()
+        port = free_port()
         proc = serve_workers(db, port, args.workers)
         base = f"http://127.0.0.1:{port}"
+        all_workers_up(base, args.workers)
         moves: list[Move] = []
         with tempfile.TemporaryDirectory() as tmpdir:
             tmp = Path(tmpdir)
