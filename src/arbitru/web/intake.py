@@ -34,8 +34,6 @@ from arbitru.web import security
 class Writers(Protocol):
     """What the intake needs of the app's state (:class:`arbitru.web.house.Web`): its games' writers."""
 
-    limits: security.Limits
-
     def journal(self, actor: str) -> AbstractContextManager[Journal]: ...
 
     def writer_lock(self, game_id: str) -> threading.Lock: ...
