@@ -123,6 +123,10 @@ def rack_cues(game: Game, _: Gettext | None = None) -> list[str]:
         fixed=d.fixed,
     )
     out = []
+    if d.source == "new-rack":  # FISE-16, said to the hall in its language: why the rack changed
+        why = ("New rack (FISE-16): the slips written for the old rack are set aside, not scored; "
+               "the clock starts again at full time.")
+        out.append(_(why) if _ is not None else why)
     for q in a.cues:
         if q.at is not None:
             continue

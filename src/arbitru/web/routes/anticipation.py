@@ -50,7 +50,7 @@ from arbitru.formats.anticipation.verdicts import PlayerResult, SlipVerdict, Ver
 from arbitru.journal.store import Journal
 from arbitru.season import tournament
 from arbitru.textinput import InputError, ascii_number, is_ascii_number
-from arbitru.web import auth, i18n, security, wordlists
+from arbitru.web import asks, auth, confirm, i18n, security, wordlists
 from arbitru.web.app import Web, client, identity, login_as, web
 from arbitru.web.i18n import Text
 from arbitru.web.routes import api, duplicate, results
@@ -343,7 +343,8 @@ async def console(request: Request) -> Response:
 
 
 def act(role: str, field: str, action: Callable[[AnticipationGame, dict[str, str], Journal], str],
-        page: str = "console", limits: dict[str, int] | None = None) -> Endpoint:
+        page: str = "console", limits: dict[str, int] | None = None,
+        ask: Callable[[AnticipationGame, dict[str, str], Journal], list[Any]] | None = None) -> Endpoint:
     """A form action: read and checked, one library call, then back to the page (or the page again with the
     refusal beside ``field``)."""
 
@@ -359,10 +360,16 @@ def act(role: str, field: str, action: Callable[[AnticipationGame, dict[str, str
                 with w.journal(me.actor) as j:
                     game = open_game(j, gid)
                     before = j.last_seq(gid)
+                    if ask is not None:  # an action that cannot be undone acts on its confirmation only
+                        confirm.check(j, me, gid, field, before, f, ask(game, f, j))
                     message = action(game, f, j)  # said in the game's language, the console's
                     return i18n.gettext_for(game.settings.lang)(message), before, j.last_seq(gid)
 
             message, before, after = await run_in_threadpool(run)
+        except confirm.Needed as e:
+            back = {"console": f"/games/{gid}", "desk": f"/games/{gid}/slips",
+                    "review": f"/games/{gid}/review"}[page]
+            return await run_in_threadpool(confirm.page, request, e, back, duplicate.game_lang(w, gid))
         except (Refused, ArbitruError) as e:
             where, text, status = (e.field, e.message, e.status) if isinstance(e, Refused) else (field, str(e), 422)
             problems = list(e.problems) if isinstance(e, GroupsError) else []
@@ -641,9 +648,8 @@ def do_sanction(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
 
 
 def do_publish(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
-    # the console's press stands for the confirmation until its second request (the final ranking before the
-    # deadline for contests, RO-5.5.j) is built
-    seq = game.publish(f.get("stage", ""), f.get("deadline", ""), confirmed=True)
+    # the final ranking before the deadline for contests (RO-5.5.j) comes here only confirmed (asks.publish_early)
+    seq = game.publish(f.get("stage", ""), f.get("deadline", ""), confirmed=bool(f.get(confirm.FIELD)))
     if f.get("stage") == "provisional":
         return Text("provisional results published (#%(n)s)", n=seq)
     return Text("final results published (#%(n)s)", n=seq)
@@ -1029,16 +1035,18 @@ routes = [
     Route("/games/{gid}/clock",
           by_format(act("arbiter", "clock", do_clock), duplicate.act("arbiter", "clock", duplicate.do_clock)),
           methods=["POST"]),
-    Route("/games/{gid}/lot", _only(act("arbiter", "lot", do_lot)), methods=["POST"]),
+    Route("/games/{gid}/lot", _only(act("arbiter", "lot", do_lot, ask=asks.all_lots)), methods=["POST"]),
     Route("/games/{gid}/blind", _only(act("arbiter", "blind", do_blind, limits={"sets": MAX_CSV})), methods=["POST"]),
     Route("/games/{gid}/seating", _only(act("arbiter", "players", do_seating, limits={"players": MAX_CSV})),
           methods=["POST"]),
     Route("/games/{gid}/slips", _only(desk), methods=["GET"]),
-    Route("/games/{gid}/slips", _only(act("desk", "table", do_desk_slip, page="desk")), methods=["POST"]),
+    Route("/games/{gid}/slips", _only(act("desk", "table", do_desk_slip, page="desk", ask=asks.replace_desk_slip)),
+          methods=["POST"]),
     Route("/games/{gid}/review", _only(review)),
     Route("/games/{gid}/decide", _only(act("arbiter", "decide", do_decide, page="review")), methods=["POST"]),
     Route("/games/{gid}/sanction", _only(act("arbiter", "sanction", do_sanction, page="review")), methods=["POST"]),
-    Route("/games/{gid}/publish", _only(act("arbiter", "publish", do_publish, page="review")), methods=["POST"]),
+    Route("/games/{gid}/publish", _only(act("arbiter", "publish", do_publish, page="review", ask=asks.publish_early)),
+          methods=["POST"]),
     Route("/games/{gid}/maximum", _only(act("arbiter", "maximum", do_maximum, page="review")), methods=["POST"]),
     Route("/games/{gid}/board/{player}", _only(board_page)),
     Route("/games/{gid}/sheet/{player}", _only(sheet)),
