@@ -332,7 +332,7 @@ def test_ro_5_3_review_answers_verifications_first_then_every_verdict_with_its_r
     page = arbiter.get(f"/games/{gid}/review?turn=1").text
     assert page.index('id="verifications"') < page.index('id="verdicts"')
     verifications = page.split('id="verifications"')[1].split("</section>")[0]
-    assert "BAT: valid" in verifications and "BATX: NOT in test-ro" in verifications
+    assert "BAT: valid" in verifications and "BATX: NU este în test-ro" in verifications  # said in Romanian
     state = game_of(site, gid).replay()
     page3 = arbiter.get(f"/games/{gid}/review?turn=3").text
     for r in state.ranking:

@@ -20,9 +20,8 @@ from arbitru.formats.anticipation.draw import Draw
 from arbitru.formats.anticipation.game import AnticipationGame
 from arbitru.formats.anticipation.variants import Settings
 from arbitru.journal.store import Journal
-from arbitru.lexicons import catalog
 from arbitru.web import auth
-from web_anticipation_support import GROUPS, groups_text
+from web_anticipation_support import GROUPS, groups_text, imported_words
 from web_server import running_server
 from web_support import ARBITER_PASSWORD
 
@@ -104,13 +103,7 @@ def lot(arbiter: Page, turn: int, group: int) -> None:
 
 
 def test_whole_anticipation_game_through_the_pages(browser, tmp_path, monkeypatch):
-    words = tmp_path / "test-ro.txt"
-    words.write_text("\n".join(WORDS_RO) + "\n", "utf-8")
-    # a list comes in by `arbitru lexicon import`; the page chooses it by name (issue 22)
-    home = tmp_path / "home"
-    catalog.import_list(words, "ro", "test-ro-words", home=home)
-    (home / "npm").symlink_to(catalog.home_dir() / "npm")  # htmx, installed by the set-up
-    monkeypatch.setenv("ARBITRU_HOME", str(home))
+    imported_words(tmp_path, monkeypatch)
     db = str(tmp_path / "hall.db")
     with Journal(db, actor="arbiter") as j:
         auth.set_password(j, auth.ARBITER, ARBITER_PASSWORD, auth.ARBITER)

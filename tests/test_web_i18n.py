@@ -6,13 +6,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from babel.messages.pofile import read_po
 
 from arbitru.formats.duplicate.game import Player, Session, Settings
 from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.journal.store import Journal
 from arbitru.web.app import load_lexicon
-from arbitru.web.i18n import LANGUAGES, LOCALES
+from arbitru.web.i18n import LANGUAGES
+from messages_support import VALUES, catalog, library_messages
 from web_anticipation_support import route_messages, template_messages
 from web_support import login, make_game, make_site, post
 
@@ -76,13 +76,10 @@ def test_a_page_without_a_game_follows_the_language_asked_for(tmp_path):
     assert "Entraînement seul" in c.get("/train?lang=fr").text
 
 
-def catalog(lang: str) -> dict[str, str]:
-    with (LOCALES / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
-        return {m.id: m.string for m in read_po(f, locale=lang) if m.id}
-
-
 def test_every_message_of_the_templates_is_translated_in_every_catalog():
-    used = template_messages()
+    """The templates' messages and every message of the library a page prints (verdicts, notes, refusals,
+    announcements, premium squares, verdict codes: ``tests/test_messages.py`` says each of them too)."""
+    used = template_messages() | library_messages() | set(VALUES)
     assert len(used) > 100 and "Close the move" in used and "Standings" in used
     for lang in LANGUAGES:
         if lang == "en":

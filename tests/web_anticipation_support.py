@@ -14,6 +14,20 @@ GROUPS = {1: "AL", 2: "BDEIOTU", 3: "ACEINRT", 4: "AEINSTV", 5: "ADEIORT", 6: "A
 SEATING = "Ana,1,Ana Popescu\nBo,2,Bogdan Ionescu\nCleo,3,Carmen Dima\n"
 
 
+def imported_words(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The test list imported as ``test-ro-words`` into a home of this test (a list comes in by `arbitru lexicon
+    import`; a page chooses it by name, issue 22), so that a server started from here offers it too."""
+    from anticipation_support import WORDS_RO
+    from arbitru.lexicons import catalog
+
+    words = tmp_path / "test-ro.txt"
+    words.write_text("\n".join(WORDS_RO) + "\n", "utf-8")
+    home = tmp_path / "home"
+    catalog.import_list(words, "ro", "test-ro-words", home=home)
+    (home / "npm").symlink_to(catalog.home_dir() / "npm")  # htmx, installed by the set-up
+    monkeypatch.setenv("ARBITRU_HOME", str(home))
+
+
 def groups_text() -> str:
     return "\n".join(format_group(RO, g) for g in groups_with(GROUPS))
 

@@ -13,6 +13,7 @@ import click
 
 from arbitru.cli.common import OneLineGroup
 from arbitru.errors import ArbitruError
+from arbitru.messages import LANGUAGES, reader
 from arbitru.textinput import one_line, undecodable
 
 # module -> attribute: each is a click command or group added to the main group
@@ -52,8 +53,16 @@ class ArbitruGroup(OneLineGroup):
 
 @click.group(cls=ArbitruGroup)
 @click.version_option(package_name="arbitru")
-def cli() -> None:
+@click.option(
+    "--lang",
+    type=click.Choice(sorted(LANGUAGES)),
+    default="en",
+    show_default=True,
+    help="The language verdicts, notes and results are printed in (the catalogs of the web pages).",
+)
+def cli(lang: str) -> None:
     """arbitru: referee software for tournament Scrabble (anticipation and duplicate)."""
+    reader.set(lang)
 
 
 for _module, _attr in AREAS:

@@ -35,6 +35,7 @@ from arbitru.formats.anticipation.variants import BLANK_COUNTS, GROUPS, TURNS, V
 from arbitru.formats.anticipation.verdicts import PlayerResult, SlipVerdict
 from arbitru.journal.backends import journal_exists
 from arbitru.journal.store import Journal
+from arbitru.messages import Text
 from arbitru.textinput import ascii_number
 
 
@@ -710,41 +711,52 @@ def _player_lines(r: PlayerResult, turns: list[int]) -> list[str]:
             continue
         lines.extend(_slip_lines(t, sv))
     for sv in r.unattributed:
-        lines.append(f"slip #{sv.seq}: {sv.reason}")
+        lines.append(f"{Text('slip #%(seq)s: %(reason)s', seq=sv.seq, reason=sv.reason)}")
     if missing:
-        lines.append(f"no slip handed in: turn{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
+        listed = ", ".join(missing)
+        none = Text("no slip handed in: turns %(turns)s", turns=listed) if len(missing) > 1 else Text(
+            "no slip handed in: turn %(turns)s", turns=listed
+        )
+        lines.append(f"{none}")
     return lines
 
 
 def _slip_lines(turn: int, sv: SlipVerdict) -> list[str]:
     lines = []
     if sv.status != "corrected":
-        lines.append(f"turn {turn}: {sv.reason}")
+        lines.append(f"{Text('turn %(turn)s: %(text)s', turn=turn, text=sv.reason)}")
     for c in sv.cancellations:
-        lines.append(f"turn {turn}: {c['text']}")
+        lines.append(f"{Text('turn %(turn)s: %(text)s', turn=turn, text=c['text'])}")
     for v in sv.placements:
         written = f"{v.written_position.strip() or '∅'} {v.written_word.strip() or '∅'}"
         rule = f"{v.rule}: " if v.rule else ""
         points = v.points if v.on_board else 0
-        lines.append(f"turn {turn}.{v.index} {written:22} {v.status:9} {points:4}  {rule}{v.reason}")
+        which = Text("turn %(turn)s", turn=f"{turn}.{v.index}")
+        lines.append(f"{which} {written:22} {Text(v.status):9} {points:4}  {rule}{v.reason}")
         for note in v.notes:
             lines.append(f"{'':12}{note}")
         if v.original:
             lines.append(
-                f"{'':12}before decision: {v.original['status']} {v.original['rule']} {v.original['reason']}"
+                f"{'':12}{Text('before the decision')}: {Text(v.original['status'])} {v.original['rule']} "
+                f"{v.original['reason']}"
             )
         if v.penalty:
-            lines.append(f"{'':12}technical penalty −{v.penalty} ({v.penalty_rule})")
+            lines.append(f"{'':12}{Text('technical penalty −%(n)s (%(rule)s)', n=v.penalty, rule=v.penalty_rule)}")
     if sv.warning:
-        cost = f"−{sv.warning_cost}" if sv.warning_cost else "free"
-        lines.append(
-            f"turn {turn}: technical warning {sv.warning_number} ({cost}), {sv.warning.rule}: "
-            f"{sv.warning.text}"
+        cost = f"−{sv.warning_cost}" if sv.warning_cost else Text("free")
+        warning = Text(
+            "turn %(turn)s: technical warning %(n)s (%(cost)s), %(rule)s: %(text)s",
+            turn=turn,
+            n=sv.warning_number,
+            cost=cost,
+            rule=sv.warning.rule,
+            text=sv.warning.text,
         )
+        lines.append(f"{warning}")
     if sv.passed:
         lines.append(f"turn {turn}: PAS")
     for note in sv.notes:
-        lines.append(f"turn {turn}: {note}")
+        lines.append(f"{Text('turn %(turn)s: %(text)s', turn=turn, text=note)}")
     return lines
 
 

@@ -34,6 +34,7 @@ from arbitru.formats.duplicate.slips import Slip, Verdict, read_slips
 from arbitru.journal.backends import journal_exists
 from arbitru.journal.store import Journal
 from arbitru.lexicons.synthetic import load_lexicon
+from arbitru.messages import Text, joined
 from arbitru.season import tournament
 
 #: the largest stand-in list (``synthetic:N``) made on demand
@@ -347,10 +348,10 @@ def _show_verdicts(verdicts: list[Verdict]) -> None:
         else:
             rules = ", ".join(v.rules())
             click.echo(
-                f"{head}: 0 — " + "; ".join(text for _, text in v.reasons) + (f" ({rules})" if rules else "")
+                f"{head}: 0 — {joined(text for _, text in v.reasons)}" + (f" ({rules})" if rules else "")
             )
         for note in v.notes:
-            click.echo(f"    note: {note}")
+            click.echo(f"    {Text('note: %(text)s', text=note)}")
 
 
 @duplicate.command()

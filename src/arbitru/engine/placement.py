@@ -17,6 +17,7 @@ from arbitru.engine.layout import SIZE
 from arbitru.engine.notation import HORIZONTAL, VERTICAL, Coordinate
 from arbitru.engine.tiles import Alphabet
 from arbitru.errors import IllegalPlacementError, NotationError
+from arbitru.messages import Text
 
 
 @dataclass(frozen=True, order=True)
@@ -63,14 +64,14 @@ class Placement:
         :raises IllegalPlacementError: ``no-tile``, ``not-on-one-line``, ``occupied`` or ``gap`` (G-2).
         """
         if not squares:
-            raise IllegalPlacementError([("no-tile", "no tile is placed")])
+            raise IllegalPlacementError([("no-tile", Text("no tile is placed"))])
         for sq in squares:
             if occupied[sq]:
-                raise IllegalPlacementError([("occupied", f"square {sq} already holds a tile")])
+                raise IllegalPlacementError([("occupied", Text("square %(square)s already holds a tile", square=sq))])
         rows = {sq // SIZE for sq in squares}
         cols = {sq % SIZE for sq in squares}
         if len(rows) > 1 and len(cols) > 1:
-            raise IllegalPlacementError([("not-on-one-line", "the tiles are not in one row or one column")])
+            raise IllegalPlacementError([("not-on-one-line", Text("the tiles are not in one row or one column"))])
         if len(squares) == 1:
             sq = next(iter(squares))
             left = sq % SIZE > 0 and occupied[sq - 1]
@@ -82,7 +83,7 @@ class Placement:
         first, last = min(squares), max(squares)
         for sq in range(first, last + 1, step):
             if sq not in squares and not occupied[sq]:
-                raise IllegalPlacementError([("gap", "the tiles leave a gap in the word")])
+                raise IllegalPlacementError([("gap", Text("the tiles leave a gap in the word"))])
         # extend over the tiles already on the board at both ends
         start, end = first, last
         while _next(start, -step) is not None and occupied[start - step]:

@@ -23,6 +23,7 @@ from arbitru.engine.notation import Coordinate
 from arbitru.engine.placement import Placement
 from arbitru.engine.tiles import BLANK, Rack, is_blank, letter_of
 from arbitru.errors import IllegalPlacementError
+from arbitru.messages import Text
 
 BINGO_TILES = 7
 BINGO_BONUS = 50
@@ -136,9 +137,9 @@ def check(
         return result
     word_text = alpha.format(placement.word)
     if not result.new:
-        result.fail("no-new-tile", f"{word_text} places no new tile")
+        result.fail("no-new-tile", Text("%(word)s places no new tile", word=word_text))
     if len(placement.word) < 2:
-        result.fail("too-short", "a word has at least two letters")
+        result.fail("too-short", Text("a word has at least two letters"))
     squares = placement.squares()
     step = placement.coord.step()
     before, after = squares[0] - step, squares[-1] + step
@@ -146,19 +147,25 @@ def check(
         _on_line(squares[-1], after, placement.coord.horizontal) and board.squares[after]
     ):
         _start, tiles = board.word_through(squares[0], placement.coord.horizontal, dict(result.new))
-        result.fail("not-whole-word", f"the word formed is {alpha.format(tiles)}, not {word_text}")
+        formed = alpha.format(tiles)
+        whole = Text("the word formed is %(formed)s, not %(word)s", formed=formed, word=word_text)
+        result.fail("not-whole-word", whole)
     if board.is_empty():
         if board.layout.centre not in squares:
-            result.fail("not-centre", "the first placement must cover the centre square H8")
+            result.fail("not-centre", Text("the first placement must cover the centre square H8"))
     elif result.new and not _connected(board, result.new, len(result.new) < len(squares)):
-        result.fail("not-connected", f"{word_text} does not touch any tile on the board")
+        result.fail("not-connected", Text("%(word)s does not touch any tile on the board", word=word_text))
     for _sq, tile in result.new:
         if not is_blank(tile) and not alpha.has_tiles(tile):
-            result.fail("no-such-tile", f"{alpha.label(tile)} has no tile: only a blank can stand for it")
+            result.fail(
+                "no-such-tile", Text("%(letter)s has no tile: only a blank can stand for it", letter=alpha.label(tile))
+            )
     if rack is not None and result.new:
         missing = _missing(rack, [t for _, t in result.new])
         if missing:
-            result.fail("tile-not-available", f"not on the rack: {' '.join(alpha.label(t) for t in missing)}")
+            result.fail(
+                "tile-not-available", Text("not on the rack: %(letters)s", letters=" ".join(map(alpha.label, missing)))
+            )
     words, _ = score_words(board, placement, result.new)
     bingo = bingo_bonus if len(result.new) == bingo_tiles else 0
     if lexicon is not None:
@@ -167,8 +174,13 @@ def check(
             ok = lexicon.contains_tiles(w.tiles)
             checked.append(_with_valid(w, ok))
             if not ok:
-                kind = "main word" if w.main else "cross word"
-                result.fail("not-in-list", f"{kind} {alpha.format(w.tiles).upper()} is not in {lexicon.name}")
+                shown = alpha.format(w.tiles).upper()
+                result.fail(
+                    "not-in-list",
+                    Text("main word %(word)s is not in %(list)s", word=shown, list=lexicon.name)
+                    if w.main
+                    else Text("cross word %(word)s is not in %(list)s", word=shown, list=lexicon.name),
+                )
         words = checked
     result.words = words
     result.bingo = bingo

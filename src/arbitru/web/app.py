@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
+from jinja2.runtime import Context
 from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -79,9 +80,11 @@ class Web:
         self.intake = Intake(self)
         self.training_store = store_address(self.db)
         self.templates = Environment(
-            loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True),
-            finalize=_shown,
+            loader=FileSystemLoader(HERE / "templates"),
+            autoescape=select_autoescape(default=True),
+            finalize=said_in_page_language,
         )
+        self.templates.filters["said"] = said_each
 
     @contextmanager
     def journal(self, actor: str) -> Iterator[Journal]:
@@ -195,6 +198,22 @@ def _shown(value: Any) -> Any:
     if isinstance(value, Markup):
         return Markup(shown_raw(str(value)))
     return shown_raw(value) if isinstance(value, str) else value
+
+
+@pass_context
+def said_in_page_language(context: Context, value: Any) -> Any:
+    """Every ``{{ … }}`` that is a library's message (a verdict's reason, a note, a refusal) is said in the
+    page's language: the templates print them as they are; then shown as :func:`_shown` says."""
+    if isinstance(value, i18n.Text) and "_" in context:
+        value = context["_"](value)
+    return _shown(value)
+
+
+@pass_context
+def said_each(context: Context, values: Any, separator: str = "; ") -> str:
+    """``{{ codes|said }}``: a list of messages (or message codes) said one by one in the page's language."""
+    _ = context["_"]
+    return separator.join(_(v) if isinstance(v, str) else str(v) for v in values)
 
 
 def page_language(request: Request, context: dict[str, Any]) -> str:

@@ -82,18 +82,9 @@ def clock(game: Game, now: float | None = None, _: Gettext | None = None) -> dic
     now = time.time() if now is None else now
     move = game.move if game.phase == "play" else 0
     c = game.clock_for(move)
-    seconds = game.rules.clock.seconds
     cues = []
     for q in announce.clock_schedule(game.rules):
-        text = q.text
-        if _ is not None and q.kind == "warning" and q.at is not None:
-            left = seconds - q.at
-            text = (_("1 minute left") if left == 60 else _("%(n)s minutes left", n=left // 60)) if left % 60 == 0 \
-                else _("%(n)s seconds left", n=left)
-        elif _ is not None and q.kind == "time":
-            text = _("time")
-        elif _ is not None and q.kind == "clock-start":
-            text = _(q.text)  # the rule set's start word ("tiempo") is a message of the catalogs too
+        text = _(q.text) if _ is not None else str(q.text)
         cues.append({"at": q.at, "text": text, "kind": q.kind})
     return {
         "move": move,
@@ -130,8 +121,7 @@ def rack_cues(game: Game, _: Gettext | None = None) -> list[str]:
     for q in a.cues:
         if q.at is not None:
             continue
-        head, sep, rest = q.text.partition(": ")
-        out.append(f"{_(head)}: {rest}" if _ is not None and sep and q.kind in ("leave", "new", "rack") else q.text)
+        out.append(_(q.text) if _ is not None else str(q.text))
     return out
 
 

@@ -33,6 +33,7 @@ from arbitru.formats.anticipation.positions import WrittenPosition, all_coords, 
 from arbitru.formats.anticipation.slips import Slip, SlipRow, fold
 from arbitru.formats.anticipation.variants import GROUP_SIZE, TURNS, Settings
 from arbitru.formats.anticipation.verdicts import Decision, Fault, PlayerResult, Sanction, SlipVerdict, Verdict
+from arbitru.messages import Text, joined
 from arbitru.textinput import InputError, ascii_number, parse_signed
 
 VALID_RULE = "G-3"  # a valid placement: scored by the general rules (G-3, G-4)
@@ -148,10 +149,10 @@ class Attempt:
 
 
 def _words_text(alpha: Alphabet, chk: Check) -> str:
-    parts = [f"{alpha.format(w.tiles).upper()} {w.score}" for w in chk.words]
+    parts: list[str] = [f"{alpha.format(w.tiles).upper()} {w.score}" for w in chk.words]
     if chk.bingo:
-        parts.append(f"bonus {chk.bingo}")
-    return " + ".join(parts)
+        parts.append(Text("bonus %(n)s", n=chk.bingo))
+    return joined(parts, " + ")
 
 
 class Judge:
@@ -175,10 +176,12 @@ class Judge:
         assignments, missing = _assign(self.alpha, pool, coord, word, new)
         reasons: list[tuple[str, str]] = []
         if missing:
-            letters = " ".join(
-                self.alpha.label(letter_of(t)) if not is_blank(t) else "? (blank)" for t in missing
+            letters = joined(
+                (self.alpha.label(letter_of(t)) if not is_blank(t) else Text("? (blank)") for t in missing), " "
             )
-            reasons.append(("RO-6.1b", f"letters not from {pool.label}: {letters}"))
+            reasons.append(
+                ("RO-6.1b", Text("letters not from %(group)s: %(letters)s", group=pool.label, letters=letters))
+            )
             assignments = [Assignment(tuple(word), 0, 1, [])]
         best: Attempt | None = None
         for a in assignments:
@@ -337,7 +340,7 @@ class PlayerCorrection:
             if s.seq in withdrawn:
                 continue
             if s.kind == "cheating":
-                r.eliminated = r.eliminated or f"eliminated for cheating (RO-7.1): {s.reason}"
+                r.eliminated = r.eliminated or Text("eliminated for cheating (RO-7.1): %(reason)s", reason=s.reason)
                 self._stop(1, "RO-7.1")
             else:
                 disciplinary += 1
@@ -346,7 +349,11 @@ class PlayerCorrection:
                     # "corectura se oprește": the correction stops from the turn he has both warnings in
                     turn = max(given_in)
                     r.eliminated = r.eliminated or (
-                        f"eliminated in turn {turn}: second disciplinary warning (RO-6.4): {s.reason}"
+                        Text(
+                            "eliminated in turn %(turn)s: second disciplinary warning (RO-6.4): %(reason)s",
+                            turn=turn,
+                            reason=s.reason,
+                        )
                     )
                     self._stop(turn, "RO-6.4")
         r.disciplinary = disciplinary * DISCIPLINARY
@@ -371,12 +378,16 @@ class PlayerCorrection:
         if tiles is None:
             return None
         counts = [0] * (self.alpha.size + 1)
-        label = f"group {group} ({format_group(self.alpha, tiles)})"
+        label: str = Text("group %(n)s (%(letters)s)", n=group, letters=format_group(self.alpha, tiles))
         if self.stock is not None:
             kept = [t for t in tiles if t == BLANK or not self.alpha.is_vowel(t)]
             for t in kept:
                 counts[t] += 1
-            label = f"group {group} ({format_group(self.alpha, kept) or '—'} and vowels from the stock)"
+            label = Text(
+                "group %(n)s (%(letters)s and vowels from the stock)",
+                n=group,
+                letters=format_group(self.alpha, kept) or "—",
+            )
             return Pool(counts, label, group, len(tiles), self.stock, len(tiles) - len(kept))
         for t in tiles:
             counts[t] += 1
@@ -392,17 +403,17 @@ class PlayerCorrection:
         void: tuple[str, str] | None = None
         groups = self.setup.groups_of(turn)
         if self.uncorrected is not None and turn >= self.uncorrected[0]:
-            void = (self.uncorrected[1], f"not corrected: {self.result.eliminated}")
+            void = (self.uncorrected[1], Text("not corrected: %(why)s", why=self.result.eliminated))
         elif self.stopped:
-            void = ("RO-8.2", f"not corrected: {self.stopped}")
+            void = ("RO-8.2", Text("not corrected: %(why)s", why=self.stopped))
         elif not groups:
-            void = ("RO-5.3", f"no lot has been drawn for turn {turn} yet (RO-5.3): not corrected")
+            void = ("RO-5.3", Text("no lot has been drawn for turn %(turn)s yet (RO-5.3): not corrected", turn=turn))
         elif slip is None:
-            sv.status, sv.reason = "missing", "no slip handed in"
+            sv.status, sv.reason = "missing", Text("no slip handed in")
             self._exclusive_turn_end(turn, sv)
             return sv
         elif self.setup.settings.variant == "blind" and self.player not in self.setup.blind:
-            void = ("RO-8.4", "no sealed groups were handed in by this player (RO-8.4): not corrected")
+            void = ("RO-8.4", Text("no sealed groups were handed in by this player (RO-8.4): not corrected"))
         if void is not None:
             sv.status, sv.reason = "void", void[1]
             if slip is not None:
@@ -420,7 +431,7 @@ class PlayerCorrection:
             elif note.kind == "pass":
                 sv.passed = True
             else:
-                sv.notes.append(f"note not understood, no effect: {note.raw!r}")
+                sv.notes.append(Text("note not understood, no effect: %(note)s", note=repr(note.raw)))
 
         rows = slip.placements()
         allowed = 2 if turn == 1 else 1
@@ -433,7 +444,9 @@ class PlayerCorrection:
                         row,
                         None,
                         "RO-5.3",
-                        f"only {allowed} placement{'s' if allowed > 1 else ''} may be written in turn {turn}",
+                        Text("only 1 placement may be written in turn %(turn)s", turn=turn)
+                        if allowed == 1
+                        else Text("only %(n)s placements may be written in turn %(turn)s", n=allowed, turn=turn),
                     )
                 )
                 continue
@@ -444,7 +457,7 @@ class PlayerCorrection:
                 v = self._judge_row(turn, i, row, groups)
             sv.placements.append(v)
         if sv.passed and rows:
-            sv.notes.append("PAS is written together with a placement: the placement is judged")
+            sv.notes.append(Text("PAS is written together with a placement: the placement is judged"))
         self._faults(turn, slip, sv)
         self._exclusive_turn_end(turn, sv)
         return sv
@@ -471,7 +484,9 @@ class PlayerCorrection:
                 {
                     "word": w,
                     "valid": valid,
-                    "answer": f"{folded or w}: {'valid' if valid else 'NOT in ' + self.setup.lexicon.name}",
+                    "answer": Text("%(word)s: valid", word=folded or w)
+                    if valid
+                    else Text("%(word)s: NOT in %(list)s", word=folded or w, list=self.setup.lexicon.name),
                 }
             )
         return out
@@ -499,12 +514,24 @@ class PlayerCorrection:
                     row,
                     verdict.group,
                     "RO-6.5",
-                    f"decision #{decision.seq} ({decision.by}): {decision.reason}",
+                    Text(
+                        "decision #%(seq)s (%(by)s): %(reason)s",
+                        seq=decision.seq,
+                        by=Text(decision.by),
+                        reason=decision.reason,
+                    ),
                 )
             else:
                 candidates = [self._judge_with(turn, index, row, p, decision) for p in pools.values() if p]
                 verdict = _prefer(candidates)
-                verdict.notes.append(f"decision #{decision.seq} ({decision.by}): {decision.reason} (RO-6.5)")
+                verdict.notes.append(
+                    Text(
+                        "decision #%(seq)s (%(by)s): %(reason)s (RO-6.5)",
+                        seq=decision.seq,
+                        by=Text(decision.by),
+                        reason=decision.reason,
+                    )
+                )
                 if verdict.status == "valid":
                     verdict.rule = "RO-6.5"
             verdict.original = original
@@ -542,12 +569,12 @@ class PlayerCorrection:
         if decision is not None and decision.action == "valid":
             lexicon = None  # the decision accepts the words
         if not word_text.strip():
-            return self._invalid(turn, index, row, pool.group, "RO-6.1a", "no main word is written")
+            return self._invalid(turn, index, row, pool.group, "RO-6.1a", Text("no main word is written"))
         try:
             word = alpha.split(word_text.strip(), blanks=True)
         except TileError as e:
             return self._invalid(
-                turn, index, row, pool.group, "RO-6.1a", f"the main word cannot be read: {e}"
+                turn, index, row, pool.group, "RO-6.1a", Text("the main word cannot be read: %(why)s", why=str(e))
             )
         if len(word) < 2:
             return self._invalid(
@@ -556,7 +583,7 @@ class PlayerCorrection:
                 row,
                 pool.group,
                 "RO-6.1a",
-                f"{word_text.strip()!r} is not a word: a word has at least two letters",
+                Text("%(word)s is not a word: a word has at least two letters", word=repr(word_text.strip())),
             )
         shown = alpha.format(word).upper()
         if lexicon is not None and not lexicon.contains_tiles(word):
@@ -566,13 +593,18 @@ class PlayerCorrection:
                 row,
                 pool.group,
                 "RO-6.1a",
-                f"main word {shown} is not in the official list ({lexicon.name})",
+                Text("main word %(word)s is not in the official list (%(list)s)", word=shown, list=lexicon.name),
             )
         written = read_position(row.position)
         meant = read_position(position_text) if decision is not None and decision.action == "as" else written
         if written.missing:
             return self._invalid(
-                turn, index, row, pool.group, "RO-6.1d", f"a coordinate sign is missing: {written.problem}"
+                turn,
+                index,
+                row,
+                pool.group,
+                "RO-6.1d",
+                Text("a coordinate sign is missing: %(why)s", why=written.problem),
             )
 
         # the placement as written (or as a decision says it was meant)
@@ -588,8 +620,11 @@ class PlayerCorrection:
                         row,
                         pool.group,
                         "RO-6.1c",
-                        f"both coordinate signs are wrong: written {written.text.strip()}, "
-                        f"meant {meant.coord.format()}",
+                        Text(
+                            "both coordinate signs are wrong: written %(written)s, meant %(meant)s",
+                            written=written.text.strip(),
+                            meant=meant.coord.format(),
+                        ),
                     )
                 return self._accepted(turn, index, row, pool, first, kind, written, candidates=1)
         # search the player's board for what he must have meant (RO-6.3)
@@ -623,18 +658,20 @@ class PlayerCorrection:
                 row,
                 pool.group,
                 "RO-6.1c",
-                f"both coordinate signs are wrong: {shown} fits the player's board only at "
-                f"{fits[0].format()}, "
-                f"not at {written.text.strip()}",
+                Text(
+                    "both coordinate signs are wrong: %(word)s fits the player's board only at %(fits)s, "
+                    "not at %(written)s",
+                    word=shown,
+                    fits=fits[0].format(),
+                    written=written.text.strip(),
+                ),
             )
         if first is not None:
             rule, text = first.reasons[0]
-            more = "; ".join(t for _, t in first.reasons[1:3])
-            fix = (
-                " (no position with one sign changed fits the board either, RO-6.3)"
-                if rule == "RO-6.1b"
-                else ""
-            )
+            more = [t for _, t in first.reasons[1:3]]
+            fix = Text("%(why)s (no position with one sign changed fits the board either, RO-6.3)", why=text)
+            if rule == "RO-6.1b":
+                text = fix
             foreign = any(t.startswith("letters not from") for _, t in first.reasons)
             return self._invalid(
                 turn,
@@ -642,7 +679,7 @@ class PlayerCorrection:
                 row,
                 pool.group,
                 rule,
-                text + fix + (f"; also: {more}" if more else ""),
+                Text("%(why)s; also: %(more)s", why=text, more=more) if more else text,
                 foreign=foreign,
             )
         if written.row is None and written.col is None:
@@ -652,7 +689,7 @@ class PlayerCorrection:
                 row,
                 pool.group,
                 "RO-6.1c",
-                f"both coordinate signs are wrong: {written.problem or written.text}",
+                Text("both coordinate signs are wrong: %(why)s", why=written.problem or written.text),
             )
         return self._invalid(
             turn,
@@ -660,7 +697,7 @@ class PlayerCorrection:
             row,
             pool.group,
             "RO-6.1b",
-            f"{written.problem}, and no position with that sign changed fits the board (RO-6.3)",
+            Text("%(why)s, and no position with that sign changed fits the board (RO-6.3)", why=written.problem),
         )
 
     def _accepted(
@@ -690,7 +727,7 @@ class PlayerCorrection:
             pool.group,
             "valid",
             VALID_RULE,
-            f"valid: {breakdown} = {chk.score}",
+            Text("valid: %(words)s = %(score)s", words=breakdown, score=chk.score),
             position,
             word,
             chk.score,
@@ -701,33 +738,40 @@ class PlayerCorrection:
             new=chk.new,
             vowels=list(a.assignment.vowels),
         )
-        if kind == "inverted":
-            v.status, v.rule, v.penalty_rule = "corrected", "RO-6.3a", "RO-6.3a"
-            v.reason = (
-                f"position signs inverted: written {written.text.strip()}, "
-                f"the player's board has {position}; "
-                f"scored {chk.score} ({breakdown}); technical penalty −{PENALTY}, capped by the placement's "
-                "value and the later placements formed with its help"
-            )
-        elif kind == "one-sign":
-            v.status, v.rule, v.penalty_rule = "corrected", "RO-6.3b", "RO-6.3b"
-            v.reason = (
-                f"one coordinate sign wrong: written {written.text.strip()}, the player's board has "
-                f"{position}; scored {chk.score} ({breakdown}); technical penalty −{PENALTY}, capped by the "
-                "placement's value and the later placements formed with its help"
+        if kind in ("inverted", "one-sign"):
+            rule = "RO-6.3a" if kind == "inverted" else "RO-6.3b"
+            v.status, v.rule, v.penalty_rule = "corrected", rule, rule
+            v.reason = Text(
+                "%(fault)s: written %(written)s, the player's board has %(position)s; scored %(score)s "
+                "(%(words)s); technical penalty −%(penalty)s, capped by the placement's value and the later "
+                "placements formed with its help",
+                fault=Text("position signs inverted") if kind == "inverted" else Text("one coordinate sign wrong"),
+                written=written.text.strip(),
+                position=position,
+                score=chk.score,
+                words=breakdown,
+                penalty=PENALTY,
             )
         if candidates > 1:
             v.notes.append(
-                f"{candidates} positions fit the player's board; {position} was taken: verify the "
-                "player's grid at the table (RO-5.5.i)"
+                Text(
+                    "%(n)s positions fit the player's board; %(position)s was taken: verify the player's grid "
+                    "at the table (RO-5.5.i)",
+                    n=candidates,
+                    position=position,
+                )
             )
         if a.assignment.unmarked:
             n = a.assignment.unmarked
-            v.notes.append(f"{n} blank{'s' if n > 1 else ''} not marked (RO-6.2c)")
+            v.notes.append(
+                Text("%(n)s blanks not marked (RO-6.2c)", n=n) if n > 1 else Text("1 blank not marked (RO-6.2c)")
+            )
             if a.assignment.choices > 1:
                 v.notes.append(
-                    "the unmarked blank could stand on more than one square; the lowest score was "
-                    "taken: verify at the table (RO-5.5.i)"
+                    Text(
+                        "the unmarked blank could stand on more than one square; the lowest score was "
+                        "taken: verify at the table (RO-5.5.i)"
+                    )
                 )
         return v
 
@@ -737,9 +781,11 @@ class PlayerCorrection:
         if not settings.exclusive or v.group == 1 or len(v.new) == GROUP_SIZE:
             return v
         v.status, v.rule = "invalid", settings.rule
-        v.reason = (
-            f"{v.word} places {len(v.new)} of the 7 letters: every turn must place all 7 letters of the "
-            f"group ({settings.rule})"
+        v.reason = Text(
+            "%(word)s places %(n)s of the 7 letters: every turn must place all 7 letters of the group (%(rule)s)",
+            word=v.word,
+            n=len(v.new),
+            rule=settings.rule,
         )
         v.points = 0
         v.penalty_rule = ""
@@ -776,32 +822,45 @@ class PlayerCorrection:
                 {
                     "turn": None,
                     "done": False,
-                    "text": f"{raw!r}: the turn to cancel cannot be read; no effect",
+                    "text": Text("%(note)s: the turn to cancel cannot be read; no effect", note=repr(raw)),
                 }
             ]
         return [self.cancel(t, current) for t in turns]
 
     def cancel(self, target: int, current: int) -> dict[str, Any]:
         if not 1 <= target < current:
-            why = "does not exist" if not 1 <= target <= TURNS else "has not been played before this slip"
-            return {"turn": target, "done": False, "text": f"turn {target} {why}: nothing to cancel (RO-5.3)"}
+            text = (
+                Text("turn %(turn)s does not exist: nothing to cancel (RO-5.3)", turn=target)
+                if not 1 <= target <= TURNS
+                else Text("turn %(turn)s has not been played before this slip: nothing to cancel (RO-5.3)", turn=target)
+            )
+            return {"turn": target, "done": False, "text": text}
         gone = [v for v in self.alive if v.turn == target]
         if not gone:
             return {
                 "turn": target,
                 "done": False,
-                "text": f"turn {target} has no placement on the board (invalid, cancelled or not played): "
-                "nothing to cancel",
+                "text": Text(
+                    "turn %(turn)s has no placement on the board (invalid, cancelled or not played): "
+                    "nothing to cancel",
+                    turn=target,
+                ),
             }
         for v in gone:
             v.status, v.points = "cancelled", 0
             v.rule = "RO-5.3"
-            v.reason = f"cancelled by the player in turn {current} (Anulez turul {target})"
+            v.reason = Text(
+                "cancelled by the player in turn %(turn)s (Anulez turul %(target)s)", turn=current, target=target
+            )
             if self.stock is not None:
-                v.notes.append("its letters are lost (RO-8.1)")
+                v.notes.append(Text("its letters are lost (RO-8.1)"))
         self.alive = [v for v in self.alive if v.turn != target]
         effects = self._rebuild(target, current)
-        text = f"turn {target} cancelled" + (f"; {'; '.join(effects)}" if effects else "")
+        text = (
+            Text("turn %(turn)s cancelled; %(effects)s", turn=target, effects=effects)
+            if effects
+            else Text("turn %(turn)s cancelled", turn=target)
+        )
         return {"turn": target, "done": True, "text": text, "effects": effects}
 
     def _rebuild(self, cause: int, current: int) -> list[str]:
@@ -822,32 +881,44 @@ class PlayerCorrection:
             extra = dict(v.new)
             start, run = board.word_through(v.coord.square, v.coord.horizontal, extra)
             same = start == v.coord.square and [letter_of(t) for t in run] == [letter_of(t) for t in v.tiles]
-            reason = ""
+            reason: str = ""
             chk = None
             if not same:
-                reason = (
-                    f"formed with the help of turn {cause}, cancelled in turn {current}: its main word "
-                    f"{v.word.upper() if v.word else ''} is no longer on the board"
+                reason = Text(
+                    "formed with the help of turn %(cause)s, cancelled in turn %(turn)s: its main word %(word)s "
+                    "is no longer on the board",
+                    cause=cause,
+                    turn=current,
+                    word=v.word.upper() if v.word else "",
                 )
             else:
                 chk = check(board, Placement(v.coord, v.tiles), self.setup.lexicon)
                 if chk.reasons:
-                    reason = (
-                        f"no longer legal once turn {cause} is cancelled (turn {current}): "
-                        f"{chk.reasons[0][1]}"
+                    reason = Text(
+                        "no longer legal once turn %(cause)s is cancelled (turn %(turn)s): %(why)s",
+                        cause=cause,
+                        turn=current,
+                        why=chk.reasons[0][1],
                     )
             if reason:
                 v.status, v.points, v.rule, v.reason = "cancelled", 0, "RO-5.3", reason
-                effects.append(f"turn {v.turn} cancelled with it")
+                effects.append(Text("turn %(turn)s cancelled with it", turn=v.turn))
                 continue
             assert chk is not None
             if chk.score != v.points:
-                note = (
-                    f"rescored {v.points} → {chk.score} once turn {cause} was cancelled in turn {current} "
-                    f"({_words_text(self.alpha, chk)}) (RO-5.3)"
+                note = Text(
+                    "rescored %(before)s → %(after)s once turn %(cause)s was cancelled in turn %(turn)s "
+                    "(%(words)s) (RO-5.3)",
+                    before=v.points,
+                    after=chk.score,
+                    cause=cause,
+                    turn=current,
+                    words=_words_text(self.alpha, chk),
                 )
                 v.notes.append(note)
-                effects.append(f"turn {v.turn} rescored {v.points} → {chk.score}")
+                effects.append(
+                    Text("turn %(turn)s rescored %(before)s → %(after)s", turn=v.turn, before=v.points, after=chk.score)
+                )
                 v.points = chk.score
             for sq, tile in v.new:
                 board.squares[sq] = tile
@@ -866,35 +937,47 @@ class PlayerCorrection:
         written_turn = slip.first("turn").strip()
         if turn == 1:
             if not table:
-                faults.append(Fault("RO-6.2a", "the table number is missing on the turn-1 slip"))
+                faults.append(Fault("RO-6.2a", Text("the table number is missing on the turn-1 slip")))
             elif seat is not None and not _same_number(table, seat):
                 faults.append(
                     Fault(
                         "RO-6.2a",
-                        f"wrong table number on the turn-1 slip: {table}, the player sits at table {seat}",
+                        Text(
+                            "wrong table number on the turn-1 slip: %(table)s, the player sits at table %(seat)s",
+                            table=table,
+                            seat=seat,
+                        ),
                     )
                 )
             if slip.has_column("name"):
                 name = slip.first("name").strip()
                 expected = self.setup.names.get(self.player, self.player)
                 if not name:
-                    faults.append(Fault("RO-6.2a", "the player's name is missing on the turn-1 slip"))
+                    faults.append(Fault("RO-6.2a", Text("the player's name is missing on the turn-1 slip")))
                 elif fold(name) != fold(expected):
-                    faults.append(Fault("RO-6.2a", f"wrong name on the turn-1 slip: {name!r}"))
+                    faults.append(Fault("RO-6.2a", Text("wrong name on the turn-1 slip: %(name)s", name=repr(name))))
         if not table and turn != 1:
-            faults.append(Fault("RO-6.2b", "the table number is missing"))
+            faults.append(Fault("RO-6.2b", Text("the table number is missing")))
         elif table and seat is not None and not _same_number(table, seat) and turn != 1:
             sv.notes.append(
-                f"table written {table}, the player sits at table {seat} (no warning: RO-6.2b counts "
-                "only a missing number)"
+                Text(
+                    "table written %(table)s, the player sits at table %(seat)s (no warning: RO-6.2b counts only "
+                    "a missing number)",
+                    table=table,
+                    seat=seat,
+                )
             )
         if not written_turn:
-            faults.append(Fault("RO-6.2b", "the turn number is missing"))
+            faults.append(Fault("RO-6.2b", Text("the turn number is missing")))
         elif written_turn != str(turn):
-            sv.notes.append(f"turn written {written_turn!r}, collected in turn {turn}")
+            sv.notes.append(
+                Text("turn written %(written)s, collected in turn %(turn)s", written=repr(written_turn), turn=turn)
+            )
         for v in sv.placements:
             if v.on_board and v.unmarked_blanks:
-                faults.append(Fault("RO-6.2c", f"blank not marked in {v.word} (placement {v.index})"))
+                faults.append(
+                    Fault("RO-6.2c", Text("blank not marked in %(word)s (placement %(n)s)", word=v.word, n=v.index))
+                )
         rows = slip.placements()
         several = len(rows) > 1
         expected_total = 0
@@ -904,23 +987,33 @@ class PlayerCorrection:
                 real = v.score
                 expected_total += real
                 if not declared:
-                    faults.append(Fault("RO-6.2d", f"the score of {v.word} is missing (it is {real})"))
+                    missing = Text("the score of %(word)s is missing (it is %(real)s)", word=v.word, real=real)
+                    faults.append(Fault("RO-6.2d", missing))
                 elif _int(declared) != real:
-                    faults.append(Fault("RO-6.2d", f"the score of {v.word} is {real}, not {declared}"))
+                    faults.append(Fault(
+                            "RO-6.2d",
+                            Text(
+                                "the score of %(word)s is %(real)s, not %(declared)s",
+                                word=v.word,
+                                real=real,
+                                declared=declared,
+                            ),
+                        ))
             else:
                 expected_total += _int(row.score) or 0
         total = slip.first("turn_total").strip()
         accepted = [v for v in sv.placements if v.on_board]
         if accepted:
             if several and not total:
-                faults.append(Fault("RO-6.2d", f"the turn total is missing (it is {expected_total})"))
+                faults.append(Fault("RO-6.2d", Text("the turn total is missing (it is %(real)s)", real=expected_total)))
             elif total and _int(total) != expected_total:
-                faults.append(Fault("RO-6.2d", f"the turn total is {expected_total}, not {total}"))
+                wrong = Text("the turn total is %(real)s, not %(declared)s", real=expected_total, declared=total)
+                faults.append(Fault("RO-6.2d", wrong))
         sv.faults = faults
         if faults:
             sv.warning = faults[0]
             if len(faults) > 1:
-                sv.notes.append("one technical warning per slip (RO-6.2): the other faults cost nothing")
+                sv.notes.append(Text("one technical warning per slip (RO-6.2): the other faults cost nothing"))
 
     # --- exclusive variants ---------------------------------------------------------------------------------
 
@@ -930,7 +1023,7 @@ class PlayerCorrection:
         scrabble = any(v.on_board and v.group != 1 and len(v.new) == GROUP_SIZE for v in sv.placements)
         if not scrabble:
             self.result.dropped_out = turn
-            self.stopped = f"dropped out in turn {turn}: no scrabble placed (RO-8.2)"
+            self.stopped = Text("dropped out in turn %(turn)s: no scrabble placed (RO-8.2)", turn=turn)
             sv.notes.append(self.stopped)
 
     # --- the end --------------------------------------------------------------------------------------------
@@ -952,10 +1045,20 @@ class PlayerCorrection:
             cap = v.points + sum(d.points for d in self.alive if d.pid in dependents)
             v.penalty = min(PENALTY, cap)
             if v.penalty < PENALTY:
-                names = ", ".join(f"turn {t}" for t, _ in sorted(dependents)) or "none"
+                names = (
+                    joined([Text("turn %(turn)s", turn=t) for t, _ in sorted(dependents)], ", ")
+                    if dependents
+                    else Text("none")
+                )
                 v.notes.append(
-                    f"penalty capped at {v.penalty}: the placement is worth {v.points}, the later "
-                    f"placements formed with its help ({names}) {cap - v.points} (RO-6.3)"
+                    Text(
+                        "penalty capped at %(penalty)s: the placement is worth %(points)s, the later placements "
+                        "formed with its help (%(turns)s) %(later)s (RO-6.3)",
+                        penalty=v.penalty,
+                        points=v.points,
+                        turns=names,
+                        later=cap - v.points,
+                    )
                 )
         for d in self.decisions:
             if d.target == "penalty":
@@ -965,7 +1068,13 @@ class PlayerCorrection:
                         v.penalty = 0 if d.action == "cancel" else max(0, int(d.points or 0))
                         v.decisions.append(d.seq)
                         v.notes.append(
-                            f"penalty set to {v.penalty} by decision #{d.seq} ({d.by}): {d.reason} (RO-6.5)"
+                            Text(
+                                "penalty set to %(penalty)s by decision #%(seq)s (%(by)s): %(reason)s (RO-6.5)",
+                                penalty=v.penalty,
+                                seq=d.seq,
+                                by=Text(d.by),
+                                reason=d.reason,
+                            )
                         )
         # RO-6.2: one warning per slip, the first three free
         count = 0
@@ -975,8 +1084,13 @@ class PlayerCorrection:
             if sv.warning and cancel:
                 sv.decisions = [d.seq for d in cancel]
                 sv.notes.append(
-                    f"technical warning ({sv.warning.rule}) withdrawn by decision #{cancel[-1].seq} "
-                    f"({cancel[-1].by}): {cancel[-1].reason} (RO-6.5)"
+                    Text(
+                        "technical warning (%(rule)s) withdrawn by decision #%(seq)s (%(by)s): %(reason)s (RO-6.5)",
+                        rule=sv.warning.rule,
+                        seq=cancel[-1].seq,
+                        by=Text(cancel[-1].by),
+                        reason=cancel[-1].reason,
+                    )
                 )
                 sv.warning = None
             if sv.warning:
@@ -1091,12 +1205,15 @@ class Correction:
         pc = self.players[player]
         slip = entry.slip
         reason = (
-            f"the slip cannot be placed in a turn: turn {slip.written_turn.strip()!r} does not exist "
-            f"(turns are 1 to {TURNS})"
+            Text(
+                "the slip cannot be placed in a turn: turn %(turn)s does not exist (turns are 1 to %(last)s)",
+                turn=repr(slip.written_turn.strip()),
+                last=TURNS,
+            )
             if slip.written_turn.strip()
-            else "the slip has no turn number and was not entered with the turn it was collected in (RO-6.2b)"
+            else Text("the slip has no turn number and was not entered with the turn it was collected in (RO-6.2b)")
         )
-        sv = SlipVerdict(None, entry.seq, "void", reason + ": not corrected; re-enter it with --turn")
+        sv = SlipVerdict(None, entry.seq, "void", Text("%(why)s: not corrected; re-enter it with --turn", why=reason))
         rule = "RO-5.3" if slip.written_turn.strip() else "RO-6.2b"
         sv.placements = [pc._void(0, i, r, rule, sv.reason) for i, r in enumerate(slip.placements(), 1)]
         pc.result.unattributed.append(sv)

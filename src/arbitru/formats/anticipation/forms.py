@@ -20,6 +20,7 @@ from arbitru.formats import spreadsheet
 from arbitru.formats.anticipation.game import GameState
 from arbitru.formats.anticipation.variants import GROUPS, TURNS
 from arbitru.formats.anticipation.verdicts import PlayerResult
+from arbitru.messages import Text, say
 
 SLIPS_PER_PLAYER = 16  # RO-3.3: at least 16 (14 turns and 2 spare)
 
@@ -116,7 +117,7 @@ def results_page(state: GameState, r: PlayerResult) -> str:
         groups = state.order.groups_of(turn)
         group_text = " + ".join(str(g) for g in groups)
         if sv is None or not sv.placements:
-            reason = sv.reason if sv else ""
+            reason = say(sv.reason, "ro") if sv else ""  # the sheets are in the format's language (RO-3.1)
             rows.append(
                 f"<tr><td>{turn}</td><td>{group_text}</td><td></td><td class='small'>{escape(reason)}</td>"
                 f"<td></td><td>{running}</td><td></td></tr>"
@@ -125,8 +126,8 @@ def results_page(state: GameState, r: PlayerResult) -> str:
             if v.on_board:
                 running += v.points
             cls = "" if v.on_board else ' class="invalid"'
-            verdict = (v.rule + ": " if v.rule else "") + v.reason
-            extra = "; ".join(v.notes)
+            verdict = (v.rule + ": " if v.rule else "") + say(v.reason, "ro")
+            extra = "; ".join(say(n, "ro") for n in v.notes)
             rows.append(
                 f"<tr{cls}><td>{turn}</td><td>{v.group or ''}</td>"
                 f"<td>{escape(v.position or v.written_position)}</td>"
@@ -140,8 +141,8 @@ def results_page(state: GameState, r: PlayerResult) -> str:
         if sv.warning:
             cost = f"−{sv.warning_cost}" if sv.warning_cost else "0"
             deductions.append(
-                f"<tr><td>{turn}</td><td>{sv.warning.rule}</td><td>{escape(sv.warning.text)} "
-                f"(warning {sv.warning_number})</td><td>{cost}</td></tr>"
+                f"<tr><td>{turn}</td><td>{sv.warning.rule}</td><td>{escape(say(sv.warning.text, 'ro'))} "
+                f"({escape(say(Text('warning %(n)s', n=sv.warning_number), 'ro'))})</td><td>{cost}</td></tr>"
             )
         for v in sv.placements:
             if v.penalty:

@@ -30,6 +30,7 @@ from typing import Any
 from arbitru.engine.tiles import Alphabet
 from arbitru.formats.duplicate.racks import sort_tiles
 from arbitru.formats.duplicate.rulesets import RuleSet, cites
+from arbitru.messages import Text
 
 NEW_ORDERS = ("draw", "vowels-first")
 
@@ -73,15 +74,15 @@ def spell(alpha: Alphabet, tiles: Sequence[int]) -> str:
 def clock_schedule(rules: RuleSet) -> list[Cue]:
     """The clock of one move: start, each warning of time left, time (FISE-5, GR-5C)."""
     seconds = rules.clock.seconds
-    cues = [Cue("clock-start", rules.clock.start_word, at=0)]
+    cues = [Cue("clock-start", Text(rules.clock.start_word), at=0)]  # "tiempo", "start": words of the catalogs
     for left in sorted(rules.clock.warnings, reverse=True):
         text = (
-            f"{left // 60} minute{'s' if left >= 120 else ''} left"
+            (Text("1 minute left") if left == 60 else Text("%(n)s minutes left", n=left // 60))
             if left % 60 == 0
-            else f"{left} seconds left"
+            else Text("%(n)s seconds left", n=left)
         )
         cues.append(Cue("warning", text, at=seconds - left))
-    cues.append(Cue("time", "time", at=seconds))
+    cues.append(Cue("time", Text("time"), at=seconds))
     return cues
 
 
@@ -103,20 +104,25 @@ def rack_announcement(
         cues.append(
             Cue(
                 "exchange",
-                f"rack drawn again whole {exchanges} time(s): no legal rack before "
-                f"({', '.join(cites(rules, 'redraw'))})",
+                Text(
+                    "rack drawn again whole %(n)s time(s): no legal rack before (%(rules)s)",
+                    n=exchanges,
+                    rules=", ".join(cites(rules, "redraw")),
+                ),
             )
         )
     leave = sort_tiles([*fixed, *kept])
     if leave:
-        cues.append(Cue("leave", f"leave: {spell(alpha, leave)}", pace="slow", tiles=_labels(alpha, leave)))
+        said = Text("leave: %(tiles)s", tiles=spell(alpha, leave))
+        cues.append(Cue("leave", said, pace="slow", tiles=_labels(alpha, leave)))
     new = list(drawn)
     if new_order == "vowels-first":
         new.sort(key=lambda t: not alpha.is_vowel(t))
     if new:
-        cues.append(Cue("new", f"new tiles: {spell(alpha, new)}", pace="slow", tiles=_labels(alpha, new)))
+        said = Text("new tiles: %(tiles)s", tiles=spell(alpha, new))
+        cues.append(Cue("new", said, pace="slow", tiles=_labels(alpha, new)))
     rack = sort_tiles([*fixed, *kept, *drawn])
-    cues.append(Cue("rack", f"rack: {spell(alpha, rack)}", pace="fast", tiles=_labels(alpha, rack)))
+    cues.append(Cue("rack", Text("rack: %(tiles)s", tiles=spell(alpha, rack)), pace="fast", tiles=_labels(alpha, rack)))
     cues.extend(clock_schedule(rules))
     return Announcement(move, tuple(cues))
 
@@ -132,12 +138,20 @@ def master_announcement(
     by: str = "program",
 ) -> Announcement:
     """The master move: its word, position and score, the word spelled (FISE-7a), how many moves tied."""
-    text = f"master move: {alpha.format(word)} at {position}, {score} points"
+    shown = alpha.format(word)
+    text = Text("master move: %(word)s at %(position)s, %(score)s points", word=shown, position=position, score=score)
     if ties > 1:
-        text += f" ({ties} moves tied; chosen by {by})"
+        text = Text(
+            "master move: %(word)s at %(position)s, %(score)s points (%(ties)s moves tied; chosen by %(by)s)",
+            word=shown,
+            position=position,
+            score=score,
+            ties=ties,
+            by=Text(by),
+        )
     cues = (
         Cue("master", text),
-        Cue("spelling", f"spelled: {spell(alpha, word)}", pace="slow", tiles=_labels(alpha, word)),
+        Cue("spelling", Text("spelled: %(tiles)s", tiles=spell(alpha, word)), pace="slow", tiles=_labels(alpha, word)),
     )
     return Announcement(move, cues)
 

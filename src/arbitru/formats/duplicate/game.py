@@ -48,6 +48,7 @@ from arbitru.formats.players import PlayerError, Seat, resolve
 from arbitru.formats.receipt import Receipt
 from arbitru.formats.refusal import OrderError as RefusedByOrder
 from arbitru.journal.store import Event, Journal, action
+from arbitru.messages import Text, recognised
 from arbitru.textinput import (
     InputError,
     check_digits,
@@ -261,6 +262,8 @@ class MoveState:
 ADVANCING = ("draw", "master", "end")
 
 END_KINDS = ("planned", "tiles-out", "no-legal-rack", "no-word", "no-word-redraws", "prepared-out", "referee")
+#: the ends' sentences with values, to say a stored end in the reader's language (the others are messages as they are)
+END_REASONS = ("the %(n)s planned moves are played", "no word after %(n)s new racks")
 
 
 @dataclass
@@ -517,7 +520,8 @@ class Game:
         if kind not in END_KINDS:
             raise JournalError(f"an end of kind {kind!r}; known: {', '.join(END_KINDS)}")
         rules = tuple(payload.texts(p, "rules", ()))
-        self.end = End(payload.integer(p, "after_move", low=0), payload.text(p, "reason"), rules, kind)
+        reason = recognised(payload.text(p, "reason"), END_REASONS)
+        self.end = End(payload.integer(p, "after_move", low=0), reason, rules, kind)
 
     # --- judging -----------------------------------------------------------------------------------------
 
@@ -845,11 +849,11 @@ class Session:
         r = self.settings.rules
         if r.moves is not None and closed >= r.moves:
             return self._record_end(
-                closed, f"the {r.moves} planned moves are played", cites(r, "planned"), "planned"
+                closed, Text("the %(n)s planned moves are played", n=r.moves), cites(r, "planned"), "planned"
             )
         pool = g.pool()
         if not pool:
-            return self._record_end(closed, "the tiles have run out", cites(r, "tiles-out"), "tiles-out")
+            return self._record_end(closed, Text("the tiles have run out"), cites(r, "tiles-out"), "tiles-out")
         if (
             racks.condition_for(
                 r.racks, g.alphabet, closed + 1, g.bag.tiles, racks.subtract(g.rack, g.fixed) or (), g.fixed
@@ -857,10 +861,13 @@ class Session:
             is None
         ):
             v, c, _b = racks.mix_of(g.alphabet, pool)
-            which = "vowels" if not v else "consonants" if not c else "vowels or consonants"
             return self._record_end(
                 closed,
-                f"no legal rack can be formed: the {which} have run out",
+                Text("no legal rack can be formed: the vowels have run out")
+                if not v
+                else Text("no legal rack can be formed: the consonants have run out")
+                if not c
+                else Text("no legal rack can be formed: the vowels or consonants have run out"),
                 cites(r, "no-legal-rack"),
                 "no-legal-rack",
             )
@@ -906,7 +913,7 @@ class Session:
         elif source == "prepared":
             if move > len(self.settings.prepared):
                 end = self._record_end(
-                    g.move, "the prepared racks are used up", ("FISE-7b", "FISE-13"), "prepared-out"
+                    g.move, Text("the prepared racks are used up"), ("FISE-7b", "FISE-13"), "prepared-out"
                 )
                 return Step("end", g.move, end=end, message=end.reason)
             prepared = racks.from_labels(g.alphabet, self.settings.prepared[move - 1].rack)
@@ -928,8 +935,12 @@ class Session:
                 "illegal-rack",
                 move,
                 draws=draws,
-                message=f"illegal rack ({last.reason}): put every tile back and draw {len(last.rack)} "
-                f"again ({', '.join(cites(self.settings.rules, 'redraw'))})",
+                message=Text(
+                    "illegal rack (%(why)s): put every tile back and draw %(n)s again (%(rules)s)",
+                    why=last.reason,
+                    n=len(last.rack),
+                    rules=", ".join(cites(self.settings.rules, "redraw")),
+                ),
             )
         state = g.moves[-1]
         rejected = len(state.draws) - 1
@@ -949,7 +960,7 @@ class Session:
     def new_rack(
         self,
         tiles: Sequence[int] | None = None,
-        reason: str = "the referee gives a new rack",
+        reason: str = Text("the referee gives a new rack"),
         *,
         now: float | None = None,
     ) -> Step:
@@ -992,7 +1003,7 @@ class Session:
         last = draws[-1]
         if not last.legal:
             return Step(
-                "illegal-rack", move, draws=draws, message=f"illegal rack ({last.reason}): draw again"
+                "illegal-rack", move, draws=draws, message=Text("illegal rack (%(why)s): draw again", why=last.reason)
             )
         a = announce.rack_announcement(
             g.alphabet,
@@ -1049,22 +1060,25 @@ class Session:
             if not g.bag.tiles:
                 end = self._record_end(
                     move - 1,
-                    "no word can be formed with the tiles left",
+                    Text("no word can be formed with the tiles left"),
                     cites(self.settings.rules, "no-word"),
                     "no-word",
                 )
                 return Step("end", move, end=end, message=end.reason)
             if g.no_move_redraws >= self.settings.rules.no_move_redraws:
                 end = self._record_end(
-                    move - 1, f"no word after {g.no_move_redraws} new racks", ("FISE-13",), "no-word-redraws"
+                    move - 1,
+                    Text("no word after %(n)s new racks", n=g.no_move_redraws),
+                    ("FISE-13",),
+                    "no-word-redraws",
                 )
                 return Step("end", move, end=end, message=end.reason)
             if self.settings.racks == "seed":
-                step = self.new_rack(reason="the rack cannot be played: a new rack (FISE-16)")
+                step = self.new_rack(reason=Text("the rack cannot be played: a new rack (FISE-16)"))
                 if step.kind != "rack":
                     return step
                 return self.place_master(choice, move_text)
-            return Step("no-move", move, message="the rack cannot be played: draw a new rack (FISE-16)")
+            return Step("no-move", move, message=Text("the rack cannot be played: draw a new rack (FISE-16)"))
         top = cands[0].score if cands else None
         remarks: list[str] = []
         if prepared is not None or move_text is not None:

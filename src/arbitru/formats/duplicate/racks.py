@@ -34,8 +34,12 @@ from arbitru.engine.tiles import BLANK, Alphabet, Bag
 from arbitru.errors import ArbitruError, TileError
 from arbitru.formats import payload
 from arbitru.formats.duplicate.rulesets import RackRule
+from arbitru.messages import Text, recognised
 
 Tiles = tuple[int, ...]
+
+#: why a rack is refused (FISE-4, GR-5A): its mix and what the move needs
+RACK_REFUSAL = "%(v)s vowel(s), %(c)s consonant(s), %(b)s blank(s): needs %(needs)s"
 
 
 class RackError(ArbitruError):
@@ -147,7 +151,7 @@ class Draw:
             drawn=from_labels(alpha, payload.texts(p, "drawn")),
             legal=payload.boolean(p, "legal"),
             condition=payload.text(p, "condition"),
-            reason=payload.text(p, "reason", ""),
+            reason=recognised(payload.text(p, "reason", ""), (RACK_REFUSAL,)) if p.get("reason") else "",
             source=payload.text(p, "source", "seed"),
             returned=from_labels(alpha, payload.texts(p, "returned", [])),
             fixed=from_labels(alpha, payload.texts(p, "fixed", [])),
@@ -180,11 +184,12 @@ def judge(
     apart)? Returns (legal, condition, reason)."""
     mix = rule.condition(move, mix_of(alpha, pool), mix_of(alpha, fixed))
     if mix is None:
-        return False, "none", "no legal rack can be formed from the tiles left"
+        return False, "none", Text("no legal rack can be formed from the tiles left")
     v, c, b = mix_of(alpha, rack)
     if rule.holds(mix, v, c, b):
         return True, mix.describe(), ""
-    return False, mix.describe(), f"{v} vowel(s), {c} consonant(s), {b} blank(s): needs {mix.describe()}"
+    needs = mix.describe()
+    return False, needs, Text(RACK_REFUSAL, v=v, c=c, b=b, needs=needs)
 
 
 def apply(bag: Bag, rack: list[int], draw: Draw) -> None:

@@ -35,6 +35,7 @@ from arbitru.formats.duplicate.game import End, Game, Player
 from arbitru.formats.duplicate.racks import sort_tiles
 from arbitru.formats.duplicate.rulesets import Bonus
 from arbitru.formats.duplicate.slips import Verdict
+from arbitru.messages import Text
 from arbitru.textinput import number_order
 
 STANDING_METHODS = ("mean-place", "mean-percentage", "total")
@@ -219,7 +220,7 @@ def compute(game: Game, lexicon: Lexicon) -> GameResult:
     result = GameResult(
         game.id,
         game.settings.title or game.id,
-        rules.title,
+        Text(rules.title),  # a shipped rule set's title is a message of the catalogs
         game.settings.lexicon,
         masters,
         total_master,
@@ -248,18 +249,18 @@ def _bonuses(bonus: Bonus, move: int, scores: dict[str, int], top: int) -> list[
     if bonus.mode == "automatic":
         matched = [n for n, s in scores.items() if s > 0 and s >= top]
         if len(matched) == 1:
-            return [BonusAward(move, matched[0], bonus.top, "alone matched the program's top score")]
+            return [BonusAward(move, matched[0], bonus.top, Text("alone matched the program's top score"))]
         if matched:
             return []
         best = max(scores.values())
         leaders = [n for n, s in scores.items() if s == best]
         if best > 0 and len(leaders) == 1:
-            return [BonusAward(move, leaders[0], bonus.best, "alone had the best score among the players")]
+            return [BonusAward(move, leaders[0], bonus.best, Text("alone had the best score among the players"))]
         return []
     best = max(scores.values())
     leaders = [n for n, s in scores.items() if s == best]
     if best > 0 and len(leaders) == 1:
-        return [BonusAward(move, leaders[0], bonus.manual, "alone reached the round's maximum")]
+        return [BonusAward(move, leaders[0], bonus.manual, Text("alone reached the round's maximum"))]
     return []
 
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arbitru.errors import ArbitruError
+from arbitru.messages import Text, joined
 
 BLANK_MODES = ("neither", "vowel", "consonant", "either")
 MASTER_ORDERS = ("fise", "program")
@@ -63,14 +64,18 @@ class Mix:
         )
 
     def describe(self) -> str:
-        parts = []
-        for n, word in ((self.min_vowels, "vowel"), (self.min_consonants, "consonant")):
-            if n:
-                parts.append(f"at least {n} {word}{'s' if n > 1 else ''}")
-        for most, word in ((self.max_vowels, "vowels"), (self.max_consonants, "consonants")):
-            if most is not None:
-                parts.append(f"fewer than {most + 1} {word}")
-        return " and ".join(parts) or "any tiles"
+        parts: list[str] = []
+        if self.min_vowels:
+            one, more = Text("at least 1 vowel"), Text("at least %(n)s vowels", n=self.min_vowels)
+            parts.append(one if self.min_vowels == 1 else more)
+        if self.min_consonants:
+            one, more = Text("at least 1 consonant"), Text("at least %(n)s consonants", n=self.min_consonants)
+            parts.append(one if self.min_consonants == 1 else more)
+        if self.max_vowels is not None:
+            parts.append(Text("fewer than %(n)s vowels", n=self.max_vowels + 1))
+        if self.max_consonants is not None:
+            parts.append(Text("fewer than %(n)s consonants", n=self.max_consonants + 1))
+        return joined(parts, " and ") if parts else Text("any tiles")
 
 
 @dataclass(frozen=True)
@@ -303,14 +308,14 @@ def _validate(r: RuleSet) -> None:
 
 FISE = RuleSet(
     name="fise",
-    title="FISE duplicate (duplicada)",
+    title=Text("FISE duplicate (duplicada)"),
     racks=RackRule(early=Mix(max_vowels=5, max_consonants=5), late=Mix(min_vowels=1, min_consonants=1)),
     sources=("FISE-3", "FISE-4", "FISE-5", "FISE-7", "FISE-11", "FISE-14", "FISE-15"),
 )
 
 GREEK = RuleSet(
     name="greek",
-    title="Greek duplicate (Thessaloniki Scrabble Club, 2nd ed. 2019)",
+    title=Text("Greek duplicate (Thessaloniki Scrabble Club, 2nd ed. 2019)"),
     racks=RackRule(early=Mix(min_vowels=1, min_consonants=1), late=Mix(min_vowels=1, min_consonants=1)),
     clock=Clock(seconds=180, warnings=(30,), start_word="start"),
     bonus=Bonus(mode="none"),
@@ -324,7 +329,7 @@ GREEK = RuleSet(
 
 ROMANIAN = RuleSet(
     name="romanian",
-    title="Romanian duplicate practice",
+    title=Text("Romanian duplicate practice"),
     racks=RackRule(early=Mix(min_vowels=2, min_consonants=2), late=Mix(min_vowels=1, min_consonants=1)),
     # the FISE clock, started with the word a Romanian hall uses (FISE-8's "tiempo" is Spanish)
     clock=Clock(seconds=180, warnings=(60, 30), start_word="start"),

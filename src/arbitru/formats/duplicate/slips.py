@@ -54,6 +54,7 @@ from arbitru.engine.tiles import BLANK, BLANK_BIT, Rack, is_blank, letter_of
 from arbitru.errors import ArbitruError, IllegalPlacementError, NotationError, TileError
 from arbitru.formats import payload
 from arbitru.formats.duplicate.rulesets import RULESETS, RuleSet, cites
+from arbitru.messages import Text
 from arbitru.textinput import (
     MAX_INT,
     InputError,
@@ -164,18 +165,18 @@ def judge(
     alpha = board.alphabet
     v = Verdict(slip, rule_set=rules)
     if slip.late:
-        v.fail("late", "handed in after time")
+        v.fail("late", Text("handed in after time"))
     if not slip.player.strip():
-        v.fail("unsigned", "no player number on the slip")
+        v.fail("unsigned", Text("no player number on the slip"))
     elif players is not None and slip.player.strip() not in players:
-        v.fail("unknown-player", f"no player {slip.player} in this game")
+        v.fail("unknown-player", Text("no player %(player)s in this game", player=slip.player))
     if withdrawn:
-        v.fail("withdrawn", "the player had left the game")
+        v.fail("withdrawn", Text("the player had left the game"))
     if slip.illegible:
-        v.fail("illegible", "the referee could not read the slip")
+        v.fail("illegible", Text("the referee could not read the slip"))
     if not slip.position.strip() or not slip.word.strip():
         if not v.reasons or slip.position.strip() or slip.word.strip():
-            v.fail("no-move", "no position" if slip.word.strip() else "no word")
+            v.fail("no-move", Text("no position") if slip.word.strip() else Text("no word"))
         return v
     try:
         coord = Coordinate.parse(slip.position, rules.notation)
@@ -216,17 +217,34 @@ def judge(
             ruled = (rulings or {}).get(text)
             ok = lexicon.contains_tiles(w.tiles) if ruled is None else ruled
             if not ok:
-                kind = "main word" if w.main else "cross word"
-                why = " (ruled out by the referee)" if ruled is False else f" is not in {lexicon.name}"
-                v.fail("not-in-list", f"{kind} {text}{why}")
+                if ruled is False:
+                    why = (
+                        Text("main word %(word)s (ruled out by the referee)", word=text)
+                        if w.main
+                        else Text("cross word %(word)s (ruled out by the referee)", word=text)
+                    )
+                else:
+                    why = (
+                        Text("main word %(word)s is not in %(list)s", word=text, list=lexicon.name)
+                        if w.main
+                        else Text("cross word %(word)s is not in %(list)s", word=text, list=lexicon.name)
+                    )
+                v.fail("not-in-list", why)
             elif ruled is True and not lexicon.contains_tiles(w.tiles):
-                v.notes.append(f"{text} accepted by the referee's ruling")
+                v.notes.append(Text("%(word)s accepted by the referee's ruling", word=text))
     if rules.declared_score and slip.score is None:
-        v.notes.append("no score written (FISE-6)")
+        v.notes.append(Text("no score written (FISE-6)"))
     if slip.score is not None and v.valid and v.computed is not None and slip.score != v.computed:
-        v.notes.append(f"declared {slip.score}, the engine scores {v.computed}: the engine's score counts")
+        v.notes.append(
+            Text(
+                "declared %(declared)s, the engine scores %(score)s: the engine's score counts",
+                declared=slip.score,
+                score=v.computed,
+            )
+        )
     elif slip.score is not None and not v.valid and slip.score != 0:
-        v.notes.append(f"declared {slip.score}; the move scores 0: {v.reasons[0][1]}")
+        zero = Text("declared %(declared)s; the move scores 0: %(why)s", declared=slip.score, why=v.reasons[0][1])
+        v.notes.append(zero)
     v.score = v.computed if v.valid and v.computed is not None else 0
     return v
 
@@ -245,7 +263,7 @@ def _resolve_blanks(
         return placement  # nothing to resolve, or letters simply not on the rack (check() says so)
     letters = " ".join(alpha.label(t) for t in short)
     if rules.blank_marking == "always":
-        v.fail("blank-unmarked", f"a blank stands for {letters} but is not circled")
+        v.fail("blank-unmarked", Text("a blank stands for %(letters)s but is not circled", letters=letters))
         return placement
     # FISE-14: ambiguous when the possible places of the blank(s) give different scores
     options_per_letter = []
@@ -266,11 +284,17 @@ def _resolve_blanks(
     if len(scores) > 1:
         v.fail(
             "blank-unmarked",
-            f"a blank stands for {letters} but is not circled, and where it stands changes "
-            f"the score ({', '.join(str(s) for s in sorted(scores))})",
+            Text(
+                "a blank stands for %(letters)s but is not circled, and where it stands changes the score "
+                "(%(scores)s)",
+                letters=letters,
+                scores=", ".join(str(s) for s in sorted(scores)),
+            ),
         )
         return placement
-    v.notes.append(f"blank for {letters} not circled, but its place does not change the score (FISE-14)")
+    v.notes.append(
+        Text("blank for %(letters)s not circled, but its place does not change the score (FISE-14)", letters=letters)
+    )
     return next(iter(scores.values()))
 
 

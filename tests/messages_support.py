@@ -1,0 +1,54 @@
+"""The library's messages (``Text("…")`` in ``src/arbitru``, read from the source) and what a catalog says."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+
+from arbitru.messages import LOCALES
+
+SRC = Path(__file__).parent.parent / "src" / "arbitru"
+#: messages made from a value rather than written out: the rule sets' start words, who chose, the premium squares,
+#: the verdicts' and the results' codes (shown as they are in English)
+VALUES = (
+    "tiempo", "start", "chief arbiter", "program", "TW", "DW", "TL", "DL", "none",
+    "late", "unsigned", "unknown-player", "withdrawn", "illegible", "no-move", "bad-position", "bad-word",
+    "wrong-position", "not-on-rack", "blank-unmarked", "not-in-list", "out", "no-slip",
+    "valid", "corrected", "invalid", "cancelled", "void", "missing",
+)
+#: a message that is only values and punctuation needs no translation
+_ONLY_VALUES = re.compile(r"^(?:%\(\w+\)s|[\s;,.:+()\-—])*$")
+
+
+def library_messages(root: Path = SRC) -> set[str]:
+    """Every ``Text("…")`` of the library outside the web routes (whose messages the web tests list), with a
+    module constant's text when the message is one (``Text(RACK_REFUSAL, …)``)."""
+    found: set[str] = set()
+    for path in root.rglob("*.py"):
+        if "routes" in path.parts:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        constants = {
+            t.id: node.value.value
+            for node in tree.body
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+            for t in node.targets
+            if isinstance(t, ast.Name)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Text" and node.args:
+                arg = node.args[0]
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    found.add(arg.value)
+                elif isinstance(arg, ast.Name) and arg.id in constants:
+                    found.add(constants[arg.id])
+    return {m for m in found if not _ONLY_VALUES.match(m)}
+
+
+def catalog(lang: str) -> dict[str, str]:
+    with (LOCALES / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        return {m.id: m.string for m in read_po(f, locale=lang) if m.id and isinstance(m.id, str)}

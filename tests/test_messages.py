@@ -1,0 +1,123 @@
+"""Every word in the reader's language (issue 19, item 2): the library's verdicts, refusals, notes and
+announcements are messages with values, said in English by the CLI and in each catalog's language by the pages."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from anticipation_support import play
+from arbitru.messages import LANGUAGES, Text, gettext_for, recognised
+from messages_support import VALUES, catalog, library_messages
+from test_anticipation_correction import AL, CAL, CASCADE, GROUPS, LOTS, row
+
+TRANSLATED = sorted(lang for lang in LANGUAGES if lang != "en")
+NAMED = re.compile(r"%\((\w+)\)s")
+#: words a translation may share with the English: rule IDs' letters, the player's own note ("Anulez turul"), the
+#: PAS note, names of things that are the same word in that language
+SHARED = {"anulez", "turul", "pas", "scrabble", "program", "valid", "blank", "joker", "top", "turn", "total", "bonus",
+          "rack", "start", "tiempo", "fise", "duplicate", "duplicada"}
+#: words that are the same in a language and in English
+SAME = {
+    "fr": {"minute", "minutes", "score", "maximum", "place", "change", "points", "stock", "position", "positions",
+           "table", "note", "total", "club"},
+    "es": {"total", "club"},
+    "ro": {"minute", "total", "note"},
+    "pl": set(),
+    "el": set(),
+}
+
+
+def english_words(text: str, lang: str) -> set[str]:
+    """The English words of a message, less its values and rule IDs and the words ``lang`` shares with English."""
+    text = NAMED.sub(" ", text)
+    text = re.sub(r"\b(?:RO|FISE|GR|G)-[\w.]+", " ", text)
+    return {w.lower() for w in re.findall(r"[A-Za-z]{3,}", text) if w.lower() not in SHARED | SAME[lang]}
+
+
+def test_the_library_says_its_messages_in_english_as_before():
+    t = Text("position signs inverted: written %(written)s, scored %(score)s", written="G13", score=90)
+    assert t == "position signs inverted: written G13, scored 90" and isinstance(t, str)
+    assert gettext_for("en")(t) == t
+    assert "%(a)s" not in (t + "; more") and (t + "; more") == f"{t}; more"
+    assert recognised("the 12 planned moves are played", ["the %(n)s planned moves are played"]).values == {"n": "12"}
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_library_message_is_translated_in_every_catalog(lang):
+    """A message the library can put on a page (a verdict, a refusal, a note, an announcement, a premium square,
+    a verdict's code) has a translation in each catalog, with the same named values."""
+    used = library_messages() | set(VALUES)
+    assert len(used) > 150 and "position signs inverted" in " ".join(used)
+    translated = catalog(lang)
+    missing = sorted(m for m in used if not translated.get(m))
+    assert not missing, (lang, missing)
+    for m in used:
+        assert sorted(set(NAMED.findall(m))) == sorted(set(NAMED.findall(translated[m]))), (lang, m)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_message_kind_is_said_with_no_english_left(lang):
+    """Each message said in the language, its values filled in with numbers: none of its English words is left."""
+    _ = gettext_for(lang)
+    for m in sorted(library_messages()):
+        said = _(Text(m, **{name: 7 for name in NAMED.findall(m)}))
+        left = {w for w in english_words(m, lang) if re.search(rf"\b{w}\b", said, re.IGNORECASE)}
+        assert not left, (lang, m, said, left)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_RO_5_3_RO_6_3_a_corrected_slips_in_every_language(tmp_path, lang):
+    """The issue's Romanian player: a placement with its position signs inverted (RO-6.3a, its penalty capped), a
+    cascade of cancellations (RO-5.3), technical warnings (RO-6.2): every reason, note, warning and cancellation
+    said in the language, no English word left."""
+    rows = [*CASCADE, row(6, "", "", note="Anulez turul 2; Anulez turul 9")]
+    rows += [("Dan", 2, *AL[2:]), ("Dan", 2, *CAL[2:]), row(3, "G9", "VEST", 20, player="Dan", table=2)]
+    _, st = play(tmp_path, GROUPS, LOTS, rows)
+    said = gettext_for(lang)
+    texts: list[str] = []
+    for result in st.results.values():
+        for sv in result.slips.values():
+            texts += [sv.reason, *sv.notes, *(c["text"] for c in sv.cancellations)]
+            texts += [f.text for f in sv.faults]
+            for v in sv.placements:
+                texts += [v.reason, *v.notes, v.status]
+    english = [t for t in texts if t]
+    assert any("position signs inverted" in t for t in english) and any("Anulez turul 2" in t for t in english)
+    assert any("formed with the help of turn 2" in t for t in english)
+    for text in english:
+        out = said(text)
+        left = {w for w in english_words(getattr(text, "message", text), lang) if re.search(rf"\b{w}\b", out, re.I)}
+        assert not left, (lang, text, out, left)
+
+
+def test_RO_6_3_a_the_cli_prints_english_and_the_readers_language_with_lang(tmp_path, monkeypatch):
+    """``arbitru anticipation correct`` says its verdicts in English; ``arbitru --lang ro …`` in Romanian."""
+    from click.testing import CliRunner
+
+    from anticipation_support import RO, WORDS_RO, csv_text, groups_with
+    from arbitru.cli import cli
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "words.txt").write_text(" ".join(WORDS_RO), "utf-8")
+    groups = "\n".join(f"{i}: {RO.format(g)}" for i, g in enumerate(groups_with(GROUPS), 1))
+    (tmp_path / "groups.txt").write_text(groups, "utf-8")
+    runner = CliRunner()
+
+    def run(*args: str, lang: str = "en") -> str:
+        result = runner.invoke(cli, ["--lang", lang, "anticipation", *args, "--db", str(tmp_path / "t.db")])
+        assert result.exit_code == 0, (result.output, result.exception)
+        return result.output
+
+    run("new", "--groups", "groups.txt", "--lexicon", "words.txt", "--id", "g")
+    for turn, group in enumerate(range(2, 6), 1):
+        run("lot", "g", str(turn), "--group", str(group))
+    (tmp_path / "s.csv").write_text(csv_text([AL, CAL, row(3, "G9", "VEST", 20)]), "utf-8")
+    run("slips", "g", "s.csv")
+    english = run("correct", "g", "--turn", "3")
+    assert "position signs inverted: written G9, the player's board has 9G" in english
+    romanian = run("correct", "g", "--turn", "3", lang="ro")
+    assert "semnele poziției inversate: scris G9, pe tabla jucătorului este 9G" in romanian
+    assert "avertisment tehnic" in romanian and "penalizare tehnică −20" in romanian
+    assert "position signs" not in romanian and "technical" not in romanian

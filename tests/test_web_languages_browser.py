@@ -1,0 +1,121 @@
+"""Every word in the reader's language (issue 19, item 2), seen in a real browser against the real server: a
+Romanian player's corrected slips on his phone (an inverted position, a cancellation), a Spanish phone's verdicts,
+a Greek and a Polish results page. Screenshots go to ``tests/output/`` (``lang-*.png``)."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from arbitru.formats.duplicate.game import Player, Session, Settings
+from arbitru.formats.duplicate.rulesets import ruleset
+from arbitru.formats.duplicate.slips import Slip
+from arbitru.journal.store import Journal
+from arbitru.web import auth
+from arbitru.web.app import create_app, load_lexicon
+from test_web_anticipation import desk_client, lot, read_all, type_slip
+from test_web_anticipation_browser import OUTPUT, PHONE, browser, new_page, no_horizontal_scroll  # noqa: F401
+from web_anticipation_support import form, groups_text, imported_words
+from web_server import running_server
+from web_support import ARBITER_PASSWORD, Site, login, post
+
+#: English words that must not be on a translated page (the verdicts' and results' words)
+ENGLISH = re.compile(
+    r"\b(?:position signs|written|scored|technical penalty|capped|cancelled by|formed with the help|alone matched|"
+    r"wrong-position|not-on-rack|not-in-list|no-slip|main word|cross word|not on the rack|the player|Greek|"
+    r"Thessaloniki)\b"
+)
+
+
+def shot(page: Page, name: str) -> None:
+    OUTPUT.mkdir(exist_ok=True)
+    page.screenshot(path=str(OUTPUT / f"lang-{name}.png"), full_page=True)
+
+
+def text_of(page: Page) -> str:
+    return page.locator("body").inner_text()
+
+
+def site_on(db: str) -> Site:
+    app = create_app(db)
+    with Journal(db, actor="arbiter") as j:
+        auth.set_password(j, auth.ARBITER, ARBITER_PASSWORD, auth.ARBITER)
+        secret = auth.server_secret(j)
+    return Site(db, secret, app)
+
+
+def duplicate_game(site: Site, lang: str, rules: str) -> str:
+    """A duplicate game of three moves in ``lang``: move 1 with a slip at a wrong position, one with letters not
+    on the rack and a word not in the list, one missing; then closed with the master move."""
+    lex = load_lexicon("synthetic:100", lang)
+    settings = Settings(ruleset(rules, moves=3, seconds=120), lang, "synthetic:100", seed="3")
+    with Journal(site.db, actor="arbiter") as j:
+        s = Session.create(j, settings, lex, [Player("1", "Ana"), Player("2", "Bo"), Player("3", "Cleo")])
+        s.draw()
+        s.add_slips([Slip(1, "1", "A1", "ZZ", 12), Slip(1, "2", "H8", "QQQQQQQ", 90)])
+        gid = s.id
+    c = site.client()
+    login(c)
+    post(c, f"/games/{gid}/close", {"choice": "1"}, f"/games/{gid}")
+    return gid
+
+
+def test_issue_19_every_word_in_the_readers_language_in_a_browser(browser, tmp_path, monkeypatch):  # noqa: F811
+    imported_words(tmp_path, monkeypatch)
+    monkeypatch.setenv("ARBITRU_WEB_TEST_LISTS", "synthetic:100")
+    db = str(tmp_path / "hall.db")
+    site = site_on(db)
+    arbiter = site.client()
+    login(arbiter)
+    token = re.search(r'name="csrf" value="([^"]+)"', arbiter.get("/anticipation/new").text)
+    assert token
+    r = arbiter.post("/anticipation/new", data={
+        "csrf": token.group(1), "variant": "classic", "lexicon": "test-ro-words", "source": "hall",
+        "groups": groups_text(), "seating": "tables", "players": "Ana,1,Ana Popescu\nBo,2,Bogdan Ionescu"})
+    assert r.status_code == 303, r.text
+    ant = str(r.headers["location"]).rsplit("/", 1)[1]
+    read_all(site, arbiter, ant)
+    for turn in (1, 2, 3, 4):
+        lot(arbiter, ant, turn, turn + 1)
+    desk = desk_client(site, arbiter)
+    # Ana's turns (the boards of test_anticipation_correction.py): turn 3 written G9 for 9G (RO-6.3a) with a wrong
+    # score (RO-6.2d), turn 4 cancels turn 2 (RO-5.3)
+    for turn, position, word, score, note in ((1, "H7", "AL", "4", ""), (2, "H6", "CAL", "3", ""),
+                                              (3, "G9", "VEST", "20", ""), (4, "", "", "", "Anulez turul 2")):
+        r = type_slip(desk, ant, turn, table="1", position1=position, word1=word, score1=score, total=score,
+                      note=note)
+        assert r.status_code == 303, r.text
+    r = form(arbiter, f"/games/{ant}/publish", {"stage": "provisional", "deadline": "18:30", "view_turn": "4"},
+             f"/games/{ant}/review?turn=4")
+    assert r.status_code == 303, r.text
+    es = duplicate_game(site, "es", "fise")
+    el = duplicate_game(site, "el", "greek")
+    pl = duplicate_game(site, "pl", "fise")
+
+    with running_server(db) as base:
+        phone = new_page(browser, base, PHONE, mobile=True)
+        phone.goto(f"/games/{ant}/play?code={site.code(ant, 'Ana')}")
+        phone.click("#join")
+        expect(phone.locator("#own")).to_contain_text("semnele poziției inversate")
+        shot(phone, "ro-phone-corrected-slips")
+        ro_text = text_of(phone)
+        assert "anulată de jucător în turul 4 (Anulez turul 2)" in ro_text
+        assert not ENGLISH.search(ro_text), ENGLISH.search(ro_text)
+        assert no_horizontal_scroll(phone)
+
+        es_phone = new_page(browser, base, PHONE, mobile=True)
+        es_phone.goto(f"/games/{es}/play?code={site.code(es, '1')}")
+        es_phone.click("button")
+        expect(es_phone.locator("body")).to_contain_text("posición errónea")
+        shot(es_phone, "es-phone-verdicts")
+        assert not ENGLISH.search(text_of(es_phone)), ENGLISH.search(text_of(es_phone))
+        assert no_horizontal_scroll(es_phone)
+
+        for lang, gid in (("el", el), ("pl", pl)):
+            results = new_page(browser, base, {"width": 1280, "height": 900})
+            results.goto(f"/games/{gid}/results")
+            shot(results, f"{lang}-results")
+            words = text_of(results)
+            assert not ENGLISH.search(words), (lang, ENGLISH.search(words))
+            assert not re.search(r"\b(?:TW|DW|TL|DL)\b", words), lang  # the premium squares in the language
