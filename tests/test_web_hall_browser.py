@@ -11,7 +11,7 @@ from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.journal.store import Journal
 from arbitru.lexicons.synthetic import load_lexicon
 from arbitru.web import auth
-from test_web_browser import browser, new_page, no_horizontal_scroll, shot  # noqa: F401
+from test_web_browser import OUTPUT, browser, new_page, no_horizontal_scroll, shot  # noqa: F401
 from web_server import free_port, running_server, start, stop
 from web_support import ARBITER_PASSWORD, LEXICON
 
@@ -105,7 +105,9 @@ def test_each_confirmation_page_and_the_console_of_100_in_every_language(browser
         for lang, nothing_yet in words.items():
             gid = hall_game(db, lang, "greek" if lang == "el" else "fise")
             page.goto(f"/games/{gid}")
+            assert page.locator("form.desk input[name=score]").count() == (0 if lang == "el" else 1)  # GR-8.1
             shot(page, f"hall-console-100-{lang}")
+            page.locator("#grid").screenshot(path=str(OUTPUT / f"hall-console-100-grid-{lang}.png"))
             for action, button in (("close", "#close button"), ("end", "form[action$='/end'] button")):
                 page.goto(f"/games/{gid}")
                 with page.expect_navigation():

@@ -614,7 +614,9 @@ def player_context(w: Web, j: Journal, gid: str, me: auth.Identity, lang: str | 
         slip = g.slips.get((g.move, player)) if g.move else None
         if slip is not None:
             seq, recorded, _actor = entered.get((g.move, player), (0, "", ""))
-            ctx["receipt"] = {"slip": slip, "seq": seq, "recorded": recorded}
+            counted = g.slip_seqs.get((g.move, player))
+            others = [o for q, o in views.slip_history(j, gid).get((g.move, player), []) if q != counted]
+            ctx["receipt"] = {"slip": slip, "seq": seq, "recorded": recorded, "others": others}
         s = w.session(j, gid)
         res = views.result(s)
         if res is not None:
