@@ -547,4 +547,4 @@ def test_G_journal_postgresql_commits_are_announced_to_listeners_in_other_proces
         if note is None:
             break
         seen.append(note)
-    assert seen == [(g, 1), (g, 3)]
+    assert seen == [(g, 1, "*"), (g, 3, "*")]

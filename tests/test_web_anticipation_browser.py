@@ -270,7 +270,7 @@ def test_training_alone_on_a_phone(browser, tmp_path):
         for turn, group in enumerate((2, 3), 1):
             past.draw_lot(turn, group)
         past.draw_all_lots()  # only a game that is over is played again (issue 22)
-        past.publish("final")
+        past.publish("final", confirmed=True)  # no provisional stage first (RO-5.5.j)
     with running_server(db) as base:
         phone = new_page(browser, base, PHONE, mobile=True)
         phone.goto("/train")  # the duplicate training's start: its word lists in a select, on a phone

@@ -49,7 +49,7 @@ def past_game(site, over: bool = True) -> str:  # type: ignore[no-untyped-def]
             game.draw_lot(turn, group)
         if over:  # only a game that is over is played again (issue 22)
             game.draw_all_lots()
-            game.publish("final")
+            game.publish("final", confirmed=True)  # no provisional stage first (RO-5.5.j)
     return gid
 
 

@@ -5,12 +5,12 @@ offered before the game moved on acts on nothing."""
 from __future__ import annotations
 
 import pytest
-from web_anticipation_support import create_game, form
-from web_support import confirmation, csrf, login, make_game, make_site, post
 
 from arbitru.formats.duplicate.game import Session
 from arbitru.journal.store import Journal
 from arbitru.lexicons.synthetic import load_lexicon
+from web_anticipation_support import create_game, form
+from web_support import confirmation, csrf, login, make_game, make_site, post
 
 
 @pytest.fixture

@@ -45,7 +45,7 @@ def slips(db: str, gid: str) -> int:
         return len(j.events(gid, "slip"))
 
 
-def test_the_desk_types_30_slips_with_the_keyboard_alone_and_the_console_names_the_missing(browser, tmp_path):
+def test_the_desk_types_30_slips_with_the_keyboard_alone_and_the_console_names_the_missing(browser, tmp_path):  # noqa: F811
     db = str(tmp_path / "hall.db")
     set_up(db)
     gid = hall_game(db, "en")
@@ -94,7 +94,7 @@ def test_the_desk_types_30_slips_with_the_keyboard_alone_and_the_console_names_t
         shot(page, "hall-console-100-en")
 
 
-def test_each_confirmation_page_and_the_console_of_100_in_every_language(browser, tmp_path):
+def test_each_confirmation_page_and_the_console_of_100_in_every_language(browser, tmp_path):  # noqa: F811
     db = str(tmp_path / "hall.db")
     set_up(db)
     words = {"ro": "Nu s-a făcut încă nimic", "pl": "Nic jeszcze nie zrobiono", "el": "Τίποτα δεν έχει γίνει",
@@ -138,7 +138,7 @@ def test_each_confirmation_page_and_the_console_of_100_in_every_language(browser
             screen.context.close()
 
 
-def test_GR_8_1_the_greek_phone_asks_no_points_moves_on_with_enter_and_catches_up_after_a_drop(browser, tmp_path):
+def test_GR_8_1_the_greek_phone_asks_no_points_moves_on_with_enter_and_catches_up_after_a_drop(browser, tmp_path):  # noqa: F811
     db = str(tmp_path / "hall.db")
     secret = set_up(db)
     gid = hall_game(db, "el", "greek", players=3)

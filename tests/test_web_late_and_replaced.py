@@ -7,11 +7,11 @@ from __future__ import annotations
 import time
 
 import pytest
-from web_anticipation_support import create_game, form
-from web_support import join, login, make_game, make_site, post
 
 from arbitru.formats.anticipation.game import AnticipationGame
 from arbitru.journal.store import Journal
+from web_anticipation_support import create_game, form
+from web_support import join, login, make_game, make_site, post
 
 
 @pytest.fixture

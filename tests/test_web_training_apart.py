@@ -42,7 +42,7 @@ def hall_game(site: Site, *, over: bool) -> str:
         game.draw_lot(2, 3)
         if over:
             game.draw_all_lots()
-            game.publish("final")
+            game.publish("final", confirmed=True)  # no provisional stage first (RO-5.5.j)
     return gid
 
 

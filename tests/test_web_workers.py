@@ -58,11 +58,12 @@ def two_workers(pg_server):
     server.wait(20)
 
 
-def _listen(base: str, gid: str, found: queue.Queue, stop: threading.Event) -> None:
-    """One page's SSE stream: report which worker serves it, then every 'changed' notice (until the test
-    stops the server)."""
+def _listen(base: str, gid: str, found: queue.Queue, stop: threading.Event, cookie: str) -> None:
+    """One page's SSE stream (player 1's phone: his own slip concerns it): report which worker serves it, then
+    every 'changed' notice (until the test stops the server)."""
     url = f"{base}/games/{gid}/events"
-    with contextlib.suppress(httpx.HTTPError), httpx.stream("GET", url, timeout=httpx.Timeout(5, read=30)) as response:
+    with contextlib.suppress(httpx.HTTPError), httpx.stream("GET", url, timeout=httpx.Timeout(5, read=30),
+                                                            cookies={auth.COOKIE: cookie}) as response:
         worker = response.headers["x-arbitru-worker"]
         found.put(("open", worker))
         for line in response.iter_lines():
@@ -78,9 +79,13 @@ def test_G_journal_several_workers_share_live_updates_through_postgresql(two_wor
     stop = threading.Event()
     workers: set[str] = set()
     streams = 0
+    ident = auth.Identity(auth.new_sid(), "player", "", gid, "1")
+    with Journal(site.db) as j:
+        auth.open_session(j, ident)  # as his join would have
+    phone = auth.sign(site.secret, ident)
     # open pages until both workers serve at least one (the kernel spreads connections between them)
     while len(workers) < 2 and streams < 24:
-        threading.Thread(target=_listen, args=(base, gid, found, stop), daemon=True).start()
+        threading.Thread(target=_listen, args=(base, gid, found, stop, phone), daemon=True).start()
         streams += 1
         kind, worker = found.get(timeout=10)
         assert kind == "open"

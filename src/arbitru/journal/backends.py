@@ -124,7 +124,7 @@ class Backend:
     def sql(self, statement: str) -> str:
         return statement
 
-    def notify(self, db: Connection, game_id: str, seq: int) -> None:
+    def notify(self, db: Connection, game_id: str, seq: int, audience: str = "*") -> None:
         """Inside the appending transaction: tell other processes, at commit, that the game has changed."""
 
     def integrity(self, db: Connection, quick: bool = False) -> list[str]:
@@ -276,9 +276,9 @@ class PostgresBackend(Backend):
             if db.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone() is None:
                 db.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
 
-    def notify(self, db: Connection, game_id: str, seq: int) -> None:
+    def notify(self, db: Connection, game_id: str, seq: int, audience: str = "*") -> None:
         # delivered to every LISTENer when the transaction commits, never if it rolls back
-        db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game_id} {seq}"))
+        db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game_id} {seq} {audience}"))
 
 
 _SEARCH_PATH = re.compile(r"-c\s*search_path=([A-Za-z0-9_]+)")
@@ -332,7 +332,7 @@ def backend_for(spec: Path | str) -> Backend:
 
 
 def listen(spec: str, timeout: float = 1.0) -> Any:
-    """PostgreSQL: a generator of ``(game id, seq)`` for every commit of any writer, in any process, from now
+    """PostgreSQL: a generator of ``(game id, seq, audience)`` for every commit of any writer, in any process, from now
     on; it yields ``None`` every ``timeout`` seconds without news, so the caller can stop. For live pages (SSE)
     served by several workers."""
     import psycopg
@@ -343,9 +343,9 @@ def listen(spec: str, timeout: float = 1.0) -> Any:
         while True:
             got = False
             for note in db.notifies(timeout=timeout):
-                game, _, seq = note.payload.rpartition(" ")
+                game, seq, *rest = note.payload.rsplit(" ", 2)
                 got = True
-                yield game, int(seq)
+                yield game, int(seq), rest[0] if rest else "*"
             if not got:
                 yield None
     finally:

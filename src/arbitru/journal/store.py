@@ -89,6 +89,28 @@ def default_actor() -> str:
     return f"cli:{user}"
 
 
+#: a commit's audience, carried by its notice to the live pages: every page, or (a hand-in) the staff's pages and
+#: the phones of the players listed after ``slip:`` (a slip changes nothing the other phones show)
+EVERYONE = "*"
+SLIPS = "slip:"
+MAX_AUDIENCE = 50
+
+
+def audience(events: Iterable[tuple[str, dict[str, Any]]], before: str = "") -> str:
+    """Who the commit of ``events`` (joined to a transaction's ``before``) concerns: :data:`EVERYONE`, or
+    ``slip:P1,P2`` when every event is a slip (``slip:`` alone past :data:`MAX_AUDIENCE` players: staff only)."""
+    if before == EVERYONE:
+        return EVERYONE
+    players = [p for p in before.removeprefix(SLIPS).split(",") if p] if before else []
+    for kind, payload in events:
+        player = str(payload.get("player") or "")
+        if kind != "slip" or not player or any(c in player for c in ", \n"):
+            return EVERYONE
+        if player not in players:
+            players.append(player)
+    return SLIPS + (",".join(players) if len(players) <= MAX_AUDIENCE else "")
+
+
 def check_actor(actor: str) -> str:
     """An actor name as stored: printable, at most :data:`MAX_ACTOR` characters.
 
@@ -128,7 +150,9 @@ class Journal:
         #: games whose commit is to be announced (one notice per game per transaction, sent just before COMMIT)
         self._locked: set[str] = set()
         self._last: dict[str, int] = {}
-        self._announce: dict[str, int] = {}
+        self._announce: dict[str, tuple[int, str]] = {}
+        #: called after each COMMIT with (game, last seq, audience) per game changed (the web's live pages)
+        self.on_commit: Callable[[str, int, str], None] | None = None
         try:
             self.db: Connection = self.backend.connect()
         except self.backend.Error as e:
@@ -207,9 +231,10 @@ class Journal:
                 self.db.execute("ROLLBACK")
             raise
         self._depth = 0
+        announced = list(self._announce.items())
         try:
-            for gid, seq in self._announce.items():
-                b.notify(self.db, gid, seq)
+            for gid, (seq, audience) in announced:
+                b.notify(self.db, gid, seq, audience)
             self._forget()
             self.db.execute("COMMIT")
         except b.Error as e:
@@ -217,6 +242,9 @@ class Journal:
             with suppress(*b.Error):
                 self.db.execute("ROLLBACK")
             raise JournalError(f"the journal {self.path} could not commit: {e}") from None
+        if self.on_commit is not None:
+            for gid, (seq, audience) in announced:
+                self.on_commit(gid, seq, audience)
 
     @contextmanager
     def savepoint(self) -> Iterator[None]:
@@ -313,7 +341,8 @@ class Journal:
                     seqs.append(last)
                 self._last[game_id] = last
                 if seqs:
-                    self._announce[game_id] = last
+                    before = self._announce.get(game_id, (0, ""))[1]
+                    self._announce[game_id] = (last, audience(events, before))
         except self.backend.IntegrityError as e:
             raise JournalError(f"game {game_id} changed while appending ({e}): try again") from None
         except self.backend.Error as e:

@@ -7,14 +7,16 @@ adds no rule of its own. After a committed append, :mod:`arbitru.web.live` tells
 
 from __future__ import annotations
 
+import copy
 import os
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterator, MutableMapping
+from collections.abc import Awaitable, Callable, Hashable, Iterator, MutableMapping
+from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from jinja2.runtime import Context
@@ -47,6 +49,7 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+T = TypeVar("T")
 
 
 
@@ -71,8 +74,14 @@ class Web:
     _writers: dict[str, tuple[threading.Lock, list[Game | None]]] = field(default_factory=dict)
     #: per game: player code -> number
     _codes: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: players' sessions found open on the server, and until when (monotonic) this worker believes them
+    players_seen: dict[str, float] = field(default_factory=dict)
     #: which games' events cannot all be read (their pages carry a banner, their writes answer 503)
     damage: DamageWatch = field(default_factory=DamageWatch)
+    #: per game: what its pages computed at one journal position (seq -> key -> value), the latest seq only
+    _memo: dict[str, tuple[int, dict[Hashable, Future[Any]]]] = field(default_factory=dict)
+    #: per game: the latest state folded for readers (copied before folding further: readers share each one)
+    _read: dict[str, Game] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         from arbitru.web.intake import Intake
@@ -95,6 +104,7 @@ class Web:
             j = Journal(self.db, actor=actor)
             self._local.journal = j
         j.actor = check_actor(actor)
+        j.on_commit = self.publisher.publish
         yield j
 
     @contextmanager
@@ -116,10 +126,56 @@ class Web:
             return self._lexicons[key]
 
     def session(self, journal: Journal, game_id: str) -> Session:
-        """A session for reading: the game replayed from the journal."""
-        s = Session(journal, game_id)
+        """A session for reading: the game at the journal's latest position, folded forward from the state the
+        last reader of this worker left (never replayed per request); shared by the readers of that position,
+        so it is only to read."""
+        seq = journal.last_seq(game_id)
+        state = self.at_seq(game_id, seq, "state", lambda: self._folded(journal, game_id, seq))
+        s = Session(journal, game_id, state=state, fold=False)
         s.lexicon = self.lexicon(s.settings.lexicon, s.settings.lang)
         return s
+
+    def _folded(self, journal: Journal, game_id: str, seq: int) -> Game:
+        with self._lock:
+            base = self._read.get(game_id)
+        if base is None or base.last_seq > seq:
+            game = Session(journal, game_id).game
+        else:
+            game = _copy_state(base)
+            for event in journal.iter_events(game_id, after=base.last_seq):
+                game.apply(event)
+        with self._lock:
+            known = self._read.get(game_id)
+            if known is None or known.last_seq < game.last_seq:
+                self._read[game_id] = game
+        return game
+
+    def at_seq(self, game_id: str, seq: int, key: Hashable, make: Callable[[], T]) -> T:
+        """What ``make`` computes from the game at journal position ``seq``, computed once in this worker (the
+        first asker computes, those asking meanwhile wait for it); a newer seq of the game forgets the older."""
+        with self._lock:
+            slot = self._memo.get(game_id)
+            if slot is None or slot[0] < seq:
+                slot = (seq, {})
+                self._memo[game_id] = slot
+            known = slot[1] if slot[0] == seq else {}  # an older position asked late: computed, not kept
+            future = known.get(key)
+            mine = future is None
+            if future is None:
+                future = Future()
+                known[key] = future
+        if not mine:
+            value: T = future.result()
+            return value
+        try:
+            value = make()
+        except BaseException as e:
+            with self._lock:
+                known.pop(key, None)  # a failure is not remembered: the next asker tries again
+            future.set_exception(e)
+            raise
+        future.set_result(value)
+        return value
 
     def writer_lock(self, game_id: str) -> threading.Lock:
         with self._lock:
@@ -155,6 +211,18 @@ class Web:
         return known.get(typed)
 
     def render(self, request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        return HTMLResponse(self.render_text(request, name, **context), status_code=status)
+
+    def fragment(self, request: Request, game_id: str, seq: int, key: Hashable, name: str,
+                 context: Callable[[], dict[str, Any]]) -> HTMLResponse:
+        """A live fragment (what a page refetches on each notice), rendered once per journal position and
+        ``key`` (page kind, language, player; a running clock's second) in this worker. Fragments carry no form
+        (no CSRF token) and nothing of who asks but what ``key`` says."""
+        html = self.at_seq(game_id, seq, ("fragment", name, key),
+                           lambda: self.render_text(request, name, **context()))
+        return HTMLResponse(html)
+
+    def render_text(self, request: Request, name: str, **context: Any) -> str:
         ident = identity(request)
         context.setdefault("errors", {})
         lang = page_language(request, context)
@@ -165,10 +233,9 @@ class Web:
         if what is not None:
             context.setdefault("damage", banner(what, context["_"]))
         context["errors"] = {k: i18n.shown(v, context["_"]) for k, v in context["errors"].items()}
-        html = self.templates.get_template(name).render(
+        return self.templates.get_template(name).render(
             request=request, me=ident, csrf=auth.csrf_token(self.secret, ident), now=time.time(), **context
         )
-        return HTMLResponse(html, status_code=status)
 
     def damage_page(self, scope: Scope, what: GameDamage) -> HTMLResponse:
         """The 503 page of a damaged game: the banner alone, in the game's language."""
@@ -188,8 +255,13 @@ class Web:
         )
         return HTMLResponse(html, status_code=503)
 
-    def changed(self, game_id: str, seq: int) -> None:
-        self.publisher.publish(game_id, seq)
+
+def _copy_state(game: Game) -> Game:
+    """A copy to fold further, sharing what never changes (rules, alphabet, layout)."""
+    board = game.board
+    keep = (game.settings, game.rules, game.alphabet, board.alphabet, board.layout)
+    copied: Game = copy.deepcopy(game, {id(x): x for x in keep})
+    return copied
 
 
 def _shown(value: Any) -> Any:
@@ -250,6 +322,7 @@ def login_as(request: Request, response: Response, ident: auth.Identity) -> None
     with w.journal("") as j:
         old = identity(request)
         if old.role != "public":
+            w.players_seen.pop(old.sid, None)
             auth.close_session(j, old)
         if ident.role != "public":
             auth.open_session(j, ident)
@@ -276,6 +349,10 @@ class WorkerMiddleware:
         await self.app(scope, receive, send_with_worker if scope["type"] == "http" else send)
 
 
+#: seconds a player's open session is believed without asking the database again (see SessionMiddleware._trust)
+PLAYER_TRUST = 5.0
+
+
 class SessionMiddleware:
     """Reads the signed cookie into ``scope["arbitru.identity"]``; a visitor without one gets a public
     identity (and its cookie), so even the public's forms carry a CSRF token. A logged-in identity counts only
@@ -289,6 +366,22 @@ class SessionMiddleware:
     def _open(self, ident: auth.Identity) -> bool:
         with self.web.journal("") as j:
             return auth.live_session(j, ident)
+
+    def _trusted(self, ident: auth.Identity) -> bool:
+        until = self.web.players_seen.get(ident.sid)
+        return until is not None and until > time.monotonic()
+
+    def _trust(self, ident: auth.Identity) -> None:
+        """A player's session found open is believed for :data:`PLAYER_TRUST` seconds in this worker: thousands
+        of phones refetching at once then cost no database round trip each. Staff sessions are always asked
+        (a password reset in another process ends them at once); a player's ends at once in this worker
+        (:func:`login_as`), within those seconds in the others."""
+        if ident.role != "player":
+            return
+        seen = self.web.players_seen
+        if len(seen) >= 100_000:
+            seen.clear()
+        seen[ident.sid] = time.monotonic() + PLAYER_TRUST
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"].startswith(("/api/", "/static/")):
@@ -304,8 +397,11 @@ class SessionMiddleware:
                     if k == auth.COOKIE:
                         raw = v.strip('"')
         ident = auth.unsign(self.secret, raw) if raw else None
-        if ident is not None and ident.role != "public" and not await run_in_threadpool(self._open, ident):
-            ident = None
+        if ident is not None and ident.role != "public" and not self._trusted(ident):
+            if await run_in_threadpool(self._open, ident):
+                self._trust(ident)
+            else:
+                ident = None
         fresh = ident is None
         if ident is None:
             ident = auth.Identity(auth.new_sid())

@@ -110,7 +110,6 @@ class Intake:
                     recorded = {e.seq: e.recorded for e in j.iter_events(game_id, after=first - 1)}
                     for req in stored:
                         req.body["received"] = recorded.get(int(req.body["seq"]), "")
-                    w.changed(game_id, max(int(r.body["seq"]) for r in stored))
         finally:
             for req in batch:
                 req.done.set()
@@ -146,8 +145,7 @@ class Intake:
         except GameError as e:
             _decide(req, 409, {"error": str(e), "stored": False})
             return False
-        body = {"stored": True, "seq": seq, **slip.to_payload(), "replaces": receipt.replaces,
-                "kept_apart": receipt.kept_apart}
+        body = {"stored": True, "seq": seq, **slip.to_payload()}
         if slip.late:
             _decide(req, 409, {"error": "late: stored and flagged (FISE-6)", **body})
         else:

@@ -1,8 +1,16 @@
-"""Live updates: after each committed append, "game G changed, seq N" reaches every open page of G (SSE).
+"""Live updates: after each committed append, "game G changed, seq N" reaches the open pages of G it concerns (SSE).
 
 Only that notice travels; each page then fetches again what it shows, so a page that reconnects, or a page served
 by another worker, misses nothing: the journal stays the only source of truth. :class:`LocalPublisher` serves one
 process; :class:`PostgresPublisher` serves several workers over PostgreSQL ``LISTEN/NOTIFY``.
+
+Thousands of phones listen to one game, so a notice is cheap to deliver and wakes only the pages it concerns:
+
+- each notice carries its commit's *audience* (:func:`arbitru.journal.store.audience`): every page, or, for a
+  hand-in, the staff's pages (arbiter, desks) and the phone of the player whose slip it is. A slip changes nothing
+  the other phones show, so it wakes none of them;
+- a page is told at most once per :data:`INTERVAL` (the last seq wins): a storm of slips is a trickle of refetches
+  on the arbiter's pages.
 """
 
 from __future__ import annotations
@@ -12,76 +20,148 @@ import threading
 import time
 from typing import Protocol
 
+from arbitru.journal.store import EVERYONE, SLIPS
+
+#: at most one notice per page per this many seconds
+INTERVAL = 1.0
+
 
 class Subscription(Protocol):
     async def next(self, timeout: float) -> int | None:
-        """The seq of the game's next change, or None when ``timeout`` seconds pass first."""
+        """The seq of the game's latest change since the last one returned (at most one per :data:`INTERVAL`),
+        or None when ``timeout`` seconds pass first."""
 
     def close(self) -> None: ...
 
 
 class Publisher(Protocol):
-    def publish(self, game_id: str, seq: int) -> None:
+    def publish(self, game_id: str, seq: int, audience: str = EVERYONE) -> None:
         """Tell the game's subscribers it changed (callable from any thread)."""
 
-    def subscribe(self, game_id: str) -> Subscription:
-        """The game's changes from now on (called in the event loop)."""
+    def subscribe(self, game_id: str, player: str = "", staff: bool = False) -> Subscription:
+        """The game's changes from now on that concern the page of ``player`` (a phone) or of the staff
+        (``staff``: every change), else the public's (called in the event loop)."""
 
 
 class _LocalSubscription:
-    def __init__(self, publisher: LocalPublisher, game_id: str, queue_size: int) -> None:
+    """One page: the latest seq not yet told, and when it was last told (coalescing)."""
+
+    def __init__(self, publisher: LocalPublisher, game_id: str, player: str, staff: bool, interval: float) -> None:
         self.publisher = publisher
         self.game_id = game_id
-        self.queue: asyncio.Queue[int] = asyncio.Queue(queue_size)
-        self.entry = (asyncio.get_running_loop(), self.queue)
+        self.player = player
+        self.staff = staff
+        self.interval = interval
+        self.loop = asyncio.get_running_loop()
+        self.latest = 0
+        self.told = 0
+        self.last_told = 0.0
+        self.ready = asyncio.Event()
+
+    def offer(self, seq: int) -> None:
+        if seq > self.latest:
+            self.latest = seq
+            self.ready.set()
 
     async def next(self, timeout: float) -> int | None:
-        try:
-            return await asyncio.wait_for(self.queue.get(), timeout)
-        except TimeoutError:
-            return None
+        if self.latest <= self.told:
+            self.ready.clear()
+            try:
+                await asyncio.wait_for(self.ready.wait(), timeout)
+            except TimeoutError:
+                return None
+        wait = self.last_told + self.interval - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)  # what arrives meanwhile joins this notice
+        self.told, self.last_told = self.latest, time.monotonic()
+        return self.told
 
     def close(self) -> None:
-        with self.publisher._lock:
-            self.publisher._subscribers.get(self.game_id, set()).discard(self.entry)
+        self.publisher._remove(self)
+
+
+class _Channel:
+    """A game's pages by what wakes them."""
+
+    def __init__(self) -> None:
+        self.staff: set[_LocalSubscription] = set()
+        self.public: set[_LocalSubscription] = set()
+        self.players: dict[str, set[_LocalSubscription]] = {}
+
+    def __len__(self) -> int:
+        return len(self.staff) + len(self.public) + sum(len(s) for s in self.players.values())
+
+    def concerned(self, audience: str) -> list[_LocalSubscription]:
+        if audience == EVERYONE or not audience.startswith(SLIPS):
+            return [*self.staff, *self.public, *(s for subs in self.players.values() for s in subs)]
+        out = list(self.staff)
+        for player in audience.removeprefix(SLIPS).split(","):
+            out.extend(self.players.get(player, ()))
+        return out
 
 
 class LocalPublisher:
-    """In-process publisher: one asyncio queue per subscriber, fed thread-safely."""
+    """In-process publisher: each page's subscription is told in its event loop, one wake-up per loop per
+    notice, fed thread-safely."""
 
-    def __init__(self, queue_size: int = 64) -> None:
+    def __init__(self, interval: float = INTERVAL) -> None:
         self._lock = threading.Lock()
-        self._subscribers: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue[int]]]] = {}
-        self.queue_size = queue_size
+        self._games: dict[str, _Channel] = {}
+        self.interval = interval
 
-    def publish(self, game_id: str, seq: int) -> None:
+    def publish(self, game_id: str, seq: int, audience: str = EVERYONE) -> None:
         with self._lock:
-            targets = list(self._subscribers.get(game_id, ()))
-        for loop, queue in targets:
-            loop.call_soon_threadsafe(_offer, queue, seq)
+            channel = self._games.get(game_id)
+            targets = channel.concerned(audience) if channel is not None else []
+        by_loop: dict[asyncio.AbstractEventLoop, list[_LocalSubscription]] = {}
+        for sub in targets:
+            by_loop.setdefault(sub.loop, []).append(sub)
+        for loop, subs in by_loop.items():
+            loop.call_soon_threadsafe(_offer, subs, seq)
 
     def subscribers(self, game_id: str) -> int:
         with self._lock:
-            return len(self._subscribers.get(game_id, ()))
+            channel = self._games.get(game_id)
+            return len(channel) if channel is not None else 0
 
-    def subscribe(self, game_id: str) -> Subscription:
-        sub = _LocalSubscription(self, game_id, self.queue_size)
+    def subscribe(self, game_id: str, player: str = "", staff: bool = False) -> Subscription:
+        sub = _LocalSubscription(self, game_id, player, staff, self.interval)
         with self._lock:
-            self._subscribers.setdefault(game_id, set()).add(sub.entry)
+            channel = self._games.setdefault(game_id, _Channel())
+            if staff:
+                channel.staff.add(sub)
+            elif player:
+                channel.players.setdefault(player, set()).add(sub)
+            else:
+                channel.public.add(sub)
         return sub
 
+    def _remove(self, sub: _LocalSubscription) -> None:
+        with self._lock:
+            channel = self._games.get(sub.game_id)
+            if channel is None:
+                return
+            channel.staff.discard(sub)
+            channel.public.discard(sub)
+            mine = channel.players.get(sub.player)
+            if mine is not None:
+                mine.discard(sub)
+                if not mine:
+                    del channel.players[sub.player]
+            if not len(channel):
+                del self._games[sub.game_id]
 
-def _offer(queue: asyncio.Queue[int], seq: int) -> None:
-    # a slow page only needs the latest notice: it refetches everything anyway
-    if queue.full():
-        queue.get_nowait()
-    queue.put_nowait(seq)
+
+def _offer(subs: list[_LocalSubscription], seq: int) -> None:
+    for sub in subs:
+        sub.offer(seq)
 
 
 class PostgresPublisher:
-    """Several workers over one PostgreSQL journal: each commit already sends ``NOTIFY`` (the journal does it
-    inside the appending transaction, :mod:`arbitru.journal.backends`), so publishing here does nothing; one
-    listener thread per worker turns the notices of every worker's commits into local subscribers' updates."""
+    """Several workers over one PostgreSQL journal: each commit already sends ``NOTIFY`` with its audience (the
+    journal does it inside the appending transaction, :mod:`arbitru.journal.backends`), so publishing here does
+    nothing; one listener thread per worker turns the notices of every worker's commits into local
+    subscribers' updates."""
 
     def __init__(self, dsn: str) -> None:
         self.dsn = dsn
@@ -90,7 +170,7 @@ class PostgresPublisher:
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
 
-    def publish(self, game_id: str, seq: int) -> None:
+    def publish(self, game_id: str, seq: int, audience: str = EVERYONE) -> None:
         """Nothing to do: the commit announced itself to every worker."""
 
     def subscribers(self, game_id: str) -> int:
@@ -104,9 +184,9 @@ class PostgresPublisher:
                 self._thread.start()
         self._ready.wait(10)
 
-    def subscribe(self, game_id: str) -> Subscription:
+    def subscribe(self, game_id: str, player: str = "", staff: bool = False) -> Subscription:
         self.start()
-        return self.local.subscribe(game_id)
+        return self.local.subscribe(game_id, player, staff)
 
     def _listen(self) -> None:
         import psycopg

@@ -176,7 +176,7 @@ def player_of(number: str, name: str, table: str = "", where: str = "") -> Playe
     :raises GameError: for a missing or malformed number.
     """
     number, name, table = number.strip(), name.strip(), table.strip()
-    if not number or len(number) > 10 or not (number.isascii() and number.isalnum()):
+    if not number or len(number) > 10 or not number.isalnum():
         raise GameError(f"{where}player number {number!r}: letters and digits, at most 10")
     try:
         check_text(name, "name")
@@ -612,10 +612,16 @@ class Session:
     """A game in a journal: replays it on opening, and appends each action's events before applying them."""
 
     def __init__(
-        self, journal: Journal, game_id: str, lexicon: Lexicon | None = None, state: Game | None = None
+        self,
+        journal: Journal,
+        game_id: str,
+        lexicon: Lexicon | None = None,
+        state: Game | None = None,
+        fold: bool = True,
     ) -> None:
         """``state``: the game as folded earlier by this process (a server keeps it between requests); only
-        the events after it are folded in, and it is not to be used elsewhere meanwhile."""
+        the events after it are folded in, and it is not to be used elsewhere meanwhile. ``fold=False``: the
+        state is taken as it is (a snapshot that readers share, never changed: a session only to read)."""
         info = journal.game(game_id)
         if info.format != FORMAT:
             raise GameError(f"game {game_id} is a {info.format} game, not duplicate")
@@ -633,7 +639,8 @@ class Session:
         self._moved_on: Event | None = None
         if state is not None and state.id == game_id:
             self.game = state
-            self._refresh()
+            if fold:
+                self._refresh()
             self._moved_on = None
         else:
             self.game = replay(game_id, self.settings, journal.iter_events(game_id))

@@ -26,6 +26,7 @@ standings (FISE-11, FISE-12, FISE-15, FISE-16, FISE-17, FISE-19, FISE-22, GR-5D,
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -115,12 +116,13 @@ class GameResult:
     best_by_move: dict[int, int]
     #: the FISE-19 ranking of a sudden-death game (None for other variants)
     sudden_death: list[SuddenDeathLine] | None = None
+    _lines_by_player: dict[str, PlayerLine] = field(default_factory=dict, repr=False, compare=False)
 
     def line(self, player: str) -> PlayerLine:
-        for line in self.lines:
-            if line.player.number == player:
-                return line
-        raise KeyError(player)
+        # indexed once: every phone of a national game asks for its own line
+        if len(self._lines_by_player) != len(self.lines):
+            self._lines_by_player = {line.player.number: line for line in self.lines}
+        return self._lines_by_player[player]
 
 
 def compute(game: Game, lexicon: Lexicon) -> GameResult:
@@ -280,8 +282,10 @@ def rank(lines: list[PlayerLine], tie_breaks: tuple[str, ...]) -> None:
     for i, line in enumerate(lines):
         line.place = lines[i - 1].place if i and key(lines[i - 1]) == key(line) else i + 1
     if "playoff" in tie_breaks:
+        # counted once per key: a national game's 10,000 lines must not compare every pair
+        shared = Counter(key(line) for line in lines)
         for line in lines:
-            line.playoff = sum(1 for other in lines if key(other) == key(line)) > 1
+            line.playoff = shared[key(line)] > 1
 
 
 
@@ -353,14 +357,14 @@ Registered = Mapping[str, tuple[str, str]]
 def _lines_by_person(r: GameResult, registered: Registered) -> dict[tuple[str, str], PlayerLine]:
     """A game's lines keyed by (registry id, name): a registered player by his registry id, never his spelling;
     an unregistered one by name, two of one name in a game kept apart by their numbers."""
-    names = [_identity(ln.player) for ln in r.lines if ln.player.number not in registered]
+    names = Counter(_identity(ln.player) for ln in r.lines if ln.player.number not in registered)
     out: dict[tuple[str, str], PlayerLine] = {}
     for ln in r.lines:
         if ln.player.number in registered:
             out[registered[ln.player.number]] = ln
         else:
             name = _identity(ln.player)
-            out[("", name if names.count(name) == 1 else f"{name} ({ln.player.number})")] = ln
+            out[("", name if names[name] == 1 else f"{name} ({ln.player.number})")] = ln
     return out
 
 
@@ -372,12 +376,13 @@ def standings(
     id, so a typo does not split a person and two people of one name stay two; the others by name."""
     if method not in STANDING_METHODS:
         raise ValueError(f"unknown standings method {method!r}; known: {', '.join(STANDING_METHODS)}")
+    # each game's lines by person, indexed once (a national game's standings must not search every line per name)
     by_game = [_lines_by_person(r, registered[i] if i < len(registered) else {}) for i, r in enumerate(results)]
-    people: list[tuple[str, str]] = []
+    known: dict[tuple[str, str], None] = {}  # in order of first appearance
     for lines in by_game:
         for person in lines:
-            if person not in people:
-                people.append(person)
+            known.setdefault(person)
+    people = list(known)
     last = len(people)
     out = []
     for person in people:

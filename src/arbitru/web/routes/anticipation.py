@@ -9,6 +9,7 @@ game the duplicate ones. A refusal is shown beside the field it concerns.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 import time
@@ -39,7 +40,7 @@ from arbitru.formats.anticipation.draw import (
 )
 from arbitru.formats.anticipation.game import FORMAT, AnticipationGame, GameState, read_seating_csv, resolve_lexicon
 from arbitru.formats.anticipation.hall import HallState as Light
-from arbitru.formats.anticipation.hall import hall_state as light
+from arbitru.formats.anticipation.hall import hall_state
 from arbitru.formats.anticipation.hints import slip_hints
 from arbitru.formats.anticipation.notices import notices
 from arbitru.formats.anticipation.seating import read_entrants_csv, seat
@@ -72,6 +73,7 @@ LANG = "ro"
 
 _formats: dict[tuple[str, str], str] = {}
 _states: dict[tuple[str, str], tuple[int, GameState]] = {}
+_lights: dict[tuple[str, str], Light] = {}
 _lock = threading.Lock()
 
 
@@ -96,7 +98,10 @@ def by_format(mine: Endpoint, other: Endpoint) -> Endpoint:
 
     async def endpoint(request: Request) -> Response:
         gid = request.path_params["gid"]
-        fmt = await run_in_threadpool(game_format, web(request), gid)
+        w = web(request)
+        fmt = _formats.get((w.db, gid))  # known: no thread needed (a live page's refetch is most requests)
+        if fmt is None:
+            fmt = await run_in_threadpool(game_format, w, gid)
         return await (mine if fmt == FORMAT else other)(request)
 
     return endpoint
@@ -124,6 +129,23 @@ def replayed(w: Web, j: Journal, game: AnticipationGame) -> GameState:
 
 
 # --- what the pages show --------------------------------------------------------------------------------
+
+
+def light(j: Journal, game: AnticipationGame) -> Light:
+    """What the pages show at the journal's latest position (:func:`hall_state`), read once per position in this
+    worker."""
+    seq = j.last_seq(game.id)
+    key = (j.path, game.id)
+    with _lock:
+        cached = _lights.get(key)
+    if cached is None or cached.last_seq != seq:
+        cached = hall_state(j, game)
+        with _lock:
+            known = _lights.get(key)
+            if known is None or known.last_seq < cached.last_seq:
+                _lights[key] = cached
+    # shared by every request of that position, each with its own game (and its own journal connection)
+    return dataclasses.replace(cached, game=game)
 
 
 def groups_of(lt: Light, turn: int) -> list[int]:
@@ -356,16 +378,15 @@ def act(role: str, field: str, action: Callable[[AnticipationGame, dict[str, str
         try:
             f = await read_form(request, limits)
 
-            def run() -> tuple[str, int, int]:
+            def run() -> str:  # its commit tells the live pages (Journal.on_commit)
                 with w.journal(me.actor) as j:
                     game = open_game(j, gid)
-                    before = j.last_seq(gid)
                     if ask is not None:  # an action that cannot be undone acts on its confirmation only
-                        confirm.check(j, me, gid, field, before, f, ask(game, f, j))
+                        confirm.check(j, me, gid, field, j.last_seq(gid), f, ask(game, f, j))
                     message = action(game, f, j)  # said in the game's language, the console's
-                    return i18n.gettext_for(game.settings.lang)(message), before, j.last_seq(gid)
+                    return i18n.gettext_for(game.settings.lang)(message)
 
-            message, before, after = await run_in_threadpool(run)
+            message = await run_in_threadpool(run)
         except confirm.Needed as e:
             back = {"console": f"/games/{gid}", "desk": f"/games/{gid}/slips",
                     "review": f"/games/{gid}/review"}[page]
@@ -376,8 +397,6 @@ def act(role: str, field: str, action: Callable[[AnticipationGame, dict[str, str
             ctx = await run_in_threadpool(PAGES[page], w, gid, me, request)
             return w.render(request, f"anticipation/{page}.html", status=status, errors={where: text}, form=f,
                             done="", problems=problems, **ctx)
-        if after != before:
-            w.changed(gid, after)
         back = {"console": f"/games/{gid}", "desk": f"/games/{gid}/slips?turn={f.get('collected', '')}",
                 "review": f"/games/{gid}/review?turn={f.get('view_turn', '')}"}[page]
         sep = "&" if "?" in back else "?"
@@ -486,8 +505,19 @@ async def screen(request: Request) -> Response:
 
 async def screen_live(request: Request) -> Response:
     w = web(request)
-    ctx = await run_in_threadpool(screen_context, w, request.path_params["gid"], identity(request))
-    return w.render(request, "anticipation/_screen.html", **ctx)
+    gid, me = request.path_params["gid"], identity(request)
+
+    def load() -> Response:
+        ctx = screen_context(w, gid, me)
+        lt = ctx["lt"]
+        return w.fragment(request, gid, lt.last_seq, ticking(lt), "anticipation/_screen.html", lambda: ctx)
+
+    return await run_in_threadpool(load)
+
+
+def ticking(lt: Light) -> int:
+    """While a timer runs, the second a fragment was drawn in (its countdown starts there), else 0."""
+    return int(time.time()) if clock_view(lt)["state"] == "running" else 0
 
 
 # --- the slip desk ------------------------------------------------------------------------------------------
@@ -828,8 +858,16 @@ async def play(request: Request) -> Response:
 
 async def play_live(request: Request) -> Response:
     w = web(request)
-    ctx = await run_in_threadpool(play_context, w, request.path_params["gid"], identity(request))
-    return w.render(request, "anticipation/_play.html", **ctx, **phone_language(request, ctx["game"]))
+    gid, me = request.path_params["gid"], identity(request)
+
+    def load() -> Response:
+        ctx = play_context(w, gid, me)
+        ctx.update(phone_language(request, ctx["game"]))
+        lt = ctx["lt"]
+        return w.fragment(request, gid, lt.last_seq, (ctx["lang"], ctx["player"], ticking(lt)),
+                          "anticipation/_play.html", lambda: ctx)
+
+    return await run_in_threadpool(load)
 
 
 async def join(request: Request) -> Response:
@@ -881,7 +919,6 @@ def hand_in(w: Web, gid: str, player: str, turn: int, placements: list[tuple[str
         receipt = game.hand_in(slip, now)
         seq, late = receipt.seq, receipt.late
         recorded = next(j.iter_events(gid, after=seq - 1)).recorded
-    w.changed(gid, seq)
     return {"stored": True, "seq": seq, "received": recorded, "late": late, "turn": turn, "player": player,
             "table": slip.rows[0].table, "replaces": receipt.replaces, "kept_apart": receipt.kept_apart}
 

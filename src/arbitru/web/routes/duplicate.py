@@ -32,6 +32,7 @@ from arbitru.formats.duplicate.game import (
     ENGINES,
     SOURCES,
     VARIANTS,
+    Game,
     GameError,
     Player,
     Session,
@@ -361,12 +362,13 @@ async def grid_fragment(request: Request) -> Response:
     me = need(request, "desk")
     gid = request.path_params["gid"]
 
-    def load() -> dict[str, Any]:
+    def load() -> Response:
         with w.journal(me.actor) as j:
             s = w.session(j, gid)
-            return {"game": s.game, "grid": views.grid(s, j)}
+            return w.fragment(request, gid, s.game.last_seq, "", "duplicate/_grid.html",
+                              lambda: {"game": s.game, "grid": views.grid(s, j)})
 
-    return w.render(request, "duplicate/_grid.html", **(await run_in_threadpool(load)))
+    return await run_in_threadpool(load)
 
 
 def act(
@@ -385,16 +387,14 @@ def act(
         try:
             f = await read_form(request, limits)
 
-            def run() -> tuple[str, int, int]:
+            def run() -> str:  # its commit tells the live pages (Journal.on_commit)
                 with w.journal(me.actor) as j, w.writer(j, gid) as s:
                     s.lexicon = w.lexicon(s.settings.lexicon, s.settings.lang)
-                    before = s.game.last_seq
-                    if ask is not None:
-                        confirm.check(j, me, gid, field, before, f, ask(s, f))
-                    message = action(s, f)
-                    return message, before, s.game.last_seq
+                    if ask is not None:  # an action that cannot be undone acts on its confirmation only
+                        confirm.check(j, me, gid, field, s.game.last_seq, f, ask(s, f))
+                    return action(s, f)
 
-            message, before, after = await run_in_threadpool(run)
+            message = await run_in_threadpool(run)
         except confirm.Needed as e:
             return await run_in_threadpool(confirm.page, request, e, f"/games/{gid}", game_lang(w, gid))
         except (Refused, ArbitruError) as e:
@@ -412,8 +412,6 @@ def act(
             return w.render(
                 request, "duplicate/console.html", status=status, errors={where: text}, form=f, done="", **ctx
             )
-        if after != before:
-            w.changed(gid, after)
         url = f"/games/{gid}" + (f"?done={_quote(message)}" if message else "")
         return RedirectResponse(url + f"#{field}", 303)
 
@@ -587,8 +585,27 @@ async def screen(request: Request) -> Response:
 async def screen_fragment(request: Request) -> Response:
     w = web(request)
     gid = request.path_params["gid"]
-    ctx = await run_in_threadpool(_public, w, gid)
-    return w.render(request, "duplicate/_screen.html", **ctx)
+
+    def load() -> Response:
+        with w.journal("") as j:
+            s = _reading(w, j, gid)
+            return w.fragment(request, gid, s.game.last_seq, ("", ticking(s.game)), "duplicate/_screen.html",
+                              lambda: public_context(w, j, gid))
+
+    return await run_in_threadpool(load)
+
+
+def ticking(game: Game) -> int:
+    """While the clock runs, the second a fragment was drawn in (its countdown starts from there): a fragment
+    kept for a journal position serves one second at most; else 0 (it serves until the next change)."""
+    return int(time.time()) if game.phase == "play" and game.clock_for(game.move).state == "running" else 0
+
+
+def _reading(w: Web, j: Journal, gid: str) -> Session:
+    try:
+        return w.session(j, gid)
+    except JournalError as e:
+        raise HTTPException(404, str(e)) from None
 
 
 def _public(w: Web, gid: str) -> dict[str, Any]:
@@ -604,21 +621,26 @@ def _public(w: Web, gid: str) -> dict[str, Any]:
 
 def player_context(w: Web, j: Journal, gid: str, me: auth.Identity, lang: str | None = None) -> dict[str, Any]:
     ctx = public_context(w, j, gid, lang)
-    g = ctx["game"]
+    ctx.update(own_context(w, j, w.session(j, gid), me))
+    return ctx
+
+
+def own_context(w: Web, j: Journal, s: Session, me: auth.Identity) -> dict[str, Any]:
+    """What only this phone's player sees: who he is, his slip's receipt, his verdicts."""
+    g, gid = s.game, s.id
     player = me.player if me.role == "player" and me.game == gid else ""
-    ctx["player"] = g.players.get(player)
-    ctx["receipt"] = None
-    ctx["own"] = []
+    ctx: dict[str, Any] = {"player": g.players.get(player), "receipt": None, "own": []}
     if player:
-        entered = views.slip_events(j, gid)
+        at = g.last_seq
         slip = g.slips.get((g.move, player)) if g.move else None
         if slip is not None:
+            entered = w.at_seq(gid, at, "slip_events", lambda: views.slip_events(j, gid))
             seq, recorded, _actor = entered.get((g.move, player), (0, "", ""))
             counted = g.slip_seqs.get((g.move, player))
-            others = [o for q, o in views.slip_history(j, gid).get((g.move, player), []) if q != counted]
+            history = w.at_seq(gid, at, "slip_history", lambda: views.slip_history(j, gid))
+            others = [o for q, o in history.get((g.move, player), []) if q != counted]
             ctx["receipt"] = {"slip": slip, "seq": seq, "recorded": recorded, "others": others}
-        s = w.session(j, gid)
-        res = views.result(s)
+        res = results_routes.result_at(w, s)
         if res is not None:
             try:
                 line = res.line(player)
@@ -653,17 +675,31 @@ def new_slip_key() -> str:
 
 
 async def play_fragment(request: Request) -> Response:
+    """A phone's live part: what the hall sees (clock, rack, board, master move) drawn once per journal position
+    and language for every phone, around what only this player sees (drawn once per position for him)."""
     w = web(request)
     gid = request.path_params["gid"]
     me = identity(request)
     if me.role != "player" or me.game != gid:
         raise HTTPException(403, "join this game with your code first")
+    lang = request.query_params.get("lang")
+    player = me.player
 
-    def load() -> dict[str, Any]:
+    def load() -> Response:
         with w.journal("") as j:
-            return player_context(w, j, gid, me, request.query_params.get("lang"))
+            s = _reading(w, j, gid)
+            at, tick = s.game.last_seq, ticking(s.game)
+            shown = i18n.pick(lang, s.settings.lang)
 
-    return w.render(request, "duplicate/_play.html", **(await run_in_threadpool(load)))
+            def context() -> dict[str, Any]:
+                hall = w.at_seq(gid, at, ("play-hall", shown, tick), lambda: _Markup(
+                    w.render_text(request, "duplicate/_play_hall.html", **public_context(w, j, gid, lang))))
+                return {"game": s.game, "lang": shown, "_": i18n.gettext_for(shown), "hall": hall,
+                        **own_context(w, j, s, me)}
+
+            return w.fragment(request, gid, at, (shown, player, tick), "duplicate/_play.html", context)
+
+    return await run_in_threadpool(load)
 
 
 async def join(request: Request) -> Response:
@@ -674,10 +710,9 @@ async def join(request: Request) -> Response:
 
         def find() -> str | None:
             with w.journal("") as j:
-                s = Session(j, gid)
+                s = _reading(w, j, gid)
                 return security.try_code(
-                    j, w.limits, gid, client(request),
-                    lambda: auth.player_for_code(w.secret, gid, list(s.game.players), f.get("code", "")))
+                    j, w.limits, gid, client(request), lambda: w.player_for_code(s.game, f.get("code", "")))
 
         try:
             number = await run_in_threadpool(find)
@@ -717,7 +752,7 @@ async def player_slip(request: Request) -> Response:
 
         def hand_in() -> SlipRequest:
             with w.journal("") as j:
-                s = Session(j, gid)
+                s = w.session(j, gid)
                 if s.game.phase != "play":
                     raise Refused("slip", "no move is open")
                 req.move = s.game.move
@@ -742,13 +777,30 @@ async def player_slip(request: Request) -> Response:
 
 
 async def events(request: Request) -> Response:
-    """Server-Sent Events: ``changed`` with the game's latest seq, and a comment every 15 s to keep it open."""
+    """Server-Sent Events: ``changed`` with the game's latest seq, and a comment every 15 s to keep it open.
+
+    A page is told at most once a second, and only of changes that concern it: the staff's pages (arbiter,
+    desks) of every change, a player's phone of all but the other players' slips, any other page of all but
+    slips (:mod:`arbitru.web.live`). A game that does not exist answers 404 (no connection held open)."""
     w = web(request)
     gid = request.path_params["gid"]
+    me = identity(request)
+
+    def exists() -> bool:
+        with w.journal("") as j:
+            try:
+                j.game(gid)
+            except JournalError:
+                return False
+            return True
+
+    if not await run_in_threadpool(exists):
+        raise HTTPException(404, f"no game {gid!r}")
+    player = me.player if me.role == "player" and me.game == gid else ""
 
     async def stream() -> AsyncIterator[str]:
         yield "retry: 2000\n\n"
-        sub = w.publisher.subscribe(gid)
+        sub = w.publisher.subscribe(gid, player=player, staff=me.can_enter_slips())
         try:
             while not await request.is_disconnected():
                 seq = await sub.next(15)

@@ -5,6 +5,7 @@ Public pages: results are published as the game goes (closed moves only).
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -15,15 +16,23 @@ from starlette.routing import Route
 
 from arbitru.errors import ArbitruError
 from arbitru.formats.duplicate import export, gcg, results
+from arbitru.formats.duplicate.game import Session
+from arbitru.journal.store import Journal
 from arbitru.season import tournament
+from arbitru.season.registry import REGISTRY_ID
 from arbitru.web import i18n, views
 from arbitru.web.app import Web, web
+
+
+def result_at(w: Web, s: Session) -> results.GameResult | None:
+    """The game's results at the session's journal position, computed once per position in this worker."""
+    return w.at_seq(s.id, s.game.last_seq, "result", lambda: views.result(s))
 
 
 def _load(w: Web, gid: str) -> dict[str, Any]:
     with w.journal("") as j:
         s = w.session(j, gid)
-        return {"game": s.game, "result": views.result(s), "percent": results.percent}
+        return {"game": s.game, "result": result_at(w, s), "percent": results.percent}
 
 
 async def page(request: Request) -> Response:
@@ -34,8 +43,15 @@ async def page(request: Request) -> Response:
 
 async def live(request: Request) -> Response:
     w = web(request)
-    ctx = await run_in_threadpool(_load, w, request.path_params["gid"])
-    return w.render(request, "duplicate/_results.html", **ctx)
+    gid = request.path_params["gid"]
+
+    def load() -> Response:
+        with w.journal("") as j:
+            s = w.session(j, gid)
+            return w.fragment(request, gid, s.game.last_seq, "", "duplicate/_results.html",
+                              lambda: {"game": s.game, "result": result_at(w, s), "percent": results.percent})
+
+    return await run_in_threadpool(load)
 
 
 async def download(request: Request) -> Response:
@@ -81,25 +97,50 @@ async def standings(request: Request) -> Response:
     def load() -> dict[str, Any]:
         with w.journal("") as j:
             ids = wanted or [g.id for g in j.games("duplicate")]
-            done, played = [], []
-            langs = set()
-            for gid in ids:
-                try:
-                    s = w.session(j, gid)
-                    r = views.result(s)
-                except ArbitruError:
-                    continue
-                if r is not None:
-                    done.append(r)
-                    played.append(gid)
-                    langs.add(s.game.settings.lang)
-            registered = tournament.registered_players(j, played)
-            # the games' language when they share one (a tournament's), else the one asked for
-            lang = i18n.pick(request.query_params.get("lang"), langs.pop() if len(langs) == 1 else "en")
-            rows = results.standings(done, method, registered) if done else []
-            return {"results": done, "rows": rows, "method": method, "lang": lang}
+            # the journal's position of every game: unchanged positions, the same standings (no replay, no sum)
+            positions = tuple((gid, j.last_seq(gid)) for gid in ids)
+            # and of the season's records, which say who each game's registered players are
+            season = tuple((sid, j.last_seq(sid)) for sid in (REGISTRY_ID, *tournament.tournaments(j)))
+            key = (w.db, method, positions + season)
+            with _lock:
+                known = _standings.get(key)
+            if known is None:
+                known = _standings_of(w, j, ids, method)
+                with _lock:
+                    if len(_standings) >= MAX_STANDINGS:
+                        _standings.clear()
+                    _standings[key] = known
+        # the games' language when they share one (a tournament's), else the one asked for
+        langs = known["langs"]
+        lang = i18n.pick(request.query_params.get("lang"), next(iter(langs)) if len(langs) == 1 else "en")
+        return {"results": known["results"], "rows": known["rows"], "method": method, "lang": lang}
 
     return w.render(request, "duplicate/standings.html", percent=results.percent, **(await run_in_threadpool(load)))
+
+
+#: standings by (journal, method, every game's position): a reload while no game moved costs a lookup
+_standings: dict[tuple[str, str, tuple[tuple[str, int], ...]], dict[str, Any]] = {}
+_lock = threading.Lock()
+MAX_STANDINGS = 64
+
+
+def _standings_of(w: Web, j: Journal, ids: list[str], method: str) -> dict[str, Any]:
+    done, played = [], []
+    langs = set()
+    for gid in ids:
+        try:
+            s = w.session(j, gid)
+            r = result_at(w, s)
+        except ArbitruError:
+            continue
+        if r is not None:
+            done.append(r)
+            played.append(gid)
+            langs.add(s.game.settings.lang)
+    # registered players matched by registry id, never by spelling
+    registered = tournament.registered_players(j, played)
+    rows = results.standings(done, method, registered) if done else []
+    return {"results": done, "rows": rows, "langs": langs}
 
 
 routes = [

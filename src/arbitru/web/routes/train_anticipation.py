@@ -187,7 +187,6 @@ def _action(name: str) -> Endpoint:
                         training.finish(game)
                     else:
                         _hand_in(j, game, f, now)
-                    w.changed(gid, j.last_seq(gid))
 
             await run_in_threadpool(run)
         except (Refused, ArbitruError) as e:

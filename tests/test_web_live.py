@@ -1,0 +1,128 @@
+"""Live pages at scale (issue 20 item 3, issue 22 item 8): a slip wakes only the pages it concerns, an unknown game's
+live events answer 404, and pages read the game from a state kept by journal position (no replay per request)."""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import httpx
+
+from web_server import running_server
+from web_support import csrf, login, make_game, make_site
+
+
+def _client(base: str) -> httpx.Client:
+    return httpx.Client(base_url=base, follow_redirects=False, timeout=20)
+
+
+def _join(c: httpx.Client, gid: str, code: str) -> None:
+    token = csrf(c.get(f"/games/{gid}/play").text)
+    assert c.post(f"/games/{gid}/join", data={"csrf": token, "code": code}).status_code == 303
+
+
+@contextmanager
+def _listening(c: httpx.Client, gid: str) -> Iterator[queue.Queue[int]]:
+    """The seqs of the ``changed`` notices this client's page receives, as they come (a real SSE stream)."""
+    seqs: queue.Queue[int] = queue.Queue()
+    opened = threading.Event()
+
+    def read() -> None:
+        try:
+            with c.stream("GET", f"/games/{gid}/events", timeout=None) as r:
+                assert r.status_code == 200
+                opened.set()
+                for line in r.iter_lines():
+                    if line.startswith("data: "):
+                        seqs.put(int(line[6:]))
+        except httpx.HTTPError:
+            pass  # the server stops at the end of the test
+
+    threading.Thread(target=read, daemon=True).start()
+    assert opened.wait(20)
+    yield seqs
+
+
+def _post(c: httpx.Client, page: str, url: str, data: dict[str, str]) -> None:
+    r = c.post(url, data={"csrf": csrf(c.get(page).text), **data})
+    assert r.status_code == 303, r.text
+
+
+def test_a_slip_from_one_phone_wakes_the_arbiter_and_no_other_phone(tmp_path):
+    site = make_site(tmp_path)
+    gid = make_game(site)
+    with running_server(site.db) as base:
+        arbiter, one, two = _client(base), _client(base), _client(base)
+        login(arbiter)  # type: ignore[arg-type]
+        _join(one, gid, site.code(gid, "1"))
+        _join(two, gid, site.code(gid, "2"))
+        with _listening(arbiter, gid) as staff, _listening(one, gid) as own, _listening(two, gid) as other:
+            _post(one, f"/games/{gid}/play", f"/games/{gid}/slip", {"position": "H8", "word": "ABC", "score": "7"})
+            slip = site.events(gid, "slip")[-1].seq
+            assert staff.get(timeout=20) == slip  # the arbiter's page is told of the hand-in …
+            assert own.get(timeout=20) == slip  # … and so is the phone whose slip it is
+            _post(arbiter, f"/games/{gid}", f"/games/{gid}/clock", {"action": "start"})
+            clock = site.events(gid, "clock")[-1].seq
+            # the other phone's first notice is the clock's: the slip, told to the others before, never reached it
+            assert other.get(timeout=20) == clock > slip
+            assert staff.get(timeout=20) == clock
+
+
+def test_live_events_of_an_unknown_game_answer_404_without_holding_a_connection(tmp_path):
+    site = make_site(tmp_path)
+    gid = make_game(site)
+    with running_server(site.db) as base, _client(base) as c:
+        r = c.get("/games/no-such-game/events")
+        assert r.status_code == 404
+        with c.stream("GET", f"/games/{gid}/events") as live:
+            assert live.status_code == 200 and live.headers["content-type"].startswith("text/event-stream")
+
+
+def test_standings_reloaded_without_a_change_replay_no_game(tmp_path, monkeypatch):
+    from arbitru.formats.duplicate import game as game_module
+
+    site = make_site(tmp_path)
+    gids = [make_game(site, moves=2) for _ in range(3)]
+    c = site.client()
+    login(c)
+    for gid in gids:  # one move closed in each game, so each has results
+        token = csrf(c.get(f"/games/{gid}").text)
+        assert c.post(f"/games/{gid}/close", data={"csrf": token}).status_code == 303
+    replays: list[str] = []
+    real = game_module.replay
+    monkeypatch.setattr(game_module, "replay", lambda gid, *a, **k: replays.append(gid) or real(gid, *a, **k))
+    first = c.get("/standings")
+    assert first.status_code == 200 and "Ana" in first.text
+    replays.clear()
+    assert c.get("/standings").text == first.text
+    assert c.get(f"/games/{gids[0]}/results/live").status_code == 200
+    assert replays == []
+    # a new event in one game: that game is folded forward from its kept state, still no replay
+    token = csrf(c.get(f"/games/{gids[0]}").text)
+    assert c.post(f"/games/{gids[0]}/draw", data={"csrf": token}).status_code == 303
+    assert c.get("/standings").status_code == 200
+    assert replays == []
+
+
+def test_phone_fragments_draw_the_hall_once_per_journal_position_and_each_player_once(tmp_path, monkeypatch):
+    from arbitru.web.app import Web
+
+    site = make_site(tmp_path)
+    gid = make_game(site)
+    phones = {}
+    for n in ("1", "2"):
+        phones[n] = site.client()
+        token = csrf(phones[n].get(f"/games/{gid}/play").text)
+        r = phones[n].post(f"/games/{gid}/join", data={"csrf": token, "code": site.code(gid, n)})
+        assert r.status_code == 303
+    rendered: list[str] = []
+    real = Web.render_text
+    monkeypatch.setattr(Web, "render_text",
+                        lambda self, r, name, **k: rendered.append(name) or real(self, r, name, **k))
+    first = phones["1"].get(f"/games/{gid}/play/live").text
+    assert phones["1"].get(f"/games/{gid}/play/live").text == first  # the same position: nothing drawn again
+    other = phones["2"].get(f"/games/{gid}/play/live").text
+    assert "Ana" in first and "Bo" in other and 'class="rack' in other
+    assert rendered == ["duplicate/_play_hall.html", "duplicate/_play.html", "duplicate/_play.html"]
