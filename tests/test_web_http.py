@@ -386,6 +386,7 @@ def test_training_alone_master_move_and_percentage(site):
     assert r.status_code == 303
     html = c.get(f"/train/{gid}").text
     assert 'id="master"' in html and "100.00 %" in html and "move 2" in html
+    assert 'id="percent-note"' in html and "without bonuses" in html  # one percentage, said what it is
     r = post(c, f"/train/{gid}/move", {"position": "A1", "word": "QQQ"}, f"/train/{gid}")
     html = c.get(f"/train/{gid}").text
     assert "game over" in html and "100.00 %" not in html

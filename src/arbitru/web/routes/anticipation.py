@@ -837,11 +837,23 @@ def play_context(w: Web, gid: str, me: auth.Identity, request: Request | None = 
         own: PlayerResult | None = None
         if player and lt.stage != "in play":
             own = replayed(w, j, game).results.get(player)
+        told = told_now(w, j, game, lt, player)
     turn = lt.current_turn
     receipts = {t: lt.slips[(player, t)] for t in range(1, TURNS + 1) if (player, t) in lt.slips} if player else {}
     return {"lt": lt, "game": game, "grid": grid_rows(lt), "turn": turn, "turn_groups": groups_of(lt, turn),
             "clock": clock_view(lt), "player": player, "label": lt.label(player) if player else "",
-            "receipts": receipts, "own": own, "cells": board_cells(own) if own else [], "code": ""}
+            "receipts": receipts, "own": own, "cells": board_cells(own) if own else [], "code": "",
+            "told": told}
+
+
+def told_now(w: Web, j: Journal, game: AnticipationGame, lt: Any, player: str) -> list[Any]:
+    """What the arbiters tell a remote player during the turn after his slip (RO-5.5.f, h, i): his own notices
+    of the previous turn, while the game is in play."""
+    if not player or lt.stage != "in play" or (lt.current_turn or 0) < 2:
+        return []
+    table = lt.seating.get(player)  # a notice names its player as the hall does (his name) and his table
+    return [n for n in notices(replayed(w, j, game), lt.current_turn - 1)
+            if n.table == table and n.player in (player, lt.names.get(player, player))]
 
 
 def phone_language(request: Request, game: AnticipationGame) -> dict[str, Any]:
