@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from web_support import login, make_game, make_site, post
-
 from arbitru.formats.duplicate.game import Session
 from arbitru.journal.store import Journal
+from web_support import login, make_game, make_site, post
 
 
 def test_FISE_16_results_show_rulings_new_racks_and_the_one_percentage_explained(tmp_path):
