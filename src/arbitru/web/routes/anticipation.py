@@ -51,7 +51,7 @@ from arbitru.formats.anticipation.verdicts import PlayerResult, SlipVerdict, Ver
 from arbitru.journal.store import Journal
 from arbitru.season import tournament
 from arbitru.textinput import InputError, ascii_number, is_ascii_number
-from arbitru.web import asks, auth, confirm, i18n, security, wordlists
+from arbitru.web import asks, auth, confirm, documents, i18n, security, wordlists
 from arbitru.web.app import Web, client, identity, login_as, web
 from arbitru.web.i18n import Text
 from arbitru.web.routes import api, duplicate, results
@@ -771,6 +771,8 @@ async def form_page(request: Request) -> Response:
     w = web(request)
     me = identity(request)
     gid, what = request.path_params["gid"], request.path_params["what"]
+    if what == "results.pdf":  # a hall's sheets take minutes: made in the background (web/documents.py)
+        return await run_in_threadpool(results_sheets_pdf, request, w, me, gid)
     if what.endswith(".pdf"):
         request.path_params["what"] = what.removesuffix(".pdf") + ".html"
         page = await form_page(request)
@@ -805,6 +807,28 @@ async def form_page(request: Request) -> Response:
         raise HTTPException(404, f"no form {what!r}")
 
     return await run_in_threadpool(load)
+
+
+#: Annex 3 results sheets per part of the background PDF: the progress moves every few seconds
+SHEETS_PER_PART = 5
+
+
+def results_sheets_pdf(request: Request, w: Web, me: auth.Identity, gid: str) -> Response:
+    with w.journal("") as j:
+        game = open_game(j, gid)
+        lt = light(j, game)
+        seq = j.last_seq(gid)
+    if lt.stage == "in play" and not me.can_enter_slips():
+        raise HTTPException(403, "results are not published yet (RO-5.5.j)")
+
+    def parts() -> list[str]:
+        with w.journal("") as j:
+            state = replayed(w, j, open_game(j, gid))
+        sheets = [forms.results_page(state, r) for r in state.ranking]
+        return [forms._page("Rezultate", "\n".join(sheets[i:i + SHEETS_PER_PART]))
+                for i in range(0, max(len(sheets), 1), SHEETS_PER_PART)]
+
+    return documents.serve(request, gid, seq, "results.pdf", f"{gid}-results.pdf", LANG, parts)
 
 
 async def codes_sheet(request: Request) -> Response:
