@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import time
 
+from arbitru.web import documents
 from web_anticipation_support import create_game, form
 from web_support import login, make_game, make_site, post
-
-from arbitru.web import documents
 
 
 def fetch(client, url: str):  # type: ignore[no-untyped-def]
