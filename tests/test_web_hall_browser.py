@@ -92,6 +92,21 @@ def test_the_desk_types_30_slips_with_the_keyboard_alone_and_the_console_names_t
         expect(page.locator("#grid tr[data-find]:visible")).to_have_count(4)
         page.fill("#grid-filter", "")
         shot(page, "hall-console-100-en")
+        # a second slip for player 1: the desk is asked before it replaces the first
+        page.locator("#desk-player").focus()
+        for text in ("1", "H7", "ABD"):
+            page.keyboard.type(text)
+            page.keyboard.press("Enter")
+        page.keyboard.type("6")
+        with page.expect_navigation():
+            page.keyboard.press("Enter")
+        expect(page.locator("#confirmation")).to_contain_text("Player 1 has a slip for move 1 already")
+        shot(page, "hall-confirm-replace-en")
+        assert slips(db, gid) == 31
+        with page.expect_navigation():
+            page.click("#confirm-button")
+        assert slips(db, gid) == 32
+        expect(page.locator("#slip-1")).to_contain_text("replaced")  # both slips on the console
 
 
 def test_each_confirmation_page_and_the_console_of_100_in_every_language(browser, tmp_path):  # noqa: F811
@@ -177,3 +192,49 @@ def test_GR_8_1_the_greek_phone_asks_no_points_moves_on_with_enter_and_catches_u
         assert phone.evaluate("document.body.getAttribute('data-loaded-once')") == "1"  # caught up, not reloaded
     finally:
         stop(server)
+
+
+def test_RO_4_4_and_RO_5_5_j_the_anticipation_confirmations_in_romanian(browser, tmp_path):  # noqa: F811
+    from anticipation_support import WORDS_RO, groups_with
+    from web_anticipation_support import GROUPS
+
+    from arbitru.formats.anticipation.draw import Draw
+    from arbitru.formats.anticipation.game import AnticipationGame
+    from arbitru.formats.anticipation.variants import Settings as AntSettings
+
+    words = tmp_path / "test-ro.txt"
+    words.write_text("\n".join(WORDS_RO) + "\n", "utf-8")
+    db = str(tmp_path / "hall.db")
+    set_up(db)
+    with Journal(db, actor="arbiter") as j:
+        game = AnticipationGame.create(j, AntSettings(lexicon=str(words)), Draw(groups_with(GROUPS), "manual"),
+                                       seating=[("Ana", 1, "Ana Popescu"), ("Bo", 2, "Bogdan Ionescu")])
+        while not game.announced()[1]:
+            game.announce_next()
+        gid = game.id
+    with running_server(db) as base:
+        page = new_page(browser, base, {"width": 1280, "height": 900})
+        log_in(page)
+        page.goto(f"/games/{gid}")
+        with page.expect_navigation():
+            page.click("#lot-all")
+        expect(page.locator("#confirmation")).to_contain_text("Toate loturile rămase sunt trase acum de arbitru")
+        shot(page, "hall-confirm-lots-ro")
+        with Journal(db) as j:
+            assert not j.events(gid, "lot")
+        with page.expect_navigation():
+            page.click("#confirm-button")
+        with Journal(db) as j:
+            assert len(j.events(gid, "lot")) == 14
+        with Journal(db, actor="arbiter") as j:
+            AnticipationGame(j, gid).publish("provisional", "23:59")
+        page.goto(f"/games/{gid}/review")
+        with page.expect_navigation():
+            page.click("#publish-final")
+        expect(page.locator("#confirmation")).to_contain_text("Contestațiile se pot depune până la 23:59")
+        shot(page, "hall-confirm-publish-ro")
+        with page.expect_navigation():
+            page.click("#cancel")
+        with Journal(db) as j:
+            assert len(j.events(gid, "publication")) == 1
+
