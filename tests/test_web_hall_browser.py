@@ -176,6 +176,7 @@ def test_GR_8_1_the_greek_phone_asks_no_points_moves_on_with_enter_and_catches_u
         expect(phone.locator("form.phoneslip [data-asked]")).to_contain_text("μπαλαντέρ")
         assert slips(db, gid) == 0
         assert no_horizontal_scroll(phone)
+        phone.locator("form.phoneslip [data-asked]").scroll_into_view_if_needed()
         shot(phone, "hall-phone-el")
         # the connection drops (the server goes away); the move closes meanwhile, its notice lost; once the
         # server is back the phone reconnects and fetches the state by itself, without a reload
