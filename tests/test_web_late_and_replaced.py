@@ -62,3 +62,23 @@ def test_FISE_5_a_replacement_shows_both_slips_on_the_console_and_the_receipt(si
     assert "ABD" in receipt and "replaced" in receipt and "ABC" in receipt
     row = arbiter.get(f"{page}/grid").text.split('id="slip-1"')[1].split("</tr>")[0]
     assert "ABD" in row and "replaced" in row and "ABC" in row
+
+
+def test_FISE_5_the_phone_says_a_late_slip_is_late_in_its_language(site):
+    from arbitru.formats.duplicate.game import Player, Session, Settings
+    from arbitru.formats.duplicate.rulesets import ruleset
+    from arbitru.lexicons.synthetic import load_lexicon
+
+    settings = Settings(ruleset("fise", moves=3, seconds=60), "ro", "synthetic:2000", seed="1")
+    with Journal(site.db, actor="arbiter") as j:
+        s = Session.create(j, settings, load_lexicon("synthetic:2000", "ro"), [Player("1", "Ana")])
+        s.draw()
+        s.clock("start", time.time() - 600)  # the move's minute ran out long ago
+        gid = s.id
+    phone = site.client()
+    join(phone, site, gid, "1")
+    assert post(phone, f"/games/{gid}/slip", {"position": "H8", "word": "ABC", "score": "10", "key": "k1"},
+                f"/games/{gid}/play").status_code == 303
+    receipt = phone.get(f"/games/{gid}/play").text.split('id="receipt"')[1].split("</div>")[0]
+    assert "întârziat: predat după timpul rundei, primește 0 puncte" in receipt and "FISE-5" in receipt
+
