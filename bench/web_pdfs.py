@@ -20,10 +20,10 @@ import warnings
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from arbitru.formats.anticipation.game import AnticipationGame
 from arbitru.formats.anticipation.simulate import simulate
-from arbitru.formats.anticipation.variants import Settings as AntSettings
 from arbitru.formats.duplicate.game import Player, Session, Settings
 from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.formats.duplicate.slips import Slip
@@ -62,18 +62,17 @@ def duplicate_game(db: str, players: int, moves: int) -> str:
 
 def anticipation_game(db: str, players: int) -> str:
     from anticipation_support import lexicon as test_lexicon
+    from web_anticipation import create
 
     lexicon = test_lexicon()
     sim = simulate(lexicon, players=players, seed=7)
+    gid = create(db, sim, lexicon)
     with Journal(db, actor="arbiter") as j:
-        game = AnticipationGame.create(j, AntSettings(lexicon=lexicon.name, seed=7), sim.draw, lexicon=lexicon,
-                                       seating=sim.seating)
-        for turn, group in enumerate(sim.lots, 1):
-            game.draw_lot(turn, group)
+        game = AnticipationGame(j, gid)
         for turn in sorted(sim.slips):
             game.enter_slips(sim.slips[turn])
         game.publish("provisional", "18:30")
-        return game.id
+    return gid
 
 
 def timed(client: TestClient, url: str) -> tuple[float, float, int, int]:

@@ -4,34 +4,21 @@ offered before the game moved on acts on nothing."""
 
 from __future__ import annotations
 
-import pytest
-
 from arbitru.formats.duplicate.game import Session
 from arbitru.journal.store import Journal
 from arbitru.lexicons.synthetic import load_lexicon
+from test_web_anticipation import arbiter, site  # noqa: F401  (the web tests' fixtures)
 from web_anticipation_support import create_game, form
-from web_support import confirmation, csrf, login, make_game, make_site, post
+from web_support import confirmation, csrf, login, make_game, post
 
 
-@pytest.fixture
-def site(tmp_path):
-    return make_site(tmp_path)
-
-
-@pytest.fixture
-def arbiter(site):
-    c = site.client()
-    login(c)
-    return c
-
-
-def session(site, gid: str) -> Session:
+def session(site, gid: str) -> Session:  # noqa: F811
     s = Session(Journal(site.db), gid)
     s.lexicon = load_lexicon(s.settings.lexicon, s.settings.lang)
     return s
 
 
-def test_FISE_16_a_new_rack_acts_only_on_its_confirmation_and_sets_the_slips_aside(site, arbiter):
+def test_FISE_16_a_new_rack_acts_only_on_its_confirmation_and_sets_the_slips_aside(site, arbiter):  # noqa: F811
     gid = make_game(site)
     page = f"/games/{gid}"
     assert post(arbiter, f"{page}/desk", {"player": "1", "position": "H8", "word": "AB", "score": "4"},
@@ -66,7 +53,7 @@ def test_FISE_16_a_new_rack_acts_only_on_its_confirmation_and_sets_the_slips_asi
     assert "New rack (FISE-16)" in site.client().get(f"{page}/screen").text
 
 
-def test_FISE_13_ending_a_game_is_confirmed_and_a_stale_token_does_nothing(site, arbiter):
+def test_FISE_13_ending_a_game_is_confirmed_and_a_stale_token_does_nothing(site, arbiter):  # noqa: F811
     gid = make_game(site)
     page = f"/games/{gid}"
     first = post(arbiter, f"{page}/end", {"reason": "hall closes"}, page, confirm=False)
@@ -81,7 +68,7 @@ def test_FISE_13_ending_a_game_is_confirmed_and_a_stale_token_does_nothing(site,
     assert len(site.events(gid, "end")) == 1
 
 
-def test_FISE_5_closing_a_move_with_slips_missing_names_them_first(site, arbiter):
+def test_FISE_5_closing_a_move_with_slips_missing_names_them_first(site, arbiter):  # noqa: F811
     gid = make_game(site)
     page = f"/games/{gid}"
     post(arbiter, f"{page}/desk", {"player": "1", "position": "H8", "word": "AB", "score": "4"}, page)
@@ -92,7 +79,7 @@ def test_FISE_5_closing_a_move_with_slips_missing_names_them_first(site, arbiter
     assert len(site.events(gid, "master")) == 1
 
 
-def test_FISE_5_a_move_with_every_slip_in_closes_at_once(site, arbiter):
+def test_FISE_5_a_move_with_every_slip_in_closes_at_once(site, arbiter):  # noqa: F811
     gid = make_game(site)
     page = f"/games/{gid}"
     for p in ("1", "2", "3"):
@@ -100,7 +87,7 @@ def test_FISE_5_a_move_with_every_slip_in_closes_at_once(site, arbiter):
     assert post(arbiter, f"{page}/close", {"choice": "1"}, page, confirm=False).status_code == 303
 
 
-def test_the_confirmation_page_is_in_the_games_language(site, arbiter):
+def test_the_confirmation_page_is_in_the_games_language(site, arbiter):  # noqa: F811
     from arbitru.formats.duplicate.game import Player, Settings
     from arbitru.formats.duplicate.rulesets import ruleset
 
@@ -113,7 +100,7 @@ def test_the_confirmation_page_is_in_the_games_language(site, arbiter):
         assert words in r.text and "This is what will happen" not in r.text, lang
 
 
-def test_RO_4_4_drawing_every_lot_and_RO_5_5_j_the_final_ranking_early_are_confirmed(site, arbiter):
+def test_RO_4_4_drawing_every_lot_and_RO_5_5_j_the_final_ranking_early_are_confirmed(site, arbiter):  # noqa: F811
     gid = create_game(site, arbiter)
     for _ in range(16):
         assert form(arbiter, f"/games/{gid}/announce", {}, f"/games/{gid}").status_code == 303

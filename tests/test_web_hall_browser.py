@@ -197,11 +197,10 @@ def test_GR_8_1_the_greek_phone_asks_no_points_moves_on_with_enter_and_catches_u
 
 def test_RO_4_4_and_RO_5_5_j_the_anticipation_confirmations_in_romanian(browser, tmp_path):  # noqa: F811
     from anticipation_support import WORDS_RO, groups_with
-    from web_anticipation_support import GROUPS
-
     from arbitru.formats.anticipation.draw import Draw
     from arbitru.formats.anticipation.game import AnticipationGame
     from arbitru.formats.anticipation.variants import Settings as AntSettings
+    from web_anticipation_support import GROUPS
 
     words = tmp_path / "test-ro.txt"
     words.write_text("\n".join(WORDS_RO) + "\n", "utf-8")

@@ -6,27 +6,14 @@ from __future__ import annotations
 
 import time
 
-import pytest
-
 from arbitru.formats.anticipation.game import AnticipationGame
 from arbitru.journal.store import Journal
+from test_web_anticipation import arbiter, site  # noqa: F401  (the web tests' fixtures)
 from web_anticipation_support import create_game, form
-from web_support import join, login, make_game, make_site, post
+from web_support import join, make_game, post
 
 
-@pytest.fixture
-def site(tmp_path):
-    return make_site(tmp_path)
-
-
-@pytest.fixture
-def arbiter(site):
-    c = site.client()
-    login(c)
-    return c
-
-
-def test_RO_6_5_a_late_slip_is_accepted_or_refused_on_the_review_with_its_reason(site, arbiter):
+def test_RO_6_5_a_late_slip_is_accepted_or_refused_on_the_review_with_its_reason(site, arbiter):  # noqa: F811
     gid = create_game(site, arbiter)
     for _ in range(16):
         form(arbiter, f"/games/{gid}/announce", {}, f"/games/{gid}")
@@ -49,7 +36,7 @@ def test_RO_6_5_a_late_slip_is_accepted_or_refused_on_the_review_with_its_reason
         "</section>")[0]
 
 
-def test_FISE_5_a_replacement_shows_both_slips_on_the_console_and_the_receipt(site, arbiter):
+def test_FISE_5_a_replacement_shows_both_slips_on_the_console_and_the_receipt(site, arbiter):  # noqa: F811
     gid = make_game(site)
     page = f"/games/{gid}"
     phone = site.client()
@@ -64,7 +51,7 @@ def test_FISE_5_a_replacement_shows_both_slips_on_the_console_and_the_receipt(si
     assert "ABD" in row and "replaced" in row and "ABC" in row
 
 
-def test_FISE_5_the_phone_says_a_late_slip_is_late_in_its_language(site):
+def test_FISE_5_the_phone_says_a_late_slip_is_late_in_its_language(site):  # noqa: F811
     from arbitru.formats.duplicate.game import Player, Session, Settings
     from arbitru.formats.duplicate.rulesets import ruleset
     from arbitru.lexicons.synthetic import load_lexicon

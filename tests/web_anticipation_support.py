@@ -7,7 +7,7 @@ from pathlib import Path
 
 from anticipation_support import RO, groups_with, lexicon
 from arbitru.formats.anticipation.draw import format_group
-from web_support import Site, confirmation, csrf
+from web_support import Site, csrf, post
 
 # group 1 AL; lots play groups 2, 3, 4... in turns 1, 2, 3... (the boards of test_anticipation_correction.py)
 GROUPS = {1: "AL", 2: "BDEIOTU", 3: "ACEINRT", 4: "AEINSTV", 5: "ADEIORT", 6: "ACEILNO"}
@@ -43,14 +43,8 @@ def create_game(site: Site, client, *, seating: str = SEATING, variant: str = "c
 
 
 def form(client, url: str, data: dict[str, str], page: str, confirm: bool = True):  # type: ignore[no-untyped-def]
-    """A form POST carrying the CSRF token of ``page``; an action that cannot be undone is confirmed at once
-    (its second request) unless ``confirm`` is False."""
-    token = csrf(client.get(page).text)
-    r = client.post(url, data={"csrf": token, **data})
-    offered = confirmation(r.text) if confirm and r.status_code == 200 else None
-    if offered is not None:
-        r = client.post(url, data={"csrf": token, **data, "confirm": offered})
-    return r
+    """A form POST carrying the CSRF token of ``page``, confirmed when it asks (:func:`web_support.post`)."""
+    return post(client, url, data, page, confirm)
 
 
 WEB = Path(__file__).parent.parent / "src" / "arbitru" / "web"
