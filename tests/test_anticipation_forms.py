@@ -25,7 +25,8 @@ def test_ro_3_3_forms(tmp_path):
         assert f"<th>{head}</th>" in annotation
     assert "TOTAL:" in annotation and "LOC:" in annotation
     results = files["results.html"]
-    assert "Rezultate — Ana Pop" in results and "RO-6.3a" in results and "technical penalty" in results
+    assert "Rezultate — Ana Pop" in results and "RO-6.3a" in results and "<td>penalizare tehnică</td>" in results
+    assert "technical penalty" not in results  # the sheets are in Romanian (RO-3.1)
     assert "RO-6.1a" in results  # Dan's CAX
     assert "TOTAL: <b>11</b>" in results and "LOC: <b>1</b>" in results
     assert all(

@@ -121,3 +121,53 @@ def test_RO_6_3_a_the_cli_prints_english_and_the_readers_language_with_lang(tmp_
     assert "semnele poziției inversate: scris G9, pe tabla jucătorului este 9G" in romanian
     assert "avertisment tehnic" in romanian and "penalizare tehnică −20" in romanian
     assert "position signs" not in romanian and "technical" not in romanian
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_RO_4_3_RO_5_3_the_orders_refusals_and_the_seating_are_said_with_no_english_left(tmp_path, lang):
+    """A refusal of the order of the hall (a lot while the analysis time runs, RO-4.3; a timer started twice), a
+    refusal of someone not seated, a slip before its turn's lot (RO-5.3), a duplicate move's clock (FISE-5) and a
+    receipt: each stays a message through its error (``str(e)``, what a page shows), in English as before and in
+    the language with no English left."""
+    from anticipation_support import new_game
+    from arbitru.errors import ArbitruError
+    from arbitru.formats.anticipation.slips import Slip, SlipRow
+    from arbitru.formats.countdown import Countdown
+    from arbitru.formats.duplicate.order import Action, MoveOrder
+    from arbitru.formats.receipt import Receipt
+    from arbitru.formats.refusal import OrderError
+    from test_anticipation_correction import GROUPS
+
+    t0 = 1_000_000.0
+    game = new_game(tmp_path, GROUPS, seating=[("d7", 1, "Dana Țurcanu"), ("a2", 2, "Ana Pop"), ("a3", 3, "Ana Pop")])
+    for _ in range(16):
+        game.announce_next()
+    game.clock("analysis", "start", t0)
+    refused: list[ArbitruError] = []
+    for act in (lambda: game.draw_lot(1, 2, now=t0 + 60), lambda: game.clock("analysis", "start", t0 + 60),
+                lambda: game.sanction("Ana Pop", "disciplinary", "talking"),
+                lambda: game.sanction("Zoe", "disciplinary", "talking"),
+                lambda: game.hand_in(Slip("d7", 1, [SlipRow(line=1, table="1", turn="1", position="H8", word="AL",
+                                                             score="4")]), t0)):
+        with pytest.raises(ArbitruError) as e:
+            act()
+        refused.append(e.value)
+    texts = [str(e) for e in refused]
+    assert texts[0] == "the analysis time still runs: the first lot is drawn after it (RO-4.3)"
+    assert texts[1] == "the analysis timer is running: it cannot start"
+    assert texts[2].startswith("'Ana Pop' is the name of 2 seated players: give the number; seated: a2 Ana Pop (table")
+    assert texts[3] == ("no player Zoe in this game; seated: d7 Dana Țurcanu (table 1), a2 Ana Pop (table 2), "
+                        "a3 Ana Pop (table 3)")
+    assert texts[4] == "the lot of turn 1 is not drawn yet: its slip cannot be handed in (RO-5.3)"
+    clock = Countdown("move 3", 60, state="running")
+    texts.append(MoveOrder("play", 3, clock, 0.0).why_not(Action.START_CLOCK).reason)
+    texts.append(Receipt(None, 12, True, replaces=9).text())
+    assert texts[-1] == "slip stored (event #12); late; replaces the slip of event #9, which stays in the journal"
+    assert isinstance(refused[0], OrderError) and refused[0].rule == "RO-4.3"
+    said = gettext_for(lang)
+    for text in texts:
+        assert isinstance(text, Text), text
+        out = said(text)
+        words = english_words(text, lang) - {"ana", "pop", "zoe", "dana"}  # the players' names
+        left = {w for w in words if re.search(rf"\b{w}\b", out, re.I)}
+        assert not left, (lang, text, out, left)

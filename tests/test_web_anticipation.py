@@ -133,7 +133,7 @@ def test_ro_5_2_f_the_projected_grid_fills_in_as_groups_are_read_out(site, arbit
     assert 'data-say="Grupa 1: ANA, LUCA."' in live  # spoken with the Annex 2 names
     # the analysis starts only after the second reading (RO-5.2.g-h)
     r = form(arbiter, f"/games/{gid}/clock", {"timer": "analysis", "action": "start"}, f"/games/{gid}")
-    assert r.status_code == 422 and "read again" in r.text
+    assert r.status_code == 422 and "citite a doua oară (RO-5.2.g-h)" in r.text and "read again" not in r.text
     read_all(site, arbiter, gid, 15)  # 14 more groups and the second reading
     assert form(arbiter, f"/games/{gid}/announce", {}, f"/games/{gid}").status_code == 422
     live = public.get(f"/games/{gid}/screen/live").text
@@ -152,7 +152,7 @@ def test_ro_5_2_f_the_projected_grid_fills_in_as_groups_are_read_out(site, arbit
 def test_ro_5_3_lots_at_table_k_or_by_the_arbiter_and_ro_4_3_turn_timers(site, arbiter, gid):
     read_all(site, arbiter, gid)
     r = form(arbiter, f"/games/{gid}/clock", {"timer": "turn 1", "action": "start"}, f"/games/{gid}")
-    assert r.status_code == 422 and "not drawn yet" in r.text
+    assert r.status_code == 422 and "bilețelul turului 1 nu a fost încă tras (RO-5.3)" in r.text
     lot(arbiter, gid, 1, 2)
     r = form(arbiter, f"/games/{gid}/lot", {"turn": "2", "group": "2", "by": "arbiter"}, f"/games/{gid}")
     assert r.status_code == 422 and "already played in turn 1" in r.text
@@ -168,7 +168,7 @@ def test_ro_5_3_lots_at_table_k_or_by_the_arbiter_and_ro_4_3_turn_timers(site, a
     page = arbiter.get(f"/games/{gid}").text
     assert "Mai este 1 minut." in page  # RO-5.5.c, as a cue of the turn's chronometer
     r = form(arbiter, f"/games/{gid}/clock", {"timer": "turn 2", "action": "start"}, f"/games/{gid}")
-    assert r.status_code == 422 and "cannot start" in r.text
+    assert r.status_code == 422 and "cronometrul (turul 2) merge: nu poate porni" in r.text
 
 
 def test_ro_5_5_d_without_a_visible_clock_time_is_called_every_two_minutes(site, arbiter):

@@ -12,6 +12,11 @@ from __future__ import annotations
 class ArbitruError(ValueError):
     """Base class: every message is one line an arbiter can read."""
 
+    def __str__(self) -> str:
+        # a message with values (arbitru.messages.Text) stays one, so that a page says it in its language
+        first = self.args[0] if len(self.args) == 1 else None
+        return first if isinstance(first, str) else super().__str__()
+
 
 class TileError(ArbitruError):
     """A letter that is not in the tile set, a tile that is not on the rack or in the bag."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
@@ -130,10 +131,16 @@ def registry_list(journal: str, as_json: bool) -> None:
 @registry_.command("export")
 @click.option("-o", "--output", default=None, help="Write to this file (default: standard output).")
 @journal_option()
-def registry_export(output: str | None, journal: str) -> None:
-    """The registry as CSV (a spreadsheet opens it safely)."""
+@click.option("--json", "as_json", is_flag=True, help="The records as JSON (the ones not merged), not CSV.")
+def registry_export(output: str | None, journal: str, as_json: bool) -> None:
+    """The registry as CSV (a spreadsheet opens it safely), or as JSON: the records the CSV holds."""
     with Journal(journal) as j:
-        _write(csvfile.write_players(registry.load(j)), output)
+        reg = registry.load(j)
+    if as_json:
+        text = json.dumps({"players": [r.to_dict() for r in reg.active()]}, ensure_ascii=False) + "\n"
+    else:
+        text = csvfile.write_players(reg)
+    _write(text, output)
 
 
 @registry_.command("correct")
@@ -147,9 +154,10 @@ def registry_export(output: str | None, journal: str) -> None:
 @click.option("--rating", "rating_pairs", multiple=True, help="SYSTEM=VALUE (replaces the record's ratings).")
 @click.option("--reason", default="")
 @journal_option()
+@click.option("--json", "as_json", is_flag=True)
 def registry_correct(player: str, name: str | None, licence: str | None, federation: str | None, club: str | None,
                      born: int | None, categories: tuple[str, ...], rating_pairs: tuple[str, ...], reason: str,
-                     journal: str) -> None:
+                     journal: str, as_json: bool) -> None:
     """Correct a record: a new event, the old values stay in the journal; every table shows the new name."""
     fields: dict[str, object] = {k: v for k, v in (("name", name), ("licence", licence), ("federation", federation),
                                                    ("club", club), ("birth_year", born)) if v is not None}
@@ -161,7 +169,10 @@ def registry_correct(player: str, name: str | None, licence: str | None, federat
         raise RegistryError("nothing to correct: give --name, --club, ...")
     with Journal(journal) as j:
         registry.correct(j, player, fields, reason)
-        click.echo(f"{player} corrected")
+        if as_json:  # the record as it now stands
+            emit_json(registry.load(j).get(player).to_dict())
+        else:
+            click.echo(f"{player} corrected")
 
 
 @registry_.command("merge")
@@ -169,11 +180,13 @@ def registry_correct(player: str, name: str | None, licence: str | None, federat
 @click.argument("into")
 @click.option("--reason", default="")
 @journal_option()
-def registry_merge(player: str, into: str, reason: str, journal: str) -> None:
+@click.option("--json", "as_json", is_flag=True)
+def registry_merge(player: str, into: str, reason: str, journal: str, as_json: bool) -> None:
     """Two records of one person: PLAYER's results count for INTO in every table from now on."""
     with Journal(journal) as j:
         registry.merge(j, player, into, reason)
-    click.echo(f"{player} merged into {into}")
+        kept = registry.load(j).get(into)
+    emit_json({"merged": player, "into": kept.to_dict()}) if as_json else click.echo(f"{player} merged into {into}")
 
 
 # --- tournament -----------------------------------------------------------------------------------------
@@ -229,11 +242,16 @@ def tournament_enrol(tournament_id: str, players: tuple[str, ...], new_names: tu
 @click.argument("player")
 @click.option("--after", type=GAMES, default=None, help="The last game he plays (default: the games so far).")
 @journal_option()
-def tournament_withdraw(tournament_id: str, player: str, after: int | None, journal: str) -> None:
+@click.option("--json", "as_json", is_flag=True)
+def tournament_withdraw(tournament_id: str, player: str, after: int | None, journal: str, as_json: bool) -> None:
     """A player withdraws: he plays no later game of the tournament."""
     with Journal(journal) as j:
         tournament.withdraw(j, tournament_id, player, after)
-    click.echo(f"{player} withdrawn")
+        e = tournament.replay(j, tournament_id).enrolment(registry.load(j).resolve(player))
+    if as_json:
+        emit_json({"tournament": tournament_id, "player": e.player, "entry": e.entry, "after_game": e.withdrawn_after})
+    else:
+        click.echo(f"{player} withdrawn")
 
 
 @tournament_.command("record")
@@ -306,21 +324,28 @@ def championship_() -> None:
 @click.option("--best", type=GAMES, default=0, help="How many stages count (0: all).")
 @click.option("--id", "championship_id", default=None)
 @journal_option()
-def championship_create(name: str, points: str, best: int, championship_id: str | None, journal: str) -> None:
+@click.option("--json", "as_json", is_flag=True)
+def championship_create(name: str, points: str, best: int, championship_id: str | None, journal: str,
+                        as_json: bool) -> None:
     table = [parse_signed(p, "--points") for p in points.split(",") if p.strip()]
     with Journal(journal) as j:
-        click.echo(championship.create(j, name, table, best, championship_id))
+        cid = championship.create(j, name, table, best, championship_id)
+    emit_json({"championship": cid, "name": name, "points": table, "best": best}) if as_json else click.echo(cid)
 
 
 @championship_.command("stage")
 @click.argument("championship_id")
 @click.argument("tournament_id")
 @journal_option()
-def championship_stage(championship_id: str, tournament_id: str, journal: str) -> None:
+@click.option("--json", "as_json", is_flag=True)
+def championship_stage(championship_id: str, tournament_id: str, journal: str, as_json: bool) -> None:
     """Add a tournament as the next stage."""
     with Journal(journal) as j:
         n = championship.add_stage(j, championship_id, tournament_id)
-    click.echo(f"stage {n}")
+    if as_json:
+        emit_json({"championship": championship_id, "stage": n, "tournament": tournament_id})
+    else:
+        click.echo(f"stage {n}")
 
 
 @championship_.command("eliminate")
@@ -329,11 +354,17 @@ def championship_stage(championship_id: str, tournament_id: str, journal: str) -
 @click.argument("stage", type=GAMES)
 @click.option("--reason", required=True)
 @journal_option()
-def championship_eliminate(championship_id: str, player: str, stage: int, reason: str, journal: str) -> None:
+@click.option("--json", "as_json", is_flag=True)
+def championship_eliminate(championship_id: str, player: str, stage: int, reason: str, journal: str,
+                           as_json: bool) -> None:
     """No ranking points for PLAYER from STAGE (RO-6.4, RO-7.1)."""
     with Journal(journal) as j:
         championship.eliminate(j, championship_id, player, stage, reason)
-    click.echo(f"{player} eliminated from stage {stage}")
+        pid = registry.load(j).get(player).id
+    if as_json:
+        emit_json({"championship": championship_id, "player": pid, "stage": stage, "reason": reason})
+    else:
+        click.echo(f"{player} eliminated from stage {stage}")
 
 
 @championship_.command("table")

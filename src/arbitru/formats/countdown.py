@@ -13,13 +13,36 @@ same time left at the time it is asked about.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from arbitru.errors import ArbitruError
+from arbitru.messages import Text, recognised
 
 CLOCK_ACTIONS = ("start", "pause", "resume", "stop")
 #: the states each action needs; ``stop`` ends the time early (a trainee done, every slip in)
 _NEEDS = {"start": ("idle",), "pause": ("running",), "resume": ("paused",), "stop": ("running", "paused")}
+#: the timers' names with a number (a timer's name is a message, said in the page's language)
+_NAMES = ("turn %(n)s", "move %(n)s")
+#: why an action does not fit a clock's state, a message for each pair (said in the page's language)
+_REFUSED: dict[tuple[str, str], Callable[[Text], Text]] = {
+    ("start", "running"): lambda clock: Text("%(clock)s is running: it cannot start", clock=clock),
+    ("start", "paused"): lambda clock: Text("%(clock)s is paused: it cannot start", clock=clock),
+    ("start", "stopped"): lambda clock: Text("%(clock)s is stopped: it cannot start", clock=clock),
+    ("pause", "idle"): lambda clock: Text("%(clock)s is idle: it cannot pause", clock=clock),
+    ("pause", "paused"): lambda clock: Text("%(clock)s is paused: it cannot pause", clock=clock),
+    ("pause", "stopped"): lambda clock: Text("%(clock)s is stopped: it cannot pause", clock=clock),
+    ("resume", "idle"): lambda clock: Text("%(clock)s is idle: it cannot resume", clock=clock),
+    ("resume", "running"): lambda clock: Text("%(clock)s is running: it cannot resume", clock=clock),
+    ("resume", "stopped"): lambda clock: Text("%(clock)s is stopped: it cannot resume", clock=clock),
+    ("stop", "idle"): lambda clock: Text("%(clock)s is idle: it cannot stop", clock=clock),
+    ("stop", "stopped"): lambda clock: Text("%(clock)s is stopped: it cannot stop", clock=clock),
+}
+
+
+def refused(action: str, state: str, clock: Text) -> Text:
+    """Why ``clock`` (a timer, a move's clock) cannot ``action`` in ``state``."""
+    return _REFUSED[action, state](clock)
 
 
 class ClockError(ArbitruError):
@@ -55,7 +78,7 @@ class Countdown:
         if action not in _NEEDS:
             return f"clock action {action!r}; known: {', '.join(CLOCK_ACTIONS)}"
         if self.state not in _NEEDS[action]:
-            return f"the {self.name} timer is {self.state}: it cannot {action}"
+            return refused(action, self.state, Text("the %(timer)s timer", timer=recognised(self.name, _NAMES)))
         return None
 
     def apply(self, action: str, at: float) -> None:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from arbitru.errors import ArbitruError
+from arbitru.messages import Text, joined
 
 #: how many seats a refusal lists (a hall of 150 players is not printed whole on one line)
 LISTED = 20
@@ -26,15 +27,17 @@ class Seat:
     table: str = ""
 
     def label(self) -> str:
-        name = f" {self.name}" if self.name and self.name != self.number else ""
-        table = f" (table {self.table})" if self.table else ""
-        return f"{self.number}{name}{table}"
+        seat = f"{self.number} {self.name}" if self.name and self.name != self.number else self.number
+        return Text("%(seat)s (table %(table)s)", seat=seat, table=self.table) if self.table else seat
 
 
-def seating_text(seats: Sequence[Seat]) -> str:
-    listed = ", ".join(s.label() for s in seats[:LISTED])
-    more = f", … and {len(seats) - LISTED} more" if len(seats) > LISTED else ""
-    return f"seated: {listed}{more}" if seats else "nobody is seated"
+def seating_text(seats: Sequence[Seat]) -> Text:
+    if not seats:
+        return Text("nobody is seated")
+    listed = joined([s.label() for s in seats[:LISTED]], ", ")
+    if len(seats) > LISTED:
+        return Text("seated: %(seats)s, … and %(n)s more", seats=listed, n=len(seats) - LISTED)
+    return Text("seated: %(seats)s", seats=listed)
 
 
 def resolve(who: str, seats: Sequence[Seat]) -> Seat:
@@ -51,5 +54,7 @@ def resolve(who: str, seats: Sequence[Seat]) -> Seat:
     if len(named) == 1:
         return named[0]
     if named:
-        raise PlayerError(f"{who!r} is the name of {len(named)} seated players: give the number; {seating_text(named)}")
-    raise PlayerError(f"no player {text or '(none)'} in this game; {seating_text(seats)}")
+        raise PlayerError(Text("%(who)s is the name of %(n)s seated players: give the number; %(seating)s",
+                               who=repr(who), n=len(named), seating=seating_text(named)))
+    raise PlayerError(Text("no player %(who)s in this game; %(seating)s", who=text or Text("(none)"),
+                           seating=seating_text(seats)))

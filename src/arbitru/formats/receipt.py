@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from arbitru.messages import Text
+
 S = TypeVar("S")
 
 
@@ -22,13 +24,13 @@ class Receipt(Generic[S]):
     replaces: int | None = None
     kept_apart: bool = False
 
-    def text(self) -> str:
+    def text(self) -> Text:
         """The receipt in words (the CLI; the pages translate the same facts)."""
-        words = [f"slip stored (event #{self.seq})"]
+        words = [Text("slip stored (event #%(seq)s)", seq=self.seq)]
         if self.late:
-            words.append("late")
+            words.append(Text("late"))
         if self.kept_apart:
-            words.append("kept apart: the slip handed in in time counts")
+            words.append(Text("kept apart: the slip handed in in time counts"))
         elif self.replaces is not None:
-            words.append(f"replaces the slip of event #{self.replaces}, which stays in the journal")
-        return "; ".join(words)
+            words.append(Text("replaces the slip of event #%(seq)s, which stays in the journal", seq=self.replaces))
+        return Text("%(words)s", words=words)

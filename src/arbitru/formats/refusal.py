@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from arbitru.errors import ArbitruError
+from arbitru.messages import Text
 
 
 @dataclass(frozen=True)
@@ -13,10 +14,10 @@ class Refusal:
     """Why an action is not allowed now, with the rule that says so."""
 
     rule: str
-    reason: str
+    reason: str  # a message (arbitru.messages.Text): said in the page's language
 
     def __str__(self) -> str:
-        return f"{self.reason} ({self.rule})"
+        return Text("%(reason)s (%(rule)s)", reason=self.reason, rule=self.rule)
 
 
 class OrderError(ArbitruError):

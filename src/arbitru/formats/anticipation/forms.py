@@ -147,11 +147,11 @@ def results_page(state: GameState, r: PlayerResult) -> str:
         for v in sv.placements:
             if v.penalty:
                 deductions.append(
-                    f"<tr><td>{turn}</td><td>{v.penalty_rule}</td><td>technical penalty</td>"
-                    f"<td>−{v.penalty}</td></tr>"
+                    f"<tr><td>{turn}</td><td>{v.penalty_rule}</td>"
+                    f"<td>{escape(say(Text('technical penalty'), 'ro'))}</td><td>−{v.penalty}</td></tr>"
                 )
     for s in r.sanctions:
-        status = " (withdrawn)" if s["withdrawn"] else ""
+        status = f" ({say(Text('withdrawn'), 'ro')})" if s["withdrawn"] else ""
         rule = "RO-7.1" if s["kind"] == "cheating" else "RO-6.4"
         deductions.append(
             f"<tr><td>{s['turn'] or ''}</td><td>{rule}</td><td>{escape(s['reason'])}{status}</td>"
@@ -255,8 +255,8 @@ def ranking_page(state: GameState) -> str:
         f"<td>{r.table or ''}</td>"
         f"<td>{r.total}</td>" + (f"<td>{mx['percent'][r.player]} %</td>" if mx else "")
         + (f"<td>{points.get(r.player, 0)}</td>" if points else "")
-        + f"<td class='small'>{escape(r.eliminated)}"
-        f"{(' dropped out in turn ' + str(r.dropped_out)) if r.dropped_out else ''}</td></tr>"
+        + f"<td class='small'>{escape(say(r.eliminated, 'ro'))}"
+        f"{(' ' + say(Text('dropped out in turn %(n)s', n=r.dropped_out), 'ro')) if r.dropped_out else ''}</td></tr>"
         for r in state.ranking
     )
     maximum = f"<p>Maxim: {mx['total']} (căutare cu lățimea {mx['beam']})</p>" if mx else ""

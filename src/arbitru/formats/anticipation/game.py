@@ -60,6 +60,7 @@ from arbitru.formats.countdown import CLOCK_ACTIONS
 from arbitru.formats.players import Seat, resolve
 from arbitru.formats.receipt import Receipt
 from arbitru.journal.store import Event, Journal, action
+from arbitru.messages import Text
 from arbitru.textinput import InputError, ascii_number, check_text, csv_rows
 
 FORMAT = "anticipation"
@@ -510,7 +511,8 @@ class AnticipationGame:
         player = self.seat(player).number
         final = self._final()
         if final is not None:
-            raise ArbitruError(f"the ranking is final (event #{final}): no more decisions (RO-5.5.j, RO-6.5)")
+            raise ArbitruError(Text("the ranking is final (event #%(seq)s): no more decisions (RO-5.5.j, RO-6.5)",
+                                    seq=final))
         if target in ("placement", "warning", "penalty", "late") and turn is None:
             raise ArbitruError(f"a {target} decision names the turn")
         if target == "placement" and index is None:
@@ -523,7 +525,8 @@ class AnticipationGame:
             e.payload.get("late") and e.payload.get("player") == player and e.payload.get("turn") == turn
             for e in self.journal.iter_events(self.id, "slip")
         ):
-            raise ArbitruError(f"{player} handed in no slip after the time of turn {turn} (RO-6.5)")
+            raise ArbitruError(Text("%(player)s handed in no slip after the time of turn %(turn)s (RO-6.5)",
+                                    player=player, turn=turn))
         data = {
             "player": player,
             "target": target,
@@ -840,23 +843,23 @@ def contest_deadline(text: str, published: float | None) -> float | None:
 def _check_deadline(provisional: Mapping[str, Any] | None, seq: int | None, now: float) -> None:
     """RO-5.5.j: the final ranking is shown once the period for contests is over."""
     if provisional is None:
-        raise ArbitruError(
+        raise ArbitruError(Text(
             "RO-5.5.j: provisional results with the deadline for contests come first; confirm to publish the final "
             "ranking without them"
-        )
+        ))
     deadline = str(provisional.get("deadline", ""))
     at = provisional.get("at")
     ends = contest_deadline(deadline, float(at) if isinstance(at, (int, float)) else None)
     if ends is None:
-        raise ArbitruError(
-            f"RO-5.5.j: contests may be lodged until {deadline!r} (provisional results, event #{seq}), which is not "
-            "a time arbitru can check; confirm that the period for contests is over"
-        )
+        raise ArbitruError(Text(
+            "RO-5.5.j: contests may be lodged until %(deadline)s (provisional results, event #%(seq)s), which is not "
+            "a time arbitru can check; confirm that the period for contests is over", deadline=repr(deadline), seq=seq
+        ))
     if now < ends:
-        raise ArbitruError(
-            f"RO-5.5.j: contests may be lodged until {deadline} (provisional results, event #{seq}): publish the "
-            "final ranking after it, or confirm"
-        )
+        raise ArbitruError(Text(
+            "RO-5.5.j: contests may be lodged until %(deadline)s (provisional results, event #%(seq)s): publish the "
+            "final ranking after it, or confirm", deadline=deadline, seq=seq
+        ))
 
 
 def _settle_late(state: GameState) -> None:

@@ -9,6 +9,9 @@ from arbitru.formats.anticipation.slips import Slip, parse_notes
 from arbitru.messages import Text
 from arbitru.textinput import ascii_number
 
+#: the notes a player may write on a slip, as he writes them in Romanian whatever the page's language (RO-6.2)
+NOTES = "Anulez turul X, Verificare, PAS"
+
 
 def slip_hints(slip: Slip, turn: int | None) -> list[Text]:
     """Format problems of what was written: hints for the desk, never a refusal (the correction judges)."""
@@ -42,5 +45,5 @@ def slip_hints(slip: Slip, turn: int | None) -> list[Text]:
                               written=repr(slip.written_turn.strip() or "—"), turn=turn))
     for n in slip.notes():
         if n.kind == "other":
-            hints.append(Text("note %(note)s is not one of Anulez turul X, Verificare, PAS", note=repr(n.raw)))
+            hints.append(Text("note %(note)s is not one of %(notes)s", note=repr(n.raw), notes=NOTES))
     return hints

@@ -20,6 +20,7 @@ from arbitru.formats.anticipation.clock import ANALYSIS, Timer, timer_seconds, t
 from arbitru.formats.anticipation.variants import GROUPS, TURNS
 from arbitru.formats.refusal import OrderError as OrderError
 from arbitru.formats.refusal import Refusal
+from arbitru.messages import Text
 
 
 class Phase(enum.Enum):
@@ -107,37 +108,39 @@ class HallOrder:
         phase = self.phase
         if action is Action.ANNOUNCE:
             if self.blind:
-                return Refusal("RO-8.4", "the blind variant has no common draw to read out")
+                return Refusal("RO-8.4", Text("the blind variant has no common draw to read out"))
             if self.recap:
-                return Refusal("RO-5.2.h", "every group is read out, and read again: start the analysis timer")
+                return Refusal("RO-5.2.h", Text("every group is read out, and read again: start the analysis timer"))
             return None
         if action is Action.START_ANALYSIS:
             if not self.read_out:
-                return Refusal("RO-5.2.g-h", "the analysis starts after the groups are read out and read again")
+                return Refusal("RO-5.2.g-h", Text("the analysis starts after the groups are read out and read again"))
             if any(t.state != "idle" for name, t in self.timers.items() if name != ANALYSIS):
-                return Refusal("RO-4.3", "the turns have begun: the analysis comes before the first lot")
+                return Refusal("RO-4.3", Text("the turns have begun: the analysis comes before the first lot"))
             return None
         if self.own_pace and action not in (Action.HAND_IN, Action.ANNOUNCE):
             return None
         if action in (Action.LOT, Action.ALL_LOTS):
             if phase is Phase.ANALYSIS:
-                return Refusal("RO-4.3", "the analysis time still runs: the first lot is drawn after it")
+                return Refusal("RO-4.3", Text("the analysis time still runs: the first lot is drawn after it"))
             if phase is Phase.TURN:
-                return Refusal("RO-4.3", f"the thinking time of turn {self.turn} still runs")
+                return Refusal("RO-4.3", Text("the thinking time of turn %(turn)s still runs", turn=self.turn))
             if phase is Phase.TURN_DUE:
-                return Refusal("RO-4.3", f"turn {self.turn} is not played yet: start its timer first")
+                return Refusal("RO-4.3", Text("turn %(turn)s is not played yet: start its timer first", turn=self.turn))
             return None
         # a turn's timer or slip: the turn's lot first (RO-5.3)
         turn = timer_turn(timer)
         if turn is None or turn not in self.lots:
-            tail = ": its slip cannot be handed in" if action is Action.HAND_IN else ""
-            return Refusal("RO-5.3", f"the lot of turn {turn} is not drawn yet{tail}")
+            if action is Action.HAND_IN:
+                return Refusal("RO-5.3", Text("the lot of turn %(turn)s is not drawn yet: its slip cannot be handed in",
+                                              turn=turn))
+            return Refusal("RO-5.3", Text("the lot of turn %(turn)s is not drawn yet", turn=turn))
         if action is Action.HAND_IN:
             return None
         if phase is Phase.ANALYSIS:
-            return Refusal("RO-4.3", "the analysis time still runs")
+            return Refusal("RO-4.3", Text("the analysis time still runs"))
         before = self._timer(turn_timer(turn - 1)) if turn > 1 else None
         if before is not None and before.running(self.now):
-            return Refusal("RO-4.3", f"the thinking time of turn {turn - 1} still runs")
+            return Refusal("RO-4.3", Text("the thinking time of turn %(turn)s still runs", turn=turn - 1))
         return None
 

@@ -37,10 +37,10 @@ from arbitru.engine.placement import Placement
 from arbitru.engine.tiles import BLANK, BLANK_BIT, Alphabet, Bag, Rack, alphabet, letter_of
 from arbitru.errors import ArbitruError, JournalError, NotationError, TileError
 from arbitru.formats import payload
-from arbitru.formats.countdown import CLOCK_ACTIONS, ClockError, Countdown
+from arbitru.formats.countdown import CLOCK_ACTIONS, ClockError, Countdown, refused
 from arbitru.formats.duplicate import announce, master, racks, variants
 from arbitru.formats.duplicate.master import Candidate
-from arbitru.formats.duplicate.order import Action, MoveOrder
+from arbitru.formats.duplicate.order import Action, MoveOrder, move_clock
 from arbitru.formats.duplicate.racks import Draw
 from arbitru.formats.duplicate.rulesets import RuleSet, RuleSetError, cites
 from arbitru.formats.duplicate.slips import Slip, Verdict, checked, judge
@@ -799,7 +799,7 @@ class Session:
         if refusal is not None:
             raise OrderError(refusal)
         if order.clock.why_not(act):
-            raise GameError(f"the clock of move {g.move} is {order.clock.state}: it cannot {act}")
+            raise GameError(refused(act, order.clock.state, move_clock(g.move)))
         self._append([("clock", {"move": g.move, "action": act, "at": now})])
         return g.clock
 

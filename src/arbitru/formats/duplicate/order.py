@@ -9,8 +9,14 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from arbitru.formats.countdown import Countdown
+from arbitru.formats.countdown import Countdown, refused
 from arbitru.formats.refusal import Refusal
+from arbitru.messages import Text
+
+
+def move_clock(move: int) -> Text:
+    """A move's clock, as a refusal names it."""
+    return Text("the clock of move %(move)s", move=move)
 
 
 class Phase(enum.Enum):
@@ -55,17 +61,19 @@ class MoveOrder:
         """Why ``action`` is not allowed now (None when it is)."""
         phase = self.phase
         if phase is Phase.OVER:
-            return Refusal("FISE-13", "the game is over")
+            return Refusal("FISE-13", Text("the game is over"))
         if action is Action.DRAW:
             if phase is not Phase.RACK_DUE:
-                return Refusal("FISE-7", f"move {self.move} has its rack already: place its master move first")
+                return Refusal("FISE-7", Text("move %(move)s has its rack already: place its master move first",
+                                              move=self.move))
             return None
         if phase is Phase.RACK_DUE:
-            return Refusal("FISE-7", "no rack is on the stand: draw one first")
+            return Refusal("FISE-7", Text("no rack is on the stand: draw one first"))
         if action is Action.NEW_RACK and phase is Phase.PLAY:
             return Refusal(
-                "FISE-16", f"a new rack replaces one nobody found a valid move on: after the time ({self.time_rule})"
+                "FISE-16", Text("a new rack replaces one nobody found a valid move on: after the time (%(rule)s)",
+                                rule=self.time_rule)
             )
         if action is Action.START_CLOCK and phase is not Phase.CLOCK_DUE:
-            return Refusal(self.time_rule, f"the clock of move {self.move} is {self.clock.state}: it cannot start")
+            return Refusal(self.time_rule, refused("start", self.clock.state, move_clock(self.move)))
         return None
