@@ -304,3 +304,62 @@ def test_anticipation_api_slip_with_score_superscript_two_or_a_control_character
                                headers={"Authorization": f"Bearer {code}"})
         assert r.status_code == 400 and r.json()["field"] == field, r.text
     assert site.events(gid, "slip") == []
+
+
+#: a rule the database itself holds (as a federation's DBA might add one): it refuses one word, so that a slip
+#: passes the door and the session and still fails once its event is on its way inside a group commit
+REFUSE_QXQ = {
+    "sqlite": ["""CREATE TRIGGER refuse_qxq BEFORE INSERT ON event WHEN NEW.payload LIKE '%"QXQ"%'
+BEGIN SELECT RAISE(ABORT, 'the hall refuses QXQ'); END"""],
+    "postgresql": [
+        """CREATE FUNCTION refuse_qxq() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN IF strpos(NEW.payload, '"QXQ"') > 0 THEN RAISE EXCEPTION 'the hall refuses QXQ'; END IF; RETURN NEW; END $$""",
+        "CREATE TRIGGER refuse_qxq BEFORE INSERT ON event FOR EACH ROW EXECUTE FUNCTION refuse_qxq()",
+    ],
+}
+
+
+def test_a_slip_the_database_refuses_inside_a_group_commit_sent_together_fails_alone(journal_spec):
+    """The batch's appends are sent together (one executemany); when one fails there, the batch is
+    handed in again one slip at a time: that slip is answered 503 alone, every other one is stored once."""
+    from arbitru.formats.duplicate.game import Player, Session, Settings
+    from arbitru.formats.duplicate.rulesets import ruleset
+    from arbitru.lexicons.synthetic import load_lexicon
+    from arbitru.web import auth
+    from web_support import LEXICON
+
+    players = 60
+    settings = Settings(ruleset("fise", moves=5, seconds=600), "en", LEXICON, seed="7")
+    with Journal(journal_spec, actor="arbiter") as j:
+        s = Session.create(j, settings, load_lexicon(LEXICON, "en"),
+                           [Player(str(i), f"P{i}") for i in range(1, players + 1)])
+        s.draw()
+        secret = auth.server_secret(j)
+        for statement in REFUSE_QXQ[j.store]:
+            j.execute(statement)
+    refused = {"7", "31", "52"}
+    answers: dict[str, tuple[int, dict[str, object]]] = {}
+    start = threading.Barrier(players)
+    with running_server(journal_spec) as base, httpx.Client(base_url=base, timeout=60,
+                                                            limits=httpx.Limits(max_connections=players)) as client:
+
+        def send(player: str) -> None:
+            body = {**VALID, "word": "QXQ" if player in refused else "ABC"}
+            start.wait()
+            r = client.post(f"/api/games/{s.id}/slips", json=body,
+                            headers=bearer(auth.player_code(secret, s.id, player), f"k-{player}"))
+            answers[player] = (r.status_code, r.json())
+
+        with ThreadPoolExecutor(players) as pool:
+            list(pool.map(send, [str(i) for i in range(1, players + 1)]))
+    with Journal(journal_spec) as j:
+        stored = [e for e in j.events(s.id, "slip")]
+    by_player = {str(e.payload["player"]): e for e in stored}
+    assert len(stored) == len(by_player) == players - len(refused)
+    for player, (status, body) in answers.items():
+        if player in refused:
+            assert status == 503 and body["stored"] is False and "QXQ" in str(body["error"]), (player, body)
+            assert player not in by_player
+        else:
+            assert status == 201 and by_player[player].seq == body["seq"] and body["received"], (player, body)
+            assert by_player[player].recorded == body["received"]

@@ -133,3 +133,42 @@ def test_G_journal_a_killed_worker_loses_nothing_acknowledged(two_workers):
     with Journal(site.db) as j:
         stored = {e.seq for e in j.events(gid, "slip")}
     assert {a["seq"] for a in acknowledged} <= stored
+
+
+def test_workers_sockets_are_tcp_so_every_connection_gets_nodelay_and_each_worker_has_its_own():
+    """``serve --workers N`` binds the workers' sockets itself: with protocol 0 (uvicorn's own), asyncio never set
+    TCP_NODELAY on their connections, and each answer of a worker waited ~40 ms for the client's delayed ACK; and
+    one shared socket let one worker take most connections, so each worker gets its own on the port."""
+    import asyncio
+    import pickle
+
+    from arbitru.cli.web import listening_socket
+
+    supervisor = listening_socket("127.0.0.1", 0)
+    port = supervisor.getsockname()[1]
+    # what a worker process receives from uvicorn's supervisor (the socket pickled): a socket of its own, same port
+    workers = [pickle.loads(pickle.dumps(supervisor)) for _ in range(2)]
+    assert all(w.getsockname()[1] == port and w.fileno() != supervisor.fileno() for w in workers)
+    for w in workers:
+        w.close()
+    supervisor.close()
+
+    async def nodelay_of_accepted() -> int:
+        got: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        class Probe(asyncio.Protocol):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                sock = transport.get_extra_info("socket")
+                got.set_result(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+                transport.close()
+
+        server = await asyncio.get_running_loop().create_server(Probe, sock=listening_socket("127.0.0.1", 0))
+        port = server.sockets[0].getsockname()[1]
+        _reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            return await asyncio.wait_for(got, 10)
+        finally:
+            writer.close()
+            server.close()
+
+    assert asyncio.run(nodelay_of_accepted()) != 0

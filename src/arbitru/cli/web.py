@@ -111,13 +111,59 @@ def serve(
         os.environ[ENV_BASE_URL] = base
         os.environ[ENV_TRUST_PROXY] = ",".join(proxies)
         os.environ[ENV_LIVE_PER_CLIENT] = str(live_per_client)
-        uvicorn.run("arbitru.web.app:create_app_from_env", factory=True, host=host, port=port, workers=workers,
-                    log_level="warning", proxy_headers=False)
+        from uvicorn.supervisors import Multiprocess
+
+        config = uvicorn.Config("arbitru.web.app:create_app_from_env", factory=True, host=host, port=port,
+                                workers=workers, log_level="warning", proxy_headers=False)
+        # uvicorn's supervisor starts a worker again when one dies; the socket is ours (listening_socket)
+        Multiprocess(config, sockets=[listening_socket(host, port)]).run()
         return
     limits = security.Limits(trusted_proxies=proxies, live_per_client=live_per_client)
     app = create_app(journal, base_url=base, limits=limits)
     # uvicorn's own X-Forwarded-For handling stays off: the app decides whom to believe (--trust-proxy)
     uvicorn.run(app, host=host, port=port, log_level="warning", proxy_headers=False)
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The socket uvicorn's supervisor hands every worker. Each worker gets, in its place, a socket of its own on
+    the same port (:class:`_WorkersPort`), so the kernel shares new connections out evenly between the workers
+    (``SO_REUSEPORT``); one shared socket let whichever worker woke first take most of them.
+
+    :raises click.ClickException: when the port cannot be had.
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = _WorkersPort(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    try:
+        _bind_reusing_port(sock, host, port)
+    except OSError as e:
+        sock.close()
+        raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+class _WorkersPort(socket.socket):
+    """The supervisor's socket: bound, never listening (so the kernel gives it no connection). Handed to a worker
+    process it becomes :func:`worker_socket` on the same port, bound there."""
+
+    def __reduce__(self) -> tuple[object, tuple[str, int]]:
+        host, port = self.getsockname()[:2]
+        return worker_socket, (host, port)
+
+
+def worker_socket(host: str, port: int) -> socket.socket:
+    """A worker's own socket on the port (TCP, so asyncio sets ``TCP_NODELAY`` on each connection: with protocol
+    0, as uvicorn binds it, every answer waited ~40 ms for the phone's delayed ACK)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    _bind_reusing_port(sock, host, port)
+    return sock
+
+
+def _bind_reusing_port(sock: socket.socket, host: str, port: int) -> None:
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))
 
 
 @click.group(cls=OneLineGroup)

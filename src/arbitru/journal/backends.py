@@ -88,6 +88,8 @@ _SCHEMA_LOCK = 0x4A524E4C
 class Connection(Protocol):
     def execute(self, sql: Any, params: Sequence[Any] = ...) -> Any: ...
 
+    def cursor(self) -> Any: ...
+
     def close(self) -> None: ...
 
 
@@ -126,6 +128,17 @@ class Backend:
 
     def notify(self, db: Connection, game_id: str, seq: int, audience: str = "*") -> None:
         """Inside the appending transaction: tell other processes, at commit, that the game has changed."""
+
+    def begin_locked(self, db: Connection, game_id: str) -> None:
+        """``begin`` then ``lock_game``."""
+        self.begin(db)
+        self.lock_game(db, game_id)
+
+    def commit(self, db: Connection, announce: dict[str, tuple[int, str]]) -> None:
+        """``notify`` each game's last event and its audience, then ``COMMIT``."""
+        for game_id, (seq, audience) in announce.items():
+            self.notify(db, game_id, seq, audience)
+        db.execute("COMMIT")
 
     def integrity(self, db: Connection, quick: bool = False) -> list[str]:
         return []
@@ -252,8 +265,22 @@ class PostgresBackend(Backend):
         return triggers >= _PG_TRIGGERS
 
     def lock_game(self, db: Connection, game_id: str) -> None:
-        # a stable 63-bit key per game: crc32 of the id, kept apart from the schema lock
-        db.execute("SELECT pg_advisory_xact_lock(%s, %s)", (1, zlib.crc32(game_id.encode()) & 0x7FFFFFFF))
+        db.execute("SELECT pg_advisory_xact_lock(%s, %s)", (1, _game_lock(game_id)))
+
+    # a group commit's transaction is BEGIN, the lock, its statements, the notices and COMMIT: the first two and
+    # the last ones go as one string each (psycopg sends a string of statements without parameters in one round
+    # trip), its values quoted by psycopg
+    def begin_locked(self, db: Connection, game_id: str) -> None:
+        from psycopg import sql
+
+        db.execute(sql.SQL("BEGIN; SELECT pg_advisory_xact_lock(1, {})").format(_game_lock(game_id)))
+
+    def commit(self, db: Connection, announce: dict[str, tuple[int, str]]) -> None:
+        from psycopg import sql
+
+        notices = [sql.SQL("SELECT pg_notify({}, {}); ").format(CHANNEL, f"{gid} {seq} {audience}")
+                   for gid, (seq, audience) in announce.items()]
+        db.execute(sql.Composed([*notices, sql.SQL("COMMIT")]))
 
     def sql(self, statement: str) -> str:
         return statement.replace("?", "%s")
@@ -279,6 +306,11 @@ class PostgresBackend(Backend):
     def notify(self, db: Connection, game_id: str, seq: int, audience: str = "*") -> None:
         # delivered to every LISTENer when the transaction commits, never if it rolls back
         db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game_id} {seq} {audience}"))
+
+
+def _game_lock(game_id: str) -> int:
+    """A game's advisory lock: a stable key, crc32 of the id, kept apart from the schema lock by its class 1."""
+    return zlib.crc32(game_id.encode()) & 0x7FFFFFFF
 
 
 _SEARCH_PATH = re.compile(r"-c\s*search_path=([A-Za-z0-9_]+)")

@@ -153,6 +153,15 @@ class Journal:
         self._announce: dict[str, tuple[int, str]] = {}
         #: called after each COMMIT with (game, last seq, audience) per game changed (the web's live pages)
         self.on_commit: Callable[[str, int, str], None] | None = None
+        #: the server time the last append of this connection was recorded with (the receipt's time, known
+        #: without reading the event back)
+        self.recorded = ""
+        #: a game's record never changes (FISE-3) and, outside a disposable store, never goes: read once per
+        #: connection
+        self._infos: dict[str, GameInfo] = {}
+        #: inside :meth:`deferred`: the appends not sent yet
+        self._deferring = False
+        self._pending: list[tuple[Any, ...]] = []
         try:
             self.db: Connection = self.backend.connect()
         except self.backend.Error as e:
@@ -177,6 +186,7 @@ class Journal:
         :raises JournalError: with the database's own message.
         """
         self._last.clear()  # a raw statement may have appended behind the journal's back
+        self._flush()
         try:
             cursor = self.db.execute(self.backend.sql(statement), args)
             return list(cursor.fetchall()) if cursor.description else []
@@ -211,10 +221,12 @@ class Journal:
         b = self.backend
         self._forget()
         try:
-            b.begin(self.db)
+            if game_id is None:
+                b.begin(self.db)
+            else:
+                b.begin_locked(self.db, game_id)
+                self._locked.add(game_id)
             self._depth = 1
-            if game_id is not None:
-                self._lock(game_id)
         except b.Error as e:
             self._depth = 0
             with suppress(*b.Error):
@@ -233,10 +245,9 @@ class Journal:
         self._depth = 0
         announced = list(self._announce.items())
         try:
-            for gid, (seq, audience) in announced:
-                b.notify(self.db, gid, seq, audience)
+            announce = dict(self._announce)
             self._forget()
-            self.db.execute("COMMIT")
+            b.commit(self.db, announce)
         except b.Error as e:
             self._forget()
             with suppress(*b.Error):
@@ -245,6 +256,40 @@ class Journal:
         if self.on_commit is not None:
             for gid, (seq, audience) in announced:
                 self.on_commit(gid, seq, audience)
+
+    @contextmanager
+    def deferred(self) -> Iterator[None]:
+        """Inside a transaction: the block's appends are queued and sent together when it ends, as one
+        ``executemany`` (on PostgreSQL one round trip for a group commit's slips, not one per slip), or before
+        any other statement of the block, so that its reads see them. A failure of any of them is raised when
+        they are sent (:class:`JournalError`); the transaction is then to be rolled back."""
+        if not self._depth:
+            raise JournalError("appends are deferred inside a transaction")
+        self._deferring = True
+        try:
+            yield
+            self._flush()
+        finally:
+            self._deferring = False
+            self._pending.clear()
+
+    def _flush(self) -> None:
+        """Send the queued appends."""
+        rows, self._pending = self._pending, []
+        if not rows:
+            return
+        cursor = self.db.cursor()
+        try:
+            if len(rows) == 1:  # psycopg's executemany costs more than a plain statement for a single row
+                cursor.execute(self.backend.sql(_INSERT_EVENT), rows[0])
+            else:
+                cursor.executemany(self.backend.sql(_INSERT_EVENT), rows)
+        except self.backend.IntegrityError as e:
+            raise JournalError(f"a game changed while appending ({e}): try again") from None
+        except self.backend.Error as e:
+            raise JournalError(f"cannot write to the journal {self.path}: {e}") from None
+        finally:
+            cursor.close()
 
     @contextmanager
     def savepoint(self) -> Iterator[None]:
@@ -333,13 +378,14 @@ class Journal:
                 now = _now()
                 for kind, payload in events:
                     last += 1
-                    self._q(
-                        "INSERT INTO event (game_id, seq, kind, payload, recorded, actor) "
-                        "VALUES (?, ?, ?, ?, ?, ?)",
-                        (game_id, last, kind, _dumps(payload), now, self.actor),
-                    )
+                    row = (game_id, last, kind, _dumps(payload), now, self.actor)
+                    if self._deferring:
+                        self._pending.append(row)
+                    else:
+                        self._q(_INSERT_EVENT, row)
                     seqs.append(last)
                 self._last[game_id] = last
+                self.recorded = now
                 if seqs:
                     before = self._announce.get(game_id, (0, ""))[1]
                     self._announce[game_id] = (last, audience(events, before))
@@ -412,10 +458,16 @@ class Journal:
         return row
 
     def game(self, game_id: str) -> GameInfo:
+        known = self._infos.get(game_id)
+        if known is not None:
+            return known
         row = self._game_row(game_id)
         if row is None:
             raise GameNotFound(f"no game {game_id!r} in {self.path}")
-        return _game_info(row)
+        info = _game_info(row)
+        if not self.disposable:
+            self._infos[game_id] = info
+        return info
 
     def games(self, format: str | None = None) -> list[GameInfo]:
         return [_game_info(row) for row in self._game_rows(format)]
@@ -473,6 +525,9 @@ class Journal:
             if cursor is not None:
                 with suppress(*self.backend.Error):  # a generator dropped in another thread: SQLite's own cleanup
                     cursor.close()
+        if not kind and game_id in self._locked:
+            # read to the end under the game's lock: the next append need not ask for the last seq again
+            self._last[game_id] = int(seq)
 
     # --- checking ------------------------------------------------------------------------------------------
 
@@ -523,6 +578,8 @@ class Journal:
         return out
 
     def _q(self, statement: str, args: tuple[Any, ...] = ()) -> Any:
+        if self._pending:  # what the block appended goes first: every read sees it
+            self._flush()
         return self.db.execute(self.backend.sql(statement), args)
 
     def _all(self, statement: str, args: tuple[Any, ...] = ()) -> list[Any]:
@@ -571,6 +628,9 @@ def action(method: Callable[Concatenate[_S, _P], _R]) -> Callable[Concatenate[_S
             raise
 
     return cast(Callable[Concatenate[_S, _P], _R], run)
+
+
+_INSERT_EVENT = "INSERT INTO event (game_id, seq, kind, payload, recorded, actor) VALUES (?, ?, ?, ?, ?, ?)"
 
 
 def _check_game_id(game_id: str) -> None:

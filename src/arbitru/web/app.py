@@ -182,17 +182,19 @@ class Web:
             return self._writers.setdefault(game_id, (threading.Lock(), [None]))[0]
 
     @contextmanager
-    def writer(self, journal: Journal, game_id: str, locked: bool = False) -> Iterator[Session]:
+    def writer(self, journal: Journal, game_id: str, locked: bool = False, refresh: bool = True
+               ) -> Iterator[Session]:
         """A session for acting: one writer of a game at a time in this process, starting from the state the
         last one left (its action still folds in, inside its transaction, whatever other processes appended).
-        ``locked``: the caller holds :meth:`writer_lock` already. After a failure the state is dropped (the
+        ``locked``: the caller holds :meth:`writer_lock` already; ``refresh=False``: the caller folds in the latest
+        events itself, inside its transaction (:meth:`Session._refresh`). After a failure the state is dropped (the
         next writer replays the journal)."""
         lock = self.writer_lock(game_id)
         slot = self._writers[game_id][1]
         if not locked:
             lock.acquire()
         try:
-            s = Session(journal, game_id, state=slot[0])
+            s = Session(journal, game_id, state=slot[0], refresh=refresh)
             slot[0] = None  # until this writer is done, no other may start from it
             yield s
             slot[0] = s.game

@@ -5,11 +5,14 @@ hands them all in inside one journal transaction (one commit, one disk flush), e
 format's session (a refused slip stores nothing and does not stop the others). Every slip is committed before
 its receipt is sent, so an acknowledged slip survives a crash of the server at any later moment.
 
-Each slip is handed in under its own savepoint: one that still fails inside the batch (checked at the door, it
-should not) is taken out, answered alone (422 naming the field, or 503), and the rest committed; no other
-sender ever sees its error. A slip sent with an idempotency key that is already in the journal (a retry whose
-first answer was lost) gets the first receipt again and stores nothing; the key lives in the slip's event, so
-it holds across restarts and workers.
+The batch's appends go to the journal together (one ``executemany``: on PostgreSQL one round trip for the
+batch, not three per slip), each slip checked by the session before its event is queued; a slip the session
+refuses queues nothing and is answered alone. Should anything fail once events are on their way (checked at the
+door, nothing should), the whole transaction is rolled back and the batch handed in again one slip at a time,
+each under its own savepoint: the failing one is taken out, answered alone (422 naming the field, or 503), and
+the rest committed; no other sender ever sees its error. A slip sent with an idempotency key that is already in the
+journal (a retry whose first answer was lost) gets the first receipt again and stores nothing; the key lives in
+the slip's event, so it holds across restarts and workers.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from arbitru.formats.duplicate.game import GameError, Session
 from arbitru.formats.duplicate.slips import Slip, checked
 from arbitru.journal.store import check_actor
 from arbitru.textinput import InputError, check_text
+from arbitru.web import security
 
 if TYPE_CHECKING:
     from arbitru.web.app import Web
@@ -45,6 +49,11 @@ class SlipRequest:
     key: str = ""
     #: True when this is a retry answered with the first receipt
     repeated: bool = False
+    #: the throttle keys that must not be waiting (:mod:`arbitru.web.security`), checked with the whole batch's
+    #: in one statement, at the throttles' clock ``asked``; ``waited``: how long the refused one must wait
+    throttle: list[str] = field(default_factory=list)
+    asked: float = 0.0
+    waited: float = 0.0
     received: float = field(default_factory=time.time)
     status: int = 0
     body: dict[str, Any] = field(default_factory=dict)
@@ -91,28 +100,63 @@ class Intake:
 
     def _run(self, game_id: str, batch: list[SlipRequest]) -> None:
         w = self.web
-        stored: list[SlipRequest] = []
         try:
             with w.journal("") as j:
                 try:
-                    with w.writer(j, game_id, locked=True) as s, j.transaction(game_id):
-                        s._refresh()
-                        for req in batch:
-                            if self._alone(j, s, req):
-                                stored.append(req)
+                    try:
+                        self._together(j, game_id, batch)
+                    except _Retry:
+                        self._one_by_one(j, game_id, batch)
                 except ArbitruError as e:
                     for req in batch:
                         _decide(req, 404 if isinstance(e, GameNotFound) else 503, {"error": str(e), "stored": False})
-                    stored = []
                     return
-                if stored:
-                    first = min(int(r.body["seq"]) for r in stored)
-                    recorded = {e.seq: e.recorded for e in j.iter_events(game_id, after=first - 1)}
-                    for req in stored:
-                        req.body["received"] = recorded.get(int(req.body["seq"]), "")
         finally:
             for req in batch:
                 req.done.set()
+
+    def _together(self, j: Any, game_id: str, batch: list[SlipRequest]) -> list[SlipRequest]:
+        """The batch in one transaction whose appends are sent together. A slip the session refuses appends
+        nothing; anything else failing rolls the whole transaction back (:class:`_Retry`)."""
+        stored: list[SlipRequest] = []
+        with self.web.writer(j, game_id, locked=True, refresh=False) as s, j.transaction(game_id):
+            free = self._not_throttled(j, batch)  # first: a raw statement makes the journal forget its last seq
+            s._refresh()
+            try:
+                with j.deferred():
+                    for req in free:
+                        try:
+                            if self._one(j, s, req):
+                                stored.append(req)
+                        except InputError as e:  # raised before its event is sent
+                            _decide(req, 422, {"error": str(e), "field": e.field, "stored": False})
+            except Exception as e:  # the transaction and the writer's state go; the batch is handed in again
+                raise _Retry from e
+        return stored
+
+    def _one_by_one(self, j: Any, game_id: str, batch: list[SlipRequest]) -> list[SlipRequest]:
+        """The batch again, each slip under its own savepoint."""
+        stored: list[SlipRequest] = []
+        with self.web.writer(j, game_id, locked=True, refresh=False) as s, j.transaction(game_id):
+            free = self._not_throttled(j, batch)
+            s._refresh()
+            for req in free:
+                if self._alone(j, s, req):
+                    stored.append(req)
+        return stored
+
+    @staticmethod
+    def _not_throttled(j: Any, batch: list[SlipRequest]) -> list[SlipRequest]:
+        """The batch without the slips whose sender must wait after failed codes (answered 429)."""
+        until = security.waits_until(j, [k for req in batch for k in req.throttle])
+        free = []
+        for req in batch:
+            req.waited = max([0.0, *(until.get(k, 0.0) - req.asked for k in req.throttle)])
+            if req.waited > 0:
+                _decide(req, 429, {"error": str(security.Throttled(req.waited)), "stored": False})
+            else:
+                free.append(req)
+        return free
 
     def _alone(self, j: Any, s: Session, req: SlipRequest) -> bool:
         """One slip under its own savepoint: its failure undoes its event only and is answered to it alone."""
@@ -145,7 +189,7 @@ class Intake:
         except GameError as e:
             _decide(req, 409, {"error": str(e), "stored": False})
             return False
-        body = {"stored": True, "seq": seq, **slip.to_payload()}
+        body = {"stored": True, "seq": seq, **slip.to_payload(), "received": j.recorded}
         if slip.late:
             _decide(req, 409, {"error": "late: stored and flagged (FISE-6)", **body})
         else:
@@ -163,6 +207,10 @@ class Intake:
             _decide(req, 409, {"error": "late: stored and flagged (FISE-6)", **body})
         else:
             _decide(req, 201, body)
+
+
+class _Retry(Exception):
+    """The batch sent together failed as a whole: hand it in again one slip at a time."""
 
 
 def _decide(req: SlipRequest, status: int, body: dict[str, Any]) -> None:

@@ -125,12 +125,19 @@ def code_keys(game: str, client: str, limits: Limits) -> list[Key]:
 def wait_for(journal: Journal, keys: list[Key], now: float | None = None) -> float:
     """Seconds before these keys may try again (0: now)."""
     now = time.time() if now is None else now
-    waits = [0.0]
-    for key in keys:
-        rows = journal.execute("SELECT wait_until FROM web_throttle WHERE key = ?", (key.name,))
-        if rows:
-            waits.append(float(rows[0][0]) - now)
-    return max(waits)
+    until = waits_until(journal, [k.name for k in keys])
+    return max([0.0, *(u - now for u in until.values())])
+
+
+def waits_until(journal: Journal, names: list[str]) -> dict[str, float]:
+    """The moment each of these keys may try again, for those that have failed (one statement for them all: a
+    group commit asks once for its whole batch of slips)."""
+    names = sorted(set(names))
+    if not names:
+        return {}
+    marks = ", ".join("?" * len(names))
+    rows = journal.execute(f"SELECT key, wait_until FROM web_throttle WHERE key IN ({marks})", tuple(names))
+    return {str(k): float(u) for k, u in rows}
 
 
 def failed(journal: Journal, limits: Limits, keys: list[Key], *, door: str, account: str, client: str,

@@ -618,10 +618,13 @@ class Session:
         lexicon: Lexicon | None = None,
         state: Game | None = None,
         fold: bool = True,
+        *,
+        refresh: bool = True,
     ) -> None:
         """``state``: the game as folded earlier by this process (a server keeps it between requests); only
-        the events after it are folded in, and it is not to be used elsewhere meanwhile. ``fold=False``: the
-        state is taken as it is (a snapshot that readers share, never changed: a session only to read)."""
+        the events after it are folded in (``refresh=False``: by the caller, inside its own transaction), and
+        it is not to be used elsewhere meanwhile. ``fold=False``: the state is taken as it is (a snapshot that
+        readers share, never changed: a session only to read)."""
         info = journal.game(game_id)
         if info.format != FORMAT:
             raise GameError(f"game {game_id} is a {info.format} game, not duplicate")
@@ -639,7 +642,7 @@ class Session:
         self._moved_on: Event | None = None
         if state is not None and state.id == game_id:
             self.game = state
-            if fold:
+            if fold and refresh:
                 self._refresh()
             self._moved_on = None
         else:

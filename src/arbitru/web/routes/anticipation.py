@@ -99,7 +99,8 @@ def by_format(mine: Endpoint, other: Endpoint) -> Endpoint:
     async def endpoint(request: Request) -> Response:
         gid = request.path_params["gid"]
         w = web(request)
-        fmt = _formats.get((w.db, gid))  # known: no thread needed (a live page's refetch is most requests)
+        with _lock:  # known already (a game's format never changes): no trip to a worker thread
+            fmt = _formats.get((w.db, gid))
         if fmt is None:
             fmt = await run_in_threadpool(game_format, w, gid)
         return await (mine if fmt == FORMAT else other)(request)
