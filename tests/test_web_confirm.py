@@ -9,7 +9,7 @@ from arbitru.journal.store import Journal
 from arbitru.lexicons.synthetic import load_lexicon
 from test_web_anticipation import arbiter, site  # noqa: F401  (the web tests' fixtures)
 from web_anticipation_support import create_game, form
-from web_support import confirmation, csrf, login, make_game, post
+from web_support import ARBITER_PASSWORD, confirmation, csrf, login, make_game, post
 
 
 def session(site, gid: str) -> Session:  # noqa: F811
@@ -117,3 +117,32 @@ def test_RO_4_4_drawing_every_lot_and_RO_5_5_j_the_final_ranking_early_are_confi
     assert len(site.events(gid, "publication")) == 1
     assert form(arbiter, f"/games/{gid}/publish", {"stage": "final"}, review).status_code == 303
     assert len(site.events(gid, "publication")) == 2
+
+
+def test_a_confirmation_offered_by_one_worker_is_honoured_once_by_another(site):  # noqa: F811
+    """Two server processes over one journal: the token lives in the journal's database, not in a worker."""
+    import httpx
+
+    from web_server import free_port, start, stop
+
+    gid = make_game(site)
+    ports = [free_port(), free_port()]
+    servers = [start(site.db, p) for p in ports]
+    try:
+        one, two = (httpx.Client(base_url=f"http://127.0.0.1:{p}", follow_redirects=False) for p in ports)
+        token = csrf(one.get("/login").text)
+        assert one.post("/login", data={"csrf": token, "password": ARBITER_PASSWORD}).status_code == 303
+        two.cookies = one.cookies  # the same browser, its next request answered by the other worker
+        page = f"/games/{gid}"
+        token = csrf(one.get(page).text)
+        asked = one.post(f"{page}/end", data={"csrf": token, "reason": "x"})
+        offered = confirmation(asked.text)
+        assert asked.status_code == 200 and offered and not site.events(gid, "end")
+        done = two.post(f"{page}/end", data={"csrf": token, "reason": "x", "confirm": offered})
+        assert done.status_code == 303 and len(site.events(gid, "end")) == 1
+        again = one.post(f"{page}/end", data={"csrf": token, "reason": "x", "confirm": offered})
+        assert again.status_code != 303 and len(site.events(gid, "end")) == 1  # spent, in every worker
+    finally:
+        for server in servers:
+            stop(server)
+
