@@ -51,7 +51,7 @@ from arbitru.formats.anticipation.verdicts import PlayerResult, SlipVerdict, Ver
 from arbitru.journal.store import Journal
 from arbitru.season import tournament
 from arbitru.textinput import InputError, ascii_number, is_ascii_number
-from arbitru.web import auth, i18n, security, wordlists
+from arbitru.web import asks, auth, confirm, documents, i18n, security, wordlists
 from arbitru.web.app import Web, client, identity, login_as, web
 from arbitru.web.i18n import Text
 from arbitru.web.routes import api, duplicate, results
@@ -366,7 +366,8 @@ async def console(request: Request) -> Response:
 
 
 def act(role: str, field: str, action: Callable[[AnticipationGame, dict[str, str], Journal], str],
-        page: str = "console", limits: dict[str, int] | None = None) -> Endpoint:
+        page: str = "console", limits: dict[str, int] | None = None,
+        ask: Callable[[AnticipationGame, dict[str, str], Journal], list[Any]] | None = None) -> Endpoint:
     """A form action: read and checked, one library call, then back to the page (or the page again with the
     refusal beside ``field``)."""
 
@@ -381,10 +382,16 @@ def act(role: str, field: str, action: Callable[[AnticipationGame, dict[str, str
             def run() -> str:  # its commit tells the live pages (Journal.on_commit)
                 with w.journal(me.actor) as j:
                     game = open_game(j, gid)
+                    if ask is not None:  # an action that cannot be undone acts on its confirmation only
+                        confirm.check(j, me, gid, field, j.last_seq(gid), f, ask(game, f, j))
                     message = action(game, f, j)  # said in the game's language, the console's
                     return i18n.gettext_for(game.settings.lang)(message)
 
             message = await run_in_threadpool(run)
+        except confirm.Needed as e:
+            back = {"console": f"/games/{gid}", "desk": f"/games/{gid}/slips",
+                    "review": f"/games/{gid}/review"}[page]
+            return await run_in_threadpool(confirm.page, request, e, back, duplicate.game_lang(w, gid))
         except (Refused, ArbitruError) as e:
             where, text, status = (e.field, e.message, e.status) if isinstance(e, Refused) else (field, str(e), 422)
             problems = list(e.problems) if isinstance(e, GroupsError) else []
@@ -672,9 +679,8 @@ def do_sanction(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
 
 
 def do_publish(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
-    # the console's press stands for the confirmation until its second request (the final ranking before the
-    # deadline for contests, RO-5.5.j) is built
-    seq = game.publish(f.get("stage", ""), f.get("deadline", ""), confirmed=True)
+    # the final ranking before the deadline for contests (RO-5.5.j) comes here only confirmed (asks.publish_early)
+    seq = game.publish(f.get("stage", ""), f.get("deadline", ""), confirmed=bool(f.get(confirm.FIELD)))
     if f.get("stage") == "provisional":
         return Text("provisional results published (#%(n)s)", n=seq)
     return Text("final results published (#%(n)s)", n=seq)
@@ -766,6 +772,8 @@ async def form_page(request: Request) -> Response:
     w = web(request)
     me = identity(request)
     gid, what = request.path_params["gid"], request.path_params["what"]
+    if what == "results.pdf":  # a hall's sheets take minutes: made in the background (web/documents.py)
+        return await run_in_threadpool(results_sheets_pdf, request, w, me, gid)
     if what.endswith(".pdf"):
         request.path_params["what"] = what.removesuffix(".pdf") + ".html"
         page = await form_page(request)
@@ -802,6 +810,28 @@ async def form_page(request: Request) -> Response:
     return await run_in_threadpool(load)
 
 
+#: Annex 3 results sheets per part of the background PDF: the progress moves every few seconds
+SHEETS_PER_PART = 5
+
+
+def results_sheets_pdf(request: Request, w: Web, me: auth.Identity, gid: str) -> Response:
+    with w.journal("") as j:
+        game = open_game(j, gid)
+        lt = light(j, game)
+        seq = j.last_seq(gid)
+    if lt.stage == "in play" and not me.can_enter_slips():
+        raise HTTPException(403, "results are not published yet (RO-5.5.j)")
+
+    def parts() -> list[str]:
+        with w.journal("") as j:
+            state = replayed(w, j, open_game(j, gid))
+        sheets = [forms.results_page(state, r) for r in state.ranking]
+        return [forms._page("Rezultate", "\n".join(sheets[i:i + SHEETS_PER_PART]))
+                for i in range(0, max(len(sheets), 1), SHEETS_PER_PART)]
+
+    return documents.serve(request, gid, seq, "results.pdf", f"{gid}-results.pdf", LANG, parts)
+
+
 async def codes_sheet(request: Request) -> Response:
     w = web(request)
     need(request, "arbiter")
@@ -832,11 +862,23 @@ def play_context(w: Web, gid: str, me: auth.Identity, request: Request | None = 
         own: PlayerResult | None = None
         if player and lt.stage != "in play":
             own = replayed(w, j, game).results.get(player)
+        told = told_now(w, j, game, lt, player)
     turn = lt.current_turn
     receipts = {t: lt.slips[(player, t)] for t in range(1, TURNS + 1) if (player, t) in lt.slips} if player else {}
     return {"lt": lt, "game": game, "grid": grid_rows(lt), "turn": turn, "turn_groups": groups_of(lt, turn),
             "clock": clock_view(lt), "player": player, "label": lt.label(player) if player else "",
-            "receipts": receipts, "own": own, "cells": board_cells(own) if own else [], "code": ""}
+            "receipts": receipts, "own": own, "cells": board_cells(own) if own else [], "code": "",
+            "told": told}
+
+
+def told_now(w: Web, j: Journal, game: AnticipationGame, lt: Any, player: str) -> list[Any]:
+    """What the arbiters tell a remote player during the turn after his slip (RO-5.5.f, h, i): his own notices
+    of the previous turn, while the game is in play."""
+    if not player or lt.stage != "in play" or (lt.current_turn or 0) < 2:
+        return []
+    table = lt.seating.get(player)  # a notice names its player as the hall does (his name) and his table
+    return [n for n in notices(replayed(w, j, game), lt.current_turn - 1)
+            if n.table == table and n.player in (player, lt.names.get(player, player))]
 
 
 def phone_language(request: Request, game: AnticipationGame) -> dict[str, Any]:
@@ -1067,16 +1109,18 @@ routes = [
     Route("/games/{gid}/clock",
           by_format(act("arbiter", "clock", do_clock), duplicate.act("arbiter", "clock", duplicate.do_clock)),
           methods=["POST"]),
-    Route("/games/{gid}/lot", _only(act("arbiter", "lot", do_lot)), methods=["POST"]),
+    Route("/games/{gid}/lot", _only(act("arbiter", "lot", do_lot, ask=asks.all_lots)), methods=["POST"]),
     Route("/games/{gid}/blind", _only(act("arbiter", "blind", do_blind, limits={"sets": MAX_CSV})), methods=["POST"]),
     Route("/games/{gid}/seating", _only(act("arbiter", "players", do_seating, limits={"players": MAX_CSV})),
           methods=["POST"]),
     Route("/games/{gid}/slips", _only(desk), methods=["GET"]),
-    Route("/games/{gid}/slips", _only(act("desk", "table", do_desk_slip, page="desk")), methods=["POST"]),
+    Route("/games/{gid}/slips", _only(act("desk", "table", do_desk_slip, page="desk", ask=asks.replace_desk_slip)),
+          methods=["POST"]),
     Route("/games/{gid}/review", _only(review)),
     Route("/games/{gid}/decide", _only(act("arbiter", "decide", do_decide, page="review")), methods=["POST"]),
     Route("/games/{gid}/sanction", _only(act("arbiter", "sanction", do_sanction, page="review")), methods=["POST"]),
-    Route("/games/{gid}/publish", _only(act("arbiter", "publish", do_publish, page="review")), methods=["POST"]),
+    Route("/games/{gid}/publish", _only(act("arbiter", "publish", do_publish, page="review", ask=asks.publish_early)),
+          methods=["POST"]),
     Route("/games/{gid}/maximum", _only(act("arbiter", "maximum", do_maximum, page="review")), methods=["POST"]),
     Route("/games/{gid}/board/{player}", _only(board_page)),
     Route("/games/{gid}/sheet/{player}", _only(sheet)),

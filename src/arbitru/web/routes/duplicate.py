@@ -53,7 +53,7 @@ from arbitru.textinput import (
     number_order,
     parse_signed,
 )
-from arbitru.web import assets, auth, i18n, security, views
+from arbitru.web import asks, assets, auth, confirm, i18n, security, views
 from arbitru.web.app import Web, client, identity, login_as, web
 from arbitru.web.damage import refusal
 from arbitru.web.intake import SlipRequest, at_the_door
@@ -372,10 +372,12 @@ async def grid_fragment(request: Request) -> Response:
 
 
 def act(
-    role: str, field: str, action: Callable[[Session, dict[str, str]], str], limits: dict[str, int] | None = None
+    role: str, field: str, action: Callable[[Session, dict[str, str]], str], limits: dict[str, int] | None = None,
+    ask: Callable[[Session, dict[str, str]], list[Any]] | None = None,
 ) -> Callable[[Request], Any]:
     """A console action: the form read and checked, one library call, then back to the console (or the
-    console again with the refusal beside ``field``)."""
+    console again with the refusal beside ``field``). ``ask``: what the action will do when it cannot be undone;
+    it then acts only on a second request confirming it (:mod:`arbitru.web.confirm`)."""
 
     async def endpoint(request: Request) -> Response:
         w = web(request)
@@ -388,9 +390,13 @@ def act(
             def run() -> str:  # its commit tells the live pages (Journal.on_commit)
                 with w.journal(me.actor) as j, w.writer(j, gid) as s:
                     s.lexicon = w.lexicon(s.settings.lexicon, s.settings.lang)
+                    if ask is not None:  # an action that cannot be undone acts on its confirmation only
+                        confirm.check(j, me, gid, field, s.game.last_seq, f, ask(s, f))
                     return action(s, f)
 
             message = await run_in_threadpool(run)
+        except confirm.Needed as e:
+            return await run_in_threadpool(confirm.page, request, e, f"/games/{gid}", game_lang(w, gid))
         except (Refused, ArbitruError) as e:
             if isinstance(e, InputError):
                 e = refused(e, field)
@@ -410,6 +416,11 @@ def act(
         return RedirectResponse(url + f"#{field}", 303)
 
     return endpoint
+
+
+def game_lang(w: Web, gid: str) -> str:
+    with w.journal("") as j:
+        return str(j.game(gid).settings.get("lang") or "en")
 
 
 def _quote(text: str) -> str:
@@ -473,7 +484,8 @@ def do_slip(s: Session, f: dict[str, str]) -> str:
         illegible=f.get("illegible") == "1",
     )
     try:
-        s.store_slips([slip], replace=f.get("replace") == "1")
+        # a slip already stored is replaced only once the replacement is confirmed (asks.replace_slip)
+        s.store_slips([slip], replace=f.get("replace") == "1" or bool(f.get(confirm.FIELD)))
     except GameError as e:
         raise Refused("player", str(e)) from None
     return f"slip of player {player} for move {move} stored"
@@ -624,7 +636,10 @@ def own_context(w: Web, j: Journal, s: Session, me: auth.Identity) -> dict[str, 
         if slip is not None:
             entered = w.at_seq(gid, at, "slip_events", lambda: views.slip_events(j, gid))
             seq, recorded, _actor = entered.get((g.move, player), (0, "", ""))
-            ctx["receipt"] = {"slip": slip, "seq": seq, "recorded": recorded}
+            counted = g.slip_seqs.get((g.move, player))
+            history = w.at_seq(gid, at, "slip_history", lambda: views.slip_history(j, gid))
+            others = [o for q, o in history.get((g.move, player), []) if q != counted]
+            ctx["receipt"] = {"slip": slip, "seq": seq, "recorded": recorded, "others": others}
         res = results_routes.result_at(w, s)
         if res is not None:
             try:
@@ -863,13 +878,13 @@ routes = [
     Route("/games/new", new_game, methods=["POST"]),
     Route("/games/{gid}", console),
     Route("/games/{gid}/grid", grid_fragment),
-    Route("/games/{gid}/draw", act("arbiter", "draw", do_draw), methods=["POST"]),
+    Route("/games/{gid}/draw", act("arbiter", "draw", do_draw, ask=asks.new_rack), methods=["POST"]),
     Route("/games/{gid}/clock", act("arbiter", "clock", do_clock), methods=["POST"]),
-    Route("/games/{gid}/close", act("arbiter", "close", do_close), methods=["POST"]),
-    Route("/games/{gid}/desk", act("desk", "desk", do_slip), methods=["POST"]),
+    Route("/games/{gid}/close", act("arbiter", "close", do_close, ask=asks.close_move), methods=["POST"]),
+    Route("/games/{gid}/desk", act("desk", "desk", do_slip, ask=asks.replace_slip), methods=["POST"]),
     Route("/games/{gid}/rule", act("arbiter", "ruling", do_rule), methods=["POST"]),
     Route("/games/{gid}/withdraw", act("arbiter", "withdraw", do_withdraw), methods=["POST"]),
-    Route("/games/{gid}/end", act("arbiter", "end", do_end), methods=["POST"]),
+    Route("/games/{gid}/end", act("arbiter", "end", do_end, ask=asks.end_game), methods=["POST"]),
     Route("/games/{gid}/codes", codes_sheet),
     Route("/games/{gid}/codes.pdf", codes_sheet),
     Route("/games/{gid}/screen", screen),
