@@ -555,3 +555,16 @@ def test_the_pages_are_in_romanian_and_a_phone_may_choose_another_language(site,
     assert r.status_code == 422 and 'id="slip-error">the turn<' in r.text
     r = form(ana, f"/games/{gid}/slip", {"turn": ""}, f"/games/{gid}/play")
     assert r.status_code == 422 and 'id="slip-error">turul<' in r.text
+
+
+def test_RO_5_5_f_a_remote_player_is_told_his_invalid_placement_during_the_next_turn(site, arbiter, gid):
+    play_three_turns(site, arbiter, gid)  # turn 3 is in play; Bo wrote CALX (not in the list) in turn 2
+    bo = site.client()
+    r = form(bo, f"/games/{gid}/join", {"code": site.code(gid, "Bo")}, f"/games/{gid}/play")
+    assert r.status_code == 303
+    told = bo.get(f"/games/{gid}/play").text.split('id="told"')[1].split("</section>")[0]
+    assert "turul 2" in told and "CALX" in told and "RO-5.5.f" in told
+    ana = site.client()
+    form(ana, f"/games/{gid}/join", {"code": site.code(gid, "Ana")}, f"/games/{gid}/play")
+    assert "CALX" not in ana.get(f"/games/{gid}/play").text  # each player his own notices only
+

@@ -162,6 +162,7 @@ def test_whole_game_through_the_pages(browser, tmp_path):
         arbiter.click("button:has-text('Draw the rack')")
         expect(screen.locator(".move")).to_contain_text("Move 2")
         arbiter.click("button:has-text('Place the master move')")
+        arbiter.click("#confirm-button")  # no slip is in: the close is confirmed by a second request
         expect(results.locator("#masters tr")).to_have_count(3)
         shot(arbiter, "web-arbiter-console-end")
 
@@ -193,6 +194,8 @@ def test_a_romanian_game_is_run_from_a_romanian_console(browser, tmp_path):
         expect(arbiter.locator("#grid")).to_contain_text("Buletinele mutării 1")
         shot(arbiter, "web-arbiter-console-ro")
         arbiter.click("button:has-text('Așază mutarea maximă')")
+        arbiter.click("#confirm-button")  # no slip is in: the close is confirmed, in Romanian
+        expect(arbiter.locator("#status")).to_be_visible()
         arbiter.goto(f"/games/{gid}/results")
         expect(arbiter.locator("body")).to_contain_text("Mutările maxime")
         shot(arbiter, "web-results-ro")

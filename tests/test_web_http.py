@@ -20,7 +20,7 @@ from arbitru.journal.training import store_address
 from arbitru.lexicons.synthetic import load_lexicon
 from arbitru.web import auth
 from arbitru.web.live import LocalPublisher
-from web_support import ARBITER_PASSWORD, csrf, join, login, make_game, make_site, post
+from web_support import ARBITER_PASSWORD, confirmation, csrf, join, login, make_game, make_site, post
 
 
 @pytest.fixture
@@ -173,9 +173,13 @@ def test_desk_account_enters_paper_slips_but_cannot_run_the_game(site, gid, arbi
     for url, data in ((f"{page}/clock", {"action": "start"}), (f"{page}/close", {}), (f"{page}/end", {}),
                       (f"{page}/rule", {"word": "ABC", "valid": "1"})):
         assert post(desk, url, data, page).status_code == 403, url
-    # a second slip for the same player needs 'replaces'
-    r = post(desk, f"{page}/desk", {"player": "3", "position": "H8", "word": "ABD", "score": "12"}, page)
-    assert r.status_code == 422 and "replacement" in r.text
+    # a second slip for the same player replaces the first only once confirmed (a second request)
+    second = {"player": "3", "position": "H8", "word": "ABD", "score": "12"}
+    r = post(desk, f"{page}/desk", second, page, confirm=False)
+    assert r.status_code == 200 and confirmation(r.text) and "ABD" in r.text
+    assert len(site.events(gid, "slip")) == 1
+    assert post(desk, f"{page}/desk", second, page).status_code == 303
+    assert len(site.events(gid, "slip")) == 2
 
 
 def test_player_joins_with_code_and_cannot_reach_arbiter_actions(site, gid):
@@ -382,6 +386,7 @@ def test_training_alone_master_move_and_percentage(site):
     assert r.status_code == 303
     html = c.get(f"/train/{gid}").text
     assert 'id="master"' in html and "100.00 %" in html and "move 2" in html
+    assert 'id="percent-note"' in html and "without bonuses" in html  # one percentage, said what it is
     r = post(c, f"/train/{gid}/move", {"position": "A1", "word": "QQQ"}, f"/train/{gid}")
     html = c.get(f"/train/{gid}").text
     assert "game over" in html and "100.00 %" not in html

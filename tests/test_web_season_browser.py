@@ -62,8 +62,11 @@ def play_game(page: Page, db: str, number: int) -> str:
         submit(page, "form.desk button")
         expect(page.locator(f"#slip-{player}")).to_contain_text(str(c.score))
     submit(page, "form[action$='/close'] button")
+    if page.locator("#confirm-button").count():  # slips missing: the close is confirmed first
+        submit(page, "#confirm-button")
     page.fill("form[action$='/end'] input[name=reason]", "partidă scurtă de test")
     submit(page, "form[action$='/end'] button")
+    submit(page, "#confirm-button")  # ending a game is confirmed by a second request
     return gid
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from anticipation_support import RO, groups_with, lexicon
 from arbitru.formats.anticipation.draw import format_group
-from web_support import Site, csrf
+from web_support import Site, csrf, post
 
 # group 1 AL; lots play groups 2, 3, 4... in turns 1, 2, 3... (the boards of test_anticipation_correction.py)
 GROUPS = {1: "AL", 2: "BDEIOTU", 3: "ACEINRT", 4: "AEINSTV", 5: "ADEIORT", 6: "ACEILNO"}
@@ -42,9 +42,9 @@ def create_game(site: Site, client, *, seating: str = SEATING, variant: str = "c
     return str(r.headers["location"]).rsplit("/", 1)[1]
 
 
-def form(client, url: str, data: dict[str, str], page: str):  # type: ignore[no-untyped-def]
-    """A form POST carrying the CSRF token of ``page``."""
-    return client.post(url, data={"csrf": csrf(client.get(page).text), **data})
+def form(client, url: str, data: dict[str, str], page: str, confirm: bool = True):  # type: ignore[no-untyped-def]
+    """A form POST carrying the CSRF token of ``page``, confirmed when it asks (:func:`web_support.post`)."""
+    return post(client, url, data, page, confirm)
 
 
 WEB = Path(__file__).parent.parent / "src" / "arbitru" / "web"

@@ -80,7 +80,18 @@ def join(client: TestClient, site: Site, gid: str, player: str) -> None:
     assert r.status_code == 303, r.text
 
 
-def post(client: TestClient, url: str, data: dict[str, str], page: str) -> object:
-    """A form POST with the token of ``page`` (the page the form is on)."""
+def post(client: TestClient, url: str, data: dict[str, str], page: str, confirm: bool = True) -> object:
+    """A form POST with the token of ``page`` (the page the form is on). An action that cannot be undone
+    answers with its confirmation page first: with ``confirm`` it is confirmed at once (a second request)."""
     token = csrf(client.get(page).text)
-    return client.post(url, data={"csrf": token, **data})
+    r = client.post(url, data={"csrf": token, **data})
+    offered = confirmation(r.text) if confirm and r.status_code == 200 else None
+    if offered is not None:
+        r = client.post(url, data={"csrf": token, **data, "confirm": offered})
+    return r
+
+
+def confirmation(html: str) -> str | None:
+    """The one-time token of a confirmation page (:mod:`arbitru.web.confirm`), None on any other page."""
+    m = re.search(r'name="confirm" value="([A-Za-z0-9_-]{20,})"', html)
+    return m.group(1) if m else None

@@ -19,23 +19,29 @@ from starlette.responses import RedirectResponse, Response
 from arbitru.errors import ArbitruError, GameNotFound
 from arbitru.journal.store import Journal
 from arbitru.textinput import InputError
-from arbitru.web import auth
+from arbitru.web import auth, confirm
 from arbitru.web.forms import Refused, need, read_form, refused
-from arbitru.web.house import Endpoint, Web, web
+from arbitru.web.house import Endpoint, Web, game_language, web
 
 
 @dataclass(frozen=True)
 class Page:
-    """The page an action comes from: its template, what it shows (``context(w, gid, me, request)``) and the
-    address it goes back to after the action (``back(gid, form)``, without the ``done`` message)."""
+    """The page an action comes from: its template, what it shows (``context(w, gid, me, request)``), the
+    address it goes back to after the action (``back(gid, form)``, without the ``done`` message) and from a
+    confirmation page (``home``, with ``{gid}``)."""
 
     template: str
     context: Callable[[Web, str, auth.Identity, Request], dict[str, Any]]
     back: Callable[[str, dict[str, str]], str]
+    home: str = "/games/{gid}"
 
 
-#: the library call: ``perform(w, journal, game_id, form)`` returns what the page says was done
-Perform = Callable[[Web, Journal, str, dict[str, str]], str]
+#: before an action that cannot be undone: ``confirming(seq, what)`` returns when the request confirms ``what``
+#: (what the action will do, at journal position ``seq``; nothing asked when empty), else raises
+#: :class:`arbitru.web.confirm.Needed` (the confirmation page is shown)
+Confirming = Callable[[int, list[Any]], None]
+#: the library call: ``perform(w, journal, game_id, form, confirming)`` returns what the page says was done
+Perform = Callable[[Web, Journal, str, dict[str, str], Confirming], str]
 
 
 def act(role: str, field: str, perform: Perform, page: Page, limits: dict[str, int] | None = None,
@@ -54,9 +60,16 @@ def act(role: str, field: str, perform: Perform, page: Page, limits: dict[str, i
 
             def run() -> str:  # its commit tells the live pages (Journal.on_commit)
                 with w.journal(me.actor) as j:
-                    return perform(w, j, gid, f)
+
+                    def confirming(seq: int, what: list[Any]) -> None:
+                        confirm.check(j, me, gid, field, seq, f, what)
+
+                    return perform(w, j, gid, f, confirming)
 
             message = await run_in_threadpool(run)
+        except confirm.Needed as e:
+            return await run_in_threadpool(confirm.page, request, e, page.home.format(gid=gid),
+                                           game_language(w, gid))
         except (Refused, ArbitruError) as e:
             if isinstance(e, GameNotFound):
                 raise HTTPException(404, str(e)) from None

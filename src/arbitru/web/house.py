@@ -329,6 +329,12 @@ def set_cookie(response: Response, value: str) -> None:
     response.set_cookie(auth.COOKIE, value, httponly=True, samesite="lax", max_age=auth.SESSION_MAX, path="/")
 
 
+def game_language(w: Web, gid: str) -> str:
+    """The language of game ``gid``'s pages (its settings'), English when it names none."""
+    with w.journal("") as j:
+        return str(j.game(gid).settings.get("lang") or "en")
+
+
 def base_url(request: Request) -> str:
     """The address players' codes and QR codes point to: the configured one, else the request's."""
     configured = web(request).base_url

@@ -13,6 +13,7 @@ from arbitru.engine.layout import ROW_LETTERS, SIZE
 from arbitru.engine.tiles import BLANK, Alphabet, is_blank, letter_of
 from arbitru.formats.duplicate import announce, results
 from arbitru.formats.duplicate.game import Game, Master, Session
+from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal.store import Journal
 from arbitru.textinput import number_order
 from arbitru.web.house import Web
@@ -115,6 +116,10 @@ def rack_cues(game: Game, _: Gettext | None = None) -> list[str]:
         fixed=d.fixed,
     )
     out = []
+    if d.source == "new-rack":  # FISE-16, said to the hall in its language: why the rack changed
+        why = ("New rack (FISE-16): the slips written for the old rack are set aside, not scored; "
+               "the clock starts again at full time.")
+        out.append(_(why) if _ is not None else why)
     for q in a.cues:
         if q.at is not None:
             continue
@@ -148,16 +153,29 @@ def slip_events(journal: Journal, game_id: str) -> dict[tuple[int, str], tuple[i
     return out
 
 
+def slip_history(journal: Journal, game_id: str) -> dict[tuple[int, str], list[tuple[int, Slip]]]:
+    """(move, player) -> every slip entered for it, in order, with its event: a replacement shows the slip it
+    replaced, a late slip kept apart the one that counts."""
+    out: dict[tuple[int, str], list[tuple[int, Slip]]] = {}
+    for e in journal.iter_events(game_id, "slip"):
+        s = Slip.from_payload(e.payload)
+        out.setdefault((s.move, s.player.strip()), []).append((e.seq, s))
+    return out
+
+
 def grid(session: Session, journal: Journal) -> list[dict[str, Any]]:
     """One row per player for the open (or last) move: the slip, who entered it, its verdict."""
     g = session.game
     move = g.move
     entered = slip_events(journal, g.id)
+    history = slip_history(journal, g.id)
     lex = session.lexicon
     rows = []
     for number, p in sorted(g.players.items(), key=lambda kv: number_order(kv[0])):
         slip = g.slips.get((move, number))
-        row: dict[str, Any] = {"player": p, "slip": slip, "by": "", "verdict": None}
+        counted = g.slip_seqs.get((move, number))
+        others = [s for seq, s in history.get((move, number), []) if seq != counted and s not in g.set_aside]
+        row: dict[str, Any] = {"player": p, "slip": slip, "by": "", "verdict": None, "others": others}
         if slip is not None:
             row["by"] = entered.get((move, number), (0, "", ""))[2]
             if lex is not None:

@@ -600,6 +600,18 @@ class AnticipationGame:
             data["points"] = ranking_points(state.ranking, points) if points else {}
         return self.journal.append(self.id, "publication", data)
 
+    def final_too_early(self, now: float | None = None) -> tuple[str, int | None] | None:
+        """Why the final ranking would need a confirmation now (RO-5.5.j): the provisional results' deadline and
+        event (``("", None)`` when none were published); None when the period for contests is over."""
+        published = list(self.journal.iter_events(self.id, "publication"))
+        last = published[-1] if published else None
+        try:
+            _check_deadline(last.payload if last else None, last.seq if last else None,
+                            time.time() if now is None else now)
+        except ArbitruError:
+            return (str(last.payload.get("deadline", "")), last.seq) if last else ("", None)
+        return None
+
     @action
     def sanction(self, player: str, kind: str, reason: str, turn: int | None = None) -> int:
         """A disciplinary warning (RO-6.4) or elimination for cheating (RO-7.1)."""

@@ -309,6 +309,8 @@ class Game:
         #: the event that stored each counted slip, and late slips kept apart from one handed in in time
         self.slip_seqs: dict[tuple[int, str], int] = {}
         self.late_apart: list[Slip] = []
+        #: slips written for a rack replaced by a new one (FISE-16): kept in the journal, never scored
+        self.set_aside: list[Slip] = []
         self._folding = 0
         self.rulings: dict[str, tuple[bool, str, str]] = {}
         self.end: End | None = None
@@ -409,6 +411,17 @@ class Game:
             state.pool = pool
         if replacing and d.legal:
             self.no_move_redraws += 1
+            self._set_aside(d.move)
+
+    def _set_aside(self, move: int) -> None:
+        """FISE-16: a new rack voids what was written for the old one; its slips are set aside (still in the
+        journal, shown, not scored) and the move's clock goes back to full time, to be started again."""
+        for key in [k for k in self.slips if k[0] == move]:
+            self.set_aside.append(self.slips.pop(key))
+            self.slip_seqs.pop(key, None)
+        self.set_aside += [s for s in self.late_apart if s.move == move]
+        self.late_apart = [s for s in self.late_apart if s.move != move]
+        self.clock = MoveClock(f"move {move}", self.rules.clock.seconds, move=move)
 
     def _on_master(self, p: Mapping[str, Any]) -> None:
         move = payload.integer(p, "move")

@@ -45,8 +45,8 @@ from arbitru.formats.anticipation.verdicts import PlayerResult, SlipVerdict, Ver
 from arbitru.journal.store import Journal
 from arbitru.season import tournament
 from arbitru.textinput import InputError, ascii_number, is_ascii_number
-from arbitru.web import auth, i18n, wordlists
-from arbitru.web.acting import Page, Perform, act
+from arbitru.web import asks, auth, confirm, documents, i18n, wordlists
+from arbitru.web.acting import Confirming, Page, Perform, act
 from arbitru.web.anticipation_pages import (
     LANG,
     board_cells,
@@ -220,11 +220,19 @@ async def console(request: Request) -> Response:
                     form={}, **ctx)
 
 
-def on_game(action: Callable[[AnticipationGame, dict[str, str], Journal], str]) -> Perform:
-    """An action on the game, its message said in the game's language (the console's)."""
+Action_ = Callable[[AnticipationGame, dict[str, str], Journal], str]
+Ask = Callable[[AnticipationGame, dict[str, str], Journal], list[Any]]
 
-    def perform(w: Web, j: Journal, gid: str, f: dict[str, str]) -> str:
+
+def on_game(action: Action_, ask: Ask | None = None) -> Perform:
+    """An action on the game, its message said in the game's language (the console's); ``ask``: what the action
+    will do when it cannot be undone: it then acts only on a second request confirming it
+    (:mod:`arbitru.web.confirm`)."""
+
+    def perform(w: Web, j: Journal, gid: str, f: dict[str, str], confirming: Confirming) -> str:
         game = open_game(j, gid)
+        if ask is not None:
+            confirming(j.last_seq(gid), ask(game, f, j))
         return i18n.gettext_for(game.settings.lang)(action(game, f, j))
 
     return perform
@@ -478,9 +486,8 @@ def do_sanction(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
 
 
 def do_publish(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
-    # the console's press stands for the confirmation until its second request (the final ranking before the
-    # deadline for contests, RO-5.5.j) is built
-    seq = game.publish(f.get("stage", ""), f.get("deadline", ""), confirmed=True)
+    # the final ranking before the deadline for contests (RO-5.5.j) comes here only confirmed (asks.publish_early)
+    seq = game.publish(f.get("stage", ""), f.get("deadline", ""), confirmed=bool(f.get(confirm.FIELD)))
     if f.get("stage") == "provisional":
         return Text("provisional results published (#%(n)s)", n=seq)
     return Text("final results published (#%(n)s)", n=seq)
@@ -566,6 +573,8 @@ async def form_page(request: Request) -> Response:
     w = web(request)
     me = identity(request)
     gid, what = request.path_params["gid"], request.path_params["what"]
+    if what == "results.pdf":  # a hall's sheets take minutes: made in the background (web/documents.py)
+        return await run_in_threadpool(results_sheets_pdf, request, w, me, gid)
     if what.endswith(".pdf"):
         request.path_params["what"] = what.removesuffix(".pdf") + ".html"
         page = await form_page(request)
@@ -602,6 +611,28 @@ async def form_page(request: Request) -> Response:
     return await run_in_threadpool(load)
 
 
+#: Annex 3 results sheets per part of the background PDF: the progress moves every few seconds
+SHEETS_PER_PART = 5
+
+
+def results_sheets_pdf(request: Request, w: Web, me: auth.Identity, gid: str) -> Response:
+    with w.journal("") as j:
+        game = open_game(j, gid)
+        lt = light(j, game)
+        seq = j.last_seq(gid)
+    if lt.stage == "in play" and not me.can_enter_slips():
+        raise HTTPException(403, "results are not published yet (RO-5.5.j)")
+
+    def parts() -> list[str]:
+        with w.journal("") as j:
+            state = replayed(w, j, open_game(j, gid))
+        sheets = [forms.results_page(state, r) for r in state.ranking]
+        return [forms.printable("Rezultate", "\n".join(sheets[i:i + SHEETS_PER_PART]))
+                for i in range(0, max(len(sheets), 1), SHEETS_PER_PART)]
+
+    return documents.serve(request, gid, seq, "results.pdf", f"{gid}-results.pdf", LANG, parts)
+
+
 async def codes_sheet(request: Request) -> Response:
     w = web(request)
     need(request, "arbiter")
@@ -632,11 +663,23 @@ def play_context(w: Web, gid: str, me: auth.Identity, request: Request | None = 
         own: PlayerResult | None = None
         if player and lt.stage != "in play":
             own = replayed(w, j, game).results.get(player)
+        told = told_now(w, j, game, lt, player)
     turn = lt.current_turn
     receipts = {t: lt.slips[(player, t)] for t in range(1, TURNS + 1) if (player, t) in lt.slips} if player else {}
     return {"lt": lt, "game": game, "grid": grid_rows(lt), "turn": turn, "turn_groups": groups_of(lt, turn),
             "clock": clock_view(lt), "player": player, "label": lt.label(player) if player else "",
-            "receipts": receipts, "own": own, "cells": board_cells(own) if own else [], "code": ""}
+            "receipts": receipts, "own": own, "cells": board_cells(own) if own else [], "code": "",
+            "told": told}
+
+
+def told_now(w: Web, j: Journal, game: AnticipationGame, lt: Any, player: str) -> list[Any]:
+    """What the arbiters tell a remote player during the turn after his slip (RO-5.5.f, h, i): his own notices
+    of the previous turn, while the game is in play."""
+    if not player or lt.stage != "in play" or (lt.current_turn or 0) < 2:
+        return []
+    table = lt.seating.get(player)  # a notice names its player as the hall does (his name) and his table
+    return [n for n in notices(replayed(w, j, game), lt.current_turn - 1)
+            if n.table == table and n.player in (player, lt.names.get(player, player))]
 
 
 async def play(request: Request) -> Response:
@@ -712,23 +755,23 @@ def _console(w: Web, gid: str, me: auth.Identity, request: Request) -> dict[str,
 
 CONSOLE = Page("anticipation/console.html", _console, lambda gid, f: f"/games/{gid}")
 DESK = Page("anticipation/desk.html", desk_context,
-            lambda gid, f: f"/games/{gid}/slips?turn={f.get('collected', '')}")
+            lambda gid, f: f"/games/{gid}/slips?turn={f.get('collected', '')}", "/games/{gid}/slips")
 REVIEW = Page("anticipation/review.html", review_context,
-              lambda gid, f: f"/games/{gid}/review?turn={f.get('view_turn', '')}")
+              lambda gid, f: f"/games/{gid}/review?turn={f.get('view_turn', '')}", "/games/{gid}/review")
 
 
-def _act(role: str, field: str, action: Callable[[AnticipationGame, dict[str, str], Journal], str], page: Page,
-         limits: dict[str, int] | None = None) -> Endpoint:
-    return act(role, field, on_game(action), page, limits, doors=False)
+def _act(role: str, field: str, action: Action_, page: Page, limits: dict[str, int] | None = None,
+         ask: Ask | None = None) -> Endpoint:
+    return act(role, field, on_game(action, ask), page, limits, doors=False)
 
 
 announce = _act("arbiter", "announce", do_announce, CONSOLE)
 clock = _act("arbiter", "clock", do_clock, CONSOLE)
-lot = _act("arbiter", "lot", do_lot, CONSOLE)
+lot = _act("arbiter", "lot", do_lot, CONSOLE, ask=asks.all_lots)
 blind = _act("arbiter", "blind", do_blind, CONSOLE, limits={"sets": MAX_CSV})
 seating = _act("arbiter", "players", do_seating, CONSOLE, limits={"players": MAX_CSV})
-desk_slip_entered = _act("desk", "table", do_desk_slip, DESK)
+desk_slip_entered = _act("desk", "table", do_desk_slip, DESK, ask=asks.replace_desk_slip)
 decide = _act("arbiter", "decide", do_decide, REVIEW)
 sanction = _act("arbiter", "sanction", do_sanction, REVIEW)
-publish = _act("arbiter", "publish", do_publish, REVIEW)
+publish = _act("arbiter", "publish", do_publish, REVIEW, ask=asks.publish_early)
 record_maximum = _act("arbiter", "maximum", do_maximum, REVIEW)

@@ -39,8 +39,8 @@ from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal.store import Journal
 from arbitru.season import tournament
 from arbitru.textinput import InputError, number_order
-from arbitru.web import auth, i18n, views, wordlists
-from arbitru.web.acting import Page, Perform, act
+from arbitru.web import asks, auth, confirm, i18n, views, wordlists
+from arbitru.web.acting import Confirming, Page, Perform, act
 from arbitru.web.forms import (
     LANG_BY_RULES,
     MAX_CSV,
@@ -213,12 +213,19 @@ async def grid_fragment(request: Request) -> Response:
     return await run_in_threadpool(load)
 
 
-def in_session(action: Callable[[Session, dict[str, str]], str]) -> Perform:
-    """A console action on the game's writer session (one writer of a game at a time)."""
+Ask = Callable[[Session, dict[str, str]], list[Any]]
 
-    def perform(w: Web, j: Journal, gid: str, f: dict[str, str]) -> str:
+
+def in_session(action: Callable[[Session, dict[str, str]], str], ask: Ask | None = None) -> Perform:
+    """A console action on the game's writer session (one writer of a game at a time); ``ask``: what the action
+    will do when it cannot be undone: it then acts only on a second request confirming it
+    (:mod:`arbitru.web.confirm`)."""
+
+    def perform(w: Web, j: Journal, gid: str, f: dict[str, str], confirming: Confirming) -> str:
         with w.writer(j, gid) as s:
             s.lexicon = w.lexicon(s.settings.lexicon, s.settings.lang)
+            if ask is not None:
+                confirming(s.game.last_seq, ask(s, f))
             return action(s, f)
 
     return perform
@@ -232,9 +239,10 @@ def _console_again(w: Web, gid: str, me: auth.Identity, request: Request) -> dic
 CONSOLE = Page("duplicate/console.html", _console_again, lambda gid, f: f"/games/{gid}")
 
 
-def console_action(role: str, field: str, action: Callable[[Session, dict[str, str]], str]) -> Endpoint:
+def console_action(role: str, field: str, action: Callable[[Session, dict[str, str]], str],
+                   ask: Ask | None = None) -> Endpoint:
     """A console action (:func:`arbitru.web.acting.act`) on the game's writer session."""
-    return act(role, field, in_session(action), CONSOLE)
+    return act(role, field, in_session(action, ask), CONSOLE)
 
 
 def _step_message(step: Step) -> str:
@@ -292,7 +300,8 @@ def do_slip(s: Session, f: dict[str, str]) -> str:
         illegible=f.get("illegible") == "1",
     )
     try:
-        s.store_slips([slip], replace=f.get("replace") == "1")
+        # a slip already stored is replaced only once the replacement is confirmed (asks.replace_slip)
+        s.store_slips([slip], replace=f.get("replace") == "1" or bool(f.get(confirm.FIELD)))
     except GameError as e:
         raise Refused("player", str(e)) from None
     return f"slip of player {player} for move {move} stored"
@@ -436,7 +445,10 @@ def own_context(w: Web, j: Journal, s: Session, me: auth.Identity) -> dict[str, 
         if slip is not None:
             entered = w.at_seq(gid, at, "slip_events", lambda: views.slip_events(j, gid))
             seq, recorded, _actor = entered.get((g.move, player), (0, "", ""))
-            ctx["receipt"] = {"slip": slip, "seq": seq, "recorded": recorded}
+            counted = g.slip_seqs.get((g.move, player))
+            history = w.at_seq(gid, at, "slip_history", lambda: views.slip_history(j, gid))
+            others = [o for q, o in history.get((g.move, player), []) if q != counted]
+            ctx["receipt"] = {"slip": slip, "seq": seq, "recorded": recorded, "others": others}
         res = views.result_at(w, s)
         if res is not None:
             try:
@@ -559,10 +571,10 @@ async def player_slip(request: Request) -> Response:
 
 # --- the console's actions ----------------------------------------------------------------------------------
 
-draw = console_action("arbiter", "draw", do_draw)
+draw = console_action("arbiter", "draw", do_draw, ask=asks.new_rack)
 clock = console_action("arbiter", "clock", do_clock)
-close = console_action("arbiter", "close", do_close)
-desk_slip = console_action("desk", "desk", do_slip)
+close = console_action("arbiter", "close", do_close, ask=asks.close_move)
+desk_slip = console_action("desk", "desk", do_slip, ask=asks.replace_slip)
 rule = console_action("arbiter", "ruling", do_rule)
 withdraw = console_action("arbiter", "withdraw", do_withdraw)
-end = console_action("arbiter", "end", do_end)
+end = console_action("arbiter", "end", do_end, ask=asks.end_game)

@@ -19,9 +19,8 @@ from arbitru.formats.duplicate import export, gcg, results
 from arbitru.journal.store import Journal
 from arbitru.season import tournament
 from arbitru.season.registry import REGISTRY_ID
-from arbitru.web import i18n
+from arbitru.web import documents, i18n
 from arbitru.web.house import Web, web
-from arbitru.web.pdf import pdf_of
 from arbitru.web.views import result_at
 
 
@@ -60,12 +59,14 @@ async def download(request: Request) -> Response:
                         headers={"Content-Disposition": f'attachment; filename="{gid}.gcg"'})
     if result is None:
         raise HTTPException(404, "no move is closed yet")
-    if what == "results.pdf":
-        _ = i18n.gettext_for(ctx["game"].settings.lang)
-        html = w.templates.get_template("duplicate/print.html").render(_=_, **ctx)
-        pdf = await run_in_threadpool(pdf_of, html)
-        return Response(pdf, media_type="application/pdf",
-                        headers={"Content-Disposition": f'attachment; filename="{gid}-results.pdf"'})
+    if what == "results.pdf":  # made in the background when long (web/documents.py)
+        lang = ctx["game"].settings.lang
+
+        def parts() -> list[str]:
+            return [w.templates.get_template("duplicate/print.html").render(_=i18n.gettext_for(lang), **ctx)]
+
+        return await run_in_threadpool(documents.serve, request, gid, ctx["game"].last_seq, what,
+                                       f"{gid}-results.pdf", lang, parts)
     makers = {"results.csv": export.summary_csv, "moves.csv": export.moves_csv}
     if what not in makers:
         raise HTTPException(404, f"no download {what!r}")

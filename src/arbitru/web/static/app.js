@@ -4,8 +4,14 @@
   var body = document.body;
   var url = body.getAttribute("data-events");
   if (url && window.EventSource) {
-    var source = new EventSource(url);
+    var source = new EventSource(url), lost = false;
     source.addEventListener("changed", function () { htmx.trigger(body, "gamechanged"); });
+    // a dropped connection: the browser reconnects by itself; once back, the page fetches the state it missed
+    source.addEventListener("error", function () { lost = true; body.classList.add("offline"); });
+    source.addEventListener("open", function () {
+      body.classList.remove("offline");
+      if (lost) { lost = false; htmx.trigger(body, "gamechanged"); }
+    });
   }
   var spoken = {};
   function say(text) {
@@ -43,6 +49,53 @@
       }
       tick();
     });
+  }
+  function typedFields(form) {
+    return Array.prototype.slice.call(form.querySelectorAll("input[type=text],input[type=number]"));
+  }
+  function slipForms(root) {
+    // the desk's and the phone's slip: Enter on an empty form does nothing; a word all in lower case (a phone's
+    // keyboard starts so) asks "all blanks?" once, beside the field, and the next Enter sends it as it is
+    root.querySelectorAll("form.desk, form.phoneslip").forEach(function (form) {
+      form.addEventListener("submit", function (e) {
+        if (typedFields(form).every(function (i) { return !i.value.trim(); })) { e.preventDefault(); return; }
+        var word = form.querySelector("input[data-ask-blanks]"), note = form.querySelector("[data-asked]");
+        if (!word || !note) return;
+        var v = word.value.trim();
+        if (v && v === v.toLowerCase() && v !== v.toUpperCase() && form.getAttribute("data-asked-for") !== v) {
+          e.preventDefault();
+          form.setAttribute("data-asked-for", v);
+          note.textContent = word.getAttribute("data-ask-blanks");
+          note.hidden = false;
+          word.focus();
+        }
+      });
+    });
+    // the phone: Enter in the position (or score) field goes to the next field instead of sending the slip
+    root.querySelectorAll("input[data-next]").forEach(function (input) {
+      input.addEventListener("keydown", function (e) {
+        if (e.key !== "Enter") return;
+        e.preventDefault();
+        var fields = typedFields(input.form), i = fields.indexOf(input);
+        if (i >= 0 && i < fields.length - 1) fields[i + 1].focus();
+      });
+    });
+  }
+  function gridFilter() {
+    // the console of 100 players: the rows of one player or table
+    var box = document.querySelector("input[data-filter]");
+    if (!box) return;
+    function apply() {
+      // a number whole ("7", "table 7"), a name from the start of one of its words ("ana", "table 7 ana" no)
+      var q = box.value.trim().toLowerCase().split(/\s+/).join(" ");
+      var needle = " " + q + (/\d$/.test(q) ? " " : "");
+      document.querySelectorAll("#" + box.getAttribute("data-filter") + " tr[data-find]").forEach(function (tr) {
+        var hay = " " + tr.getAttribute("data-find").toLowerCase().split(/\s+/).join(" ") + " ";
+        tr.hidden = !!q && hay.indexOf(needle) < 0;
+      });
+    }
+    box.addEventListener("input", apply);
+    document.addEventListener("htmx:afterSwap", apply);
   }
   function deskForm(root) {
     root.querySelectorAll("form.desk").forEach(function (form) {
@@ -107,6 +160,14 @@
     });
   }
   function init(root) { startClocks(root); deskForm(root); blankTaps(root); sayShown(root); fieldHandlers(root); }
-  document.addEventListener("DOMContentLoaded", function () { init(document); anticipationPhone(); });
+  document.addEventListener("DOMContentLoaded", function () {
+    init(document); slipForms(document); gridFilter(); anticipationPhone();
+    // back from a stored slip: the cursor on the player field, ready for the next slip
+    // (the browser blocks autofocus on a page with a fragment, and scrolls to it after this)
+    var first = document.getElementById("desk-player");
+    if (first && location.hash === "#desk") {
+      window.addEventListener("load", function () { setTimeout(function () { first.focus(); }, 0); });
+    }
+  });
   document.addEventListener("htmx:afterSwap", function (e) { init(e.target); });
 })();
