@@ -602,8 +602,9 @@ def ticking(game: Game) -> int:
 
 
 def _reading(w: Web, j: Journal, gid: str) -> Session:
+    """The game for a live fragment or a join: read at the position the worker knows (:meth:`Web.position`)."""
     try:
-        return w.session(j, gid)
+        return w.session(j, gid, recent=True)
     except JournalError as e:
         raise HTTPException(404, str(e)) from None
 
@@ -804,6 +805,8 @@ async def events(request: Request) -> Response:
         try:
             while not await request.is_disconnected():
                 seq = await sub.next(15)
+                if seq is not None:
+                    w.saw(gid, seq)  # the page's refetch reads that position at least
                 yield ": keep-alive\n\n" if seq is None else f"event: changed\ndata: {seq}\n\n"
         finally:
             sub.close()
