@@ -136,10 +136,16 @@ async def arbiter(port: int, cookie: str, gid: str, action: str) -> None:
     if status != 200 or token is None:
         raise RuntimeError(f"the index answered {status}")
     form = b"csrf=" + token.group(1)
-    status, _, _ = await request(port, (
-        f"POST /games/{gid}/{action} HTTP/1.1\r\nHost: {HOST}\r\nCookie: {auth.COOKIE}={cookie}\r\n"
-        f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(form)}\r\nConnection: close\r\n\r\n"
-    ), form)
+    for _ in range(2):  # a move closed with slips missing is confirmed by a second request (web/confirm.py)
+        status, _, body = await request(port, (
+            f"POST /games/{gid}/{action} HTTP/1.1\r\nHost: {HOST}\r\nCookie: {auth.COOKIE}={cookie}\r\n"
+            f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(form)}\r\n"
+            "Connection: close\r\n\r\n"
+        ), form)
+        offered = re.search(rb'name="confirm" value="([A-Za-z0-9_-]{20,})"', body) if status == 200 else None
+        if offered is None:
+            break
+        form += b"&confirm=" + offered.group(1)
     if status != 303:
         raise RuntimeError(f"{action} answered {status}")
 

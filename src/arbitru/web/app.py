@@ -50,7 +50,7 @@ class WorkerMiddleware:
 
 
 #: seconds a player's open session is believed without asking the database again (see SessionMiddleware._trust)
-PLAYER_TRUST = 5.0
+PLAYER_TRUST = 60.0
 
 
 class SessionMiddleware:

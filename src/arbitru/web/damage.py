@@ -5,8 +5,9 @@ The server's start compares the event index with the event table (an index page 
 any error) and runs SQLite's ``quick_check``; when that fails, every game is checked at once. A game is checked
 deeply (every event read) the first time a request names it, when a request on it fails with a journal error,
 every :data:`RECHECK_S` seconds while it is known damaged (against the table too) and every
-:data:`RECHECK_SOUND_S` seconds while sound; every other request costs one index walk
-(:meth:`~arbitru.journal.store.Journal.game_damage`). A damaged game's pages carry the banner of
+:data:`RECHECK_SOUND_S` seconds while sound; every other write costs one index walk
+(:meth:`~arbitru.journal.store.Journal.game_damage`), and a read one at most every :data:`LOOK_S` seconds per game
+(thousands of phones refetching a page must not walk the index each). A damaged game's pages carry the banner of
 :func:`banner`; its writes answer 503 with the same words, and nothing is stored.
 """
 
@@ -28,6 +29,8 @@ from arbitru.web.security import ASGIApp, Receive, Scope, Send
 RECHECK_S = 10.0
 #: a sound game is read through again this often (damage that appears while the server runs)
 RECHECK_SOUND_S = 60.0
+#: a read of a game found sound by its index walk less than this ago walks it no more
+LOOK_S = 1.0
 #: the paths that name one game: its pages, its forms, its API
 GAME_PATH = re.compile(r"^/(?:api/)?(?:games|train/anticipation|train)/(?P<gid>[^/]+)")
 NOT_GAMES = {"new", "anticipation"}
@@ -48,6 +51,8 @@ class DamageWatch:
 
     def __init__(self) -> None:
         self._known: dict[str, tuple[float, GameDamage | None]] = {}
+        #: per sound game: when its index was last walked without finding anything
+        self._looked: dict[str, float] = {}
         self._lock = threading.Lock()
 
     def startup(self, journal: Journal) -> None:
@@ -83,7 +88,15 @@ class DamageWatch:
             return self.check(journal, gid, against_table=True) if age > RECHECK_S else known[1]
         if age > RECHECK_SOUND_S or journal.game_damage(gid) is not None:
             return self.check(journal, gid)
+        with self._lock:
+            self._looked[gid] = time.monotonic()
         return None
+
+    def sound_lately(self, gid: str) -> bool:
+        """Whether the game was found sound less than :data:`LOOK_S` ago (a read needs no look now)."""
+        with self._lock:
+            known, looked = self._known.get(gid), self._looked.get(gid, 0.0)
+        return known is not None and known[1] is None and time.monotonic() - max(known[0], looked) < LOOK_S
 
     def known(self, gid: str) -> GameDamage | None:
         """The damage remembered for the game, without checking."""
@@ -133,6 +146,10 @@ class DamageGuard:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         gid = game_of(scope["path"]) if scope["type"] == "http" else None
         if gid is None:
+            await self.app(scope, receive, send)
+            return
+
+        if scope["method"] in READS and self.web.damage.sound_lately(gid):
             await self.app(scope, receive, send)
             return
 

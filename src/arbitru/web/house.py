@@ -42,6 +42,8 @@ from arbitru.web.live import Publisher
 from arbitru.web.security import Scope
 
 Endpoint = Callable[[Request], Awaitable[Response]]
+#: seconds a reader's journal position is taken without asking the journal again (see Web.position)
+POSITION_S = 0.5
 T = TypeVar("T")
 
 HERE = Path(__file__).parent
@@ -75,6 +77,8 @@ class Web:
     damage: DamageWatch = field(default_factory=DamageWatch)
     #: per game: what its pages computed at one journal position (seq -> key -> value), the latest seq only
     _memo: dict[str, tuple[int, dict[Hashable, Future[Any]]]] = field(default_factory=dict)
+    #: per game: its journal position as readers last took it (monotonic time, seq): :meth:`position`
+    _positions: dict[str, tuple[float, int]] = field(default_factory=dict)
     #: per game: the latest state folded for readers (copied before folding further: readers share each one)
     _read: dict[str, Game] = field(default_factory=dict)
 
@@ -84,6 +88,7 @@ class Web:
         self.templates = Environment(
             loader=FileSystemLoader(HERE / "templates"),
             autoescape=select_autoescape(default=True),
+            auto_reload=False,  # templates do not change under a running server: no stat of the file per render
             finalize=said_in_page_language,
         )
         self.templates.filters["said"] = said_each
@@ -97,8 +102,33 @@ class Web:
             j = Journal(self.db, actor=actor)
             self._local.journal = j
         j.actor = check_actor(actor)
-        j.on_commit = self.publisher.publish
+        j.on_commit = self._committed
         yield j
+
+    def _committed(self, game_id: str, seq: int, audience: str) -> None:
+        self.saw(game_id, seq)
+        self.publisher.publish(game_id, seq, audience)
+
+    def position(self, journal: Journal, game_id: str) -> int:
+        """The game's journal position (its last seq) as readers take it: asked of the journal at most every
+        :data:`POSITION_S` seconds per game in this worker, and moved on at once by every commit and notice this
+        worker sees (:meth:`saw`), so a page told of a change always reads it."""
+        now = time.monotonic()
+        with self._lock:
+            known = self._positions.get(game_id)
+        if known is not None and now - known[0] < POSITION_S:
+            return known[1]
+        seq = journal.last_seq(game_id)
+        self.saw(game_id, seq, now)
+        return seq
+
+    def saw(self, game_id: str, seq: int, now: float | None = None) -> None:
+        """The game is at ``seq`` at least (a commit, a notice from another worker, a look at the journal)."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            known = self._positions.get(game_id)
+            if known is None or known[1] <= seq:
+                self._positions[game_id] = (now, seq)
 
     @contextmanager
     def training(self, actor: str) -> Iterator[Journal]:
@@ -118,11 +148,16 @@ class Web:
                 self._lexicons[key] = load_lexicon(spec, lang)
             return self._lexicons[key]
 
-    def session(self, journal: Journal, game_id: str) -> Session:
+    def session(self, journal: Journal, game_id: str, *, recent: bool = False) -> Session:
         """A session for reading: the game at the journal's latest position, folded forward from the state the
         last reader of this worker left (never replayed per request); shared by the readers of that position,
-        so it is only to read."""
-        seq = journal.last_seq(game_id)
+        so it is only to read. ``recent``: the position as :meth:`position` takes it (a live fragment that a
+        crowd of phones refetches), else asked of the journal."""
+        if recent:
+            seq = self.position(journal, game_id)
+        else:
+            seq = journal.last_seq(game_id)
+            self.saw(game_id, seq)
         state = self.at_seq(game_id, seq, "state", lambda: self._folded(journal, game_id, seq))
         s = Session(journal, game_id, state=state, fold=False)
         s.lexicon = self.lexicon(s.settings.lexicon, s.settings.lang)

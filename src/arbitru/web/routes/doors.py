@@ -126,6 +126,8 @@ async def events(request: Request) -> Response:
         try:
             while not await request.is_disconnected():
                 seq = await sub.next(15)
+                if seq is not None:
+                    w.saw(gid, seq)  # the page's refetch reads that position at least
                 yield ": keep-alive\n\n" if seq is None else f"event: changed\ndata: {seq}\n\n"
         finally:
             sub.close()

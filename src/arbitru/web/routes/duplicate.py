@@ -411,8 +411,9 @@ def ticking(game: Game) -> int:
 
 
 def _reading(w: Web, j: Journal, gid: str) -> Session:
+    """The game for a live fragment or a join: read at the position the worker knows (:meth:`Web.position`)."""
     try:
-        return w.session(j, gid)
+        return w.session(j, gid, recent=True)
     except JournalError as e:
         raise HTTPException(404, str(e)) from None
 
