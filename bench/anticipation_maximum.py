@@ -26,7 +26,7 @@ from arbitru.formats.anticipation.turns import TurnOrder
 from arbitru.formats.anticipation.variants import TURNS, Settings
 from arbitru.journal.store import Journal
 
-TARGET = 30.0  # seconds for width 1,000 (issue 12)
+TARGET = 30.0  # seconds for width 1,000
 
 
 def replays(lexicon_name: str, draw: object, lots: list[int], line: Line) -> bool:

@@ -28,7 +28,7 @@ for another file such as ENABLE; the installed catalog lists loc-5.0, Romanian o
   positions spread over the set, and its ratio to the compiled one on the same positions (both wall and CPU);
   the placement counts of the two are compared.
 
-Targets (issue 13, set on ENABLE, held here to the English list): all placements <= 0.3 ms and best
+Targets (set on ENABLE, held here to the English list): all placements <= 0.3 ms and best
 placement <= 0.15 ms per position on average, automaton build < 0.5 s. The summary gives PASS/over for wall
 and CPU time; the Romanian and Polish lists are held to the same figures for comparison only. Wall times move
 with the machine's load (the load average is printed); CPU time less so.

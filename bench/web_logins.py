@@ -1,4 +1,4 @@
-"""Memory of the server under 40 logins at once (issue 22: 89 MB → 632 MB before password hashing was bounded).
+"""Memory of the server under 40 logins at once (89 MB → 632 MB before password hashing was bounded).
 
     .venv/bin/python bench/web_logins.py                # 40 concurrent wrong-password logins, one server
     .venv/bin/python bench/web_logins.py --logins 80

@@ -1,4 +1,4 @@
-"""Standings over many games (issue 22 item 8): ``GET /standings`` on a real ``arbitru serve`` on 127.0.0.1 over
+"""Standings over many games: ``GET /standings`` on a real ``arbitru serve`` on 127.0.0.1 over
 a journal of G duplicate games of P players each (moves closed, so every game has results). Times the first
 request (every game read once), reloads while nothing changed, and a reload after one game moved on.
 

@@ -1,4 +1,4 @@
-"""The anticipation maximum (issue 12): beam search against brute force, the bound, the line replayed through
+"""The anticipation maximum: beam search against brute force, the bound, the line replayed through
 the correction, where a player lost points, the computer player, the ``maximum`` event and the CLI."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Nothing stored that replay cannot read, and stored exactly as written (issue 8, items 2 and 3).
+"""Nothing stored that replay cannot read, and stored exactly as written.
 
 At the door (the parsers and the CLI's options), numbers are ASCII digits only, every stored text has a
 bounded length (:data:`arbitru.textinput.LIMITS`), arguments that are not UTF-8 and CSV files that cannot be
@@ -70,7 +70,7 @@ def duplicate_journal(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("digits", NOT_ASCII_DIGITS)
-def test_G_numbers_ascii_helper_refuses_other_digits(digits: str) -> None:
+def test_numbers_ascii_helper_refuses_other_digits(digits: str) -> None:
     assert not digits.isascii() and ascii_number(digits) is None
     with pytest.raises(InputError):
         parse_number(digits, "table")
@@ -78,7 +78,7 @@ def test_G_numbers_ascii_helper_refuses_other_digits(digits: str) -> None:
 
 
 @pytest.mark.parametrize("number", ["²", "①", "١"])
-def test_G_duplicate_player_number_in_ascii_digits(tmp_path: Path, number: str) -> None:
+def test_duplicate_player_number_in_ascii_digits(tmp_path: Path, number: str) -> None:
     path = tmp_path / "dup.db"
     result = invoke("duplicate", "new", "-j", str(path), "--lexicon", DUPLICATE_LIST, "--player", f"{number}:Ana")
     refused(result, "digits 0-9")
@@ -86,7 +86,7 @@ def test_G_duplicate_player_number_in_ascii_digits(tmp_path: Path, number: str) 
 
 
 @pytest.mark.parametrize("digits", NOT_ASCII_DIGITS)
-def test_G_numeric_options_in_ascii_digits(tmp_path: Path, digits: str) -> None:
+def test_numeric_options_in_ascii_digits(tmp_path: Path, digits: str) -> None:
     """click reads Unicode digits with int(): the options' own type refuses them, before anything is stored."""
     path = tmp_path / "dup.db"
     refused(invoke("duplicate", "new", "-j", str(path), "--lexicon", DUPLICATE_LIST, "--seconds", digits),
@@ -97,7 +97,7 @@ def test_G_numeric_options_in_ascii_digits(tmp_path: Path, digits: str) -> None:
     assert invoke("duplicate", "new", "-j", str(path), "--lexicon", DUPLICATE_LIST, "--seconds", " 60").exit_code == 0
 
 
-def test_G_duplicate_synthetic_list_size_in_ascii_digits(tmp_path: Path) -> None:
+def test_duplicate_synthetic_list_size_in_ascii_digits(tmp_path: Path) -> None:
     path = tmp_path / "dup.db"
     refused(invoke("duplicate", "new", "-j", str(path), "--lexicon", "synthetic:²"), "synthetic list size")
     refused(invoke("duplicate", "new", "-j", str(path), "--lexicon", "synthetic:99999999999"), "synthetic")
@@ -150,7 +150,7 @@ def test_RO_5_3_cancel_note_with_a_huge_number_cannot_break_results(tmp_path: Pa
     assert game.replay().results["Ana"].total == 4
 
 
-def test_G_cgp_empty_runs_in_ascii_digits(tmp_path: Path) -> None:
+def test_cgp_empty_runs_in_ascii_digits(tmp_path: Path) -> None:
     words = tmp_path / "words.txt"
     words.write_text("CAT\nAT\n", encoding="utf-8")
     board = tmp_path / "b.cgp"
@@ -163,7 +163,7 @@ def test_G_cgp_empty_runs_in_ascii_digits(tmp_path: Path) -> None:
 # --- bounded lengths ---------------------------------------------------------------------------------------
 
 
-def test_G_every_stored_text_is_bounded(tmp_path: Path) -> None:
+def test_every_stored_text_is_bounded(tmp_path: Path) -> None:
     with Journal(tmp_path / "j.db") as journal:
         game = journal.create_game("duplicate", {})
         with pytest.raises(InputError, match="note"):
@@ -193,12 +193,12 @@ def test_FISE_14_duplicate_slip_fields_bounded(duplicate_journal: Path) -> None:
     ["duplicate", "results", "--game", "x\udcff"],
     ["anticipation", "results", "x\udcff"],
 ])
-def test_G_arguments_that_are_not_utf8_are_refused(tmp_path: Path, args: list[str]) -> None:
+def test_arguments_that_are_not_utf8_are_refused(tmp_path: Path, args: list[str]) -> None:
     refused(invoke(*args, "--db" if args[0] == "anticipation" else "-j", str(tmp_path / "j.db")), "not UTF-8")
     assert event_count(tmp_path / "j.db") == 0
 
 
-def test_G_journal_game_id_with_undecodable_bytes(tmp_path: Path) -> None:
+def test_journal_game_id_with_undecodable_bytes(tmp_path: Path) -> None:
     with Journal(tmp_path / "j.db") as journal, pytest.raises(ArbitruError, match="not UTF-8"):
         journal.game("x\udcff")
 
@@ -268,7 +268,7 @@ def test_RO_5_3_anticipation_slip_keeps_a_cr_inside_a_quoted_field(tmp_path: Pat
 
 
 # what a desk may type in a slip's note: any printable text, spaces, CR and LF included; in its other fields one
-# line (issue 22: a control character in a word or position is refused at the door)
+# line (a control character in a word or position is refused at the door)
 _TEXT = st.text(
     st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="\ufeff") | st.sampled_from(" \r\n\t,;\""),
     max_size=12,

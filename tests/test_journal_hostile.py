@@ -151,7 +151,7 @@ def _cli_sample(journal: Journal, commands: list[list[str]]) -> Callable[[str], 
     return run
 
 
-def test_G_journal_duplicate_replay_never_raises_on_a_stored_event(tmp_path: Path) -> None:
+def test_journal_duplicate_replay_never_raises_on_a_stored_event(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "games.db")
     lexicon = duplicate_lexicon()
     source = duplicate_game(journal).id
@@ -175,7 +175,7 @@ def test_G_journal_duplicate_replay_never_raises_on_a_stored_event(tmp_path: Pat
 
 
 @pytest.mark.parametrize("variant", ["classic", "blind"])
-def test_G_journal_anticipation_replay_never_raises_on_a_stored_event(tmp_path: Path, variant: str) -> None:
+def test_journal_anticipation_replay_never_raises_on_a_stored_event(tmp_path: Path, variant: str) -> None:
     game = anticipation_game(tmp_path)
     journal = game.journal
     if variant == "blind":
@@ -204,7 +204,7 @@ def test_G_journal_anticipation_replay_never_raises_on_a_stored_event(tmp_path: 
     assert cases > 100 and 0 < refused < cases
 
 
-def test_G_journal_game_settings_that_cannot_be_read_are_one_clear_error(tmp_path: Path) -> None:
+def test_journal_game_settings_that_cannot_be_read_are_one_clear_error(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "games.db")
     duplicate = duplicate_game(journal).id
     anticipation = anticipation_game(tmp_path).id

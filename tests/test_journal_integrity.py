@@ -131,7 +131,7 @@ def _worker(db: str, worker: int, count: int, out: str) -> None:
     Path(out).write_text(json.dumps({"acked": acked, "refused": refused, "crashes": crashes}))
 
 
-def test_G_journal_four_writers_200_actions_each_no_broken_game_no_lost_or_replaced_entry(tmp_path, journal_spec):
+def test_journal_four_writers_200_actions_each_no_broken_game_no_lost_or_replaced_entry(tmp_path, journal_spec):
     db = journal_spec
     make_games(db)
     ctx = multiprocessing.get_context("fork")
@@ -200,7 +200,7 @@ def _open_then_next(db: str, barrier, out: str) -> None:
         Path(out).write_text(f"refused {e}")
 
 
-def test_G_journal_two_duplicate_next_at_once_close_one_move_and_draw_one_rack(tmp_path, journal_spec):
+def test_journal_two_duplicate_next_at_once_close_one_move_and_draw_one_rack(tmp_path, journal_spec):
     db = journal_spec
     make_games(db)
     ctx = multiprocessing.get_context("fork")
@@ -246,7 +246,7 @@ def next_forever(db: str) -> None:
 
 
 @pytest.mark.parametrize("attempt", range(3))
-def test_G_journal_kill_during_duplicate_next_leaves_master_and_rack_both_or_neither(tmp_path, attempt, journal_spec):
+def test_journal_kill_during_duplicate_next_leaves_master_and_rack_both_or_neither(tmp_path, attempt, journal_spec):
     rng = random.Random(attempt)
     db = journal_spec
     lines, stderr = run_and_kill(NEXT_CHILD.format(tests=str(TESTS), db=str(db)), rng)
@@ -272,7 +272,7 @@ def test_G_journal_kill_during_duplicate_next_leaves_master_and_rack_both_or_nei
 # --- transactions and actors ---------------------------------------------------------------------------------
 
 
-def test_G_journal_a_failed_action_stores_nothing_and_the_session_stays_right(journal_spec):
+def test_journal_a_failed_action_stores_nothing_and_the_session_stays_right(journal_spec):
     db = journal_spec
     make_games(db)
     session = Session(Journal(db), "dup", dup_lexicon())
@@ -283,7 +283,7 @@ def test_G_journal_a_failed_action_stores_nothing_and_the_session_stays_right(jo
     assert session.game.slips == {} and session.game.last_seq == before
 
 
-def test_G_journal_nested_transactions_join_the_outer_one(journal_spec):
+def test_journal_nested_transactions_join_the_outer_one(journal_spec):
     j = Journal(journal_spec)
     g = j.create_game("duplicate", {})
     with pytest.raises(RuntimeError), j.transaction():
@@ -294,7 +294,7 @@ def test_G_journal_nested_transactions_join_the_outer_one(journal_spec):
     assert j.events(g) == []
 
 
-def test_G_journal_every_event_has_its_actor(journal_spec, monkeypatch):
+def test_journal_every_event_has_its_actor(journal_spec, monkeypatch):
     monkeypatch.setenv("ARBITRU_ACTOR", "desk:Ana")
     j = Journal(journal_spec)
     g = j.create_game("duplicate", {})
@@ -310,7 +310,7 @@ def test_G_journal_every_event_has_its_actor(journal_spec, monkeypatch):
         Journal(journal_spec, actor="bad\udcff")
 
 
-def test_G_journal_an_older_journal_gains_the_actor_column_and_keeps_its_events(tmp_path):
+def test_journal_an_older_journal_gains_the_actor_column_and_keeps_its_events(tmp_path):
     path = tmp_path / "old.db"
     db = sqlite3.connect(path)
     db.executescript(
@@ -329,7 +329,7 @@ def test_G_journal_an_older_journal_gains_the_actor_column_and_keeps_its_events(
         j.db.execute("DELETE FROM event")
 
 
-def test_G_journal_optimistic_append_refused_when_the_game_changed(journal_spec):
+def test_journal_optimistic_append_refused_when_the_game_changed(journal_spec):
     j = Journal(journal_spec)
     g = j.create_game("duplicate", {})
     j.append(g, "x", {})
@@ -363,7 +363,7 @@ def _raw_insert(db: Path, game: str, kind: str, payload: bytes | str) -> None:
     ],
     ids=["non-utf8", "bad-json", "not-object", "missing-field-group", "missing-field-master"],
 )
-def test_G_journal_damaged_event_is_one_clear_error_naming_game_and_event(tmp_path, game, kind, payload, message):
+def test_journal_damaged_event_is_one_clear_error_naming_game_and_event(tmp_path, game, kind, payload, message):
     db = tmp_path / "d.db"
     make_games(db)
     _raw_insert(db, game, kind, payload)
@@ -385,7 +385,7 @@ def test_G_journal_damaged_event_is_one_clear_error_naming_game_and_event(tmp_pa
 
 
 @pytest.mark.parametrize("damage", ["zeroed-page", "flipped-bytes"])
-def test_G_journal_damaged_pages_are_reported_not_a_traceback(tmp_path, damage):
+def test_journal_damaged_pages_are_reported_not_a_traceback(tmp_path, damage):
     db = tmp_path / "p.db"
     make_games(db)
     with Journal(db) as j:
@@ -415,7 +415,7 @@ def test_G_journal_damaged_pages_are_reported_not_a_traceback(tmp_path, damage):
 # --- export, import, copy ---------------------------------------------------------------------------------------
 
 
-def test_G_journal_export_import_round_trip_keeps_every_event_as_stored(tmp_path, journal_spec):
+def test_journal_export_import_round_trip_keeps_every_event_as_stored(tmp_path, journal_spec):
     db = journal_spec
     make_games(db)
     with Journal(db, actor="desk:1") as j:
@@ -438,7 +438,7 @@ def test_G_journal_export_import_round_trip_keeps_every_event_as_stored(tmp_path
     assert again.exit_code == 2 and "exists already" in again.output
 
 
-def test_G_journal_import_of_a_game_that_does_not_replay_stores_nothing(tmp_path, journal_spec):
+def test_journal_import_of_a_game_that_does_not_replay_stores_nothing(tmp_path, journal_spec):
     db = journal_spec
     make_games(db)
     with Journal(db) as j:
@@ -455,8 +455,8 @@ def test_G_journal_import_of_a_game_that_does_not_replay_stores_nothing(tmp_path
     assert target.game_ids() == []
 
 
-def test_G_journal_import_keeps_the_doors_limits(tmp_path, journal_spec):
-    """An export edited by hand cannot carry what the door refuses (issue 8): a 5,000-digit note, a kind of
+def test_journal_import_keeps_the_doors_limits(tmp_path, journal_spec):
+    """An export edited by hand cannot carry what the door refuses: a 5,000-digit note, a kind of
     10,000 characters; one error line, nothing stored."""
     db = journal_spec
     make_games(db)
@@ -482,7 +482,7 @@ def test_G_journal_import_keeps_the_doors_limits(tmp_path, journal_spec):
      '{"kind": "arbitru-journal-game", "version": 1, "id": "g", "format": "duplicate", "created": "x", '
      '"settings": {}}\n{"seq": "1"}'],
 )
-def test_G_journal_a_broken_export_file_is_one_clear_error(tmp_path, text):
+def test_journal_a_broken_export_file_is_one_clear_error(tmp_path, text):
     src = tmp_path / "bad.jsonl"
     src.write_text(text)
     result = CliRunner().invoke(cli, ["journal", "import", str(tmp_path / "t.db"), str(src)])
@@ -491,7 +491,7 @@ def test_G_journal_a_broken_export_file_is_one_clear_error(tmp_path, text):
         assert j.game_ids() == []
 
 
-def test_G_journal_copy_replays_identically_on_both_sides(tmp_path, journal_spec):
+def test_journal_copy_replays_identically_on_both_sides(tmp_path, journal_spec):
     db = journal_spec
     make_games(db)
     with Journal(db) as src, Journal(tmp_path / "copy.db") as dst:
@@ -515,7 +515,7 @@ def _simulated_anticipation_game(journal: Journal) -> str:
     return game.id
 
 
-def test_G_journal_copy_sqlite_to_postgresql_and_back_replays_identically(tmp_path, pg_server):
+def test_journal_copy_sqlite_to_postgresql_and_back_replays_identically(tmp_path, pg_server):
     """The 200-player simulated anticipation game and a sample of seeded duplicate games, copied SQLite →
     PostgreSQL → SQLite: every replay (results included) has the same digest on the three stores."""
     first = Journal(tmp_path / "first.db")
@@ -529,7 +529,7 @@ def test_G_journal_copy_sqlite_to_postgresql_and_back_replays_identically(tmp_pa
     assert len(there) == 13 and sum(a.events for a, _ in there) > 2800
 
 
-def test_G_journal_postgresql_commits_are_announced_to_listeners_in_other_processes(pg_server):
+def test_journal_postgresql_commits_are_announced_to_listeners_in_other_processes(pg_server):
     from arbitru.journal.backends import listen
 
     dsn = pg_server.new_database()

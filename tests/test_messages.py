@@ -1,4 +1,4 @@
-"""Every word in the reader's language (issue 19, item 2): the library's verdicts, refusals, notes and
+"""Every word in the reader's language: the library's verdicts, refusals, notes and
 announcements are messages with values, said in English by the CLI and in each catalog's language by the pages."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ SHARED = {"anulez", "turul", "pas", "scrabble", "program", "valid", "blank", "jo
 #: words that are the same in a language and in English
 SAME = {
     "fr": {"minute", "minutes", "score", "maximum", "place", "change", "points", "stock", "position", "positions",
-           "table", "note", "total", "club", "final", "journal", "projection", "lots", "tables"},
+           "table", "note", "total", "club", "final", "journal", "projection", "lots", "tables", "code"},
     "es": {"total", "club", "final"},
     "ro": {"minute", "total", "note", "final"},
     "pl": {"ranking"},

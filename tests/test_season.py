@@ -1,4 +1,4 @@
-"""The season (issue 18): registry, tournaments, general tables (FISE-15), championships (RO-6.6), ratings
+"""The season: registry, tournaments, general tables (FISE-15), championships (RO-6.6), ratings
 (FISE-21, FISE-22), seating by the registry's rating (RO-5.1), through the library."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The season on the CLI (issue 18): ``arbitru registry``, ``tournament``, ``championship``, ``ratings``."""
+"""The season on the CLI: ``arbitru registry``, ``tournament``, ``championship``, ``ratings``."""
 
 from __future__ import annotations
 

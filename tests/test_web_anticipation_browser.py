@@ -262,7 +262,7 @@ def train_turn(phone: Page, turn: int, group: int, placement: tuple[str, str, st
 
 
 def test_training_alone_on_a_phone(browser, tmp_path):
-    """Issue 12, item 4: a player alone on a phone plays a past game's draw again: the groups and the analysis
+    """A player alone on a phone plays a past game's draw again: the groups and the analysis
     clock, the lots one by one with their turn timers, each slip corrected at once, then his game beside the
     computer player and the maximum, turn by turn."""
     words = tmp_path / "test-ro.txt"
@@ -273,7 +273,7 @@ def test_training_alone_on_a_phone(browser, tmp_path):
         past = AnticipationGame.create(j, Settings(lexicon=str(words)), Draw(groups_with(GROUPS), "manual"))
         for turn, group in enumerate((2, 3), 1):
             past.draw_lot(turn, group)
-        past.draw_all_lots()  # only a game that is over is played again (issue 22)
+        past.draw_all_lots()  # only a game that is over is played again
         past.publish("final", confirmed=True)  # no provisional stage first (RO-5.5.j)
     with running_server(db) as base:
         phone = new_page(browser, base, PHONE, mobile=True)

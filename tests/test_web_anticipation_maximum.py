@@ -1,4 +1,4 @@
-"""The anticipation maximum in the web app (issue 12): the arbiter computes it from the review page, and the
+"""The anticipation maximum in the web app: the arbiter computes it from the review page, and the
 results page and the printable ranking show it with each player's total as a percentage of it."""
 
 from __future__ import annotations

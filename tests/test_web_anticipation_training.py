@@ -1,4 +1,4 @@
-"""Training alone at anticipation (issue 12, item 4): the library's training game, and its pages over HTTP.
+"""Training alone at anticipation: the library's training game, and its pages over HTTP.
 
 The trainee sees the 15 groups at once with the analysis timer (RO-4.3), draws the lots one by one (each turn's
 timer starts with its lot), hands in each slip and sees it corrected at once (RO-6.1 verdicts, what the group
@@ -47,7 +47,7 @@ def past_game(site, over: bool = True) -> str:  # type: ignore[no-untyped-def]
         game = AnticipationGame(j, gid)
         for turn, group in enumerate(PAST_LOTS, 1):
             game.draw_lot(turn, group)
-        if over:  # only a game that is over is played again (issue 22)
+        if over:  # only a game that is over is played again
             game.draw_all_lots()
             game.publish("final", confirmed=True)  # no provisional stage first (RO-5.5.j)
     return gid

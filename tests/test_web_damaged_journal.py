@@ -1,4 +1,4 @@
-"""Finding (issue 22): a damaged journal served as if whole. With one page of the SQLite file damaged, ``serve``
+"""Finding: a damaged journal served as if whole. With one page of the SQLite file damaged, ``serve``
 showed a truncated game without a word and accepted new events onto it. Now the damaged game's pages carry a
 banner saying what is damaged and how to repair it, in the game's language; its writes answer 503 and store
 nothing; every other game keeps working. Real SQLite file, real damage, real HTTP against uvicorn.

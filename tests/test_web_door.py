@@ -1,4 +1,4 @@
-"""A bad request costs only its sender (issue 22, items 1, 2 and 7): every slip is checked completely at the door
+"""A bad request costs only its sender: every slip is checked completely at the door
 before it joins a group commit, one that still fails inside is taken out alone, a retried slip is stored once,
 and no input answers 500.
 """
@@ -170,17 +170,20 @@ def test_desk_slip_with_score_superscript_two_is_refused(site, gid, arbiter):
 
 
 def test_api_openapi_shares_the_doors_limits(site):
+    from arbitru.formats.anticipation.variants import TURNS
     from arbitru.textinput import LIMITS, MAX_INT
 
     spec = site.client().get("/api/openapi.json").json()
     post_ = spec["paths"]["/api/games/{id}/slips"]["post"]
-    schema = post_["requestBody"]["content"]["application/json"]["schema"]["properties"]
+    slips = {s["title"]: s for s in post_["requestBody"]["content"]["application/json"]["schema"]["oneOf"]}
+    schema = slips["duplicate slip"]["properties"]
+    assert slips["anticipation slip"]["properties"]["turn"]["maximum"] == TURNS
     assert schema["word"]["maxLength"] == LIMITS["word"] and schema["position"]["maxLength"] == LIMITS["position"]
     assert schema["move"]["maximum"] == MAX_INT and schema["score"]["maximum"] == MAX_INT
     assert any(p["name"] == "Idempotency-Key" for p in post_["parameters"])
 
 
-# --- no 500 from input (item 7) ---------------------------------------------------------------------------
+# --- no 500 from input ---------------------------------------------------------------------------
 
 
 def test_digits_that_are_not_digits_anticipation_routes_and_desk_score_superscript_two(site):

@@ -1,4 +1,4 @@
-"""Every route and every form field driven with hostile values (issue 22, item 7): no answer is a 5xx, nothing is
+"""Every route and every form field driven with hostile values: no answer is a 5xx, nothing is
 stored from a refused request, and the journal's events stored before stay as they were.
 
 The routes come from the app's route table; the field names from the forms of its pages; each request is sent

@@ -377,7 +377,7 @@ def test_training_alone_master_move_and_percentage(site):
     r = post(c, "/train", {"rules": "fise", "lang": "en", "lexicon": "synthetic:2000", "moves": "2"}, "/train")
     assert r.status_code == 303
     gid = r.headers["location"].rsplit("/", 1)[1]
-    with Journal(store_address(site.db)) as j:  # the training store, not the hall's journal (issue 22)
+    with Journal(store_address(site.db)) as j:  # the training store, not the hall's journal
         s = Session(j, gid)
         s.lexicon = load_lexicon("synthetic:2000", "en")
         top = s.candidates()[0]

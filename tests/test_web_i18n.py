@@ -1,5 +1,5 @@
-"""Every page and printed sheet in the game's language (item 9) with each rulebook's terms; the codes sheet as PDF
-(item 7); every message the templates use translated in every catalog."""
+"""Every page and printed sheet in the game's language with each rulebook's terms; the codes sheet as PDF;
+every message the templates use translated in every catalog."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from arbitru.formats.duplicate.game import Player, Session, Settings
 from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.journal.store import Journal
-from arbitru.web.app import load_lexicon
+from arbitru.lexicons.synthetic import load_lexicon
 from arbitru.web.i18n import LANGUAGES
 from messages_support import VALUES, catalog, library_messages
 from web_anticipation_support import route_messages, template_messages

@@ -1,4 +1,4 @@
-"""Every word in the reader's language (issue 19, item 2), seen in a real browser against the real server: a
+"""Every word in the reader's language, seen in a real browser against the real server: a
 Romanian player's corrected slips on his phone (an inverted position, a cancellation), a Spanish phone's verdicts,
 a Greek and a Polish results page. Screenshots go to ``tests/output/`` (``lang-*.png``)."""
 
@@ -12,8 +12,9 @@ from arbitru.formats.duplicate.game import Player, Session, Settings
 from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal.store import Journal
+from arbitru.lexicons.synthetic import load_lexicon
 from arbitru.web import auth
-from arbitru.web.app import create_app, load_lexicon
+from arbitru.web.app import create_app
 from test_web_anticipation import desk_client, lot, read_all, type_slip
 from test_web_anticipation_browser import OUTPUT, PHONE, browser, new_page, no_horizontal_scroll  # noqa: F401
 from web_anticipation_support import form, groups_text, imported_words

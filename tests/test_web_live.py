@@ -1,4 +1,4 @@
-"""Live pages at scale (issue 20 item 3, issue 22 item 8): a slip wakes only the pages it concerns, an unknown game's
+"""Live pages at scale: a slip wakes only the pages it concerns, an unknown game's
 live events answer 404, and pages read the game from a state kept by journal position (no replay per request)."""
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ def test_standings_reloaded_without_a_change_replay_no_game(tmp_path, monkeypatc
 
 
 def test_phone_fragments_draw_the_hall_once_per_journal_position_and_each_player_once(tmp_path, monkeypatch):
-    from arbitru.web.app import Web
+    from arbitru.web.house import Web
 
     site = make_site(tmp_path)
     gid = make_game(site)

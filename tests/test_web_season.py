@@ -1,4 +1,4 @@
-"""The season's pages over real HTTP requests (issue 18): the public reads the registry, tables and ratings;
+"""The season's pages over real HTTP requests: the public reads the registry, tables and ratings;
 only the arbiter registers and corrects players; renaming a player changes every page."""
 
 from __future__ import annotations

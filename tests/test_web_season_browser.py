@@ -1,4 +1,4 @@
-"""The season's pages in a real browser (Playwright driving Debian's chromium) against the real server (issue 18):
+"""The season's pages in a real browser (Playwright driving Debian's chromium) against the real server:
 a 3-game Romanian tournament for 6 registered players run through the pages — the registry imported, the
 tournament created, five players enrolled, each game created from the tournament's page and played on the
 console (a rack, slips at the desk, the master move, the end), a late entry before game 2, a withdrawal after

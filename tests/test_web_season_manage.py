@@ -1,4 +1,4 @@
-"""The arbiter runs a tournament through the pages (issue 18): creates it, enrols registered players (ticked,
+"""The arbiter runs a tournament through the pages: creates it, enrols registered players (ticked,
 typed, registered on the spot, late), creates its games through the game-creation pages with its players filled
 in (anticipation seated by rating, RO-5.1), withdraws a player (asked, then confirmed); championships too. The
 public gets 401, a stale form 403, a refusal is shown beside its field; nothing is stored from any of them."""
@@ -233,7 +233,7 @@ def test_a_tournaments_pages_are_in_its_language(site, rules, lang, words):
 
 
 def test_standings_never_depend_on_spelling_a_typo_does_not_split_a_player_and_namesakes_do_not_merge(site):
-    """The finding of issue 18: the multi-game standings (``/standings``, ``arbitru duplicate standings``)
+    """A finding of the season's review: the multi-game standings (``/standings``, ``arbitru duplicate standings``)
     matched players by name. A tournament's games are matched by registry id: game 1 written "Ana Pop", the
     record then corrected to "Ana Popa" before game 2, is one player; the two "Ion Pop" (A3, A4) stay two."""
     from click.testing import CliRunner

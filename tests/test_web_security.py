@@ -1,4 +1,4 @@
-"""Issue 22 item 6, issue 19 item 3: sessions ended on the server, the secret out of the journal, throttled
+"""Sessions ended on the server, the secret out of the journal, throttled
 doors with their attempts listed for the arbiter, security headers on every route, the proxy setting, bounded
 live connections. Each test is named after the finding it reproduces."""
 

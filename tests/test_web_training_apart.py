@@ -1,4 +1,4 @@
-"""Issue 22, items 3 and 4: training games apart from the hall, and word lists chosen by name.
+"""Training games apart from the hall, and word lists chosen by name.
 
 Each finding of the issue is reproduced over HTTP as the visitor who found it would (anonymous, another browser,
 hand-crafted forms), then the store's pruning and its refusal to delete from the hall's journal.

@@ -73,7 +73,7 @@ def _listen(base: str, gid: str, found: queue.Queue, stop: threading.Event, cook
                 found.put(("changed", worker))
 
 
-def test_G_journal_several_workers_share_live_updates_through_postgresql(two_workers):
+def test_journal_several_workers_share_live_updates_through_postgresql(two_workers):
     base, site, gid, _server = two_workers
     found: queue.Queue = queue.Queue()
     stop = threading.Event()
@@ -110,7 +110,7 @@ def test_G_journal_several_workers_share_live_updates_through_postgresql(two_wor
     assert told == workers, f"the slip went through worker {sent_by}; pages told: {told} of {workers}"
 
 
-def test_G_journal_a_killed_worker_loses_nothing_acknowledged(two_workers):
+def test_journal_a_killed_worker_loses_nothing_acknowledged(two_workers):
     base, site, gid, _server = two_workers
     acknowledged = []
     pids: set[str] = set()

@@ -16,7 +16,7 @@ SEATING = "Ana,1,Ana Popescu\nBo,2,Bogdan Ionescu\nCleo,3,Carmen Dima\n"
 
 def imported_words(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """The test list imported as ``test-ro-words`` into a home of this test (a list comes in by `arbitru lexicon
-    import`; a page chooses it by name, issue 22), so that a server started from here offers it too."""
+    import`; a page chooses it by name), so that a server started from here offers it too."""
     from anticipation_support import WORDS_RO
     from arbitru.lexicons import catalog
 
@@ -70,4 +70,5 @@ def route_messages() -> set[str]:
     """The anticipation routes' confirmations and refusals (``Text("…")``)."""
     formats = WEB.parent / "formats" / "anticipation"
     return messages(TEXT, [WEB / "routes" / "anticipation.py", WEB / "routes" / "train_anticipation.py",
-                           formats / "hints.py", formats / "notices.py"])
+                           WEB / "anticipation_pages.py", WEB / "forms.py", formats / "hints.py",
+                           formats / "notices.py"])

@@ -66,13 +66,7 @@ def cli(lang: str) -> None:
 
 
 for _module, _attr in AREAS:
-    try:
-        _mod = importlib.import_module(_module)
-    except ModuleNotFoundError as _e:
-        if _e.name != _module:
-            raise
-        continue
-    for _cmd in getattr(_mod, _attr):
+    for _cmd in getattr(importlib.import_module(_module), _attr):
         cli.add_command(_cmd)
 
 

@@ -13,7 +13,18 @@ from typing import Any
 
 import click
 
-from arbitru.cli.common import EVENT, POINTS, SEED, TABLE, Number, OneLineGroup, emit_json, journal_option, read_text
+from arbitru.cli.common import (
+    EVENT,
+    POINTS,
+    SEED,
+    TABLE,
+    Number,
+    OneLineGroup,
+    emit_json,
+    journal_option,
+    json_option,
+    read_text,
+)
 from arbitru.errors import ArbitruError
 from arbitru.formats.anticipation.announce import announcement_script
 from arbitru.formats.anticipation.draw import (
@@ -43,7 +54,6 @@ def _db_option(f: Any) -> Any:
     return journal_option("db")(f)
 
 
-_json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON data.")
 
 
 def _open(db: str, game_id: str) -> AnticipationGame:
@@ -97,7 +107,7 @@ def anticipation() -> None:
 @click.option("--lots", "all_lots", is_flag=True, help="Draw every turn's lot now as well (RO-4.4).")
 @click.option("--no-clock", is_flag=True, help="No visible clock: announce time every 2 minutes (RO-5.5.d).")
 @click.option("--id", "game_id", help="The game's id (default: generated).")
-@_json_option
+@json_option()
 @_db_option
 def new_cmd(
     seed: int | None,
@@ -169,7 +179,7 @@ def new_cmd(
 
 @anticipation.command("show")
 @click.argument("game_id", metavar="GAME")
-@_json_option
+@json_option()
 @_db_option
 def show_cmd(game_id: str, as_json: bool, db: str) -> None:
     """Settings, groups, lots and slips stored so far."""
@@ -214,7 +224,7 @@ def show_cmd(game_id: str, as_json: bool, db: str) -> None:
 
 @anticipation.command("announce")
 @click.argument("game_id", metavar="GAME")
-@click.option("--json", "as_json", is_flag=True, help="The cues as JSON.")
+@json_option("The cues as JSON.")
 @_db_option
 def announce_cmd(game_id: str, as_json: bool, db: str) -> None:
     """The announcement script: groups by the spelling table, second reading, timers (RO-5.2.f–h, RO-5.5)."""
@@ -246,7 +256,7 @@ def announce_cmd(game_id: str, as_json: bool, db: str) -> None:
 @click.option("--arbiter", is_flag=True, help="The arbiter drew the lot (RO-5.3).")
 @click.option("--table", type=TABLE, help="The table whose player drew (default: table = turn).")
 @click.option("--all", "all_lots", is_flag=True, help="Draw every remaining lot now (RO-4.4).")
-@_json_option
+@json_option()
 @_db_option
 def lot_cmd(
     game_id: str,
@@ -279,7 +289,7 @@ def lot_cmd(
 @anticipation.command("players")
 @click.argument("game_id", metavar="GAME")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@_json_option
+@json_option()
 @_db_option
 def players_cmd(game_id: str, file: str, as_json: bool, db: str) -> None:
     """Register the seating: CSV player,table[,name] (RO-5.1)."""
@@ -295,7 +305,7 @@ def players_cmd(game_id: str, file: str, as_json: bool, db: str) -> None:
 @anticipation.command("seat")
 @click.argument("game_id", metavar="GAME")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@_json_option
+@json_option()
 @_db_option
 def seat_cmd(game_id: str, file: str, as_json: bool, db: str) -> None:
     """Seat the players (RO-5.1) from CSV player,rating[,club[,late[,name]]] and register the seating."""
@@ -320,7 +330,7 @@ def seat_cmd(game_id: str, file: str, as_json: bool, db: str) -> None:
 @click.option("--date", default="", help="The game's date as printed (default: today).")
 @click.option("--points", "points_text", default="", help="Final: the ranking points by place, e.g. 25,20,16,13.")
 @click.option("--confirm", is_flag=True, help="Final: publish before the deadline for contests (RO-5.5.j).")
-@_json_option
+@json_option()
 @_db_option
 def publish_cmd(
     game_id: str,
@@ -357,7 +367,7 @@ def publish_cmd(
 @anticipation.command("blind")
 @click.argument("game_id", metavar="GAME")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@_json_option
+@json_option()
 @_db_option
 def blind_cmd(game_id: str, file: str, as_json: bool, db: str) -> None:
     """Store the players' sealed groups (RO-8.4): CSV player,group,letters, 15 rows per player."""
@@ -379,7 +389,7 @@ def blind_cmd(game_id: str, file: str, as_json: bool, db: str) -> None:
 @click.option(
     "--replace", is_flag=True, help="Re-enter slips already stored (the old entries stay in the journal)."
 )
-@_json_option
+@json_option()
 @_db_option
 def slips_cmd(game_id: str, file: str, turn: int | None, replace: bool, as_json: bool, db: str) -> None:
     """Store slips exactly as written (CSV: player,table,turn,position,word,score,turn_total,note)."""
@@ -394,7 +404,7 @@ def slips_cmd(game_id: str, file: str, turn: int | None, replace: bool, as_json:
 @anticipation.command("desk")
 @click.argument("game_id", metavar="GAME")
 @click.option("--turn", type=Number(1, TURNS), help="The turn (default: the last one whose lot is drawn).")
-@_json_option
+@json_option()
 @_db_option
 def desk_cmd(game_id: str, turn: int | None, as_json: bool, db: str) -> None:
     """The slip desk's view of a turn: the slips in, each with the desk's hints (RO-6.2), and who is missing."""
@@ -426,7 +436,7 @@ def desk_cmd(game_id: str, turn: int | None, as_json: bool, db: str) -> None:
 @click.option("--turn", type=Number(1, TURNS), required=True, help="The turn whose slips the notices are about.")
 @click.option("--arbiter", "arbiters", multiple=True,
               help="An arbiter, in the order of the tables announced (RO-5.5.g); repeat for each.")
-@_json_option
+@json_option()
 @_db_option
 def notices_cmd(game_id: str, turn: int, arbiters: tuple[str, ...], as_json: bool, db: str) -> None:
     """What to tell the players during the next turn (RO-5.5.f, h, i), by table, split by arbiter (RO-5.5.g)."""
@@ -449,7 +459,7 @@ def notices_cmd(game_id: str, turn: int, arbiters: tuple[str, ...], as_json: boo
 @click.option(
     "--turn", type=Number(1, TURNS), help="Show this turn only (the correction runs on all)."
 )
-@click.option("--json", "as_json", is_flag=True, help="The turn's verdicts as JSON.")
+@json_option("The turn's verdicts as JSON.")
 @_db_option
 def correct_cmd(game_id: str, turn: int | None, as_json: bool, db: str) -> None:
     """Correct: verification requests first, then every placement's verdict (rule and reason)."""
@@ -478,7 +488,7 @@ def correct_cmd(game_id: str, turn: int | None, as_json: bool, db: str) -> None:
 
 @anticipation.command("results")
 @click.argument("game_id", metavar="GAME")
-@click.option("--json", "as_json", is_flag=True, help="Everything as JSON.")
+@json_option("Everything as JSON.")
 @click.option("--player", help="One player only.")
 @_db_option
 def results_cmd(game_id: str, as_json: bool, player: str | None, db: str) -> None:
@@ -540,7 +550,7 @@ def results_cmd(game_id: str, as_json: bool, player: str | None, db: str) -> Non
 @click.option("--word", help="'as': the word as meant (blanks in lower case).")
 @click.option("--points", type=POINTS, help="'set' penalty or 'adjust' total.")
 @click.option("--event", type=EVENT, help="'discipline': the sanction's event number.")
-@_json_option
+@json_option()
 @_db_option
 def decide_cmd(
     game_id: str,
@@ -586,7 +596,7 @@ def decide_cmd(
 @click.option("--reason", required=True)
 @click.option("--turn", type=Number(1, TURNS),
               help="The turn it was given in (default: after the player's last slip stored).")
-@_json_option
+@json_option()
 @_db_option
 def warn_cmd(game_id: str, player: str, reason: str, turn: int | None, as_json: bool, db: str) -> None:
     """A disciplinary warning: −20; the second eliminates (RO-6.4)."""
@@ -604,7 +614,7 @@ def warn_cmd(game_id: str, player: str, reason: str, turn: int | None, as_json: 
 @click.argument("player")
 @click.option("--reason", required=True)
 @click.option("--turn", type=Number(1, TURNS))
-@_json_option
+@json_option()
 @_db_option
 def eliminate_cmd(game_id: str, player: str, reason: str, turn: int | None, as_json: bool, db: str) -> None:
     """Eliminate a cheater: not corrected, no ranking points (RO-7.1)."""
@@ -620,7 +630,7 @@ def eliminate_cmd(game_id: str, player: str, reason: str, turn: int | None, as_j
 @anticipation.command("board")
 @click.argument("game_id", metavar="GAME")
 @click.argument("player")
-@_json_option
+@json_option()
 @_db_option
 def board_cmd(game_id: str, player: str, as_json: bool, db: str) -> None:
     """A player's board as corrected (invalid and cancelled placements are not on it)."""
@@ -640,7 +650,7 @@ def board_cmd(game_id: str, player: str, as_json: bool, db: str) -> None:
     "--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Directory to write into."
 )
 @click.option("--with-groups", is_flag=True, help="Fill the groups in the annotation forms.")
-@_json_option
+@json_option()
 @_db_option
 def forms_cmd(game_id: str, out_dir: str, with_groups: bool, as_json: bool, db: str) -> None:
     """Write the Annex 3 forms as printable HTML: slips, annotation form, results sheets, ranking (RO-3.3)."""
@@ -658,7 +668,7 @@ def forms_cmd(game_id: str, out_dir: str, with_groups: bool, as_json: bool, db: 
 @click.option("--base-url", default="http://127.0.0.1:8000", show_default=True, help="Address the players use.")
 @click.option("--sheet", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Also write the printable sheet with QR codes (HTML) to this file.")
-@_json_option
+@json_option()
 @_db_option
 def codes_cmd(game_id: str, base_url: str, sheet: str | None, as_json: bool, db: str) -> None:
     """Each seated player's code for the web app (derived: the same every time), and the sheet to hand out."""
@@ -763,14 +773,14 @@ def _slip_lines(turn: int, sv: SlipVerdict) -> list[str]:
 commands = [anticipation]
 
 
-# --- the maximum, losses, the computer player (issue 12) ----------------------------------------------------
+# --- the maximum, losses, the computer player ----------------------------------------------------
 
 
 @anticipation.command("maximum")
 @click.argument("game_id", metavar="GAME")
 @click.option("--beam", type=Number(1, 100_000), default=100, show_default=True, help="Boards kept per turn.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Breaks ties (the search is deterministic).")
-@click.option("--json", "as_json", is_flag=True, help="The line and figures as JSON.")
+@json_option("The line and figures as JSON.")
 @_db_option
 def maximum_cmd(game_id: str, beam: int, seed: int, as_json: bool, db: str) -> None:
     """The best total the groups and lots allowed (a beam search), stored so the results show it."""
@@ -800,7 +810,7 @@ def maximum_cmd(game_id: str, beam: int, seed: int, as_json: bool, db: str) -> N
 @anticipation.command("losses")
 @click.argument("game_id", metavar="GAME")
 @click.option("--player", required=True, help="The player.")
-@click.option("--json", "as_json", is_flag=True, help="As JSON.")
+@json_option("As JSON.")
 @_db_option
 def losses_cmd(game_id: str, player: str, as_json: bool, db: str) -> None:
     """Turn by turn: what the player scored and the best the group allowed on his own board."""
@@ -826,7 +836,7 @@ def losses_cmd(game_id: str, player: str, as_json: bool, db: str) -> None:
 @anticipation.command("computer")
 @click.argument("game_id", metavar="GAME")
 @click.option("--seed", type=SEED, default=0, show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="As JSON.")
+@json_option("As JSON.")
 @_db_option
 def computer_cmd(game_id: str, seed: int, as_json: bool, db: str) -> None:
     """The computer player's game: it knows the groups, not the lots to come."""

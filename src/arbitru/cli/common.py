@@ -73,7 +73,7 @@ class OneLineGroup(click.Group):
 
 class Number(click.IntRange):
     """A whole number in a range, written in ASCII digits: click's ``int()`` also reads ``١٠`` and other Unicode
-    digits, which the door refuses everywhere else (issue 8)."""
+    digits, which the door refuses everywhere else."""
 
     name = "number"
 
@@ -103,6 +103,11 @@ EVENT = Number(1, 2**63 - 1)
 def emit_json(obj: Any) -> None:
     """One JSON object on one line, non-ASCII letters as they are."""
     click.echo(json.dumps(obj, ensure_ascii=False))
+
+
+def json_option(help: str = "Print the result as JSON data.") -> Callable[[Decorated], Decorated]:
+    """``--json``: the command prints its result as one JSON object (:func:`emit_json`) into ``as_json``."""
+    return click.option("--json", "as_json", is_flag=True, help=help)
 
 
 DEFAULT_JOURNAL = "arbitru.db"

@@ -13,9 +13,10 @@ from typing import Any
 
 import click
 
-from arbitru.cli.common import BONUS, MOVE, POINTS, Number, OneLineGroup, emit_json, read_text
+from arbitru.cli.common import BONUS, MOVE, POINTS, Number, OneLineGroup, emit_json, json_option, read_text
 from arbitru.cli.common import journal_option as common_journal_option
 from arbitru.engine.tiles import alphabet
+from arbitru.formats import DUPLICATE
 from arbitru.formats.duplicate import export, gcg, racks, results
 from arbitru.formats.duplicate.game import (
     ENGINES,
@@ -53,7 +54,6 @@ def _open(journal: str, game: str | None, with_lexicon: bool = True) -> Session:
 
 journal_option = common_journal_option()
 game_option = click.option("--game", "-g", default=None, help="Game id (default: the latest duplicate game).")
-json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON data.")
 
 
 @click.group(cls=OneLineGroup)
@@ -113,7 +113,7 @@ def duplicate() -> None:
     help="The players from CSV number,name[,table] (a pair: A + B), as the web's form takes them.",
 )
 @click.option("--title", default="", help="Title of the game for the results.")
-@json_option
+@json_option()
 def new(
     journal: str,
     rules_name: str,
@@ -252,7 +252,7 @@ def _show_step(session: Session, step: Step, as_json: bool) -> None:
     default=None,
     help="Place this move as master instead (FISE-16: a weaker one stays), e.g. 'H8 CASA'.",
 )
-@json_option
+@json_option()
 def next_(
     journal: str,
     game: str | None,
@@ -271,7 +271,7 @@ def next_(
 @duplicate.command()
 @journal_option
 @game_option
-@json_option
+@json_option()
 def ties(journal: str, game: str | None, as_json: bool) -> None:
     """List the tied top moves for the rack on the stand, in tie-break order (FISE-7, GR-5E)."""
     session = _open(journal, game)
@@ -307,7 +307,7 @@ def ties(journal: str, game: str | None, as_json: bool) -> None:
 @journal_option
 @game_option
 @click.option("--draw", "drawn", default=None, help="The new rack drawn in the hall (hand racks).")
-@json_option
+@json_option()
 def new_rack(journal: str, game: str | None, drawn: str | None, as_json: bool) -> None:
     """Replace the rack on the stand with a new one (FISE-16)."""
     session = _open(journal, game, with_lexicon=False)
@@ -370,7 +370,7 @@ def _show_verdicts(verdicts: list[Verdict]) -> None:
 @click.option(
     "--replace", is_flag=True, help="Re-enter slips already stored (the old entries stay in the journal)."
 )
-@json_option
+@json_option()
 def slips(
     journal: str,
     game: str | None,
@@ -416,7 +416,7 @@ def slips(
 @click.option(
     "--rule", "rule_id", type=click.Choice(["FISE-16", "GR-5D"]), default="FISE-16", show_default=True
 )
-@json_option
+@json_option()
 def rule(journal: str, game: str | None, word: str, valid: bool, reason: str, rule_id: str, as_json: bool) -> None:
     """Rule on a word after the fact: scores change, the board does not (FISE-16, GR-5D)."""
     session = _open(journal, game, with_lexicon=False)
@@ -434,7 +434,7 @@ def rule(journal: str, game: str | None, word: str, valid: bool, reason: str, ru
 @click.option(
     "--after", type=Number(0, MOVE.max), default=None, help="Last move played (default: moves closed)."
 )
-@json_option
+@json_option()
 def withdraw(journal: str, game: str | None, player: str, after: int | None, as_json: bool) -> None:
     """A player leaves the game: 0 for the remaining moves (GR-7)."""
     session = _open(journal, game, with_lexicon=False)
@@ -451,7 +451,7 @@ def withdraw(journal: str, game: str | None, player: str, after: int | None, as_
 @journal_option
 @game_option
 @click.argument("reason")
-@json_option
+@json_option()
 def end_(journal: str, game: str | None, reason: str, as_json: bool) -> None:
     """End the game now (FISE-13: the referee says so)."""
     session = _open(journal, game, with_lexicon=False)
@@ -465,7 +465,7 @@ def end_(journal: str, game: str | None, reason: str, as_json: bool) -> None:
 @duplicate.command()
 @journal_option
 @game_option
-@json_option
+@json_option()
 def show(journal: str, game: str | None, as_json: bool) -> None:
     """Show the board, the rack, the move and the clock of the game (FISE-2)."""
     session = _open(journal, game, with_lexicon=False)
@@ -513,7 +513,7 @@ def _out(text: str, out: str | None) -> None:
 @click.option("--format", "fmt", type=click.Choice(export.FORMATS), default="text", show_default=True)
 @click.option("--player", default=None, help="Print this player's record sheet (FISE-6b).")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write to a file.")
-@click.option("--json", "as_json", is_flag=True, help="The results as JSON data (the same as --format json).")
+@json_option("The results as JSON data (the same as --format json).")
 def results_(
     journal: str, game: str | None, fmt: str, player: str | None, out: str | None, as_json: bool
 ) -> None:
@@ -544,7 +544,7 @@ def results_(
     "--format", "fmt", type=click.Choice(["gcg", *export.FORMATS]), default="gcg", show_default=True
 )
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write to a file.")
-@click.option("--json", "as_json", is_flag=True, help="The results as JSON data (the same as --format json).")
+@json_option("The results as JSON data (the same as --format json).")
 def export_(journal: str, game: str | None, fmt: str, out: str | None, as_json: bool) -> None:
     """Export the master moves as GCG (Quackle, Macondo, Woogles) or the results as CSV, HTML, text or JSON."""
     fmt = "json" if as_json else fmt
@@ -563,12 +563,12 @@ def export_(journal: str, game: str | None, fmt: str, out: str | None, as_json: 
     "--method", type=click.Choice(results.STANDING_METHODS), default="mean-place", show_default=True
 )
 @click.option("--format", "fmt", type=click.Choice(["text", "csv"]), default="text", show_default=True)
-@json_option
+@json_option()
 def standings_(journal: str, games: tuple[str, ...], method: str, fmt: str, as_json: bool) -> None:
     """Standings over several games: mean place (absent = last) or mean percentage (FISE-15); a tournament's
     players are matched by registry id, others by name."""
     with Journal(journal) as j:
-        ids = list(games) or [g.id for g in j.games("duplicate")]
+        ids = list(games) or [g.id for g in j.games(DUPLICATE.name)]
         registered = tournament.registered_players(j, ids)  # a tournament's players: by registry id
     found = []
     for gid in ids:
@@ -592,7 +592,7 @@ def standings_(journal: str, games: tuple[str, ...], method: str, fmt: str, as_j
 @click.option("--moves", type=MOVE, default=None)
 @click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
 @click.option("--engine", type=click.Choice(ENGINES), default="compiled", show_default=True)
-@json_option
+@json_option()
 def play(
     auto: bool,
     journal: str | None,

@@ -16,7 +16,7 @@ from typing import TypedDict
 
 import click
 
-from arbitru.cli.common import SEED, TOP, Number, OneLineCommand, emit_json
+from arbitru.cli.common import SEED, TOP, Number, OneLineCommand, emit_json, json_option
 from arbitru.engine import movegen
 from arbitru.engine.board import Board
 from arbitru.engine.layout import ROW_LETTERS, SIZE
@@ -37,7 +37,6 @@ lexicon_option = click.option(
 lang_option = click.option(
     "--lang", type=click.Choice(LANGUAGES), help="Tile set (default: the word list's language, else ro)."
 )
-json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 convention_option = click.option(
     "--convention",
     type=click.Choice(CONVENTIONS),
@@ -179,7 +178,7 @@ def list_line(found: catalog.ListInfo) -> str:
 @click.command("check", cls=OneLineCommand)
 @lexicon_option
 @lang_option
-@json_option
+@json_option("Machine-readable output.")
 @click.argument("words", nargs=-1, required=True)
 def check_cmd(lexicon_name: str | None, lang: str | None, as_json: bool, words: tuple[str, ...]) -> None:
     """Is each WORD in the word list? Diacritics fold as the language says (Romanian: G-6)."""
@@ -233,7 +232,7 @@ class WordLine(TypedDict):
     "--rack", "rack_text", metavar="RACK", help="Check the new tiles against this rack (? = blank)."
 )
 @convention_option
-@json_option
+@json_option("Machine-readable output.")
 def score_cmd(
     lexicon_name: str | None,
     lang: str | None,
@@ -334,7 +333,7 @@ def print_moves(records: list[dict[str, object]]) -> None:
 )
 @engine_option
 @convention_option
-@json_option
+@json_option("Machine-readable output.")
 def moves_cmd(
     lexicon_name: str | None,
     lang: str | None,
@@ -402,7 +401,7 @@ def draw_group(board: Board, seed: int) -> Rack:
 )
 @engine_option
 @click.option("--color/--no-color", default=None, help="Colour the best placement (default: on a terminal).")
-@json_option
+@json_option("Machine-readable output.")
 def demo_cmd(
     seed: int | None,
     rack_text: str | None,

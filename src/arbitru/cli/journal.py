@@ -11,14 +11,16 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import click
 
-from arbitru.cli.common import OneLineGroup, emit_json, journal_option
+from arbitru.cli.common import OneLineGroup, emit_json, journal_option, json_option
 from arbitru.errors import ArbitruError, JournalError
+from arbitru.formats import ANTICIPATION, DUPLICATE, Format, format_of
 from arbitru.journal.backends import journal_exists
 from arbitru.journal.store import Event, GameInfo, Journal
 
@@ -44,10 +46,9 @@ def replay_game(journal: Journal, game_id: str) -> Replayed:
     """
     info = journal.game(game_id)
     try:
-        if info.format == "duplicate":
-            digest, events = _duplicate_digest(journal, game_id)
-        elif info.format == "anticipation":
-            digest, events = _anticipation_digest(journal, game_id)
+        fmt = format_of(info)
+        if fmt is not None:
+            digest, events = DIGESTS[fmt](journal, game_id)
         elif info.format in ("registry", "tournament", "championship"):
             digest, events = _season_digest(journal, game_id, info.format)
         else:
@@ -59,7 +60,7 @@ def replay_game(journal: Journal, game_id: str) -> Replayed:
 
 
 def _season_digest(journal: Journal, game_id: str, format: str) -> tuple[str, int]:
-    """The registry, a tournament or a championship folded from its events (issue 18)."""
+    """The registry, a tournament or a championship folded from its events."""
     from arbitru.season import championship, registry, tournament
 
     state: object
@@ -89,6 +90,13 @@ def _anticipation_digest(journal: Journal, game_id: str) -> tuple[str, int]:
 
     state = AnticipationGame(journal, game_id).replay()
     return state.digest(), state.last_seq
+
+
+#: each format's digest of its replayed game
+DIGESTS: dict[Format, Callable[[Journal, str], tuple[str, int]]] = {
+    DUPLICATE: _duplicate_digest,
+    ANTICIPATION: _anticipation_digest,
+}
 
 
 # --- export and import -------------------------------------------------------------------------------------
@@ -202,7 +210,7 @@ def journal() -> None:
 @journal.command()
 @click.argument("file", required=False)
 @journal_option()
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON data.")
+@json_option("Print the report as JSON data.")
 def check(file: str | None, journal: str, as_json: bool) -> None:
     """SQLite's integrity check, then a full replay of every game; exit 1 when anything is damaged."""
     path = file or journal
@@ -242,7 +250,7 @@ def check(file: str | None, journal: str, as_json: bool) -> None:
 @click.argument("file")
 @click.option("--game", "-g", "game_id", required=True, help="The game to export.")
 @click.option("--out", type=click.Path(dir_okay=False, allow_dash=True), default="-", help="Where (default: stdout).")
-@click.option("--json", "as_json", is_flag=True, help="The export is JSON lines already; this says so.")
+@json_option("The export is JSON lines already; this says so.")
 def export_cmd(file: str, game_id: str, out: str, as_json: bool) -> None:
     """Write one game as JSON lines: the game, then every event as stored (a backup any tool can read)."""
     with _existing(file) as j:
@@ -253,7 +261,7 @@ def export_cmd(file: str, game_id: str, out: str, as_json: bool) -> None:
 @journal.command(name="import")
 @click.argument("file")
 @click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON data.")
+@json_option("Print the result as JSON data.")
 def import_cmd(file: str, source: str, as_json: bool) -> None:
     """Store a game exported as JSON lines (SOURCE, or - for stdin) in the journal FILE, all or nothing."""
     text = _read(source)
@@ -274,7 +282,7 @@ def _replayed_dict(r: Replayed) -> dict[str, Any]:
 @click.argument("source")
 @click.argument("target")
 @click.option("--game", "-g", "games", multiple=True, help="Only these games (default: all).")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON data.")
+@json_option("Print the result as JSON data.")
 def copy_cmd(source: str, target: str, games: tuple[str, ...], as_json: bool) -> None:
     """Copy games from one journal to another, each replayed on both sides and compared."""
     with _existing(source) as src, Journal(target) as dst:

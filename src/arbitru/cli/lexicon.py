@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from arbitru.cli.common import OneLineCommand, OneLineGroup, emit_json
+from arbitru.cli.common import OneLineCommand, OneLineGroup, emit_json, json_option
 from arbitru.engine.tiles import LANGUAGES
 from arbitru.lexicons import catalog
 
@@ -23,7 +23,7 @@ def lexicon() -> None:
 
 
 @lexicon.command("list", cls=OneLineCommand)
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per list.")
+@json_option("One JSON object per list.")
 def list_cmd(as_json: bool) -> None:
     """The known word lists: built-in (installed or not) and imported."""
     rows = catalog.list_lexicons()
@@ -46,7 +46,7 @@ def list_cmd(as_json: bool) -> None:
 @lexicon.command("install", cls=OneLineCommand)
 @click.argument("names", nargs=-1)
 @click.option("--quiet", is_flag=True, help="Say nothing about lists already installed.")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per list.")
+@json_option("One JSON object per list.")
 def install_cmd(names: tuple[str, ...], quiet: bool, as_json: bool) -> None:
     """Fetch and compile built-in lists (all by default); lists already built are skipped."""
     done = catalog.install(list(names) or None, quiet=quiet, echo=lambda line: click.echo(line, err=True))
@@ -61,7 +61,7 @@ def install_cmd(names: tuple[str, ...], quiet: bool, as_json: bool) -> None:
 @click.option("--name", required=True, help="Name in the catalog, e.g. loc-7.0.")
 @click.option("--official", is_flag=True, help="Mark it as a list a federation published.")
 @click.option("--default", "make_default", is_flag=True, help="Use it from now on when no list is named.")
-@click.option("--json", "as_json", is_flag=True, help="The list's record as JSON.")
+@json_option("The list's record as JSON.")
 def import_cmd(file: str, lang: str, name: str, official: bool, make_default: bool, as_json: bool) -> None:
     """Compile a one-word-per-line UTF-8 file into the catalog (next year's LOC, say)."""
     info = catalog.import_list(Path(file), lang, name, official=official)
@@ -72,7 +72,7 @@ def import_cmd(file: str, lang: str, name: str, official: bool, make_default: bo
 
 @lexicon.command("default", cls=OneLineCommand)
 @click.argument("name")
-@click.option("--json", "as_json", is_flag=True, help="The list's record as JSON.")
+@json_option("The list's record as JSON.")
 def default_cmd(name: str, as_json: bool) -> None:
     """Make the installed list NAME its language's default (RO-2: the arbiter picks the list)."""
     info = catalog.set_default(name)
@@ -84,7 +84,7 @@ def default_cmd(name: str, as_json: bool) -> None:
 
 @lexicon.command("build", cls=OneLineCommand)
 @click.argument("name")
-@click.option("--json", "as_json", is_flag=True, help="The list's record as JSON.")
+@json_option("The list's record as JSON.")
 def build_cmd(name: str, as_json: bool) -> None:
     """Rebuild one list from its source (package or imported file)."""
     _report(catalog.build(name), as_json)

@@ -7,12 +7,14 @@ from pathlib import Path
 
 import click
 
-from arbitru.cli.common import Number, OneLineGroup, emit_json, journal_option, read_text
+from arbitru.cli.common import Number, OneLineGroup, emit_json, journal_option, json_option, read_text
 from arbitru.engine.tiles import LANGUAGES
+from arbitru.formats import DUPLICATE
 from arbitru.journal.store import Journal
 from arbitru.season import championship, csvfile, ratings, registry, tournament
 from arbitru.season.registry import Entry, RegistryError
-from arbitru.season.table import METHODS, TIE_ORDER, Row, general_table, table_csv, table_text
+from arbitru.season.table import TIE_ORDER, Row, general_table, table_csv, table_text
+from arbitru.season.tournament import METHODS
 from arbitru.textinput import InputError, parse_signed
 
 YEAR = Number(1850, 2200)
@@ -66,7 +68,7 @@ def registry_() -> None:
 @click.option("--category", "categories", multiple=True, help="An age category, series or division (repeatable).")
 @click.option("--rating", "rating_pairs", multiple=True, help="SYSTEM=VALUE, e.g. elod=1850 (repeatable).")
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def registry_add(name: str, licence: str, federation: str, club: str, born: int | None, categories: tuple[str, ...],
                  rating_pairs: tuple[str, ...], journal: str, as_json: bool) -> None:
     """Register one player."""
@@ -82,7 +84,7 @@ def registry_add(name: str, licence: str, federation: str, club: str, born: int 
 @click.option("--map", "maps", multiple=True, help=MAP_HELP)
 @click.option("--rating-system", default="elod", show_default=True, help="What a 'rating' column rates.")
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def registry_import(file: str, maps: tuple[str, ...], rating_system: str, journal: str, as_json: bool) -> None:
     """Register every player of a CSV file (header line; UTF-8, with or without BOM), all or none."""
     text = read_text(file)
@@ -98,7 +100,7 @@ def registry_import(file: str, maps: tuple[str, ...], rating_system: str, journa
 @click.option("--federation", default="", help="Whose licence ids the list gives.")
 @click.option("--register", "register_unknown", is_flag=True, help="Register players not yet in the registry.")
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def registry_rating_list(file: str, system: str, date: str, federation: str, register_unknown: bool,
                          journal: str, as_json: bool) -> None:
     """Import a federation's published rating list (CSV: licence, name, rating): the season starts from it."""
@@ -115,7 +117,7 @@ def registry_rating_list(file: str, system: str, date: str, federation: str, reg
 
 @registry_.command("list")
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def registry_list(journal: str, as_json: bool) -> None:
     """Every record (merged ones point at the record kept)."""
     with Journal(journal) as j:
@@ -131,7 +133,7 @@ def registry_list(journal: str, as_json: bool) -> None:
 @registry_.command("export")
 @click.option("-o", "--output", default=None, help="Write to this file (default: standard output).")
 @journal_option()
-@click.option("--json", "as_json", is_flag=True, help="The records as JSON (the ones not merged), not CSV.")
+@json_option("The records as JSON (the ones not merged), not CSV.")
 def registry_export(output: str | None, journal: str, as_json: bool) -> None:
     """The registry as CSV (a spreadsheet opens it safely), or as JSON: the records the CSV holds."""
     with Journal(journal) as j:
@@ -154,7 +156,7 @@ def registry_export(output: str | None, journal: str, as_json: bool) -> None:
 @click.option("--rating", "rating_pairs", multiple=True, help="SYSTEM=VALUE (replaces the record's ratings).")
 @click.option("--reason", default="")
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def registry_correct(player: str, name: str | None, licence: str | None, federation: str | None, club: str | None,
                      born: int | None, categories: tuple[str, ...], rating_pairs: tuple[str, ...], reason: str,
                      journal: str, as_json: bool) -> None:
@@ -180,7 +182,7 @@ def registry_correct(player: str, name: str | None, licence: str | None, federat
 @click.argument("into")
 @click.option("--reason", default="")
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def registry_merge(player: str, into: str, reason: str, journal: str, as_json: bool) -> None:
     """Two records of one person: PLAYER's results count for INTO in every table from now on."""
     with Journal(journal) as j:
@@ -204,14 +206,14 @@ def tournament_() -> None:
 @click.option("--place", default="")
 @click.option("--organiser", default="")
 @click.option("--rules", type=click.Choice(tournament.RULE_SETS), default="fise", show_default=True)
-@click.option("--format", "game_format", type=click.Choice(tournament.GAME_FORMATS), default="duplicate",
+@click.option("--format", "game_format", type=click.Choice(tournament.GAME_FORMATS), default=DUPLICATE.name,
               show_default=True)
 @click.option("--method", type=click.Choice(METHODS), default=None, help="The general table's method (FISE-15).")
 @click.option("--lang", type=click.Choice(LANGUAGES), default=None,
               help="The language of its pages and games (default: the rule set's).")
 @click.option("--id", "tournament_id", default=None)
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def tournament_create(name: str, start: str, end: str, place: str, organiser: str, rules: str, game_format: str,
                       method: str | None, lang: str | None, tournament_id: str | None, journal: str,
                       as_json: bool) -> None:
@@ -228,7 +230,7 @@ def tournament_create(name: str, start: str, end: str, place: str, organiser: st
 @click.option("--new", "new_names", multiple=True, help="Register a player on the spot by name (repeatable).")
 @click.option("--late", is_flag=True, help="Came after the seating was fixed (RO-5.1: last tables).")
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def tournament_enrol(tournament_id: str, players: tuple[str, ...], new_names: tuple[str, ...], late: bool,
                      journal: str, as_json: bool) -> None:
     """Enrol registered PLAYERS (registry ids) and new ones, all or none."""
@@ -242,7 +244,7 @@ def tournament_enrol(tournament_id: str, players: tuple[str, ...], new_names: tu
 @click.argument("player")
 @click.option("--after", type=GAMES, default=None, help="The last game he plays (default: the games so far).")
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def tournament_withdraw(tournament_id: str, player: str, after: int | None, journal: str, as_json: bool) -> None:
     """A player withdraws: he plays no later game of the tournament."""
     with Journal(journal) as j:
@@ -259,7 +261,7 @@ def tournament_withdraw(tournament_id: str, player: str, after: int | None, jour
 @click.argument("file")
 @click.option("--title", default="")
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def tournament_record(tournament_id: str, file: str, title: str, journal: str, as_json: bool) -> None:
     """Record a game's result from a CSV file: a line ``master,<score of move 1>,…`` and a line per player
     ``<registry id>,<points of move 1>,…`` (a game played elsewhere or on paper)."""
@@ -271,7 +273,7 @@ def tournament_record(tournament_id: str, file: str, title: str, journal: str, a
 
 @tournament_.command("list")
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def tournament_list(journal: str, as_json: bool) -> None:
     with Journal(journal) as j:
         ts = [tournament.replay(j, tid) for tid in tournament.tournaments(j)]
@@ -290,7 +292,7 @@ def tournament_list(journal: str, as_json: bool) -> None:
 @click.option("--club", default=None, help="Only this club.")
 @click.option("--csv", "as_csv", is_flag=True)
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def tournament_table(tournament_id: str, method: str | None, category: str | None, club: str | None, as_csv: bool,
                      journal: str, as_json: bool) -> None:
     """The general table, recomputed from the journal, with the rule set's tie order."""
@@ -324,7 +326,7 @@ def championship_() -> None:
 @click.option("--best", type=GAMES, default=0, help="How many stages count (0: all).")
 @click.option("--id", "championship_id", default=None)
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def championship_create(name: str, points: str, best: int, championship_id: str | None, journal: str,
                         as_json: bool) -> None:
     table = [parse_signed(p, "--points") for p in points.split(",") if p.strip()]
@@ -337,7 +339,7 @@ def championship_create(name: str, points: str, best: int, championship_id: str 
 @click.argument("championship_id")
 @click.argument("tournament_id")
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def championship_stage(championship_id: str, tournament_id: str, journal: str, as_json: bool) -> None:
     """Add a tournament as the next stage."""
     with Journal(journal) as j:
@@ -354,7 +356,7 @@ def championship_stage(championship_id: str, tournament_id: str, journal: str, a
 @click.argument("stage", type=GAMES)
 @click.option("--reason", required=True)
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def championship_eliminate(championship_id: str, player: str, stage: int, reason: str, journal: str,
                            as_json: bool) -> None:
     """No ranking points for PLAYER from STAGE (RO-6.4, RO-7.1)."""
@@ -370,7 +372,7 @@ def championship_eliminate(championship_id: str, player: str, stage: int, reason
 @championship_.command("table")
 @click.argument("championship_id")
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def championship_table(championship_id: str, journal: str, as_json: bool) -> None:
     """The championship's table: each stage's points, the counted ones, the total."""
     with Journal(journal) as j:
@@ -401,7 +403,7 @@ def ratings_() -> None:
 @click.option("--as-of", default=None, help="Only tournaments ending on or before this date (YYYY-MM-DD).")
 @click.option("--csv", "as_csv", is_flag=True)
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def ratings_list(as_of: str | None, as_csv: bool, journal: str, as_json: bool) -> None:
     """The rating list, recomputed from the journal."""
     if as_of:
@@ -424,7 +426,7 @@ def ratings_list(as_of: str | None, as_csv: bool, journal: str, as_json: bool) -
 @click.argument("player")
 @click.option("--as-of", default=None)
 @journal_option()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def ratings_player(player: str, as_of: str | None, journal: str, as_json: bool) -> None:
     """A player's history: games, places, percentages, rating after each."""
     with Journal(journal) as j:

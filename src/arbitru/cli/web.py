@@ -7,9 +7,7 @@ import socket
 
 import click
 
-from arbitru.cli.common import Number, OneLineCommand, OneLineGroup, emit_json, journal_option
-
-json_option = click.option("--json", "as_json", is_flag=True, help="Print what is shown as JSON data.")
+from arbitru.cli.common import Number, OneLineCommand, OneLineGroup, emit_json, journal_option, json_option
 
 DEMO_PLAYERS = (("1", "Ana Popescu"), ("2", "Bogdan Ionescu"), ("3", "Carmen Dima"))
 
@@ -41,7 +39,7 @@ def make_demo(db: str, lexicon: str | None) -> str:
 
 @click.command(cls=OneLineCommand)
 @journal_option()
-@json_option
+@json_option("Print what is shown as JSON data.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="0.0.0.0 lets phones on the hall's network in.")
 @click.option("--port", type=Number(1, 65535), default=8000, show_default=True)
 @click.option("--demo", is_flag=True, help="Start with a ready demo game (three players, first rack drawn).")
@@ -173,7 +171,7 @@ def arbiter() -> None:
 
 @arbiter.command()
 @journal_option()
-@json_option
+@json_option("Print what is shown as JSON data.")
 def password(journal: str, as_json: bool) -> None:
     """Set a new generated arbiter password and print it; the arbiter's open sessions end and his login's
     lock is lifted."""
@@ -191,7 +189,7 @@ def password(journal: str, as_json: bool) -> None:
 
 @arbiter.command(name="rotate-secret")
 @journal_option()
-@json_option
+@json_option("Print what is shown as JSON data.")
 @click.option("--force", is_flag=True, help="Rotate even while games are not over (their printed codes stop working).")
 def rotate_secret(journal: str, as_json: bool, force: bool) -> None:
     """Replace the secret that signs sessions and derives players' codes: every session ends (restart 'serve'
@@ -214,7 +212,7 @@ def rotate_secret(journal: str, as_json: bool, force: bool) -> None:
 
 @click.command(cls=OneLineCommand)
 @journal_option()
-@json_option
+@json_option("Print what is shown as JSON data.")
 @click.option("--base-url", default="http://127.0.0.1:8000", show_default=True, help="Address the phones use.")
 @click.option("--sheet", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Also write the printable sheet with QR codes (HTML) to this file.")

@@ -597,9 +597,9 @@ class _Acting(Protocol):
     @property
     def id(self) -> str: ...
 
-    def _refresh(self) -> None: ...
+    def refresh(self) -> None: ...
 
-    def _reload(self) -> None: ...
+    def reload(self) -> None: ...
 
 
 _P = ParamSpec("_P")
@@ -610,9 +610,9 @@ _S = TypeVar("_S", bound=_Acting)
 def action(method: Callable[Concatenate[_S, _P], _R]) -> Callable[Concatenate[_S, _P], _R]:
     """A format session's action (check the state, then append) as one journal transaction.
 
-    Inside it the session first folds in what other writers appended (``_refresh``), so its checks see the
+    Inside it the session first folds in what other writers appended (``refresh``), so its checks see the
     latest state; if the action fails, everything it appended is rolled back and the session rebuilds its
-    state from the journal (``_reload``). Actions called from actions join the outer transaction.
+    state from the journal (``reload``). Actions called from actions join the outer transaction.
     """
 
     @functools.wraps(method)
@@ -621,10 +621,10 @@ def action(method: Callable[Concatenate[_S, _P], _R]) -> Callable[Concatenate[_S
             return method(self, *args, **kwargs)
         try:
             with self.journal.transaction(self.id):
-                self._refresh()
+                self.refresh()
                 return method(self, *args, **kwargs)
         except BaseException:
-            self._reload()
+            self.reload()
             raise
 
     return cast(Callable[Concatenate[_S, _P], _R], run)

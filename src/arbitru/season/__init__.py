@@ -1,4 +1,4 @@
-"""The season: the layer above the game (issue 18).
+"""The season: the layer above the game.
 
 - :mod:`.registry`: one record per person across games, tournaments and years (journal events: registered,
   corrected, merged, rated);

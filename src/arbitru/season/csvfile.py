@@ -1,4 +1,4 @@
-"""The registry as CSV, and a federation's rating list (issue 18, item 5).
+"""The registry as CSV, and a federation's rating list.
 
 Reading: UTF-8 with or without a byte-order mark, a header line naming the columns. Columns are matched by name
 (case and accents aside) through :data:`ALIASES`, or by an explicit mapping ``{"Nume": "name"}``; a column

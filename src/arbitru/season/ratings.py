@@ -14,7 +14,7 @@ with ``P_i`` his place, tied players taking the mean of the places they share (p
 ``N`` the players placed. Σ E_i = N + N(N−1)/2 = N(N+1)/2 = Σ P_i, so the field's expected places add up to
 its places and the changes add up to 0. A player far above the field has every term near 0: E near 1.
 Constants: D = 400, K = 40 (:data:`D`, :data:`K`); a player without a rating starts at
-:data:`START` or at his rating in the registry (a federation's list, item 5 of issue 18). Eliminated players
+:data:`START` or at his rating in the registry (a federation's list). Eliminated players
 are not placed and their rating does not move.
 
 (b) *Mean of percentages* (FISE-22): a player's percentage per game (his points over the master total, GR-7),

@@ -23,9 +23,8 @@ from typing import Any
 from arbitru.formats.spreadsheet import writer
 from arbitru.season.outcome import Outcome
 from arbitru.season.registry import Registry
-from arbitru.season.tournament import Tournament
+from arbitru.season.tournament import METHODS, Tournament
 
-METHODS = ("mean-place", "mean-percentage", "total")
 #: what each method ranks by, in order, as written on the table
 TIE_ORDER = {
     "mean-place": ("mean place (a game not played: last place)", "mean percentage", "shared place"),

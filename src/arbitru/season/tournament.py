@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arbitru.errors import ArbitruError, JournalError
-from arbitru.formats import payload
+from arbitru.formats import ANTICIPATION, DUPLICATE, FORMATS, by_name, format_of, payload
 from arbitru.journal.store import Journal
 from arbitru.season import outcome
 from arbitru.season.outcome import Lexicons, Outcome
@@ -30,7 +30,9 @@ from arbitru.season.registry import Entry, Registry, check_date, load, register
 from arbitru.textinput import InputError, check_payload, check_text, csv_rows, parse_signed
 
 FORMAT = "tournament"
-GAME_FORMATS = ("duplicate", "anticipation")
+GAME_FORMATS = tuple(FORMATS)
+#: the general table's methods (FISE-15: each the other's tie-break; ``total`` for anticipation, RO-6.6)
+METHODS = ("mean-place", "mean-percentage", "total")
 #: rule sets a tournament may name: the duplicate ones and the Romanian anticipation rules
 RULE_SETS = ("fise", "greek", "romanian", "ro-anticipation")
 #: the pages' language when the tournament names none: the rule set's own (FISE's games are played in Spanish,
@@ -52,7 +54,7 @@ class Event:
     place: str = ""
     organiser: str = ""
     rules: str = "fise"
-    format: str = "duplicate"
+    format: str = DUPLICATE.name
     #: FISE-15's multi-game method (mean-place, mean-percentage, total); RO-6.6 ranks anticipation by total
     method: str = ""
     #: the registry's rating system read for seating (RO-5.1) and expected places (FISE-21)
@@ -61,8 +63,6 @@ class Event:
     lang: str = ""
 
     def __post_init__(self) -> None:
-        from arbitru.season.table import METHODS
-
         if not " ".join(self.name.split()):
             raise TournamentError("a tournament needs a name")
         check_date(self.start, "start date")
@@ -74,7 +74,7 @@ class Event:
             raise TournamentError(f"rule set {self.rules!r}; known: {', '.join(RULE_SETS)}")
         if self.format not in GAME_FORMATS:
             raise TournamentError(f"format {self.format!r}; known: {', '.join(GAME_FORMATS)}")
-        if (self.rules == "ro-anticipation") != (self.format == "anticipation"):
+        if (self.rules == "ro-anticipation") != (by_name(self.format) is ANTICIPATION):
             raise TournamentError(f"the rule set {self.rules} is not for {self.format} games")
         if self.method and self.method not in METHODS:
             raise TournamentError(f"table method {self.method!r}; known: {', '.join(METHODS)}")
@@ -310,7 +310,7 @@ def create_duplicate_game(
 
     with journal.transaction(tournament_id):
         t = replay(journal, tournament_id)
-        if t.event.format != "duplicate":
+        if by_name(t.event.format) is not DUPLICATE:
             raise TournamentError(f"{t.event.name} holds {t.event.format} games")
         registry = load(journal)
         number = _next_number(t)
@@ -340,7 +340,7 @@ def create_anticipation_game(
 
     with journal.transaction(tournament_id):
         t = replay(journal, tournament_id)
-        if t.event.format != "anticipation":
+        if by_name(t.event.format) is not ANTICIPATION:
             raise TournamentError(f"{t.event.name} holds {t.event.format} games")
         number = _next_number(t)
         tables = seating(t, load(journal), number)
@@ -357,7 +357,7 @@ def outcomes(journal: Journal, t: Tournament, lexicons: Lexicons | None = None) 
     for slot in t.games:
         if slot.result is not None:
             o = dataclasses.replace(slot.result)  # re-keyed below; the folded state stays as read
-        elif journal.game(slot.game_id).format == "anticipation":
+        elif format_of(journal.game(slot.game_id)) is ANTICIPATION:
             o = outcome.anticipation_game(slot.number, journal, slot.game_id, entries)
         else:
             o = outcome.duplicate_game(slot.number, journal, slot.game_id, entries, lexicons or _catalog)

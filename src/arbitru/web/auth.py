@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from arbitru.errors import ArbitruError
+from arbitru.formats import format_of
 from arbitru.journal.backends import SqliteBackend
 from arbitru.journal.store import Journal
 
@@ -168,11 +169,8 @@ def codes_in_use(journal: Journal) -> list[str]:
     publication)."""
     out = []
     for info in journal.games():
-        if info.format == "anticipation":
-            over = any(e.payload.get("stage") == "final" for e in journal.iter_events(info.id, "publication"))
-        else:
-            over = bool(journal.events(info.id, "end"))
-        if not over:
+        fmt = format_of(info)
+        if fmt is None or not fmt.over(journal, info.id):
             out.append(info.id)
     return out
 

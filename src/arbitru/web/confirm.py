@@ -23,6 +23,7 @@ from starlette.responses import Response
 from arbitru.journal.store import Journal
 from arbitru.messages import Text
 from arbitru.web import auth
+from arbitru.web.house import web
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS web_confirm (token TEXT PRIMARY KEY, sid TEXT NOT NULL, game TEXT NOT NULL, "
@@ -113,8 +114,6 @@ def check(journal: Journal, ident: auth.Identity, game: str, action: str, seq: i
 
 def page(request: Request, needed: Needed, back: str, lang: str) -> Response:
     """The confirmation page: what will happen, the same form again with its token, and the way back."""
-    from arbitru.web.app import web
-
     return web(request).render(request, "confirm.html", status=200, lang=lang, what=needed.what,
                                fields=needed.fields, token=needed.token, action_url=request.url.path, back=back,
                                title=TITLES.get(needed.action, Text("Confirm")))

@@ -16,16 +16,15 @@ from __future__ import annotations
 import re
 import threading
 import time
-from typing import TYPE_CHECKING
+from contextlib import AbstractContextManager
+from typing import Protocol
 
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import HTMLResponse, JSONResponse
 
 from arbitru.journal.store import GameDamage, Journal
 from arbitru.web import i18n
-
-if TYPE_CHECKING:
-    from arbitru.web.app import ASGIApp, Receive, Scope, Send, Web
+from arbitru.web.security import ASGIApp, Receive, Scope, Send
 
 RECHECK_S = 10.0
 #: a sound game is read through again this often (damage that appears while the server runs)
@@ -126,11 +125,21 @@ def refusal(what: GameDamage) -> str:
     return f"{TITLE}: {what}. {REPAIR}"
 
 
+class Guarded(Protocol):
+    """What the guard needs of the app's state (:class:`arbitru.web.house.Web`)."""
+
+    damage: DamageWatch
+
+    def journal(self, actor: str) -> AbstractContextManager[Journal]: ...
+
+    def damage_page(self, scope: Scope, what: GameDamage) -> HTMLResponse: ...
+
+
 class DamageGuard:
     """Before a request that names a game: look at its damage; a write to a damaged game, any API request on it
     and any file of it answer 503 and reach nothing else."""
 
-    def __init__(self, app: ASGIApp, web: Web) -> None:
+    def __init__(self, app: ASGIApp, web: Guarded) -> None:
         self.app = app
         self.web = web
 

@@ -25,6 +25,8 @@ from pathlib import Path
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 
+from arbitru.web.house import web
+
 #: how long a request waits for its document before it answers with the progress page (seconds)
 WAIT = 3.0
 #: a maker silent this long is taken for dead (its worker stopped): the next request starts another (seconds)
@@ -118,8 +120,6 @@ def serve(request: Request, game: str, seq: int, what: str, filename: str, lang:
           parts: Callable[[], Sequence[str]]) -> Response:
     """The PDF when made (within :data:`WAIT`), else the progress page (202), which asks again by itself.
     Called in a worker thread (it waits)."""
-    from arbitru.web.app import web
-
     w = web(request)
     state = progress(w.db, game, seq, what)
     if state is None:

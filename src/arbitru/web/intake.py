@@ -19,18 +19,29 @@ from __future__ import annotations
 
 import threading
 import time
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from arbitru.errors import ArbitruError, GameNotFound
-from arbitru.formats.duplicate.game import GameError, Session
+from arbitru.formats.duplicate.game import Game, GameError, Session
 from arbitru.formats.duplicate.slips import Slip, checked
-from arbitru.journal.store import check_actor
+from arbitru.journal.store import Journal, check_actor
 from arbitru.textinput import InputError, check_text
 from arbitru.web import security
 
-if TYPE_CHECKING:
-    from arbitru.web.app import Web
+
+class Writers(Protocol):
+    """What the intake needs of the app's state (:class:`arbitru.web.house.Web`): its games' writers."""
+
+    def journal(self, actor: str) -> AbstractContextManager[Journal]: ...
+
+    def writer_lock(self, game_id: str) -> threading.Lock: ...
+
+    def writer(self, journal: Journal, game_id: str, locked: bool = False, refresh: bool = True
+               ) -> AbstractContextManager[Session]: ...
+
+    def player_for_code(self, game: Game, code: str) -> str | None: ...
 
 
 @dataclass
@@ -76,7 +87,7 @@ def at_the_door(req: SlipRequest) -> SlipRequest:
 class Intake:
     """The queue of slips waiting to be handed in, per game."""
 
-    def __init__(self, web: Web) -> None:
+    def __init__(self, web: Writers) -> None:
         self.web = web
         self._lock = threading.Lock()
         self._queued: dict[str, list[SlipRequest]] = {}
@@ -121,7 +132,7 @@ class Intake:
         stored: list[SlipRequest] = []
         with self.web.writer(j, game_id, locked=True, refresh=False) as s, j.transaction(game_id):
             free = self._not_throttled(j, batch)  # first: a raw statement makes the journal forget its last seq
-            s._refresh()
+            s.refresh()
             try:
                 with j.deferred():
                     for req in free:
@@ -139,7 +150,7 @@ class Intake:
         stored: list[SlipRequest] = []
         with self.web.writer(j, game_id, locked=True, refresh=False) as s, j.transaction(game_id):
             free = self._not_throttled(j, batch)
-            s._refresh()
+            s.refresh()
             for req in free:
                 if self._alone(j, s, req):
                     stored.append(req)
@@ -167,7 +178,7 @@ class Intake:
             _decide(req, 422, {"error": str(e), "field": e.field, "stored": False})
         except Exception as e:
             _decide(req, 503, {"error": f"this slip could not be stored ({e}): send it again", "stored": False})
-        s._reload()  # its events were rolled back: the state comes from the journal again
+        s.reload()  # its events were rolled back: the state comes from the journal again
         return False
 
     def _one(self, j: Any, s: Session, req: SlipRequest) -> bool:

@@ -16,6 +16,7 @@ from arbitru.formats.duplicate.game import Game, Master, Session
 from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal.store import Journal
 from arbitru.textinput import number_order
+from arbitru.web.house import Web
 from arbitru.web.i18n import Gettext
 
 
@@ -188,3 +189,7 @@ def result(session: Session) -> results.GameResult | None:
         return None
     return results.compute(session.game, session.lexicon)
 
+
+def result_at(w: Web, s: Session) -> results.GameResult | None:
+    """The game's results at the session's journal position, computed once per position in this worker."""
+    return w.at_seq(s.id, s.game.last_seq, "result", lambda: result(s))

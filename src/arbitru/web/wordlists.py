@@ -12,9 +12,9 @@ from arbitru.engine.tiles import LANGUAGES
 from arbitru.errors import LexiconError
 from arbitru.formats.anticipation.game import registered_names
 from arbitru.lexicons import catalog
-from arbitru.web.app import Web
+from arbitru.web.forms import Refused
+from arbitru.web.house import Web
 from arbitru.web.i18n import Text
-from arbitru.web.routes.duplicate import Refused
 
 #: the form field a word list is chosen in
 FIELD = "lexicon"

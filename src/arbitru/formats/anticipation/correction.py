@@ -43,14 +43,6 @@ WARNING_COST = 5  # RO-6.2: from the 4th technical warning
 FREE_WARNINGS = 3
 
 
-
-# --- reading a position -------------------------------------------------------------------------------------
-
-
-
-
-
-
 # --- the letters a placement may use ------------------------------------------------------------------------
 
 
@@ -249,23 +241,6 @@ def _sort_reasons(reasons: list[tuple[str, str]]) -> list[tuple[str, str]]:
         return 1 if r[0] == "RO-6.1b" else 2
 
     return sorted(reasons, key=rank)
-
-
-# --- verdicts -----------------------------------------------------------------------------------------------
-
-#: what a verdict's summary shows: the judgement, without what was written or the bookkeeping
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 # --- the correction of one player ---------------------------------------------------------------------------
@@ -1138,12 +1113,6 @@ def _prefer(verdicts: list[Verdict]) -> Verdict:
     return min(verdicts, key=key)
 
 
-
-
-
-
-
-
 def _same_number(written: str, number: int) -> bool:
     return written.strip() == str(number) or ascii_number(written) == number
 
@@ -1154,8 +1123,6 @@ def _int(text: str) -> int | None:
         return parse_signed(text, "number")
     except InputError:
         return None
-
-
 
 
 # --- the whole game -----------------------------------------------------------------------------------------

@@ -48,7 +48,7 @@ th { background: #eee; }
 """
 
 
-def _page(title: str, body: str) -> str:
+def printable(title: str, body: str) -> str:
     return (
         f'<!DOCTYPE html>\n<html lang="ro"><head><meta charset="utf-8"><title>{escape(title)}</title>'
         f"<style>{CSS}</style></head><body>\n{body}\n</body></html>\n"
@@ -273,11 +273,11 @@ def write_forms(state: GameState, out: Path, *, with_groups: bool = False) -> li
     players = state.players()
     seat = state.seating
     files = {
-        "slips.html": _page(
+        "slips.html": printable(
             "Fluturași",
             "\n".join(slips_page(state.names.get(p, p), seat.get(p)) for p in players) or slips_page(),
         ),
-        "annotation.html": _page(
+        "annotation.html": printable(
             "Formular de adnotare",
             "\n".join(
                 annotation_page(
@@ -287,8 +287,8 @@ def write_forms(state: GameState, out: Path, *, with_groups: bool = False) -> li
             )
             or annotation_page(),
         ),
-        "results.html": _page("Rezultate", "\n".join(results_page(state, r) for r in state.ranking)),
-        "ranking.html": _page("Clasament", ranking_page(state)),
+        "results.html": printable("Rezultate", "\n".join(results_page(state, r) for r in state.ranking)),
+        "ranking.html": printable("Clasament", ranking_page(state)),
         "ranking.csv": ranking_csv(state),
     }
     written = []

@@ -236,10 +236,10 @@ class AnticipationGame:
             raise JournalError(f"game {game_id}: settings that cannot be read: {e}") from None
         self._lexicon = lexicon
 
-    def _refresh(self) -> None:
+    def refresh(self) -> None:
         """Nothing to fold in: every action reads the journal afresh inside its transaction."""
 
-    def _reload(self) -> None:
+    def reload(self) -> None:
         """Nothing cached to rebuild after a failed action."""
 
     @property

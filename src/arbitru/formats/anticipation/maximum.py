@@ -56,12 +56,6 @@ class Line:
     steps: list[Step]
     total: int
 
-    def turn_scores(self) -> dict[int, int]:
-        out = dict.fromkeys(range(1, TURNS + 1), 0)
-        for s in self.steps:
-            out[s.turn] += s.score
-        return out
-
     def to_dict(self) -> dict[str, Any]:
         return {"total": self.total, "steps": [s.to_dict() for s in self.steps]}
 

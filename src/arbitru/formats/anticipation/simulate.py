@@ -88,9 +88,6 @@ class Simulation:
     totals: dict[str, int]
     stats: Counter[str]
 
-    def all_slips(self) -> list[Slip]:
-        return [s for t in sorted(self.slips) for s in self.slips[t]]
-
 
 @dataclass
 class _Play:

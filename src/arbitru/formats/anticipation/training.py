@@ -1,4 +1,4 @@
-"""Training alone (issue 12): one player, the 15 groups shown at once, the lots drawn one by one with each turn's
+"""Training alone: one player, the 15 groups shown at once, the lots drawn one by one with each turn's
 timer (RO-4.3), every slip corrected as soon as it is handed in; at the end his game beside the computer player's
 and the maximum's, turn by turn.
 

@@ -643,12 +643,12 @@ class Session:
         if state is not None and state.id == game_id:
             self.game = state
             if fold and refresh:
-                self._refresh()
+                self.refresh()
             self._moved_on = None
         else:
             self.game = replay(game_id, self.settings, journal.iter_events(game_id))
 
-    def _refresh(self) -> None:
+    def refresh(self) -> None:
         """Fold in what other writers appended since this session last looked (inside the action's
         transaction, so the checks that follow see the latest state)."""
         self._moved_on = None
@@ -666,7 +666,7 @@ class Session:
             by = f" by {event.actor}" if event.actor else ""
             raise GameError(f"the game changed (event {event.seq}, {event.kind}{by}; now at {where}): try again")
 
-    def _reload(self) -> None:
+    def reload(self) -> None:
         """After a failed action: its events were rolled back, so rebuild the state from the journal."""
         self.game = replay(self.id, self.settings, self.journal.iter_events(self.id))
 
@@ -710,10 +710,6 @@ class Session:
             self.game.apply(Event(seq, kind, data, "", self.journal.actor))
 
     # --- players, slips, rulings -------------------------------------------------------------------------
-
-    @action
-    def add_player(self, player: Player) -> None:
-        self._append([("player", _player_payload(player))])
 
     def seat(self, who: str) -> Seat:
         """The registered player ``who`` names: his number, or a name that is his alone.

@@ -9,11 +9,9 @@ game the duplicate ones. A refusal is shown beside the field it concerns.
 
 from __future__ import annotations
 
-import dataclasses
-import json
-import threading
+import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 import segno
@@ -21,28 +19,24 @@ from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from starlette.routing import Route
+from starlette.responses import HTMLResponse, RedirectResponse, Response
 
-from arbitru.errors import ArbitruError, JournalError
+from arbitru.errors import ArbitruError
+from arbitru.formats import ANTICIPATION
 from arbitru.formats.anticipation import forms
-from arbitru.formats.anticipation.announce import announced_tiles
-from arbitru.formats.anticipation.clock import ANALYSIS, Timer, timer_cues, turn_timer
+from arbitru.formats.anticipation.clock import ANALYSIS, turn_timer
 from arbitru.formats.anticipation.draw import (
     GroupRules,
     GroupsError,
     draw_groups,
-    format_group,
     manual_draw,
-    parse_group,
     parse_groups,
     read_sealed_groups_csv,
 )
-from arbitru.formats.anticipation.game import FORMAT, AnticipationGame, GameState, read_seating_csv, resolve_lexicon
-from arbitru.formats.anticipation.hall import HallState as Light
-from arbitru.formats.anticipation.hall import hall_state
+from arbitru.formats.anticipation.game import AnticipationGame, read_seating_csv, resolve_lexicon
 from arbitru.formats.anticipation.hints import slip_hints
 from arbitru.formats.anticipation.notices import notices
+from arbitru.formats.anticipation.order import Action
 from arbitru.formats.anticipation.seating import read_entrants_csv, seat
 from arbitru.formats.anticipation.slips import Slip, SlipRow, check_row
 from arbitru.formats.anticipation.turns import TURN_MINUTES
@@ -51,171 +45,34 @@ from arbitru.formats.anticipation.verdicts import PlayerResult, SlipVerdict, Ver
 from arbitru.journal.store import Journal
 from arbitru.season import tournament
 from arbitru.textinput import InputError, ascii_number, is_ascii_number
-from arbitru.web import asks, auth, confirm, documents, i18n, security, wordlists
-from arbitru.web.app import Web, client, identity, login_as, web
+from arbitru.web import asks, auth, confirm, documents, i18n, wordlists
+from arbitru.web.acting import Confirming, Page, Perform, act
+from arbitru.web.anticipation_pages import (
+    LANG,
+    board_cells,
+    clock_view,
+    grid_rows,
+    groups_of,
+    hand_in,
+    light,
+    open_game,
+    phone_language,
+    replayed,
+    script_steps,
+    ticking,
+)
+from arbitru.web.forms import MAX_CSV, Refused, need, own_player, player_of_code, read_form, sign_in_player, whole_in
+from arbitru.web.house import Endpoint, Web, base_url, identity, web
 from arbitru.web.i18n import Text
-from arbitru.web.routes import api, duplicate, results
-from arbitru.web.routes.duplicate import MAX_CSV, Refused, need, read_form
+from arbitru.web.pdf import pdf_of
+from arbitru.web.season_context import tournament_game_form
 
-Endpoint = Callable[[Request], Awaitable[Response]]
-MAX_BODY = 4096
-FIELD = 200
 FILTERS = ("all", "invalid", "penalties", "warnings", "cascades")
 #: the library's words these pages say in the page's language (``_(v.status)``…): a verdict's status, the
 #: results' stage, the review's filters, a timer's state, a decision's target, a sanction's kind
 WORDS = ("valid", "corrected", "invalid", "cancelled", "void", "missing", "in play", "provisional", "final", *FILTERS,
          "idle", "running", "paused", "stopped", "placement", "warning", "penalty", "discipline", "total",
          "disciplinary", "cheating", "analysis")
-#: anticipation is played in Romanian only (RO-3.1): its pages without a game are in Romanian too
-LANG = "ro"
-
-# --- the game's format, and a replay cache ---------------------------------------------------------------
-
-_formats: dict[tuple[str, str], str] = {}
-_states: dict[tuple[str, str], tuple[int, GameState]] = {}
-_lights: dict[tuple[str, str], Light] = {}
-_lock = threading.Lock()
-
-
-def game_format(w: Web, gid: str) -> str:
-    """The format of a game ('' when there is no such game); a game's format never changes."""
-    key = (w.db, gid)
-    with _lock:
-        if key in _formats:
-            return _formats[key]
-    try:
-        with w.journal("") as j:
-            fmt = j.game(gid).format
-    except JournalError:
-        return ""
-    with _lock:
-        _formats[key] = fmt
-    return fmt
-
-
-def by_format(mine: Endpoint, other: Endpoint) -> Endpoint:
-    """``mine`` for an anticipation game, ``other`` (the duplicate page) for any other game."""
-
-    async def endpoint(request: Request) -> Response:
-        gid = request.path_params["gid"]
-        w = web(request)
-        with _lock:  # known already (a game's format never changes): no trip to a worker thread
-            fmt = _formats.get((w.db, gid))
-        if fmt is None:
-            fmt = await run_in_threadpool(game_format, w, gid)
-        return await (mine if fmt == FORMAT else other)(request)
-
-    return endpoint
-
-
-def open_game(j: Journal, gid: str) -> AnticipationGame:
-    try:
-        return AnticipationGame(j, gid)
-    except JournalError as e:
-        raise HTTPException(404, str(e)) from None
-
-
-def replayed(w: Web, j: Journal, game: AnticipationGame) -> GameState:
-    """The replayed state, computed once per journal position (every page of a turn reads the same one)."""
-    seq = j.last_seq(game.id)
-    key = (w.db, game.id)
-    with _lock:
-        cached = _states.get(key)
-    if cached is not None and cached[0] == seq:
-        return cached[1]
-    state = game.replay()
-    with _lock:
-        _states[key] = (state.last_seq, state)
-    return state
-
-
-# --- what the pages show --------------------------------------------------------------------------------
-
-
-def light(j: Journal, game: AnticipationGame) -> Light:
-    """What the pages show at the journal's latest position (:func:`hall_state`), read once per position in this
-    worker."""
-    seq = j.last_seq(game.id)
-    key = (j.path, game.id)
-    with _lock:
-        cached = _lights.get(key)
-    if cached is None or cached.last_seq != seq:
-        cached = hall_state(j, game)
-        with _lock:
-            known = _lights.get(key)
-            if known is None or known.last_seq < cached.last_seq:
-                _lights[key] = cached
-    # shared by every request of that position, each with its own game (and its own journal connection)
-    return dataclasses.replace(cached, game=game)
-
-
-def groups_of(lt: Light, turn: int) -> list[int]:
-    lot = lt.lots.get(turn)
-    if lot is None:
-        return []
-    return [1, int(lot["group"])] if turn == 1 else [int(lot["group"])]
-
-
-def grid_rows(lt: Light, show_all: bool = False) -> list[dict[str, Any]]:
-    """The 15 groups of the projected grid: those read out so far (letters alphabetical, blanks last)."""
-    played = {g: t for t in lt.lots for g in groups_of(lt, t)}
-    alpha = lt.game.alpha
-    rows = []
-    for number in range(1, GROUPS + 1):
-        shown = number <= lt.announced or show_all or lt.recap
-        text = lt.groups[number - 1] if shown and number <= len(lt.groups) else ""
-        tiles = parse_group(alpha, text) if text else []
-        said = announced_tiles(alpha, tiles, lt.game.settings.variant)
-        rows.append({
-            "number": number,
-            "letters": [alpha.label(t) for t in said],
-            "blanks": [alpha.label(t) == "?" for t in said],
-            "spelled": ", ".join(alpha.spelling(t) for t in said),
-            "turn": played.get(number),
-            "shown": bool(text),
-        })
-    return rows
-
-
-def clock_view(lt: Light, timer: str | None = None, now: float | None = None) -> dict[str, Any]:
-    """The chronometer a page counts down: the current turn's timer once started, else the analysis."""
-    now = time.time() if now is None else now
-    if timer is None:  # the clock of the game's current state only (RO-4.3)
-        timer = lt.order(now).timer()
-    from arbitru.formats.anticipation.clock import timer_seconds
-
-    t = lt.timers.get(timer) or Timer(timer, timer_seconds(timer))
-    cues = [c.to_dict() for c in timer_cues(timer, lt.game.settings.clock_visible)]
-    return {
-        "move": timer,
-        "timer": timer,
-        "state": t.state,
-        "seconds": t.seconds,
-        "remaining": round(t.remaining(now), 2),
-        "over": t.over(now),
-        "cues": cues,
-        "server_time": now,
-    }
-
-
-def script_steps(lt: Light) -> list[dict[str, Any]]:
-    """The announcement script of the draw, step by step (RO-5.2.f–h): what is said, and what is done."""
-    alpha = lt.game.alpha
-    steps = []
-    for number, text in enumerate(lt.groups, 1):
-        said = announced_tiles(alpha, parse_group(alpha, text), lt.game.settings.variant)
-        steps.append({
-            "key": f"group {number}",
-            "say": f"Grupa {number}: " + ", ".join(alpha.spelling(t) for t in said) + ".",
-            "show": format_group(alpha, said),
-            "done": number <= lt.announced,
-        })
-    if lt.groups:
-        variant = lt.game.settings.variant
-        recap = " ".join(f"{i}: {format_group(alpha, announced_tiles(alpha, parse_group(alpha, g), variant))}"
-                         for i, g in enumerate(lt.groups, 1))
-        steps.append({"key": "recap", "say": "Recapitulare (în ritm alert).", "show": recap, "done": lt.recap})
-    return steps
 
 
 # --- creating a game ---------------------------------------------------------------------------------------
@@ -230,7 +87,7 @@ def settings_from(w: Web, f: dict[str, str]) -> Settings:
         raise Refused("blank_counts", Text("one of %(names)s", names=", ".join(BLANK_COUNTS)))
     seed: int | None = None
     if f.get("source", "seed") == "seed" and variant != "blind":
-        text = f.get("seed") or str(int.from_bytes(__import__("secrets").token_bytes(3), "big"))
+        text = f.get("seed") or str(int.from_bytes(secrets.token_bytes(3), "big"))
         if not (text.isascii() and text.isdigit()) or len(text) > 12:
             raise Refused("seed", Text("the seed is a whole number (at most 12 digits)"))
         seed = int(text)
@@ -256,7 +113,7 @@ async def index_page(request: Request) -> Response:
 
     def load() -> list[Any]:
         with w.journal("") as j:
-            return j.games(FORMAT)
+            return j.games(ANTICIPATION.name)
 
     return w.render(request, "anticipation/index.html", games=await run_in_threadpool(load),
                     lang=i18n.pick(request.query_params.get("lang"), LANG))
@@ -271,12 +128,10 @@ async def new_page(request: Request) -> Response:
 
 
 async def _in_tournament(request: Request, tid: str) -> dict[str, Any]:
-    """A tournament's next game: its players seated by rating (RO-5.1), from :mod:`arbitru.web.routes.season`."""
-    from arbitru.web.routes.season import tournament_game_form
-
+    """A tournament's next game: its players seated by rating (RO-5.1)."""
     if not tid:
         return {"form": {}, "lang": i18n.pick(request.query_params.get("lang"), LANG)}
-    return await run_in_threadpool(tournament_game_form, web(request), request, tid, FORMAT)
+    return await run_in_threadpool(tournament_game_form, web(request), request, tid, ANTICIPATION.name)
 
 
 async def new_game(request: Request) -> Response:
@@ -365,62 +220,22 @@ async def console(request: Request) -> Response:
                     form={}, **ctx)
 
 
-def act(role: str, field: str, action: Callable[[AnticipationGame, dict[str, str], Journal], str],
-        page: str = "console", limits: dict[str, int] | None = None,
-        ask: Callable[[AnticipationGame, dict[str, str], Journal], list[Any]] | None = None) -> Endpoint:
-    """A form action: read and checked, one library call, then back to the page (or the page again with the
-    refusal beside ``field``)."""
-
-    async def endpoint(request: Request) -> Response:
-        w = web(request)
-        me = need(request, role)
-        gid = request.path_params["gid"]
-        f: dict[str, str] = {}
-        try:
-            f = await read_form(request, limits)
-
-            def run() -> str:  # its commit tells the live pages (Journal.on_commit)
-                with w.journal(me.actor) as j:
-                    game = open_game(j, gid)
-                    if ask is not None:  # an action that cannot be undone acts on its confirmation only
-                        confirm.check(j, me, gid, field, j.last_seq(gid), f, ask(game, f, j))
-                    message = action(game, f, j)  # said in the game's language, the console's
-                    return i18n.gettext_for(game.settings.lang)(message)
-
-            message = await run_in_threadpool(run)
-        except confirm.Needed as e:
-            back = {"console": f"/games/{gid}", "desk": f"/games/{gid}/slips",
-                    "review": f"/games/{gid}/review"}[page]
-            return await run_in_threadpool(confirm.page, request, e, back, duplicate.game_lang(w, gid))
-        except (Refused, ArbitruError) as e:
-            where, text, status = (e.field, e.message, e.status) if isinstance(e, Refused) else (field, str(e), 422)
-            problems = list(e.problems) if isinstance(e, GroupsError) else []
-            ctx = await run_in_threadpool(PAGES[page], w, gid, me, request)
-            return w.render(request, f"anticipation/{page}.html", status=status, errors={where: text}, form=f,
-                            done="", problems=problems, **ctx)
-        back = {"console": f"/games/{gid}", "desk": f"/games/{gid}/slips?turn={f.get('collected', '')}",
-                "review": f"/games/{gid}/review?turn={f.get('view_turn', '')}"}[page]
-        sep = "&" if "?" in back else "?"
-        return RedirectResponse(f"{back}{sep}done={_quote(message)}#{field}", 303)
-
-    return endpoint
+Action_ = Callable[[AnticipationGame, dict[str, str], Journal], str]
+Ask = Callable[[AnticipationGame, dict[str, str], Journal], list[Any]]
 
 
-def _quote(text: str) -> str:
-    from urllib.parse import quote
+def on_game(action: Action_, ask: Ask | None = None) -> Perform:
+    """An action on the game, its message said in the game's language (the console's); ``ask``: what the action
+    will do when it cannot be undone: it then acts only on a second request confirming it
+    (:mod:`arbitru.web.confirm`)."""
 
-    return quote(text[:300])
+    def perform(w: Web, j: Journal, gid: str, f: dict[str, str], confirming: Confirming) -> str:
+        game = open_game(j, gid)
+        if ask is not None:
+            confirming(j.last_seq(gid), ask(game, f, j))
+        return i18n.gettext_for(game.settings.lang)(action(game, f, j))
 
-
-def _int(f: dict[str, str], name: str, low: int, high: int) -> int | None:
-    text = f.get(name, "")
-    if not text:
-        return None
-    value = ascii_number(text)
-    if value is None or not low <= value <= high:
-        raise Refused(name, Text("%(text)s: a whole number from %(low)s to %(high)s", text=repr(text), low=low,
-                                  high=high))
-    return value
+    return perform
 
 
 def do_announce(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
@@ -459,10 +274,10 @@ def do_lot(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
     if f.get("all") == "1":
         lots = game.draw_all_lots("arbiter")
         return Text("%(n)s lots drawn (RO-4.4)", n=len(lots))
-    turn = _int(f, "turn", 1, TURNS)
-    group = _int(f, "group", 2, GROUPS)
+    turn = whole_in(f, "turn", 1, TURNS)
+    group = whole_in(f, "group", 2, GROUPS)
     by = "arbiter" if f.get("by") == "arbiter" else None
-    table = _int(f, "table", 1, 10_000)
+    table = whole_in(f, "table", 1, 10_000)
     if by is None and table is not None:
         by = f"table {table}"
     lot = game.draw_lot(turn, group, by)
@@ -516,11 +331,6 @@ async def screen_live(request: Request) -> Response:
     return await run_in_threadpool(load)
 
 
-def ticking(lt: Light) -> int:
-    """While a timer runs, the second a fragment was drawn in (its countdown starts there), else 0."""
-    return int(time.time()) if clock_view(lt)["state"] == "running" else 0
-
-
 # --- the slip desk ------------------------------------------------------------------------------------------
 
 
@@ -556,11 +366,8 @@ def desk_slip(game: AnticipationGame, f: dict[str, str], j: Journal) -> Slip:
     collected in may be unknown (``?``), and the slip is then kept unattributed to a turn (RO-6.2b).
     """
     collected_text = f.get("collected", "")
-    collected = None if collected_text in ("", "?") else _int(f, "collected", 1, TURNS)
-    seating: dict[int, str] = {}
-    for e in j.iter_events(game.id, "seating"):
-        for entry in e.payload["players"]:
-            seating[int(entry["table"])] = entry["player"]
+    collected = None if collected_text in ("", "?") else whole_in(f, "collected", 1, TURNS)
+    seating = {t: p for p, t in light(j, game).seating.items()}  # table -> player, as the hall sees it
     table = f.get("table", "")
     player = f.get("player", "")
     if not player:
@@ -598,7 +405,7 @@ def do_desk_slip(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
         except InputError as e:
             where = DESK_FIELDS.get(e.field, e.field or "table")
             raise Refused(where.replace("%s", str(i)), i18n.refusal(e)) from None
-    if slip.turn is not None and slip.turn not in game.order().lots:
+    if slip.turn is not None and game.hall().why_not(Action.HAND_IN, turn_timer(slip.turn)) is not None:
         raise Refused("collected", Text("the lot of turn %(n)s is not drawn yet (RO-5.3)", n=slip.turn))
     try:
         game.enter_slips([slip], replace=f.get("replace") == "1")
@@ -666,15 +473,15 @@ async def review(request: Request) -> Response:
 def do_decide(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
     seq = game.decide(
         f.get("player", ""), f.get("target", ""), f.get("action", ""), f.get("reason", ""),
-        by=f.get("by") or "chief arbiter", turn=_int(f, "turn", 1, TURNS), index=_int(f, "index", 1, 2),
+        by=f.get("by") or "chief arbiter", turn=whole_in(f, "turn", 1, TURNS), index=whole_in(f, "index", 1, 2),
         position=f.get("position") or None, word=f.get("word") or None,
-        points=_int(f, "points", 0, 10_000), event=_int(f, "event", 1, 10**9),
+        points=whole_in(f, "points", 0, 10_000), event=whole_in(f, "event", 1, 10**9),
     )
     return Text("decision #%(n)s stored (RO-6.5)", n=seq)
 
 
 def do_sanction(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
-    seq = game.sanction(f.get("player", ""), f.get("kind", ""), f.get("reason", ""), _int(f, "turn", 1, TURNS))
+    seq = game.sanction(f.get("player", ""), f.get("kind", ""), f.get("reason", ""), whole_in(f, "turn", 1, TURNS))
     return Text("sanction #%(n)s stored", n=seq)
 
 
@@ -700,12 +507,6 @@ def do_maximum(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
 
 
 # --- boards, results, sheets, forms ---------------------------------------------------------------------------
-
-
-def board_cells(r: PlayerResult) -> list[list[str]]:
-    text = r.board.to_text() if r.board is not None else ""
-    rows = text.splitlines()
-    return [[(rows[i][c] if rows and rows[i][c] != "." else "") for c in range(15)] for i in range(15)]
 
 
 async def board_page(request: Request) -> Response:
@@ -761,7 +562,7 @@ async def sheet(request: Request) -> Response:
             raise HTTPException(404, f"no player {player!r} in this game")
         if not state.publications and not me.can_enter_slips():
             raise HTTPException(403, "results are not published yet (RO-5.5.j)")
-        return forms._page(f"Rezultate {player}", forms.results_page(state, state.results[player]))
+        return forms.printable(f"Rezultate {player}", forms.results_page(state, state.results[player]))
 
     return HTMLResponse(await run_in_threadpool(load))
 
@@ -779,7 +580,7 @@ async def form_page(request: Request) -> Response:
         page = await form_page(request)
         if not isinstance(page, HTMLResponse):
             raise HTTPException(404, f"no form {what!r}")
-        pdf = await run_in_threadpool(results.pdf_of, bytes(page.body).decode("utf-8"))
+        pdf = await run_in_threadpool(pdf_of, bytes(page.body).decode("utf-8"))
         return Response(pdf, media_type="application/pdf",
                         headers={"Content-Disposition": f'attachment; filename="{gid}-{what}"'})
 
@@ -795,16 +596,16 @@ async def form_page(request: Request) -> Response:
                     return Response(forms.ranking_csv(state), media_type="text/csv; charset=utf-8")
                 if what == "results.html":
                     body = "\n".join(forms.results_page(state, r) for r in state.ranking)
-                    return HTMLResponse(forms._page("Rezultate", body))
-                return HTMLResponse(forms._page("Clasament", forms.ranking_page(state)))
+                    return HTMLResponse(forms.printable("Rezultate", body))
+                return HTMLResponse(forms.printable("Clasament", forms.ranking_page(state)))
         players = lt.players()
         if what == "slips.html":
             body = "\n".join(forms.slips_page(lt.names.get(p, p), lt.seating.get(p)) for p in players)
-            return HTMLResponse(forms._page("Fluturași", body or forms.slips_page()))
+            return HTMLResponse(forms.printable("Fluturași", body or forms.slips_page()))
         if what == "annotation.html":
             groups = lt.groups if lt.recap else None
             body = "\n".join(forms.annotation_page(lt.names.get(p, p), lt.seating.get(p), groups) for p in players)
-            return HTMLResponse(forms._page("Formular de adnotare", body or forms.annotation_page()))
+            return HTMLResponse(forms.printable("Formular de adnotare", body or forms.annotation_page()))
         raise HTTPException(404, f"no form {what!r}")
 
     return await run_in_threadpool(load)
@@ -826,7 +627,7 @@ def results_sheets_pdf(request: Request, w: Web, me: auth.Identity, gid: str) ->
         with w.journal("") as j:
             state = replayed(w, j, open_game(j, gid))
         sheets = [forms.results_page(state, r) for r in state.ranking]
-        return [forms._page("Rezultate", "\n".join(sheets[i:i + SHEETS_PER_PART]))
+        return [forms.printable("Rezultate", "\n".join(sheets[i:i + SHEETS_PER_PART]))
                 for i in range(0, max(len(sheets), 1), SHEETS_PER_PART)]
 
     return documents.serve(request, gid, seq, "results.pdf", f"{gid}-results.pdf", LANG, parts)
@@ -843,7 +644,7 @@ async def codes_sheet(request: Request) -> Response:
         rows = []
         for p in lt.players():
             code = auth.player_code(w.secret, gid, p)
-            url = f"{duplicate.base_url(request)}/games/{gid}/play?code={code}"
+            url = f"{base_url(request)}/games/{gid}/play?code={code}"
             rows.append({"label": lt.label(p), "table": lt.seating[p], "code": code, "url": url,
                          "svg": Markup(segno.make(url, error="m").svg_inline(scale=3))})
         return rows
@@ -881,11 +682,6 @@ def told_now(w: Web, j: Journal, game: AnticipationGame, lt: Any, player: str) -
             if n.table == table and n.player in (player, lt.names.get(player, player))]
 
 
-def phone_language(request: Request, game: AnticipationGame) -> dict[str, Any]:
-    """A player's page is in the game's language, or the one his phone asked for (``?lang=``)."""
-    return {"lang": i18n.pick(request.query_params.get("lang"), game.settings.lang), "languages": i18n.LANGUAGES}
-
-
 async def play(request: Request) -> Response:
     w = web(request)
     ctx = await run_in_threadpool(play_context, w, request.path_params["gid"], identity(request))
@@ -911,64 +707,27 @@ async def join(request: Request) -> Response:
     w = web(request)
     gid = request.path_params["gid"]
     try:
-        f = await read_form(request)
+        def players(j: Journal) -> Callable[[str], str | None]:
+            lt = light(j, open_game(j, gid))
+            return lambda code: auth.player_for_code(w.secret, gid, lt.players(), code)
 
-        def find() -> str | None:
-            with w.journal("") as j:
-                lt = light(j, open_game(j, gid))
-                return security.try_code(j, w.limits, gid, client(request),
-                                         lambda: auth.player_for_code(w.secret, gid, lt.players(), f.get("code", "")))
-
-        try:
-            player = await run_in_threadpool(find)
-        except security.Throttled as t:
-            raise Refused("code", Text("too many failed attempts: try again in %(n)s s", n=t.wait), 429) from None
-        if player is None:
-            raise Refused("code", Text("this code is not one of this game's players' codes"), 401)
+        player = await player_of_code(request, gid, players)
     except Refused as e:
         ctx = await run_in_threadpool(play_context, w, gid, identity(request))
         return w.render(request, "anticipation/play.html", status=e.status, errors={e.field: e.message}, **ctx,
                         **phone_language(request, ctx["game"]))
     response = RedirectResponse(f"/games/{gid}/play{i18n.keep(request.query_params.get('lang'))}", 303)
-    await run_in_threadpool(login_as, request, response, auth.Identity(auth.new_sid(), "player", "", gid, player))
+    await run_in_threadpool(sign_in_player, request, response, gid, player)
     return response
-
-
-def browser_slip(lt: Light, player: str, turn: int, placements: list[tuple[str, str, str]], total: str,
-                 note: str) -> Slip:
-    table = str(lt.seating.get(player, ""))
-    rows = placements or [("", "", "")]
-    return Slip(player, turn, [
-        SlipRow(line=i, table=table, turn=str(turn), position=p, word=wd, score=s,
-                turn_total=total if i == 1 else "", note=note if i == 1 else "")
-        for i, (p, wd, s) in enumerate(rows, 1)
-    ], source="web", written_turn=str(turn))
-
-
-def hand_in(w: Web, gid: str, player: str, turn: int, placements: list[tuple[str, str, str]], total: str,
-            note: str) -> dict[str, Any]:
-    """Store a player's slip from his browser or the API; late by the server clock (stored, flagged)."""
-    with w.journal(f"player:{player}") as j:
-        game = open_game(j, gid)
-        lt = light(j, game)
-        slip = browser_slip(lt, player, turn, placements, total, note)
-        now = time.time()
-        receipt = game.hand_in(slip, now)
-        seq, late = receipt.seq, receipt.late
-        recorded = next(j.iter_events(gid, after=seq - 1)).recorded
-    return {"stored": True, "seq": seq, "received": recorded, "late": late, "turn": turn, "player": player,
-            "table": slip.rows[0].table, "replaces": receipt.replaces, "kept_apart": receipt.kept_apart}
 
 
 async def player_slip(request: Request) -> Response:
     w = web(request)
     gid = request.path_params["gid"]
-    me = identity(request)
-    if me.role != "player" or me.game != gid:
-        raise HTTPException(403, "join this game with your code first")
+    me = own_player(request, gid)
     try:
         f = await read_form(request)
-        turn = _int(f, "turn", 1, TURNS)
+        turn = whole_in(f, "turn", 1, TURNS)
         if turn is None:
             raise Refused("slip", Text("the turn"))
         places = [(f.get(f"position{i}", ""), f.get(f"word{i}", ""), f.get(f"score{i}", "")) for i in (1, 2)]
@@ -986,153 +745,33 @@ async def player_slip(request: Request) -> Response:
     return RedirectResponse(f"/games/{gid}/play{i18n.keep(request.query_params.get('lang'))}#receipt", 303)
 
 
-# --- JSON API ---------------------------------------------------------------------------------------------
+# --- the actions, from the page each comes from ---------------------------------------------------------------
 
 
-def _error(status: int, message: str, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": message, **extra}, status_code=status)
-
-
-async def api_state(request: Request) -> Response:
-    w = web(request)
-    gid = request.path_params["gid"]
-
-    def load() -> dict[str, Any]:
-        with w.journal("") as j:
-            game = open_game(j, gid)
-            lt = light(j, game)
-        clock = {k: v for k, v in clock_view(lt).items() if k != "cues"}
-        return {"id": gid, "format": FORMAT, "variant": game.settings.variant,
-                "groups": [{"group": r["number"], "letters": "".join(r["letters"])}
-                           for r in grid_rows(lt) if r["shown"]],
-                "lots": [lt.lots[t] for t in sorted(lt.lots)], "turn": lt.current_turn, "clock": clock,
-                "stage": lt.stage, "deadline": lt.deadline,
-                "players": [{"player": p, "table": lt.seating[p], "name": lt.names.get(p, p)} for p in lt.players()],
-                "seq": lt.last_seq}
-
-    return JSONResponse(await run_in_threadpool(load))
-
-
-async def api_slip(request: Request) -> Response:
-    """``POST /api/games/{id}/slips``: ``{turn, placements: [{position, word, score}], turn_total, note}`` with
-    the player's code as Bearer token → 201 receipt (``late`` flagged by the server clock); 401 without a valid
-    code; 403 for another player's slip; 409 for a turn whose lot is not drawn."""
-    w = web(request)
-    gid = request.path_params["gid"]
-    scheme, _, code = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not code.strip():
-        return _error(401, "send your player code as 'Authorization: Bearer CODE'")
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        return _error(413, f"the slip is larger than {MAX_BODY} bytes")
-    try:
-        data = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        return _error(400, "the body is not JSON in UTF-8")
-    if not isinstance(data, dict):
-        return _error(400, "the body is a JSON object: {turn, placements, turn_total, note}")
-    turn = data.get("turn")
-    if not isinstance(turn, int) or isinstance(turn, bool) or not 1 <= turn <= TURNS:
-        return _error(400, f"turn is a whole number from 1 to {TURNS}")
-    raw = data.get("placements", [])
-    if not isinstance(raw, list) or len(raw) > 2 or not all(isinstance(p, dict) for p in raw):
-        return _error(400, "placements: a list of at most 2 objects {position, word, score}")
-    places: list[tuple[str, str, str]] = []
-    for p in raw:
-        cells = [p.get("position", ""), p.get("word", ""), p.get("score", "")]
-        cells = ["" if c is None else str(c) if isinstance(c, int) and not isinstance(c, bool) else c for c in cells]
-        if not all(isinstance(c, str) and len(c) <= FIELD for c in cells):
-            return _error(400, f"position, word and score are text (or a number) of at most {FIELD} characters")
-        places.append((cells[0], cells[1], cells[2]))
-    total, note = data.get("turn_total", ""), data.get("note", "")
-    total = str(total) if isinstance(total, int) and not isinstance(total, bool) else ("" if total is None else total)
-    if not isinstance(total, str) or not isinstance(note, str) or len(total) > FIELD or len(note) > FIELD:
-        return _error(400, f"turn_total and note are text of at most {FIELD} characters")
-
-    def run() -> Response:
-        with w.journal("") as j:
-            lt = light(j, open_game(j, gid))
-            try:
-                player = security.try_code(j, w.limits, gid, client(request),
-                                           lambda: auth.player_for_code(w.secret, gid, lt.players(), code))
-            except security.Throttled as t:
-                refused = _error(429, str(t))
-                refused.headers["Retry-After"] = str(t.wait)
-                return refused
-        if player is None:
-            return _error(401, "this code is not one of this game's players' codes")
-        if "player" in data and str(data["player"]) != player:
-            return _error(403, f"this code is {player}'s: a player sends only his own slip")
-        try:
-            receipt = hand_in(w, gid, player, turn, places, total, note)
-        except InputError as e:  # storage's door (check_row): the field named
-            return _error(400, str(e), field=e.field, stored=False)
-        except ArbitruError as e:
-            return _error(409, str(e), stored=False)
-        return JSONResponse(receipt, status_code=201)
-
-    return await run_in_threadpool(run)
-
-
-# --- routes ---------------------------------------------------------------------------------------------------
-
-PAGES: dict[str, Callable[[Web, str, auth.Identity, Any], dict[str, Any]]] = {
-    "console": lambda w, gid, me, request: _console(w, gid, me),
-    "desk": desk_context,
-    "review": review_context,
-}
-
-
-def _console(w: Web, gid: str, me: auth.Identity) -> dict[str, Any]:
+def _console(w: Web, gid: str, me: auth.Identity, request: Request) -> dict[str, Any]:
     with w.journal(me.actor) as j:
         return console_context(w, j, gid)
 
 
-async def _not_found(request: Request) -> Response:
-    raise HTTPException(404, "no such game")
+CONSOLE = Page("anticipation/console.html", _console, lambda gid, f: f"/games/{gid}")
+DESK = Page("anticipation/desk.html", desk_context,
+            lambda gid, f: f"/games/{gid}/slips?turn={f.get('collected', '')}", "/games/{gid}/slips")
+REVIEW = Page("anticipation/review.html", review_context,
+              lambda gid, f: f"/games/{gid}/review?turn={f.get('view_turn', '')}", "/games/{gid}/review")
 
 
-def _only(endpoint: Endpoint) -> Endpoint:
-    """A page that exists only for anticipation games (404 for any other game)."""
-    return by_format(endpoint, _not_found)
+def _act(role: str, field: str, action: Action_, page: Page, limits: dict[str, int] | None = None,
+         ask: Ask | None = None) -> Endpoint:
+    return act(role, field, on_game(action, ask), page, limits, doors=False)
 
 
-routes = [
-    # these routes come before the duplicate ones: its fixed paths under /games/ first, or {gid} would take them
-    Route("/games/new", duplicate.new_game_page, methods=["GET"]),
-    Route("/games/new", duplicate.new_game, methods=["POST"]),
-    Route("/anticipation", index_page),
-    Route("/anticipation/new", new_page, methods=["GET"]),
-    Route("/anticipation/new", new_game, methods=["POST"]),
-    Route("/games/{gid}", by_format(console, duplicate.console)),
-    Route("/games/{gid}/announce", _only(act("arbiter", "announce", do_announce)), methods=["POST"]),
-    Route("/games/{gid}/clock",
-          by_format(act("arbiter", "clock", do_clock), duplicate.act("arbiter", "clock", duplicate.do_clock)),
-          methods=["POST"]),
-    Route("/games/{gid}/lot", _only(act("arbiter", "lot", do_lot, ask=asks.all_lots)), methods=["POST"]),
-    Route("/games/{gid}/blind", _only(act("arbiter", "blind", do_blind, limits={"sets": MAX_CSV})), methods=["POST"]),
-    Route("/games/{gid}/seating", _only(act("arbiter", "players", do_seating, limits={"players": MAX_CSV})),
-          methods=["POST"]),
-    Route("/games/{gid}/slips", _only(desk), methods=["GET"]),
-    Route("/games/{gid}/slips", _only(act("desk", "table", do_desk_slip, page="desk", ask=asks.replace_desk_slip)),
-          methods=["POST"]),
-    Route("/games/{gid}/review", _only(review)),
-    Route("/games/{gid}/decide", _only(act("arbiter", "decide", do_decide, page="review")), methods=["POST"]),
-    Route("/games/{gid}/sanction", _only(act("arbiter", "sanction", do_sanction, page="review")), methods=["POST"]),
-    Route("/games/{gid}/publish", _only(act("arbiter", "publish", do_publish, page="review", ask=asks.publish_early)),
-          methods=["POST"]),
-    Route("/games/{gid}/maximum", _only(act("arbiter", "maximum", do_maximum, page="review")), methods=["POST"]),
-    Route("/games/{gid}/board/{player}", _only(board_page)),
-    Route("/games/{gid}/sheet/{player}", _only(sheet)),
-    Route("/games/{gid}/forms/{what}", _only(form_page)),
-    Route("/games/{gid}/codes", by_format(codes_sheet, duplicate.codes_sheet)),
-    Route("/games/{gid}/screen", by_format(screen, duplicate.screen)),
-    Route("/games/{gid}/screen/live", by_format(screen_live, duplicate.screen_fragment)),
-    Route("/games/{gid}/results", by_format(results_page, results.page)),
-    Route("/games/{gid}/play", by_format(play, duplicate.play), methods=["GET"]),
-    Route("/games/{gid}/play/live", by_format(play_live, duplicate.play_fragment)),
-    Route("/games/{gid}/join", by_format(join, duplicate.join), methods=["POST"]),
-    Route("/games/{gid}/slip", by_format(player_slip, duplicate.player_slip), methods=["POST"]),
-    Route("/api/games/{gid}", by_format(api_state, api.game_state)),
-    Route("/api/games/{gid}/slips", by_format(api_slip, api.post_slip), methods=["POST"]),
-]
+announce = _act("arbiter", "announce", do_announce, CONSOLE)
+clock = _act("arbiter", "clock", do_clock, CONSOLE)
+lot = _act("arbiter", "lot", do_lot, CONSOLE, ask=asks.all_lots)
+blind = _act("arbiter", "blind", do_blind, CONSOLE, limits={"sets": MAX_CSV})
+seating = _act("arbiter", "players", do_seating, CONSOLE, limits={"players": MAX_CSV})
+desk_slip_entered = _act("desk", "table", do_desk_slip, DESK, ask=asks.replace_desk_slip)
+decide = _act("arbiter", "decide", do_decide, REVIEW)
+sanction = _act("arbiter", "sanction", do_sanction, REVIEW)
+publish = _act("arbiter", "publish", do_publish, REVIEW, ask=asks.publish_early)
+record_maximum = _act("arbiter", "maximum", do_maximum, REVIEW)

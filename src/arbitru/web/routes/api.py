@@ -16,22 +16,44 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
 
-from arbitru.errors import JournalError
+from arbitru.errors import ArbitruError, GameNotFound
+from arbitru.formats import ANTICIPATION
+from arbitru.formats.anticipation.variants import TURNS
 from arbitru.formats.duplicate.game import Session
 from arbitru.textinput import LIMITS, MAX_INT, InputError, check_whole
-from arbitru.web import security, views
-from arbitru.web.app import client, web
+from arbitru.web import auth, security, views
+from arbitru.web.anticipation_pages import clock_view, grid_rows, hand_in, light, open_game
+from arbitru.web.house import client, web
 from arbitru.web.intake import SlipRequest, at_the_door
 
 MAX_BODY = 4096
+#: the most characters of a text field of an anticipation slip
+FIELD = 200
 #: the header a sender puts its idempotency key in: a retry with the same key gets the first receipt
 KEY_HEADER = "Idempotency-Key"
 
 
 def _error(status: int, message: str, **extra: Any) -> JSONResponse:
     return JSONResponse({"error": message, **extra}, status_code=status)
+
+
+async def bearer_json(request: Request, shape: str) -> tuple[str, dict[str, Any]] | Response:
+    """The sender's player code (its Bearer token) and the JSON object it sent, or the refusal to answer: 401
+    without a code, 413 for a body larger than a slip, 400 for a body that is not a JSON object (``shape``)."""
+    scheme, _, code = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not code.strip():
+        return _error(401, "send your player code as 'Authorization: Bearer CODE'")
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        return _error(413, f"the slip is larger than {MAX_BODY} bytes")
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return _error(400, "the body is not JSON in UTF-8")
+    if not isinstance(data, dict):
+        return _error(400, f"the body is a JSON object: {shape}")
+    return code, data
 
 
 async def game_state(request: Request) -> Response:
@@ -65,10 +87,8 @@ async def game_state(request: Request) -> Response:
 
     try:
         return JSONResponse(await run_in_threadpool(load))
-    except JournalError as e:
-        if "no game" in str(e):
-            return _error(404, str(e))
-        raise  # library_error checks the game: a damaged one answers 503 with what is damaged
+    except GameNotFound as e:  # any other failure: library_error checks the game (a damaged one answers 503)
+        return _error(404, str(e))
 
 
 def slip_request(data: dict[str, Any], code: str, key: str) -> SlipRequest:
@@ -97,19 +117,10 @@ def slip_request(data: dict[str, Any], code: str, key: str) -> SlipRequest:
 async def post_slip(request: Request) -> Response:
     w = web(request)
     gid = request.path_params["gid"]
-    header = request.headers.get("authorization", "")
-    scheme, _, code = header.partition(" ")
-    if scheme.lower() != "bearer" or not code.strip():
-        return _error(401, "send your player code as 'Authorization: Bearer CODE'")
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        return _error(413, f"the slip is larger than {MAX_BODY} bytes")
-    try:
-        data = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        return _error(400, "the body is not JSON in UTF-8")
-    if not isinstance(data, dict):
-        return _error(400, "the body is a JSON object: {move, position, word, score}")
+    sent = await bearer_json(request, "{move, position, word, score}")
+    if isinstance(sent, Response):
+        return sent
+    code, data = sent
     try:
         req = slip_request(data, code, request.headers.get(KEY_HEADER, ""))
     except InputError as e:
@@ -132,9 +143,88 @@ async def post_slip(request: Request) -> Response:
     return JSONResponse(done.body, status_code=done.status)
 
 
+
+# --- anticipation (RO-4.4: online simultaneous games) --------------------------------------------------------
+
+
+async def api_state(request: Request) -> Response:
+    w = web(request)
+    gid = request.path_params["gid"]
+
+    def load() -> dict[str, Any]:
+        with w.journal("") as j:
+            game = open_game(j, gid)
+            lt = light(j, game)
+        clock = {k: v for k, v in clock_view(lt).items() if k != "cues"}
+        return {"id": gid, "format": ANTICIPATION.name, "variant": game.settings.variant,
+                "groups": [{"group": r["number"], "letters": "".join(r["letters"])}
+                           for r in grid_rows(lt) if r["shown"]],
+                "lots": [lt.lots[t] for t in sorted(lt.lots)], "turn": lt.current_turn, "clock": clock,
+                "stage": lt.stage, "deadline": lt.deadline,
+                "players": [{"player": p, "table": lt.seating[p], "name": lt.names.get(p, p)} for p in lt.players()],
+                "seq": lt.last_seq}
+
+    return JSONResponse(await run_in_threadpool(load))
+
+
+async def api_slip(request: Request) -> Response:
+    """``POST /api/games/{id}/slips``: ``{turn, placements: [{position, word, score}], turn_total, note}`` with
+    the player's code as Bearer token → 201 receipt (``late`` flagged by the server clock); 401 without a valid
+    code; 403 for another player's slip; 409 for a turn whose lot is not drawn."""
+    w = web(request)
+    gid = request.path_params["gid"]
+    sent = await bearer_json(request, "{turn, placements, turn_total, note}")
+    if isinstance(sent, Response):
+        return sent
+    code, data = sent
+    turn = data.get("turn")
+    if not isinstance(turn, int) or isinstance(turn, bool) or not 1 <= turn <= TURNS:
+        return _error(400, f"turn is a whole number from 1 to {TURNS}")
+    raw = data.get("placements", [])
+    if not isinstance(raw, list) or len(raw) > 2 or not all(isinstance(p, dict) for p in raw):
+        return _error(400, "placements: a list of at most 2 objects {position, word, score}")
+    places: list[tuple[str, str, str]] = []
+    for p in raw:
+        cells = [p.get("position", ""), p.get("word", ""), p.get("score", "")]
+        cells = ["" if c is None else str(c) if isinstance(c, int) and not isinstance(c, bool) else c for c in cells]
+        if not all(isinstance(c, str) and len(c) <= FIELD for c in cells):
+            return _error(400, f"position, word and score are text (or a number) of at most {FIELD} characters")
+        places.append((cells[0], cells[1], cells[2]))
+    total, note = data.get("turn_total", ""), data.get("note", "")
+    total = str(total) if isinstance(total, int) and not isinstance(total, bool) else ("" if total is None else total)
+    if not isinstance(total, str) or not isinstance(note, str) or len(total) > FIELD or len(note) > FIELD:
+        return _error(400, f"turn_total and note are text of at most {FIELD} characters")
+
+    def run() -> Response:
+        with w.journal("") as j:
+            lt = light(j, open_game(j, gid))
+            try:
+                player = security.try_code(j, w.limits, gid, client(request),
+                                           lambda: auth.player_for_code(w.secret, gid, lt.players(), code))
+            except security.Throttled as t:
+                refused = _error(429, str(t))
+                refused.headers["Retry-After"] = str(t.wait)
+                return refused
+        if player is None:
+            return _error(401, "this code is not one of this game's players' codes")
+        if "player" in data and str(data["player"]) != player:
+            return _error(403, f"this code is {player}'s: a player sends only his own slip")
+        try:
+            receipt = hand_in(w, gid, player, turn, places, total, note)
+        except InputError as e:  # storage's door (check_row): the field named
+            return _error(400, str(e), field=e.field, stored=False)
+        except ArbitruError as e:
+            return _error(409, str(e), stored=False)
+        return JSONResponse(receipt, status_code=201)
+
+    return await run_in_threadpool(run)
+
+
 #: one line of text: no control characters (the door's rule, :func:`arbitru.textinput.check_text`)
 ONE_LINE = "^[^\\x00-\\x1f\\x7f-\\x9f]*$"
 SLIP_SCHEMA = {
+    "title": "duplicate slip",
+    "description": "a duplicate game's slip: the player's placement for the open move",
     "type": "object",
     "required": ["move"],
     "properties": {
@@ -147,6 +237,27 @@ SLIP_SCHEMA = {
                    "description": "optional: the sender's own player number"},
     },
 }
+PLACEMENT = {
+    "type": "object",
+    "properties": {name: {"type": ["string", "integer", "null"], "maxLength": FIELD}
+                   for name in ("position", "word", "score")},
+}
+ANTICIPATION_SLIP_SCHEMA = {
+    "title": "anticipation slip",
+    "description": "an anticipation game's slip (RO-4.4, online games): a turn's placements as written, with the "
+                   "turn's total and a note; late by the server's clock",
+    "type": "object",
+    "required": ["turn"],
+    "properties": {
+        "turn": {"type": "integer", "minimum": 1, "maximum": TURNS},
+        "placements": {"type": "array", "maxItems": 2, "items": PLACEMENT},
+        "turn_total": {"type": ["string", "integer", "null"], "maxLength": FIELD},
+        "note": {"type": ["string", "null"], "maxLength": FIELD},
+        "player": {"type": "string", "description": "optional: the sender's own player"},
+    },
+}
+#: a slip of either format: the game's format says which
+ANY_SLIP = {"description": "the slip of the game's format", "oneOf": [SLIP_SCHEMA, ANTICIPATION_SLIP_SCHEMA]}
 REFUSAL = {
     "type": "object",
     "properties": {
@@ -162,8 +273,11 @@ RECEIPT = {
         "seq": {"type": "integer"},
         "received": {"type": "string", "format": "date-time"},
         "late": {"type": "boolean"},
-        "move": {"type": "integer"},
+        "move": {"type": "integer", "description": "duplicate: the move"},
+        "turn": {"type": "integer", "description": "anticipation: the turn"},
         "player": {"type": "string"},
+        "replaces": {"type": ["integer", "null"], "description": "the seq of the earlier slip this one replaces"},
+        "kept_apart": {"type": "boolean", "description": "a late slip that does not replace the one in time"},
     },
 }
 OPENAPI: dict[str, Any] = {
@@ -173,14 +287,15 @@ OPENAPI: dict[str, Any] = {
     "paths": {
         "/api/games/{id}": {
             "get": {
-                "summary": "Public state of a game: board, rack, move, clock, master total",
+                "summary": "Public state of a game, as its format has it (duplicate: board, rack, move, clock, "
+                           "master total; anticipation: groups read out, lots, turn, clock, stage, players)",
                 "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}],
                 "responses": {"200": {"description": "the state"}, "404": {"description": "no such game"}},
             }
         },
         "/api/games/{id}/slips": {
             "post": {
-                "summary": "Hand in the player's slip for the open move",
+                "summary": "Hand in the player's slip (duplicate: for the open move; anticipation: for a turn)",
                 "security": [{"playerCode": []}],
                 "parameters": [
                     {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}},
@@ -190,14 +305,15 @@ OPENAPI: dict[str, Any] = {
                                     "same key (its first answer was lost), the slip gets its first receipt "
                                     "again and nothing is stored"},
                 ],
-                "requestBody": {"required": True, "content": {"application/json": {"schema": SLIP_SCHEMA}}},
+                "requestBody": {"required": True, "content": {"application/json": {"schema": ANY_SLIP}}},
                 "responses": {
                     "201": {"description": "stored in time", "content": {"application/json": {"schema": RECEIPT}}},
                     "400": {"description": "not a slip: the field refused is named",
                             "content": {"application/json": {"schema": REFUSAL}}},
                     "401": {"description": "no code, or not a code of this game"},
                     "403": {"description": "a slip in another player's name"},
-                    "409": {"description": "stored but late (receipt given), or the move is not open"},
+                    "409": {"description": "stored but late (receipt given), or the move is not open (an "
+                                           "anticipation turn whose lot is not drawn)"},
                     "429": {"description": "too many wrong codes from this address or for this game: wait the "
                                            "Retry-After seconds (nothing was checked or stored)"},
                 },
@@ -214,11 +330,3 @@ async def openapi(request: Request) -> Response:
 async def docs(request: Request) -> Response:
     w = web(request)
     return w.render(request, "api.html", spec=OPENAPI, spec_json=json.dumps(OPENAPI, indent=2))
-
-
-routes = [
-    Route("/api/games/{gid}", game_state),
-    Route("/api/games/{gid}/slips", post_slip, methods=["POST"]),
-    Route("/api/openapi.json", openapi),
-    Route("/api", docs),
-]

@@ -12,21 +12,16 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from arbitru.errors import ArbitruError
+from arbitru.formats import DUPLICATE
 from arbitru.formats.duplicate import export, gcg, results
-from arbitru.formats.duplicate.game import Session
 from arbitru.journal.store import Journal
 from arbitru.season import tournament
 from arbitru.season.registry import REGISTRY_ID
-from arbitru.web import documents, i18n, views
-from arbitru.web.app import Web, web
-
-
-def result_at(w: Web, s: Session) -> results.GameResult | None:
-    """The game's results at the session's journal position, computed once per position in this worker."""
-    return w.at_seq(s.id, s.game.last_seq, "result", lambda: views.result(s))
+from arbitru.web import documents, i18n
+from arbitru.web.house import Web, web
+from arbitru.web.views import result_at
 
 
 def _load(w: Web, gid: str) -> dict[str, Any]:
@@ -79,16 +74,6 @@ async def download(request: Request) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="{gid}-{what}"'})
 
 
-def pdf_of(html: str) -> bytes:
-    """A printable sheet as PDF (WeasyPrint, with Debian's Pango libraries)."""
-    try:
-        import weasyprint
-    except OSError as e:  # the Python package is there, the system libraries are not
-        raise HTTPException(503, f"PDF needs Pango (apt-get install libpango-1.0-0 libpangoft2-1.0-0): {e}") from None
-    pdf: bytes = weasyprint.HTML(string=html).write_pdf()
-    return pdf
-
-
 async def standings(request: Request) -> Response:
     w = web(request)
     method = request.query_params.get("method", "mean-place")
@@ -98,7 +83,7 @@ async def standings(request: Request) -> Response:
 
     def load() -> dict[str, Any]:
         with w.journal("") as j:
-            ids = wanted or [g.id for g in j.games("duplicate")]
+            ids = wanted or [g.id for g in j.games(DUPLICATE.name)]
             # the journal's position of every game: unchanged positions, the same standings (no replay, no sum)
             positions = tuple((gid, j.last_seq(gid)) for gid in ids)
             # and of the season's records, which say who each game's registered players are
@@ -143,11 +128,3 @@ def _standings_of(w: Web, j: Journal, ids: list[str], method: str) -> dict[str, 
     registered = tournament.registered_players(j, played)
     rows = results.standings(done, method, registered) if done else []
     return {"results": done, "rows": rows, "langs": langs}
-
-
-routes = [
-    Route("/games/{gid}/results", page),
-    Route("/games/{gid}/results/live", live),
-    Route("/games/{gid}/download/{what}", download),
-    Route("/standings", standings),
-]

@@ -10,18 +10,19 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
-from starlette.routing import Route
 
 from arbitru.errors import ArbitruError
+from arbitru.formats import ANTICIPATION, DUPLICATE
 from arbitru.season import championship, csvfile, ratings, registry, tournament
 from arbitru.season.registry import Entry
-from arbitru.season.table import METHODS, TIE_ORDER, Row, general_table, table_csv
-from arbitru.season.tournament import Event, Tournament, TournamentError
+from arbitru.season.table import TIE_ORDER, Row, general_table, table_csv
+from arbitru.season.tournament import METHODS, Event, Tournament, TournamentError
 from arbitru.textinput import ascii_number
 from arbitru.web import i18n
-from arbitru.web.app import Web, web
-from arbitru.web.routes.duplicate import Refused, need, read_form
-from arbitru.web.routes.results import pdf_of
+from arbitru.web.forms import Refused, need, read_form
+from arbitru.web.house import Web, web
+from arbitru.web.pdf import pdf_of
+from arbitru.web.season_context import season_language, tournament_language, tournament_of
 
 #: the most characters of a CSV file pasted into the import form
 MAX_CSV = 2_000_000
@@ -29,25 +30,6 @@ MAX_CSV = 2_000_000
 MAX_RESULT = 50_000
 #: the most registry records offered at once to enrol (a search narrows them)
 MAX_OFFERED = 60
-
-
-def season_language(request: Request, j: Any) -> str:
-    """A page of the whole season (registry, ratings, a player) in the language of the journal's tournaments
-    when they share one (a federation's), else English; ``?lang=`` chooses another."""
-    langs = {tournament.replay(j, tid).event.language for tid in tournament.tournaments(j)}
-    return i18n.pick(request.query_params.get("lang"), langs.pop() if len(langs) == 1 else "en")
-
-
-def tournament_language(request: Request, t: Tournament) -> str:
-    """A tournament's pages in its language (the rule set's unless it names one); ``?lang=`` chooses another."""
-    return i18n.pick(request.query_params.get("lang"), t.event.language)
-
-
-def _tournament(j: Any, tid: str) -> Tournament:
-    try:
-        return tournament.replay(j, tid)
-    except ArbitruError:
-        raise HTTPException(404, f"no tournament {tid!r}") from None
 
 
 def _csv(text: str, name: str) -> Response:
@@ -189,7 +171,7 @@ def _event_from(f: dict[str, str]) -> Event:
         raise Refused("rules", f"language {f['lang']!r}")
     try:
         return Event(f.get("name", ""), f["start"], f.get("end", ""), f.get("place", ""), f.get("organiser", ""),
-                     rules, "anticipation" if rules == "ro-anticipation" else "duplicate", f.get("method", ""),
+                     rules, (ANTICIPATION if rules == "ro-anticipation" else DUPLICATE).name, f.get("method", ""),
                      lang=f.get("lang", ""))
     except ArbitruError as e:
         where = next((k for k in ("name", "end", "place", "organiser") if k in str(e)), "rules")
@@ -238,7 +220,7 @@ def _table(w: Web, request: Request) -> dict[str, Any]:
     if method is not None and method not in METHODS:
         raise HTTPException(400, f"table method: one of {', '.join(METHODS)}")
     with w.journal("") as j:
-        t = _tournament(j, request.path_params["tid"])
+        t = tournament_of(j, request.path_params["tid"])
         reg = registry.load(j)
         results = tournament.outcomes(j, t)
         rows = general_table(t, reg, results, method, category=q.get("category") or None,
@@ -360,24 +342,6 @@ async def tournament_download(request: Request) -> Response:
     raise HTTPException(404, f"no download {what!r}")
 
 
-def tournament_game_form(w: Web, request: Request, tid: str, game_format: str) -> dict[str, Any]:
-    """What the game-creation page (``/games/new``, ``/anticipation/new``) shows for the next game of tournament
-    ``tid``: its players (entry number, registry name; anticipation: seated by rating, RO-5.1), the tournament's
-    rule set and language, a title with the game's number."""
-    with w.journal("") as j:
-        t = _tournament(j, tid)
-        if t.event.format != game_format:
-            raise HTTPException(400, f"{t.event.name} holds {t.event.format} games")
-        reg = registry.load(j)
-        number = len(t.games) + 1
-        players = [(e.entry, reg.name(e.player)) for e in t.players_of(number)]
-        seats = tournament.seating(t, reg, number) if game_format == "anticipation" else []
-    lang = tournament_language(request, t)
-    form = {"title": f"{t.event.name} · {number}", "rules": t.event.rules, "lang": t.event.language,
-            "tournament": t.id}
-    return {"form": form, "tournament": t, "number": number, "entrants": players, "seats": seats, "lang": lang}
-
-
 def _championship_context(w: Web, request: Request) -> dict[str, Any]:
     with w.journal("") as j:
         reg = registry.load(j)
@@ -471,28 +435,3 @@ async def ratings_csv(request: Request) -> Response:
 
 PAGES.update(tournament=("tid", "season/table.html", _table),
              championship=("cid", "season/championship.html", _championship_context))
-
-routes = [
-    Route("/registry", registry_page),
-    Route("/registry.csv", registry_csv),
-    Route("/registry/add", registry_add, methods=["POST"]),
-    Route("/registry/import", registry_import, methods=["POST"]),
-    Route("/players/{pid}", player_page),
-    Route("/players/{pid}/correct", player_correct, methods=["POST"]),
-    Route("/tournaments", tournaments_page),
-    Route("/tournaments/new", creation("tournament", "t-", store_tournament), methods=["POST"]),
-    Route("/tournaments/{tid}", tournament_page),
-    Route("/tournaments/{tid}/enrol", arbiter_action("tournament", "enrol", do_enrol), methods=["POST"]),
-    Route("/tournaments/{tid}/enrol-new", arbiter_action("tournament", "enrol-new", do_enrol_new), methods=["POST"]),
-    Route("/tournaments/{tid}/record", arbiter_action("tournament", "record", do_record), methods=["POST"]),
-    Route("/tournaments/{tid}/withdraw", arbiter_action("tournament", "withdraw", do_withdraw, ask_withdraw),
-          methods=["POST"]),
-    Route("/tournaments/{tid}/download/{what}", tournament_download),
-    Route("/championships/new", creation("championship", "c-", store_championship), methods=["POST"]),
-    Route("/championships/{cid}", championship_page),
-    Route("/championships/{cid}/stage", arbiter_action("championship", "stage", do_stage), methods=["POST"]),
-    Route("/championships/{cid}/eliminate", arbiter_action("championship", "eliminate", do_eliminate, ask_eliminate),
-          methods=["POST"]),
-    Route("/ratings", ratings_page),
-    Route("/ratings.csv", ratings_csv),
-]

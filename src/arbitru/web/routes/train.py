@@ -6,14 +6,12 @@ library judges and places everything."""
 from __future__ import annotations
 
 import secrets
-import time
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
-from starlette.routing import Route
 
 from arbitru.engine.tiles import LANGUAGES
 from arbitru.errors import ArbitruError
@@ -21,12 +19,9 @@ from arbitru.formats.duplicate import results
 from arbitru.formats.duplicate.game import Player, Session, Settings
 from arbitru.formats.duplicate.rulesets import RULESETS, ruleset
 from arbitru.formats.duplicate.slips import Slip
-from arbitru.journal import training as store
-from arbitru.journal.store import Journal
-from arbitru.web import auth, views, wordlists
-from arbitru.web.app import Web, client, identity, login_as, web
-from arbitru.web.i18n import Text
-from arbitru.web.routes.duplicate import LANG_BY_RULES, Refused, _int, read_form
+from arbitru.web import views, wordlists
+from arbitru.web.forms import LANG_BY_RULES, Refused, count_start, read_form, sign_in_player, whole
+from arbitru.web.house import Web, identity, web
 
 TRAINEE = "1"
 
@@ -42,21 +37,6 @@ async def start_page(request: Request) -> Response:
     return await run_in_threadpool(_start_page, request)
 
 
-def count_start(request: Request, j: Journal) -> None:
-    """Count a training game's start against its client's limit (the arbiter's are not counted).
-
-    :raises Refused: 429, when the client's address has started its share of the window already.
-    """
-    if identity(request).role == "arbiter":
-        return
-    w = web(request)
-    try:
-        store.admit(j, store.client_key(w.secret, client(request)), time.time())
-    except store.TooManyStarts as e:
-        raise Refused("form", Text("too many training games started from this address: try again in "
-                                   "%(seconds)s seconds", seconds=e.wait), 429) from None
-
-
 async def start(request: Request) -> Response:
     w = web(request)
     f: dict[str, str] = {}
@@ -68,7 +48,7 @@ async def start(request: Request) -> Response:
         lang = f.get("lang") or LANG_BY_RULES[rules_name]
         if lang not in LANGUAGES:
             raise Refused("lang", f"unknown language {lang[:8]!r}")
-        moves = _int(f, "moves", 10)
+        moves = whole(f, "moves", 10)
 
         def create() -> str:
             name = wordlists.chosen(w, f.get("lexicon", ""), lang)
@@ -88,7 +68,7 @@ async def start(request: Request) -> Response:
     except Refused as e:
         return await run_in_threadpool(_start_page, request, e.status, f, {e.field: e.message})
     response = RedirectResponse(f"/train/{gid}", 303)
-    login_as(request, response, auth.Identity(auth.new_sid(), "player", "", gid, TRAINEE))
+    sign_in_player(request, response, gid, TRAINEE)
     return response
 
 
@@ -136,7 +116,7 @@ async def move(request: Request) -> Response:
                 s.lexicon = w.lexicon(s.settings.lexicon, s.settings.lang)
                 if s.game.phase != "play":
                     raise Refused("move", "the game is over")
-                slip = Slip(s.game.move, TRAINEE, f.get("position", ""), f.get("word", ""), _int(f, "score"))
+                slip = Slip(s.game.move, TRAINEE, f.get("position", ""), f.get("word", ""), whole(f, "score"))
                 s.store_slips([slip], replace=True)
                 step = s.place_master()
                 if step.kind == "master":
@@ -148,11 +128,3 @@ async def move(request: Request) -> Response:
         ctx = await run_in_threadpool(_context, w, gid)
         return w.render(request, "train/play.html", status=422, errors={field: text}, **ctx)
     return RedirectResponse(f"/train/{gid}", 303)
-
-
-routes = [
-    Route("/train", start_page, methods=["GET"]),
-    Route("/train", start, methods=["POST"]),
-    Route("/train/{gid}", play, methods=["GET"]),
-    Route("/train/{gid}/move", move, methods=["POST"]),
-]

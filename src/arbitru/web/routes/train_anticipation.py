@@ -1,4 +1,4 @@
-"""Training alone at anticipation (``/train/anticipation``, issue 12): a new draw or a past game's, the groups at
+"""Training alone at anticipation (``/train/anticipation``): a new draw or a past game's, the groups at
 once, the lots one by one with the turn timers of RO-4.3, each slip corrected as soon as it is handed in (the
 verdicts and what the group allowed on the trainee's own board), and at the end his game beside the computer
 player's and the maximum's, turn by turn. The library (:mod:`arbitru.formats.anticipation.training`) does it all;
@@ -16,21 +16,18 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
-from starlette.routing import Route
 
 from arbitru.errors import ArbitruError, JournalError
+from arbitru.formats import ANTICIPATION
 from arbitru.formats.anticipation import training
-from arbitru.formats.anticipation.game import FORMAT, AnticipationGame, resolve_lexicon
+from arbitru.formats.anticipation.game import AnticipationGame, resolve_lexicon
 from arbitru.formats.anticipation.hall import hall_state as light
 from arbitru.formats.anticipation.turns import TURN_MINUTES
 from arbitru.formats.anticipation.variants import TURNS, Settings
 from arbitru.journal.store import Journal
-from arbitru.web import auth, i18n, wordlists
-from arbitru.web.app import Web, identity, login_as, web
-from arbitru.web.i18n import Text
-from arbitru.web.routes.anticipation import (
+from arbitru.web import i18n, wordlists
+from arbitru.web.anticipation_pages import (
     LANG,
-    Endpoint,
     board_cells,
     browser_slip,
     clock_view,
@@ -38,8 +35,9 @@ from arbitru.web.routes.anticipation import (
     groups_of,
     phone_language,
 )
-from arbitru.web.routes.duplicate import Refused, read_form
-from arbitru.web.routes.train import count_start
+from arbitru.web.forms import Refused, count_start, read_form, sign_in_player
+from arbitru.web.house import Endpoint, Web, identity, web
+from arbitru.web.i18n import Text
 
 PREFIX = "/train/anticipation"
 
@@ -48,7 +46,7 @@ def past_games(j: Journal) -> list[dict[str, Any]]:
     """The hall's games a trainee can play again: a common draw, over (:func:`training.over`): never a game in
     progress, whose lots to come would be told."""
     out: list[dict[str, Any]] = []
-    for g in reversed(j.games(FORMAT)):
+    for g in reversed(j.games(ANTICIPATION.name)):
         s = g.settings if isinstance(g.settings, dict) else {}
         if s.get("training") or s.get("variant") not in training.TRAINING_VARIANTS:
             continue
@@ -123,7 +121,7 @@ async def start(request: Request) -> Response:
     except Refused as e:
         return await run_in_threadpool(_start_page, w, request, e.status, f, {e.field: e.message})
     response = RedirectResponse(f"{PREFIX}/{gid}{i18n.keep(request.query_params.get('lang'))}", 303)
-    login_as(request, response, auth.Identity(auth.new_sid(), "player", "", gid, training.TRAINEE))
+    sign_in_player(request, response, gid, training.TRAINEE)
     return response
 
 
@@ -168,7 +166,7 @@ async def play(request: Request) -> Response:
     return w.render(request, "anticipation/train.html", **ctx, **phone_language(request, ctx["game"]))
 
 
-def _action(name: str) -> Endpoint:
+def action(name: str) -> Endpoint:
     """A form action of the trainee's, then the page again (or the page with the refusal beside ``name``)."""
 
     async def endpoint(request: Request) -> Response:
@@ -216,13 +214,3 @@ def _hand_in(j: Journal, game: AnticipationGame, f: dict[str, str], now: float) 
     if not places and not note:
         raise Refused("slip", Text("write a placement, or PAS in the note to pass the turn"))
     game.hand_in(browser_slip(lt, training.TRAINEE, turn, places, f.get("total", ""), note), now)
-
-
-routes = [
-    Route(PREFIX, start_page, methods=["GET"]),
-    Route(PREFIX, start, methods=["POST"]),
-    Route(PREFIX + "/{gid}", play, methods=["GET"]),
-    Route(PREFIX + "/{gid}/lot", _action("lot"), methods=["POST"]),
-    Route(PREFIX + "/{gid}/slip", _action("slip"), methods=["POST"]),
-    Route(PREFIX + "/{gid}/finish", _action("finish"), methods=["POST"]),
-]

@@ -1,4 +1,5 @@
-"""Fixes found while judging real duplicate games: each test is named after the rule it keeps."""
+"""Duplicate rules found wanting while judging real games (hand racks, late slips, each rule set's citations,
+engine scores, sudden death, leaves): each test is named after the rule it keeps."""
 
 from __future__ import annotations
 

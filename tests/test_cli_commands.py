@@ -1,5 +1,5 @@
-"""Fixes found while judging real cases, through the whole command line: letters a language does not have,
-usage errors, ``--json`` everywhere, numeric options in range."""
+"""Every command of the command line: letters a language does not have (G-6), usage errors as one line,
+``--json`` everywhere, numeric options in range."""
 
 from __future__ import annotations
 
@@ -108,7 +108,7 @@ def test_every_numeric_option_has_a_range() -> None:
         if not isinstance(p.type, click.IntRange) or p.type.min is None or p.type.max is None
     ]
     assert not unbounded
-    # and every one reads ASCII digits only (issue 8: click's int() takes other Unicode digits)
+    # and every one reads ASCII digits only (click's int() takes other Unicode digits)
     assert not [f"{path} {p.name}" for path, p in found if not isinstance(p.type, Number)]
     # nothing above what SQLite's 64-bit integers hold gets into a journal
     assert all(p.type.max is not None and p.type.max < 2**63 for _, p in found if isinstance(p.type, click.IntRange))

@@ -1,0 +1,88 @@
+"""The one way a page performs a library action (:func:`act`): the form read and its sender checked, one library
+call in one journal connection with the actor of who asks, then back to the page (or the page again, with the
+refusal beside the field it concerns). Both formats' consoles, desks and reviews act through it. Part of the web's
+house: it imports no route.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+from arbitru.errors import ArbitruError, GameNotFound
+from arbitru.journal.store import Journal
+from arbitru.textinput import InputError
+from arbitru.web import auth, confirm
+from arbitru.web.forms import Refused, need, read_form, refused
+from arbitru.web.house import Endpoint, Web, game_language, web
+
+
+@dataclass(frozen=True)
+class Page:
+    """The page an action comes from: its template, what it shows (``context(w, gid, me, request)``), the
+    address it goes back to after the action (``back(gid, form)``, without the ``done`` message) and from a
+    confirmation page (``home``, with ``{gid}``)."""
+
+    template: str
+    context: Callable[[Web, str, auth.Identity, Request], dict[str, Any]]
+    back: Callable[[str, dict[str, str]], str]
+    home: str = "/games/{gid}"
+
+
+#: before an action that cannot be undone: ``confirming(seq, what)`` returns when the request confirms ``what``
+#: (what the action will do, at journal position ``seq``; nothing asked when empty), else raises
+#: :class:`arbitru.web.confirm.Needed` (the confirmation page is shown)
+Confirming = Callable[[int, list[Any]], None]
+#: the library call: ``perform(w, journal, game_id, form, confirming)`` returns what the page says was done
+Perform = Callable[[Web, Journal, str, dict[str, str], Confirming], str]
+
+
+def act(role: str, field: str, perform: Perform, page: Page, limits: dict[str, int] | None = None,
+        doors: bool = True) -> Endpoint:
+    """An action sent by ``role`` (``arbiter``, ``desk``) from ``page``; a refusal is shown beside ``field`` when
+    it names none (``doors``: a refusal of an input's door is said in the page's language, beside its own field).
+    The live pages learn of what it appended from its commit (:attr:`Journal.on_commit`)."""
+
+    async def endpoint(request: Request) -> Response:
+        w = web(request)
+        me = need(request, role)
+        gid = request.path_params["gid"]
+        f: dict[str, str] = {}
+        try:
+            f = await read_form(request, limits)
+
+            def run() -> str:  # its commit tells the live pages (Journal.on_commit)
+                with w.journal(me.actor) as j:
+
+                    def confirming(seq: int, what: list[Any]) -> None:
+                        confirm.check(j, me, gid, field, seq, f, what)
+
+                    return perform(w, j, gid, f, confirming)
+
+            message = await run_in_threadpool(run)
+        except confirm.Needed as e:
+            return await run_in_threadpool(confirm.page, request, e, page.home.format(gid=gid),
+                                           game_language(w, gid))
+        except (Refused, ArbitruError) as e:
+            if isinstance(e, GameNotFound):
+                raise HTTPException(404, str(e)) from None
+            if doors and isinstance(e, InputError):
+                e = refused(e, field)
+            where, text, status = (e.field, e.message, e.status) if isinstance(e, Refused) else (field, str(e), 422)
+            problems = list(getattr(e, "problems", []))
+            ctx = await run_in_threadpool(page.context, w, gid, me, request)
+            return w.render(request, page.template, status=status, errors={where: text}, form=f, done="",
+                            problems=problems, **ctx)
+        back = page.back(gid, f)
+        sep = "&" if "?" in back else "?"
+        done = f"{sep}done={quote(message[:300])}" if message else ""
+        return RedirectResponse(f"{back}{done}#{field}", 303)
+
+    return endpoint

@@ -1,0 +1,64 @@
+"""The app's error pages, for every route: a refusal of the HTTP layer (:class:`HTTPException`) as a page in the
+asked-for language or as JSON under ``/api/``, an unknown game as 404, a journal that cannot be read as 503 with
+the damage banner. Part of the web's house: it imports no route.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+
+from arbitru.errors import ArbitruError, GameNotFound, JournalError
+from arbitru.journal.store import GameDamage
+from arbitru.web import i18n
+from arbitru.web.damage import refusal
+from arbitru.web.house import identity, web
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    gid = request.path_params.get("gid")
+    what = web(request).damage.known(gid) if isinstance(gid, str) else None
+    if what is not None:
+        # whatever went wrong on a damaged game's page, the damage is what the reader must learn
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": refusal(what), "stored": False}, status_code=503)
+        return web(request).damage_page(request.scope, what)
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+    lang = i18n.pick(request.query_params.get("lang"), "en")
+    html = web(request).templates.get_template("error.html").render(
+        request=request, me=identity(request), status=exc.status_code, message=exc.detail, lang=lang,
+        _=i18n.gettext_for(lang)
+    )
+    return HTMLResponse(html, status_code=exc.status_code)
+
+
+async def library_error(request: Request, exc: Exception) -> Response:
+    """An unknown game is a 404; a game whose journal fails is checked again (a damaged one answers 503 with
+    the damage banner); any other refusal of the library a 400 with its message."""
+    gid = request.path_params.get("gid")
+    unknown = isinstance(exc, GameNotFound)
+    if isinstance(gid, str) and not unknown and isinstance(exc, JournalError | sqlite3.Error):
+        w = web(request)
+
+        def recheck() -> GameDamage | None:
+            with w.journal("") as j:
+                return w.damage.check(j, gid, against_table=True)
+
+        await run_in_threadpool(recheck)
+    if isinstance(exc, sqlite3.Error):
+        return await http_error(request, HTTPException(503, f"the journal cannot be read: {exc}"))
+    return await http_error(request, HTTPException(404 if unknown else 400, str(exc)))
+
+
+exception_handlers: dict[Any, Any] = {
+    HTTPException: http_error,
+    ArbitruError: library_error,
+    sqlite3.Error: library_error,  # a page SQLite cannot read, outside the journal's own wrapping
+}

@@ -1,0 +1,147 @@
+"""Forms, for every page: a form read and its CSRF token checked (:func:`read_form`), who may send it
+(:func:`need`), numbers typed in it (:func:`whole`, :func:`whole_in`) and a refusal shown beside the field it
+concerns (:class:`Refused`). Part of the web's house: it imports no route.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+
+from arbitru.journal import training
+from arbitru.journal.store import Journal
+from arbitru.textinput import MAX_DIGITS, MAX_INT, REASONS, InputError, ascii_number, check_whole, parse_signed
+from arbitru.web import auth, i18n, security
+from arbitru.web.house import client, identity, login_as, web
+from arbitru.web.i18n import Text
+
+MAX_FIELD = 200
+MAX_CSV = 20_000
+#: the refusal of a training game's start beyond its client's share
+TOO_MANY_STARTS = "too many training games started from this address: try again in %(seconds)s seconds"
+#: the language of a game created without one, by its rule set
+LANG_BY_RULES = {"fise": "es", "greek": "el", "romanian": "ro"}
+
+
+class Refused(Exception):
+    """A form refused: the field it concerns and the message shown beside it."""
+
+    def __init__(self, field: str, message: str, status: int = 422) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+        self.status = status
+
+
+async def read_form(request: Request, limits: dict[str, int] | None = None) -> dict[str, str]:
+    """The form's fields as text, its CSRF token checked; too long or undecodable fields are refused."""
+    limits = limits or {}
+    try:
+        form = await request.form(max_files=0, max_fields=100, max_part_size=64 * 1024)
+    except Exception as e:  # a malformed body is the sender's fault, said plainly
+        raise Refused("form", f"the form could not be read: {e}", 400) from None
+    fields: dict[str, str] = {}
+    for key, value in form.multi_items():
+        if not isinstance(value, str):
+            raise Refused(key, "no files here", 400)
+        if "\ufffd" in value or "\x00" in value:
+            raise Refused(key, "this field is not valid text (UTF-8)", 400)
+        if len(value) > limits.get(key, MAX_FIELD):
+            raise Refused(key, f"too long: at most {limits.get(key, MAX_FIELD)} characters", 400)
+        fields[key] = value.strip()
+    w = web(request)
+    if not auth.check_csrf(w.secret, identity(request), fields.get("csrf", "")):
+        raise HTTPException(403, "the form's security token is missing or stale: reload the page and try again")
+    return fields
+
+
+def need(request: Request, role: str) -> auth.Identity:
+    """The identity, when it may do ``role``'s work (``arbiter``, ``desk``: arbiter or desk)."""
+    me = identity(request)
+    ok = me.can_run() if role == "arbiter" else me.can_enter_slips()
+    if not ok:
+        raise HTTPException(403 if me.role != "public" else 401, f"this needs the {role}: log in")
+    return me
+
+
+def own_player(request: Request, gid: str) -> auth.Identity:
+    """The identity of a player signed in to game ``gid`` (with his code): only he sends his slips (403 else)."""
+    me = identity(request)
+    if me.role != "player" or me.game != gid:
+        raise HTTPException(403, "join this game with your code first")
+    return me
+
+
+async def player_of_code(request: Request, gid: str,
+                         players: Callable[[Journal], Callable[[str], str | None]]) -> str:
+    """The player of game ``gid`` whose code the join form sent (``players(journal)`` reads the game, then looks a
+    code up), through the code door's throttle: refused beside the code, 429 while the door makes this client or
+    game wait, 401 for a code of no player."""
+    w = web(request)
+    f = await read_form(request)
+
+    def find() -> str | None:
+        with w.journal("") as j:
+            lookup = players(j)
+            return security.try_code(j, w.limits, gid, client(request), lambda: lookup(f.get("code", "")))
+
+    try:
+        player = await run_in_threadpool(find)
+    except security.Throttled as t:
+        raise Refused("code", Text("too many failed attempts: try again in %(n)s s", n=t.wait), 429) from None
+    if player is None:
+        raise Refused("code", Text("this code is not one of this game's players' codes"), 401)
+    return player
+
+
+def sign_in_player(request: Request, response: Response, gid: str, player: str) -> None:
+    """The visitor becomes ``player`` of game ``gid`` (a new session; the one it replaces ends)."""
+    login_as(request, response, auth.Identity(auth.new_sid(), "player", "", gid, player))
+
+
+def whole(fields: dict[str, str], name: str, default: int | None = None) -> int | None:
+    """A whole number typed in a form: ASCII digits (``²`` and ``١٢`` are not numbers), within storage's range."""
+    text = fields.get(name, "")
+    if not text:
+        return default
+    try:
+        return check_whole(parse_signed(text, name) if len(text) <= MAX_DIGITS + 1 else None, name)
+    except InputError:
+        e = InputError(text, field=name, reason=REASONS[3], text=repr(text), low=-MAX_INT, high=MAX_INT)
+        raise Refused(name, i18n.refusal(e)) from None
+
+
+def whole_in(fields: dict[str, str], name: str, low: int, high: int) -> int | None:
+    """A whole number from ``low`` to ``high`` typed in a form (None: left empty)."""
+    text = fields.get(name, "")
+    if not text:
+        return None
+    value = ascii_number(text)
+    if value is None or not low <= value <= high:
+        raise Refused(name, Text("%(text)s: a whole number from %(low)s to %(high)s", text=repr(text), low=low,
+                                  high=high))
+    return value
+
+
+def refused(e: InputError, field: str) -> Refused:
+    """A door's refusal beside its field (``field`` when it names none), in the page's language."""
+    return Refused(e.field or field, i18n.refusal(e))
+
+
+def count_start(request: Request, j: Journal) -> None:
+    """Count a training game's start against its client's limit (the arbiter's are not counted).
+
+    :raises Refused: 429, when the client's address has started its share of the window already.
+    """
+    if identity(request).role == "arbiter":
+        return
+    w = web(request)
+    try:
+        training.admit(j, training.client_key(w.secret, client(request)), time.time())
+    except training.TooManyStarts as e:
+        raise Refused("form", Text(TOO_MANY_STARTS, seconds=e.wait), 429) from None

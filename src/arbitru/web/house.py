@@ -1,0 +1,413 @@
+"""The web's house: what every page needs and no page owns — the app's state (:class:`Web`: the journal's
+address, the secret, the publisher, word lists, the games' writers), who asks (:func:`identity`, :func:`client`,
+:func:`login_as`) and the dispatch of one URL to each format's page (:func:`by_format`). It imports no route.
+
+Each request opens its own :class:`~arbitru.journal.store.Journal` connection with the actor of who asks
+(``arbiter``, ``desk:<name>``, ``player:<number>``); every action goes through the formats' sessions, so the web
+adds no rule of its own. After a committed append, :mod:`arbitru.web.live` tells the game's open pages.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+import time
+from collections.abc import Awaitable, Callable, Hashable, Iterator
+from concurrent.futures import Future
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
+from jinja2.runtime import Context
+from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+
+from arbitru import formats
+from arbitru.engine.lexicon import Lexicon
+from arbitru.errors import ArbitruError
+from arbitru.formats.duplicate.game import Game, Session
+from arbitru.journal.store import GameDamage, Journal, check_actor
+from arbitru.journal.training import open_store, store_address
+from arbitru.lexicons.synthetic import load_lexicon
+from arbitru.textinput import shown_raw
+from arbitru.web import auth, i18n, security
+from arbitru.web.damage import DamageWatch, banner, game_of
+from arbitru.web.intake import Intake
+from arbitru.web.live import Publisher
+from arbitru.web.security import Scope
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+#: seconds a reader's journal position is taken without asking the journal again (see Web.position)
+POSITION_S = 0.5
+T = TypeVar("T")
+
+HERE = Path(__file__).parent
+
+
+
+
+@dataclass
+class Web:
+    """What every request needs: the journal's address, the secret, the publisher, loaded word lists."""
+
+    db: str
+    secret: bytes
+    publisher: Publisher
+    base_url: str = ""
+    #: stand-in word lists the pages offer besides the installed ones (``synthetic:N``): a test switch only
+    test_lists: tuple[str, ...] = ()
+    limits: security.Limits = field(default_factory=security.Limits)
+    templates: Environment = field(init=False)
+    intake: Intake = field(init=False)
+    _lexicons: dict[tuple[str, str], Lexicon] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _local: threading.local = field(default_factory=threading.local)
+    #: per game: the writers' lock and the state they last left (folded forward, never replayed per request)
+    _writers: dict[str, tuple[threading.Lock, list[Game | None]]] = field(default_factory=dict)
+    #: per game: player code -> number
+    _codes: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: players' sessions found open on the server, and until when (monotonic) this worker believes them
+    players_seen: dict[str, float] = field(default_factory=dict)
+    #: which games' events cannot all be read (their pages carry a banner, their writes answer 503)
+    damage: DamageWatch = field(default_factory=DamageWatch)
+    #: per game: what its pages computed at one journal position (seq -> key -> value), the latest seq only
+    _memo: dict[str, tuple[int, dict[Hashable, Future[Any]]]] = field(default_factory=dict)
+    #: per game: its journal position as readers last took it (monotonic time, seq): :meth:`position`
+    _positions: dict[str, tuple[float, int]] = field(default_factory=dict)
+    #: per game: the latest state folded for readers (copied before folding further: readers share each one)
+    _read: dict[str, Game] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.intake = Intake(self)
+        self.training_store = store_address(self.db)
+        self.templates = Environment(
+            loader=FileSystemLoader(HERE / "templates"),
+            autoescape=select_autoescape(default=True),
+            auto_reload=False,  # templates do not change under a running server: no stat of the file per render
+            finalize=said_in_page_language,
+        )
+        self.templates.filters["said"] = said_each
+
+    @contextmanager
+    def journal(self, actor: str) -> Iterator[Journal]:
+        """The connection of this request: each worker thread has its own (SQLite connections are not shared
+        between threads), reused by the requests it serves one after another, with the actor of who asks."""
+        j: Journal | None = getattr(self._local, "journal", None)
+        if j is None or j.in_transaction:
+            j = Journal(self.db, actor=actor)
+            self._local.journal = j
+        j.actor = check_actor(actor)
+        j.on_commit = self._committed
+        yield j
+
+    def _committed(self, game_id: str, seq: int, audience: str) -> None:
+        self.saw(game_id, seq)
+        self.publisher.publish(game_id, seq, audience)
+
+    def position(self, journal: Journal, game_id: str) -> int:
+        """The game's journal position (its last seq) as readers take it: asked of the journal at most every
+        :data:`POSITION_S` seconds per game in this worker, and moved on at once by every commit and notice this
+        worker sees (:meth:`saw`), so a page told of a change always reads it."""
+        now = time.monotonic()
+        with self._lock:
+            known = self._positions.get(game_id)
+        if known is not None and now - known[0] < POSITION_S:
+            return known[1]
+        seq = journal.last_seq(game_id)
+        self.saw(game_id, seq, now)
+        return seq
+
+    def saw(self, game_id: str, seq: int, now: float | None = None) -> None:
+        """The game is at ``seq`` at least (a commit, a notice from another worker, a look at the journal)."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            known = self._positions.get(game_id)
+            if known is None or known[1] <= seq:
+                self._positions[game_id] = (now, seq)
+
+    @contextmanager
+    def training(self, actor: str) -> Iterator[Journal]:
+        """The training games' store (:mod:`arbitru.journal.training`), never the hall's journal: a connection
+        per worker thread, as :meth:`journal`."""
+        j: Journal | None = getattr(self._local, "training", None)
+        if j is None or j.in_transaction:
+            j = open_store(self.training_store, actor)
+            self._local.training = j
+        j.actor = check_actor(actor)
+        yield j
+
+    def lexicon(self, spec: str, lang: str) -> Lexicon:
+        key = (spec, lang)
+        with self._lock:
+            if key not in self._lexicons:
+                self._lexicons[key] = load_lexicon(spec, lang)
+            return self._lexicons[key]
+
+    def session(self, journal: Journal, game_id: str, *, recent: bool = False) -> Session:
+        """A session for reading: the game at the journal's latest position, folded forward from the state the
+        last reader of this worker left (never replayed per request); shared by the readers of that position,
+        so it is only to read. ``recent``: the position as :meth:`position` takes it (a live fragment that a
+        crowd of phones refetches), else asked of the journal."""
+        if recent:
+            seq = self.position(journal, game_id)
+        else:
+            seq = journal.last_seq(game_id)
+            self.saw(game_id, seq)
+        state = self.at_seq(game_id, seq, "state", lambda: self._folded(journal, game_id, seq))
+        s = Session(journal, game_id, state=state, fold=False)
+        s.lexicon = self.lexicon(s.settings.lexicon, s.settings.lang)
+        return s
+
+    def _folded(self, journal: Journal, game_id: str, seq: int) -> Game:
+        with self._lock:
+            base = self._read.get(game_id)
+        if base is None or base.last_seq > seq:
+            game = Session(journal, game_id).game
+        else:
+            game = _copy_state(base)
+            for event in journal.iter_events(game_id, after=base.last_seq):
+                game.apply(event)
+        with self._lock:
+            known = self._read.get(game_id)
+            if known is None or known.last_seq < game.last_seq:
+                self._read[game_id] = game
+        return game
+
+    def at_seq(self, game_id: str, seq: int, key: Hashable, make: Callable[[], T]) -> T:
+        """What ``make`` computes from the game at journal position ``seq``, computed once in this worker (the
+        first asker computes, those asking meanwhile wait for it); a newer seq of the game forgets the older."""
+        with self._lock:
+            slot = self._memo.get(game_id)
+            if slot is None or slot[0] < seq:
+                slot = (seq, {})
+                self._memo[game_id] = slot
+            known = slot[1] if slot[0] == seq else {}  # an older position asked late: computed, not kept
+            future = known.get(key)
+            mine = future is None
+            if future is None:
+                future = Future()
+                known[key] = future
+        if not mine:
+            value: T = future.result()
+            return value
+        try:
+            value = make()
+        except BaseException as e:
+            with self._lock:
+                known.pop(key, None)  # a failure is not remembered: the next asker tries again
+            future.set_exception(e)
+            raise
+        future.set_result(value)
+        return value
+
+    def writer_lock(self, game_id: str) -> threading.Lock:
+        with self._lock:
+            return self._writers.setdefault(game_id, (threading.Lock(), [None]))[0]
+
+    @contextmanager
+    def writer(self, journal: Journal, game_id: str, locked: bool = False, refresh: bool = True
+               ) -> Iterator[Session]:
+        """A session for acting: one writer of a game at a time in this process, starting from the state the
+        last one left (its action still folds in, inside its transaction, whatever other processes appended).
+        ``locked``: the caller holds :meth:`writer_lock` already; ``refresh=False``: the caller folds in the latest
+        events itself, inside its transaction (:meth:`Session.refresh`). After a failure the state is dropped (the
+        next writer replays the journal)."""
+        lock = self.writer_lock(game_id)
+        slot = self._writers[game_id][1]
+        if not locked:
+            lock.acquire()
+        try:
+            s = Session(journal, game_id, state=slot[0], refresh=refresh)
+            slot[0] = None  # until this writer is done, no other may start from it
+            yield s
+            slot[0] = s.game
+        finally:
+            if not locked:
+                lock.release()
+
+    def player_for_code(self, game: Game, code: str) -> str | None:
+        typed = auth.normalise_code(code)
+        with self._lock:
+            known = self._codes.get(game.id)
+        if known is None or (typed not in known and len(known) != len(game.players)):
+            known = {auth.player_code(self.secret, game.id, n): n for n in game.players}
+            with self._lock:
+                self._codes[game.id] = known
+        return known.get(typed)
+
+    def render(self, request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        return HTMLResponse(self.render_text(request, name, **context), status_code=status)
+
+    def fragment(self, request: Request, game_id: str, seq: int, key: Hashable, name: str,
+                 context: Callable[[], dict[str, Any]]) -> HTMLResponse:
+        """A live fragment (what a page refetches on each notice), rendered once per journal position and
+        ``key`` (page kind, language, player; a running clock's second) in this worker. Fragments carry no form
+        (no CSRF token) and nothing of who asks but what ``key`` says."""
+        html = self.at_seq(game_id, seq, ("fragment", name, key),
+                           lambda: self.render_text(request, name, **context()))
+        return HTMLResponse(html)
+
+    def render_text(self, request: Request, name: str, **context: Any) -> str:
+        ident = identity(request)
+        context.setdefault("errors", {})
+        lang = page_language(request, context)
+        context.setdefault("lang", lang)
+        context.setdefault("_", i18n.gettext_for(lang))
+        gid = request.path_params.get("gid")
+        what = self.damage.known(gid) if isinstance(gid, str) else None
+        if what is not None:
+            context.setdefault("damage", banner(what, context["_"]))
+        context["errors"] = {k: i18n.shown(v, context["_"]) for k, v in context["errors"].items()}
+        return self.templates.get_template(name).render(
+            request=request, me=ident, csrf=auth.csrf_token(self.secret, ident), now=time.time(), **context
+        )
+
+    def damage_page(self, scope: Scope, what: GameDamage) -> HTMLResponse:
+        """The 503 page of a damaged game: the banner alone, in the game's language."""
+        request = Request(scope)
+        gid = game_of(request.url.path) or ""
+        lang = i18n.pick(request.query_params.get("lang"), "en")
+        try:
+            with self.journal("") as j:
+                lang = str(j.game(gid).settings.get("lang") or lang)
+        except ArbitruError:
+            pass  # the game's row itself cannot be read: the asked-for language
+        lang = lang if lang in i18n.LANGUAGES else "en"
+        _ = i18n.gettext_for(lang)
+        html = self.templates.get_template("error.html").render(
+            request=request, me=identity(request), status=503, message="", lang=lang, _=_,
+            damage=banner(what, _),
+        )
+        return HTMLResponse(html, status_code=503)
+
+
+
+def _copy_state(game: Game) -> Game:
+    """A copy to fold further, sharing what never changes (rules, alphabet, layout)."""
+    board = game.board
+    keep = (game.settings, game.rules, game.alphabet, board.alphabet, board.layout)
+    copied: Game = copy.deepcopy(game, {id(x): x for x in keep})
+    return copied
+
+
+def _shown(value: Any) -> Any:
+    """Every value a page shows: a stored text holding a NUL or another control character (an older journal's)
+    is shown raw and flagged, never passed into the page."""
+    if isinstance(value, Markup):
+        return Markup(shown_raw(str(value)))
+    return shown_raw(value) if isinstance(value, str) else value
+
+
+@pass_context
+def said_in_page_language(context: Context, value: Any) -> Any:
+    """Every ``{{ … }}`` that is a library's message (a verdict's reason, a note, a refusal) is said in the
+    page's language: the templates print them as they are; then shown as :func:`_shown` says."""
+    if isinstance(value, i18n.Text) and "_" in context:
+        value = context["_"](value)
+    return _shown(value)
+
+
+@pass_context
+def said_each(context: Context, values: Any, separator: str = "; ") -> str:
+    """``{{ codes|said }}``: a list of messages (or message codes) said one by one in the page's language."""
+    _ = context["_"]
+    return separator.join(_(v) if isinstance(v, str) else str(v) for v in values)
+
+
+def page_language(request: Request, context: dict[str, Any]) -> str:
+    """A page is in its game's language (a game's page), else in the one asked for (``?lang=``), else in English."""
+    given = context.get("lang")
+    if isinstance(given, str) and given in i18n.LANGUAGES:
+        return given
+    game = context.get("game")
+    settings = getattr(game, "settings", None)
+    if settings is not None and getattr(settings, "lang", None) in i18n.LANGUAGES:
+        return str(settings.lang)
+    return i18n.pick(request.query_params.get("lang"), "en")
+
+
+def web(request: Request) -> Web:
+    w: Web = request.app.state.web
+    return w
+
+
+def identity(request: Request) -> auth.Identity:
+    ident: auth.Identity = request.scope["arbitru.identity"]
+    return ident
+
+
+def client(request: Request) -> str:
+    """The client's address (the socket's peer, or what a trusted proxy says: :func:`security.client_address`)."""
+    return str(request.scope.get("arbitru.client") or security.client_address(request.scope, web(request).limits))
+
+
+def login_as(request: Request, response: Response, ident: auth.Identity) -> None:
+    """Replace the session cookie (a new session id at every login: no fixation) and open the session on the
+    server; the session it replaces ends."""
+    w = web(request)
+    with w.journal("") as j:
+        old = identity(request)
+        if old.role != "public":
+            w.players_seen.pop(old.sid, None)
+            auth.close_session(j, old)
+        if ident.role != "public":
+            auth.open_session(j, ident)
+    set_cookie(response, auth.sign(w.secret, ident))
+
+
+def set_cookie(response: Response, value: str) -> None:
+    response.set_cookie(auth.COOKIE, value, httponly=True, samesite="lax", max_age=auth.SESSION_MAX, path="/")
+
+
+def game_language(w: Web, gid: str) -> str:
+    """The language of game ``gid``'s pages (its settings'), English when it names none."""
+    with w.journal("") as j:
+        return str(j.game(gid).settings.get("lang") or "en")
+
+
+def base_url(request: Request) -> str:
+    """The address players' codes and QR codes point to: the configured one, else the request's."""
+    configured = web(request).base_url
+    return configured.rstrip("/") if configured else str(request.base_url).rstrip("/")
+
+
+_formats: dict[tuple[str, str], formats.Format] = {}
+_formats_lock = threading.Lock()
+
+
+def game_format(w: Web, gid: str) -> formats.Format | None:
+    """The format of game ``gid`` in the formats' registry (None: a journal game of no playable format, such as a
+    tournament); a game's format never changes, so it is remembered. :raises GameNotFound: no such game."""
+    key = (w.db, gid)
+    with _formats_lock:
+        if key in _formats:
+            return _formats[key]
+    with w.journal("") as j:
+        found = formats.format_of(j.game(gid))
+    if found is not None:
+        with _formats_lock:
+            _formats[key] = found
+    return found
+
+
+def by_format(pages: dict[formats.Format, Endpoint]) -> Endpoint:
+    """One URL, each format's page: the game's format looked up in the formats' registry, then its page; a game
+    whose format has no such page is not found (404)."""
+
+    async def endpoint(request: Request) -> Response:
+        w, gid = web(request), request.path_params["gid"]
+        with _formats_lock:  # known already (a game's format never changes): no trip to a worker thread
+            fmt = _formats.get((w.db, gid))
+        if fmt is None:
+            fmt = await run_in_threadpool(game_format, w, gid)
+        page = pages.get(fmt) if fmt is not None else None
+        if page is None:
+            raise HTTPException(404, "no such game")
+        return await page(request)
+
+    return endpoint

@@ -1,0 +1,144 @@
+"""The doors of the hall, for every format: the index of games and desks, logging in and out, the arbiter's view of
+the doors (security), the desks' accounts, the live updates of a game's pages (Server-Sent Events) and htmx."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, RedirectResponse, Response, StreamingResponse
+
+from arbitru.errors import JournalError
+from arbitru.formats import DUPLICATE
+from arbitru.web import assets, auth, security
+from arbitru.web.forms import Refused, need, read_form
+from arbitru.web.house import client, identity, login_as, web
+
+
+async def index(request: Request) -> Response:
+    w = web(request)
+
+    def load() -> dict[str, Any]:
+        with w.journal("") as j:
+            games = j.games(DUPLICATE.name)
+            return {"games": games, "desks": auth.desks(j) if identity(request).can_run() else []}
+
+    return w.render(request, "index.html", **(await run_in_threadpool(load)))
+
+
+async def login_page(request: Request) -> Response:
+    return web(request).render(request, "login.html")
+
+
+async def login(request: Request) -> Response:
+    w = web(request)
+    try:
+        f = await read_form(request)
+        name = f.get("name") or auth.ARBITER
+
+        def check() -> str:
+            with w.journal("") as j:
+                return security.try_login(j, w.limits, name, f.get("password", ""), client(request))
+
+        role = await run_in_threadpool(check)
+    except (Refused, auth.AuthError) as e:
+        field = e.field if isinstance(e, Refused) else "password"
+        throttled = isinstance(e, security.Throttled)
+        refused = w.render(request, "login.html", status=429 if throttled else 401, errors={field: str(e)})
+        if isinstance(e, security.Throttled):
+            refused.headers["Retry-After"] = str(e.wait)
+        return refused
+    response = RedirectResponse("/", 303)
+    await run_in_threadpool(login_as, request, response, auth.Identity(auth.new_sid(), role, name))
+    return response
+
+
+async def logout(request: Request) -> Response:
+    """The session ends on the server: its cookie, kept or copied, no longer opens anything."""
+    await read_form(request)
+    response = RedirectResponse("/", 303)
+    await run_in_threadpool(login_as, request, response, auth.Identity(auth.new_sid()))
+    return response
+
+
+async def security_page(request: Request) -> Response:
+    """The arbiter's view of the doors: failed attempts (who, from where, when, what) and who must wait now."""
+    w = web(request)
+    need(request, "arbiter")
+
+    def load() -> dict[str, Any]:
+        with w.journal("") as j:
+            auth.ensure_schema(j)
+            return {"attempts": security.attempts(j), "waiting": security.waiting(j, w.limits.clock()),
+                    "limits": w.limits}
+
+    return w.render(request, "security.html", **(await run_in_threadpool(load)))
+
+
+async def add_desk(request: Request) -> Response:
+    w = web(request)
+    need(request, "arbiter")
+    try:
+        f = await read_form(request)
+
+        def add() -> None:
+            with w.journal("arbiter") as j:
+                if f.get("name") == auth.ARBITER:
+                    raise auth.AuthError("that name is the arbiter's")
+                auth.set_password(j, f.get("name", ""), f.get("password", ""), "desk")
+
+        await run_in_threadpool(add)
+    except (Refused, auth.AuthError) as e:
+        with w.journal("") as j:
+            games, desks = j.games(DUPLICATE.name), auth.desks(j)
+        return w.render(request, "index.html", status=422, games=games, desks=desks, errors={"desk": str(e)})
+    return RedirectResponse("/", 303)
+
+
+async def events(request: Request) -> Response:
+    """Server-Sent Events: ``changed`` with the game's latest seq, and a comment every 15 s to keep it open.
+
+    A page is told at most once a second, and only of changes that concern it: the staff's pages (arbiter,
+    desks) of every change, a player's phone of all but the other players' slips, any other page of all but
+    slips (:mod:`arbitru.web.live`). A game that does not exist answers 404 (no connection held open)."""
+    w = web(request)
+    gid = request.path_params["gid"]
+    me = identity(request)
+
+    def exists() -> bool:
+        with w.journal("") as j:
+            try:
+                j.game(gid)
+            except JournalError:
+                return False
+            return True
+
+    if not await run_in_threadpool(exists):
+        raise HTTPException(404, f"no game {gid!r}")
+    player = me.player if me.role == "player" and me.game == gid else ""
+
+    async def stream() -> AsyncIterator[str]:
+        yield "retry: 2000\n\n"
+        sub = w.publisher.subscribe(gid, player=player, staff=me.can_enter_slips())
+        try:
+            while not await request.is_disconnected():
+                seq = await sub.next(15)
+                if seq is not None:
+                    w.saw(gid, seq)  # the page's refetch reads that position at least
+                yield ": keep-alive\n\n" if seq is None else f"event: changed\ndata: {seq}\n\n"
+        finally:
+            sub.close()
+
+    return StreamingResponse(
+        stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    )
+
+
+async def htmx_js(request: Request) -> Response:
+    path = assets.htmx_path()
+    if path is None:
+        return Response("/* htmx is not installed: run ./arbitru once */", media_type="text/javascript")
+    return FileResponse(path, media_type="text/javascript")

@@ -1,0 +1,60 @@
+"""The docs say what the code does: the OpenAPI document lists exactly the API's routes (with their methods), and
+the module lists of ``docs/web.md`` and ``docs/ENGINE.md`` are exactly the packages' modules."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from starlette.routing import Route
+
+import arbitru
+from arbitru.web.app import route_table
+from arbitru.web.routes.api import OPENAPI
+
+SRC = Path(arbitru.__file__).parent
+DOCS = SRC.parent.parent / "docs"
+
+
+def documented_modules(doc: str) -> set[str]:
+    """The ``*.py`` names of a doc's module list: the bullets after the marker comment, up to the next heading."""
+    text = (DOCS / doc).read_text("utf-8")
+    start = text.index("tests/test_docs.py compares this list")
+    section = text[start:].split("\n#", 1)[0]
+    names: set[str] = set()
+    for line in section.splitlines():
+        if line.startswith("- "):
+            head = line.split(" — ", 1)[0]
+            names.update(re.findall(r"`([\w/]+\.py)`", head))
+    return names
+
+
+def modules(package: Path, *subpackages: str) -> set[str]:
+    found = {p.name for p in package.glob("*.py") if p.name != "__init__.py"}
+    for sub in subpackages:
+        found |= {f"{sub}/{p.name}" for p in (package / sub).glob("*.py") if p.name != "__init__.py"}
+    return found
+
+
+def test_the_openapi_paths_are_the_api_routes():
+    routes = {}
+    for r in route_table():
+        if isinstance(r, Route) and r.path.startswith("/api/games/"):
+            routes.setdefault(r.path.replace("{gid}", "{id}"), set()).update(m.lower() for m in r.methods or ())
+    documented = {path: set(ops) for path, ops in OPENAPI["paths"].items()}
+    assert documented, "the OpenAPI document lists no path"
+    assert {p: ops - {"head"} for p, ops in routes.items()} == documented
+
+
+def test_the_openapi_slip_covers_both_formats():
+    post = OPENAPI["paths"]["/api/games/{id}/slips"]["post"]
+    slips = post["requestBody"]["content"]["application/json"]["schema"]["oneOf"]
+    assert {s["title"] for s in slips} == {"duplicate slip", "anticipation slip"}
+
+
+def test_docs_web_lists_the_web_modules():
+    assert documented_modules("web.md") == modules(SRC / "web", "routes")
+
+
+def test_docs_engine_lists_the_engine_modules():
+    assert documented_modules("ENGINE.md") == modules(SRC / "engine", "movegen") | {"movegen/__init__.py"}
