@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -78,7 +79,7 @@ class Number(click.IntRange):
     name = "number"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if isinstance(value, str) and not (value.isascii() and value.strip().lstrip("+-").isdigit()):
+        if isinstance(value, str) and not re.fullmatch(r"[+-]?[0-9]+", value.strip()):
             self.fail(f"{value!r} is not a whole number in ASCII digits", param, ctx)
         return super().convert(value, param, ctx)
 

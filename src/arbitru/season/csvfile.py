@@ -13,6 +13,7 @@ in one federation is refused with both lines, and nothing is stored from a refus
 from __future__ import annotations
 
 import io
+import re
 import unicodedata
 from collections.abc import Mapping
 
@@ -104,7 +105,7 @@ def read_players(
 def _number(text: str, what: str) -> float:
     cleaned = text.replace(",", ".")
     whole, _, frac = cleaned.lstrip("-").partition(".")
-    digits = whole.isascii() and whole.isdigit() and (not frac or (frac.isascii() and frac.isdigit()))
+    digits = re.fullmatch(r"[0-9]+", whole) is not None and (not frac or re.fullmatch(r"[0-9]+", frac) is not None)
     if not digits or len(whole) > 6:
         raise RegistryError(f"{what} {text!r} is not a number")
     return float(cleaned)

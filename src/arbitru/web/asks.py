@@ -9,7 +9,7 @@ from arbitru.errors import ArbitruError
 from arbitru.formats.duplicate.game import Game, Session
 from arbitru.journal.store import Journal
 from arbitru.messages import Text
-from arbitru.textinput import number_order
+from arbitru.textinput import ascii_number, number_order
 
 
 def minutes(seconds: float) -> str:
@@ -75,7 +75,7 @@ def replace_slip(s: Session, f: dict[str, str]) -> list[Text]:
         player = s.seat(f.get("player", "")).number
     except ArbitruError:
         return []  # the action refuses it beside its field
-    move = int(f["move"]) if f.get("move", "").isdigit() else g.move
+    move = ascii_number(f.get("move", "")) or g.move
     old = g.slips.get((move, player))
     if old is None:
         return []

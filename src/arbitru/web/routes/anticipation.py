@@ -9,6 +9,7 @@ game the duplicate ones. A refusal is shown beside the field it concerns.
 
 from __future__ import annotations
 
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -88,7 +89,7 @@ def settings_from(w: Web, f: dict[str, str]) -> Settings:
     seed: int | None = None
     if f.get("source", "seed") == "seed" and variant != "blind":
         text = f.get("seed") or str(int.from_bytes(secrets.token_bytes(3), "big"))
-        if not (text.isascii() and text.isdigit()) or len(text) > 12:
+        if not re.fullmatch(r"[0-9]{1,12}", text):
             raise Refused("seed", Text("the seed is a whole number (at most 12 digits)"))
         seed = int(text)
     lexicon = wordlists.chosen(w, f.get("lexicon", ""), LANG)
