@@ -132,7 +132,7 @@ async def _in_tournament(request: Request, tid: str) -> dict[str, Any]:
     """A tournament's next game: its players seated by rating (RO-5.1)."""
     if not tid:
         return {"form": {}, "lang": i18n.pick(request.query_params.get("lang"), LANG)}
-    return await run_in_threadpool(tournament_game_form, web(request), request, tid, ANTICIPATION.name)
+    return await run_in_threadpool(tournament_game_form, web(request), request, tid, ANTICIPATION)
 
 
 async def new_game(request: Request) -> Response:
