@@ -208,3 +208,14 @@ def test_ro_5_1_seating():
     order = sorted(tables, key=tables.get)
     clubs = {e.player: e.club for e in entrants}
     assert all(clubs[x] != clubs[y] for x, y in itertools.pairwise(order))
+
+
+def test_RO_5_5_j_results_shown_to_staff_always_to_players_and_public_once_published(tmp_path):
+    from arbitru.formats.anticipation.hall import hall_state
+
+    game, st = play(tmp_path, GROUPS, LOTS, [AL, CAL])
+    lt = hall_state(game.journal, game)
+    assert (st.results_shown(staff=True), st.results_shown(staff=False)) == (True, False)
+    assert (lt.results_shown(staff=True), lt.results_shown(staff=False)) == (True, False)
+    game.publish("provisional", deadline="18:30")
+    assert game.replay().results_shown(staff=False) and hall_state(game.journal, game).results_shown(staff=False)

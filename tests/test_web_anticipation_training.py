@@ -110,6 +110,21 @@ def test_training_finish_computes_the_maximum_and_the_computer_player(tmp_path):
     assert rep.turns[0].best is not None and rep.turns[0].best.best >= 22
 
 
+def test_ro_5_3_training_slip_waits_for_the_lot_of_turn_1_and_ends_with_the_game(tmp_path):
+    from arbitru.formats.anticipation.hall import hall_state
+
+    with Journal(str(tmp_path / "t.db"), actor="player:1") as j:
+        game = training.start(j, Settings(lexicon="test-ro", seed=3), hand_draw(), lexicon(), 1000.0)
+        with pytest.raises(training.TrainingError, match=r"lot of turn 1 first \(RO-5.3\)"):
+            training.slip_turn(game, hall_state(j, game))
+        training.next_lot(game, 1100.0)
+        training.next_lot(game, 1200.0)
+        assert training.slip_turn(game, hall_state(j, game)) == 2
+        training.finish(game, beam=5)
+        with pytest.raises(training.TrainingError, match="the game is over"):
+            training.slip_turn(game, hall_state(j, game))
+
+
 def test_training_refuses_the_blind_variant(tmp_path):
     with Journal(str(tmp_path / "t.db"), actor="player:1") as j, pytest.raises(ArbitruError, match="training"):
         training.start(j, Settings(variant="blind", lexicon="test-ro"), hand_draw(), lexicon(), 0.0)

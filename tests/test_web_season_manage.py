@@ -150,6 +150,8 @@ def test_RO_5_1_a_tournaments_anticipation_game_is_created_through_its_page_seat
         assert tournament.replay(j, "t1").games[0].game_id == gid
         state = AnticipationGame(j, gid).replay()
     assert sorted(state.seating, key=state.seating.__getitem__)[0] == "2"
+    table = c.get("/tournaments/t1").text  # an anticipation game is followed on its own page, by its format
+    assert f'href="/games/{gid}"' in table and f"/games/{gid}/results" not in table
 
 
 def test_FISE_15_a_tournaments_duplicate_game_is_created_through_its_page_and_feeds_the_table(site):
@@ -158,6 +160,7 @@ def test_FISE_15_a_tournaments_duplicate_game_is_created_through_its_page_and_fe
         tournament.enrol(j, "t1", ["A1", "A2", "A3"])
     c = site.client()
     login(c)
+    assert 'href="/games/new?tournament=t1"' in c.get("/tournaments/t1").text  # the tournament's format's page
     page = c.get("/games/new?tournament=t1").text
     assert 'name="tournament" value="t1"' in page and "Dan Ene" in page and "Cupa · 1" in page
     assert c.get("/games/new?tournament=nope").status_code == 404

@@ -36,18 +36,18 @@ def tournament_of(j: Any, tid: str) -> Tournament:
         raise HTTPException(404, f"no tournament {tid!r}") from None
 
 
-def tournament_game_form(w: Web, request: Request, tid: str, game_format: str) -> dict[str, Any]:
+def tournament_game_form(w: Web, request: Request, tid: str, game_format: formats.Format) -> dict[str, Any]:
     """What the game-creation page (``/games/new``, ``/anticipation/new``) shows for the next game of tournament
     ``tid``: its players (entry number, registry name; anticipation: seated by rating, RO-5.1), the tournament's
     rule set and language, a title with the game's number."""
     with w.journal("") as j:
         t = tournament_of(j, tid)
-        if t.event.format != game_format:
+        if formats.by_name(t.event.format) is not game_format:
             raise HTTPException(400, f"{t.event.name} holds {t.event.format} games")
         reg = registry.load(j)
         number = len(t.games) + 1
         players = [(e.entry, reg.name(e.player)) for e in t.players_of(number)]
-        seats = tournament.seating(t, reg, number) if formats.by_name(game_format) is formats.ANTICIPATION else []
+        seats = tournament.seating(t, reg, number) if game_format is formats.ANTICIPATION else []
     lang = tournament_language(request, t)
     form = {"title": f"{t.event.name} · {number}", "rules": t.event.rules, "lang": t.event.language,
             "tournament": t.id}

@@ -130,6 +130,13 @@ def resolve_lexicon(spec: str, alpha: Alphabet | None = None) -> Lexicon:
 # --- the replayed state -------------------------------------------------------------------------------------
 
 
+def results_shown(stage: str, *, staff: bool) -> bool:
+    """Whether results, ranking and sheets may be shown at this ``stage`` of publication: to the arbiter and the
+    desks (``staff``, who correct them) always, to the players and the public only once provisional results are
+    published (RO-5.5.j)."""
+    return staff or stage != "in play"
+
+
 @dataclass
 class GameState:
     """Everything replayed from the journal; ``results`` per player, ``ranking`` in order."""
@@ -177,6 +184,10 @@ class GameState:
     def stage(self) -> str:
         """``in play``, ``provisional`` (contests until the deadline) or ``final`` (RO-5.5.j)."""
         return self.publications[-1]["stage"] if self.publications else "in play"
+
+    def results_shown(self, *, staff: bool) -> bool:
+        """Whether results, ranking and sheets may be shown (RO-5.5.j, :func:`results_shown`)."""
+        return results_shown(self.stage, staff=staff)
 
     def groups_text(self) -> list[str]:
         return self.draw.labels(self.alpha) if self.draw else []

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arbitru.formats.anticipation.clock import Timer, fold_timers
-from arbitru.formats.anticipation.game import AnticipationGame
+from arbitru.formats.anticipation.game import AnticipationGame, results_shown
 from arbitru.formats.anticipation.order import HallOrder
 from arbitru.journal.store import Journal
 
@@ -36,6 +36,10 @@ class HallState:
     @property
     def current_turn(self) -> int:
         return max(self.lots) if self.lots else 0
+
+    def results_shown(self, *, staff: bool) -> bool:
+        """Whether results may be shown yet (RO-5.5.j, :func:`~arbitru.formats.anticipation.game.results_shown`)."""
+        return results_shown(self.stage, staff=staff)
 
     def players(self) -> list[str]:
         return sorted(self.seating, key=lambda p: (self.seating[p], p))

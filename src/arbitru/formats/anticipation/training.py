@@ -20,11 +20,13 @@ from arbitru.errors import ArbitruError
 from arbitru.formats.anticipation.clock import ANALYSIS, turn_timer
 from arbitru.formats.anticipation.draw import Draw, GroupRules, draw_groups, format_group
 from arbitru.formats.anticipation.game import AnticipationGame, GameState
+from arbitru.formats.anticipation.hall import HallState
 from arbitru.formats.anticipation.maximum import Line, Loss, Step, computer_game, game_inputs, losses, maximum
 from arbitru.formats.anticipation.turns import Lot
 from arbitru.formats.anticipation.variants import TURNS, Settings
 from arbitru.formats.anticipation.verdicts import SlipVerdict
 from arbitru.journal.store import Journal
+from arbitru.messages import Text
 
 TRAINEE = "1"
 #: the beam of the maximum computed when a training game ends (about a second on the official list)
@@ -95,6 +97,18 @@ def next_lot(game: AnticipationGame, now: float) -> Lot:
         lot = game.draw_lot(drawn_by="trainee", now=now)
         game.clock(turn_timer(lot.turn), "start", now)
     return lot
+
+
+def slip_turn(game: AnticipationGame, hall: HallState) -> int:
+    """The turn the trainee's slip is for now: that of the last lot drawn.
+
+    :raises TrainingError: before the lot of turn 1 is drawn (RO-5.3), or once the game is over.
+    """
+    if not hall.current_turn:
+        raise TrainingError(Text("draw the lot of turn 1 first (RO-5.3)"))
+    if game.finished():
+        raise TrainingError(Text("the game is over"))
+    return hall.current_turn
 
 
 def _stop_running(game: AnticipationGame, now: float) -> None:

@@ -132,7 +132,7 @@ async def _in_tournament(request: Request, tid: str) -> dict[str, Any]:
     """A tournament's next game: its players seated by rating (RO-5.1)."""
     if not tid:
         return {"form": {}, "lang": i18n.pick(request.query_params.get("lang"), LANG)}
-    return await run_in_threadpool(tournament_game_form, web(request), request, tid, ANTICIPATION.name)
+    return await run_in_threadpool(tournament_game_form, web(request), request, tid, ANTICIPATION)
 
 
 async def new_game(request: Request) -> Response:
@@ -521,8 +521,8 @@ async def board_page(request: Request) -> Response:
             state = replayed(w, j, game)
         if player not in state.results:
             raise HTTPException(404, f"no player {player!r} in this game")
-        if not (me.can_enter_slips() or (me.role == "player" and me.game == gid and me.player == player
-                                         and state.publications)):
+        own = me.role == "player" and me.game == gid and me.player == player
+        if not ((me.can_enter_slips() or own) and state.results_shown(staff=me.can_enter_slips())):
             raise HTTPException(403 if me.role != "public" else 401, "a player's board is his and the arbiter's")
         r = state.results[player]
         verdicts = r.verdicts()
@@ -543,7 +543,7 @@ async def results_page(request: Request) -> Response:
         with w.journal("") as j:
             game = open_game(j, gid)
             state = replayed(w, j, game)
-        return {"game": game, "state": state, "shown": bool(state.publications) or me.can_enter_slips(),
+        return {"game": game, "state": state, "shown": state.results_shown(staff=me.can_enter_slips()),
                 "last": state.publications[-1] if state.publications else None}
 
     return w.render(request, "anticipation/results.html", **(await run_in_threadpool(load)))
@@ -561,7 +561,7 @@ async def sheet(request: Request) -> Response:
             state = replayed(w, j, game)
         if player not in state.results:
             raise HTTPException(404, f"no player {player!r} in this game")
-        if not state.publications and not me.can_enter_slips():
+        if not state.results_shown(staff=me.can_enter_slips()):
             raise HTTPException(403, "results are not published yet (RO-5.5.j)")
         return forms.printable(f"Rezultate {player}", forms.results_page(state, state.results[player]))
 
@@ -591,7 +591,7 @@ async def form_page(request: Request) -> Response:
             lt = light(j, game)
             if what in ("ranking.html", "ranking.csv", "results.html"):
                 state = replayed(w, j, game)
-                if not state.publications and not me.can_enter_slips():
+                if not state.results_shown(staff=me.can_enter_slips()):
                     raise HTTPException(403, "results are not published yet (RO-5.5.j)")
                 if what == "ranking.csv":
                     return Response(forms.ranking_csv(state), media_type="text/csv; charset=utf-8")
@@ -621,7 +621,7 @@ def results_sheets_pdf(request: Request, w: Web, me: auth.Identity, gid: str) ->
         game = open_game(j, gid)
         lt = light(j, game)
         seq = j.last_seq(gid)
-    if lt.stage == "in play" and not me.can_enter_slips():
+    if not lt.results_shown(staff=me.can_enter_slips()):
         raise HTTPException(403, "results are not published yet (RO-5.5.j)")
 
     def parts() -> list[str]:
@@ -662,7 +662,7 @@ def play_context(w: Web, gid: str, me: auth.Identity, request: Request | None = 
         lt = light(j, game)
         player = me.player if me.role == "player" and me.game == gid and me.player in lt.seating else ""
         own: PlayerResult | None = None
-        if player and lt.stage != "in play":
+        if player and lt.results_shown(staff=False):
             own = replayed(w, j, game).results.get(player)
         told = told_now(w, j, game, lt, player)
     turn = lt.current_turn

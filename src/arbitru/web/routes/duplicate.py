@@ -115,7 +115,7 @@ async def new_game_page(request: Request) -> Response:
 
 async def _in_tournament(request: Request, tid: str) -> dict[str, Any]:
     """A tournament's next game: its players and rule set filled in."""
-    return await run_in_threadpool(tournament_game_form, web(request), request, tid, DUPLICATE.name) if tid else {
+    return await run_in_threadpool(tournament_game_form, web(request), request, tid, DUPLICATE) if tid else {
         "form": {}}
 
 

@@ -12,7 +12,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from arbitru.errors import ArbitruError
-from arbitru.formats import ANTICIPATION, DUPLICATE
+from arbitru.formats import ANTICIPATION, DUPLICATE, Format, by_name, format_of
 from arbitru.season import championship, csvfile, ratings, registry, tournament
 from arbitru.season.registry import Entry
 from arbitru.season.table import TIE_ORDER, Row, general_table, table_csv
@@ -30,6 +30,8 @@ MAX_CSV = 2_000_000
 MAX_RESULT = 50_000
 #: the most registry records offered at once to enrol (a search narrows them)
 MAX_OFFERED = 60
+#: where a tournament's next game is created, by the tournament's format
+NEW_GAME = {DUPLICATE: "/games/new", ANTICIPATION: "/anticipation/new"}
 
 
 def _csv(text: str, name: str) -> Response:
@@ -214,6 +216,11 @@ def _matches(record: registry.Record, query: str) -> bool:
     return not q or q in record.name.casefold() or q in record.licence.casefold() or q == record.id.casefold()
 
 
+def _game_link(game_id: str, fmt: Format | None) -> str:
+    """Where a tournament's game is followed: a duplicate game's results page, an anticipation game's page."""
+    return f"/games/{game_id}/results" if fmt is DUPLICATE else f"/games/{game_id}"
+
+
 def _table(w: Web, request: Request) -> dict[str, Any]:
     q = request.query_params
     method = q.get("method") or None
@@ -225,7 +232,8 @@ def _table(w: Web, request: Request) -> dict[str, Any]:
         results = tournament.outcomes(j, t)
         rows = general_table(t, reg, results, method, category=q.get("category") or None,
                              club=q.get("club") or None)
-        games = [(slot, j.game(slot.game_id).format if slot.result is None else "") for slot in t.games]
+        games = [(slot, _game_link(slot.game_id, format_of(j.game(slot.game_id))) if slot.result is None else "")
+                 for slot in t.games]
     chosen = method or t.event.table_method
     enrolled = {e.player for e in t.enrolments}
     search = q.get("q", "")[:100]
@@ -234,7 +242,7 @@ def _table(w: Web, request: Request) -> dict[str, Any]:
             "category": q.get("category", ""), "club": q.get("club", ""), "lang": tournament_language(request, t),
             "slots": games, "entrants": [(e, reg.get(e.player)) for e in t.enrolments],
             "offered": offered[:MAX_OFFERED], "more_offered": max(0, len(offered) - MAX_OFFERED), "search": search,
-            "next_game": len(t.games) + 1}
+            "next_game": len(t.games) + 1, "new_game": NEW_GAME[by_name(t.event.format)]}
 
 
 async def tournament_page(request: Request) -> Response:

@@ -200,11 +200,7 @@ def action(name: str) -> Endpoint:
 
 def _hand_in(j: Journal, game: AnticipationGame, f: dict[str, str], now: float) -> None:
     lt = light(j, game)
-    turn = lt.current_turn
-    if not turn:
-        raise Refused("slip", Text("draw the lot of turn 1 first (RO-5.3)"))
-    if game.finished():
-        raise Refused("slip", Text("the game is over"))
+    turn = training.slip_turn(game, lt)
     if f.get("turn") != str(turn):
         raise Refused("slip", Text("this slip was for turn %(written)s; the game is at turn %(turn)s",
                                    written=f.get("turn", "?")[:3], turn=turn))
