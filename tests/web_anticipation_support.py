@@ -71,4 +71,4 @@ def route_messages() -> set[str]:
     formats = WEB.parent / "formats" / "anticipation"
     return messages(TEXT, [WEB / "routes" / "anticipation.py", WEB / "routes" / "train_anticipation.py",
                            WEB / "anticipation_pages.py", WEB / "forms.py", formats / "hints.py",
-                           formats / "notices.py"])
+                           formats / "notices.py", formats / "training.py"])
