@@ -126,10 +126,9 @@ class Intake:
             for req in batch:
                 req.done.set()
 
-    def _together(self, j: Any, game_id: str, batch: list[SlipRequest]) -> list[SlipRequest]:
+    def _together(self, j: Any, game_id: str, batch: list[SlipRequest]) -> None:
         """The batch in one transaction whose appends are sent together. A slip the session refuses appends
         nothing; anything else failing rolls the whole transaction back (:class:`_Retry`)."""
-        stored: list[SlipRequest] = []
         with self.web.writer(j, game_id, locked=True, refresh=False) as s, j.transaction(game_id):
             free = self._not_throttled(j, batch)  # first: a raw statement makes the journal forget its last seq
             s.refresh()
@@ -137,24 +136,19 @@ class Intake:
                 with j.deferred():
                     for req in free:
                         try:
-                            if self._one(j, s, req):
-                                stored.append(req)
+                            self._one(j, s, req)
                         except InputError as e:  # raised before its event is sent
                             _decide(req, 422, {"error": str(e), "field": e.field, "stored": False})
             except Exception as e:  # the transaction and the writer's state go; the batch is handed in again
                 raise _Retry from e
-        return stored
 
-    def _one_by_one(self, j: Any, game_id: str, batch: list[SlipRequest]) -> list[SlipRequest]:
+    def _one_by_one(self, j: Any, game_id: str, batch: list[SlipRequest]) -> None:
         """The batch again, each slip under its own savepoint."""
-        stored: list[SlipRequest] = []
         with self.web.writer(j, game_id, locked=True, refresh=False) as s, j.transaction(game_id):
             free = self._not_throttled(j, batch)
             s.refresh()
             for req in free:
-                if self._alone(j, s, req):
-                    stored.append(req)
-        return stored
+                self._alone(j, s, req)
 
     @staticmethod
     def _not_throttled(j: Any, batch: list[SlipRequest]) -> list[SlipRequest]:
