@@ -1,18 +1,20 @@
 """Thousands of phones listening: N phones hold the game's live events (SSE) open on a real ``arbitru serve`` on
-127.0.0.1; the arbiter closes the move, then draws the next rack; each phone, told by its stream, fetches what it
-shows. Prints, for each of the two changes, the time from the arbiter's click until every phone has fetched the
-new state (p50, p99, max), the errors, and the server's memory per open connection.
+127.0.0.1; the arbiter closes the move, then draws the next rack; each phone gets its new live part on its stream
+(as its page asks: ``events?push=play``), or, told to, fetches it again. Prints, for each of the two changes, the
+time from the arbiter's click until every phone has the new state (p50, p99, max), the errors, and the server's
+memory per open connection.
 
     .venv/bin/python bench/web_listeners.py                          # 1,000 phones, SQLite, 1 worker
     .venv/bin/python bench/web_listeners.py --phones 10000
     .venv/bin/python bench/web_listeners.py --db postgresql --workers 2 --phones 10000   # a throw-away server
     .venv/bin/python bench/web_listeners.py --phones 300 --server-src /tmp/old/src       # another version's server
+    .venv/bin/python bench/web_listeners.py --phones 10000 --refetch    # told only, every phone refetches
 
 The phones are a few lines of asyncio streams (no HTTP library: 10,000 of them must cost the client little), signed
-in with cookies made from the journal's secret (joining is not what is measured). A fetch counts when its page
-shows the new state: the master move after the close, the rack of move 2 after the draw. The bench raises its own
-file limit, starts its own server over a fresh journal in a temporary folder, and stops by itself: every phone has a
-deadline, and so does each round. 127.0.0.1 only.
+in with cookies made from the journal's secret (joining is not what is measured). A phone counts when its pushed
+part (or its refetch) shows the new state: the master move after the close, the rack of move 2 after the draw. The
+bench raises its own file limit, starts its own server over a fresh journal in a temporary folder, and stops by
+itself: every phone has a deadline, and so does each round. 127.0.0.1 only.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import html
 import os
 import re
 import resource
@@ -38,6 +41,7 @@ import uvloop
 from arbitru.journal.pgserver import PostgresServer
 from arbitru.journal.store import Journal
 from arbitru.web import auth
+from web_capacity import children_of, cpu_each, cpu_since
 from web_server import free_port
 from web_slips import make_hall, percentile
 
@@ -53,6 +57,7 @@ ROUNDS = (("close", "verdict", 'class="master"'), ("draw", "next rack", 'data-mo
 class Round:
     started: float = 0.0
     action: float = 0.0  # the arbiter's own request, click to answer
+    cpu: float = 0.0  # the server's CPU seconds (all its processes) from the click until every phone had it
     done: dict[int, float] = field(default_factory=dict)  # phone -> seconds after the click
     errors: list[str] = field(default_factory=list)
 
@@ -62,6 +67,8 @@ class Hall:
     port: int
     gid: str
     cookies: list[str]
+    #: the live events' URL, as the phone's page names it (``data-events``)
+    events: str = ""
     rounds: list[Round] = field(default_factory=lambda: [Round() for _ in ROUNDS])
     connected: int = 0
     connect_errors: list[str] = field(default_factory=list)
@@ -90,8 +97,8 @@ async def phone(hall: Hall, i: int, gate: asyncio.Semaphore, fetches: asyncio.Se
     cookie = hall.cookies[i]
     try:
         async with gate:  # connect a few hundred at a time, as phones arrive in a hall
-            reader, writer = await asyncio.wait_for(asyncio.open_connection(HOST, hall.port), 30)
-            writer.write(f"GET /games/{hall.gid}/events HTTP/1.1\r\nHost: {HOST}\r\n"
+            reader, writer = await asyncio.wait_for(asyncio.open_connection(HOST, hall.port, limit=2**20), 30)
+            writer.write(f"GET {hall.events} HTTP/1.1\r\nHost: {HOST}\r\n"
                          f"Cookie: {auth.COOKIE}={cookie}\r\n\r\n".encode())
             status = await asyncio.wait_for(reader.readline(), 30)
             if b" 200 " not in status:
@@ -104,29 +111,41 @@ async def phone(hall: Hall, i: int, gate: asyncio.Semaphore, fetches: asyncio.Se
         return
     try:
         while time.monotonic() < deadline:
-            line = await asyncio.wait_for(reader.readline(), max(0.1, deadline - time.monotonic()))
-            if not line:
-                return
-            if not line.startswith(b"data: ") or hall.current < 0:
-                continue
-            r = hall.rounds[hall.current]
-            if i in r.done:
-                continue
-            want = ROUNDS[hall.current][2]
+            # a whole event at a time (a pushed part is hundreds of lines: read line by line, the client would cost
+            # more than the server)
             try:
-                async with fetches:
-                    status, _, body = await request(hall.port, get(f"/games/{hall.gid}/play/live", cookie))
-            except (OSError, TimeoutError) as e:
-                r.errors.append(f"phone {i}: fetch {e!r}")
+                event = await asyncio.wait_for(reader.readuntil(b"\n\n"), max(0.1, deadline - time.monotonic()))
+            except asyncio.IncompleteReadError:
+                return
+            if hall.current < 0 or i in hall.rounds[hall.current].done or b"data: " not in event:
                 continue
-            if status != 200:
-                r.errors.append(f"phone {i}: fetch answered {status}")
-            elif want in body.decode("utf-8", "replace"):
-                r.done[i] = time.monotonic() - r.started
+            at = event.find(b"event: ")  # after the HTTP chunk's size line
+            name = event[at + 7:event.index(b"\n", at)].decode() if at >= 0 else ""
+            await notice(hall, i, cookie, fetches, name, event)
     except (OSError, TimeoutError):
         pass
     finally:
         writer.close()
+
+
+async def notice(hall: Hall, i: int, cookie: str, fetches: asyncio.Semaphore, name: str, data: bytes) -> None:
+    """A phone's event: its live part pushed (it counts if it shows the new state), or a notice to refetch it."""
+    r = hall.rounds[hall.current]
+    want = ROUNDS[hall.current][2]
+    if name == "live":
+        if want in data.decode("utf-8", "replace"):
+            r.done[i] = time.monotonic() - r.started
+        return
+    try:
+        async with fetches:
+            status, _, body = await request(hall.port, get(f"/games/{hall.gid}/play/live", cookie))
+    except (OSError, TimeoutError) as e:
+        r.errors.append(f"phone {i}: fetch {e!r}")
+        return
+    if status != 200:
+        r.errors.append(f"phone {i}: fetch answered {status}")
+    elif want in body.decode("utf-8", "replace"):
+        r.done[i] = time.monotonic() - r.started
 
 
 async def arbiter(port: int, cookie: str, gid: str, action: str) -> None:
@@ -186,6 +205,12 @@ async def run_hall(hall: Hall, phones: int, pid: int, limit: float) -> tuple[int
     gate = asyncio.Semaphore(200)
     # the phones loaded their page before they listen: the server has read the game once
     await request(hall.port, get(f"/games/{hall.gid}/play/live", hall.cookies[0]), timeout=limit)
+    status, _, page = await request(hall.port, get(f"/games/{hall.gid}/play", hall.cookies[0]), timeout=limit)
+    found = re.search(rb'data-events="([^"]+)"', page)
+    if status != 200 or found is None:
+        raise RuntimeError(f"the phone's page answered {status} without its live events' URL")
+    if not hall.events:
+        hall.events = html.unescape(found.group(1).decode())
     before = server_rss(pid)
     fetches = asyncio.Semaphore(FETCHES)
     tasks = [asyncio.create_task(phone(hall, i, gate, fetches, deadline)) for i in range(phones)]
@@ -196,12 +221,14 @@ async def run_hall(hall: Hall, phones: int, pid: int, limit: float) -> tuple[int
     for n, (action, _, _) in enumerate(ROUNDS):
         r = hall.rounds[n]
         hall.current = n
+        cpu0 = cpu_each(children_of(pid))
         r.started = time.monotonic()
         await arbiter(hall.port, cookie, hall.gid, action)
         r.action = time.monotonic() - r.started
         round_end = min(deadline, time.monotonic() + limit / 3)
         while len(r.done) < hall.connected and time.monotonic() < round_end:
             await asyncio.sleep(0.05)
+        r.cpu = cpu_since(pid, cpu0)
         await asyncio.sleep(1.5)  # past the coalescing second: the next notice is not merged into this one
     for t in tasks:
         t.cancel()
@@ -235,6 +262,8 @@ def main() -> int:
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--limit", type=float, default=300.0, help="seconds for the whole run (default 300)")
     p.add_argument("--server-src", help="run the server from this source folder (PYTHONPATH): a before/after")
+    p.add_argument("--refetch", action="store_true",
+                   help="listen without pushes (every phone told, then fetching its live part again)")
     a = p.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     need = a.phones + FETCHES + 256
@@ -261,7 +290,7 @@ def main() -> int:
             port = free_port()
             proc = serve(db, port, a.workers, a.phones, a.server_src)
             try:
-                hall = Hall(port, gid, cookies)
+                hall = Hall(port, gid, cookies, events=f"/games/{gid}/events" if a.refetch else "")
                 cpu0 = time.process_time()
                 with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:  # a cheap client
                     before, after = runner.run(run_hall(hall, a.phones, proc.pid, a.limit))
@@ -273,7 +302,7 @@ def main() -> int:
             if pg is not None:
                 pg.stop()
     store = "PostgreSQL" if a.db else "SQLite"
-    print(f"{a.phones} phones listening, {store}, {a.workers} worker(s)"
+    print(f"{a.phones} phones listening at {hall.events}, {store}, {a.workers} worker(s)"
           f"{', server from ' + a.server_src if a.server_src else ''}; load average {os.getloadavg()[0]:.1f}")
     print(f"  connected {hall.connected}, connection errors {len(hall.connect_errors)}")
     conns = max(1, hall.connected)
@@ -287,7 +316,7 @@ def main() -> int:
             print(f"  {what} (the arbiter's {ROUNDS[hall.rounds.index(r)][0]} answered in {r.action:.2f} s): "
                   f"{len(times)} phones fetched it; p50 {percentile(times, 0.5):.2f} s, "
                   f"p99 {percentile(times, 0.99):.2f} s, max {times[-1]:.2f} s; errors {len(r.errors)}, "
-                  f"not fetched {missing}")
+                  f"not fetched {missing}; server CPU {r.cpu:.1f} s, {r.cpu / len(times) * 1000:.2f} ms per phone")
         else:
             print(f"  {what}: no phone fetched it; errors {len(r.errors)}")
         ok = ok and not r.errors and missing == 0 and bool(times) and percentile(times, 0.99) < 5.0

@@ -125,3 +125,57 @@ def test_phone_fragments_draw_the_hall_once_per_journal_position_and_each_player
     other = phones["2"].get(f"/games/{gid}/play/live").text
     assert "Ana" in first and "Bo" in other and 'class="rack' in other
     assert rendered == ["duplicate/_play_hall.html", "duplicate/_play.html", "duplicate/_play.html"]
+
+
+@contextmanager
+def _stream(c: httpx.Client, url: str) -> Iterator[queue.Queue[tuple[str, str]]]:
+    """The events a page's stream receives at ``url``, as (name, data: its lines joined) when each ends."""
+    got: queue.Queue[tuple[str, str]] = queue.Queue()
+    opened = threading.Event()
+
+    def read() -> None:
+        try:
+            with c.stream("GET", url, timeout=None) as r:
+                assert r.status_code == 200
+                opened.set()
+                name, data = "message", []
+                for line in r.iter_lines():
+                    if line.startswith("event: "):
+                        name = line[7:]
+                    elif line.startswith("data: "):
+                        data.append(line[6:])
+                    elif not line and data:
+                        got.put((name, "\n".join(data)))
+                        name, data = "message", []
+        except httpx.HTTPError:
+            pass
+
+    threading.Thread(target=read, daemon=True).start()
+    assert opened.wait(20)
+    yield got
+
+
+def test_a_phone_asking_for_pushes_gets_its_own_live_part_on_its_stream_and_no_other_refetch(tmp_path):
+    site = make_site(tmp_path)
+    gid = make_game(site)
+    with running_server(site.db) as base:
+        arbiter, one, two, visitor = _client(base), _client(base), _client(base), _client(base)
+        login(arbiter)  # type: ignore[arg-type]
+        _join(one, gid, site.code(gid, "1"))
+        _join(two, gid, site.code(gid, "2"))
+        page = one.get(f"/games/{gid}/play").text
+        assert f'data-events="/games/{gid}/events?push=play&amp;lang=' in page and "data-pushed" in page
+        url = f"/games/{gid}/events?push=play&lang=es"
+        with _stream(one, url) as first, _stream(two, url) as second, _stream(visitor, url) as public, \
+                _stream(one, f"/games/{gid}/events?push=nothing") as unknown:
+            _post(arbiter, f"/games/{gid}", f"/games/{gid}/clock", {"action": "start"})
+            seq = site.events(gid, "clock")[-1].seq
+            name, html = first.get(timeout=20)
+            # the fragment the refetch would have fetched, in the language the stream asked for
+            assert name == "live" and html == one.get(f"/games/{gid}/play/live?lang=es").text.replace("\r", "")
+            assert "Ana" in html and "Bo" not in html
+            name, html = second.get(timeout=20)
+            assert name == "live" and "Bo" in html and "Ana" not in html  # each phone its own part
+            # a page that is no phone of this game, or names no known fragment, is told to refetch
+            assert public.get(timeout=20) == ("changed", str(seq))
+            assert unknown.get(timeout=20) == ("changed", str(seq))

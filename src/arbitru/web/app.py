@@ -24,7 +24,7 @@ from arbitru.journal.store import Journal
 from arbitru.web import auth, security
 from arbitru.web.damage import DamageGuard
 from arbitru.web.failures import exception_handlers
-from arbitru.web.house import Web, by_format, set_cookie
+from arbitru.web.house import Web, by_format, live_endpoint, live_part_by_format, set_cookie
 from arbitru.web.live import Publisher, publisher_for
 from arbitru.web.routes import anticipation, api, doors, duplicate, results, season, train, train_anticipation
 from arbitru.web.security import ASGIApp, Message, Receive, Scope, Send
@@ -170,6 +170,8 @@ def route_table() -> list[BaseRoute]:
 
     post = ["POST"]
     tp = train_anticipation.PREFIX
+    # the phone's live part: refetched at its URL, or pushed on its open stream (``events?push=play``)
+    phone_live = live_part_by_format({dup: duplicate.phone_live, ant: anticipation.phone_live})
     return [
         # the doors
         Route("/", doors.index),
@@ -179,7 +181,7 @@ def route_table() -> list[BaseRoute]:
         Route("/security", doors.security_page),
         Route("/desks", doors.add_desk, methods=post),
         Route("/static/vendor/htmx.min.js", doors.htmx_js),
-        Route("/games/{gid}/events", doors.events),
+        Route("/games/{gid}/events", doors.events({"play": phone_live})),
         # creating a game
         Route("/games/new", duplicate.new_game_page, methods=["GET"]),
         Route("/games/new", duplicate.new_game, methods=post),
@@ -216,7 +218,7 @@ def route_table() -> list[BaseRoute]:
         Route("/games/{gid}/screen/live", both(duplicate.screen_fragment, anticipation.screen_live)),
         # the player's phone
         Route("/games/{gid}/play", both(duplicate.play, anticipation.play), methods=["GET"]),
-        Route("/games/{gid}/play/live", both(duplicate.play_fragment, anticipation.play_live)),
+        Route("/games/{gid}/play/live", live_endpoint(phone_live)),
         Route("/games/{gid}/join", both(duplicate.join, anticipation.join), methods=post),
         Route("/games/{gid}/slip", both(duplicate.player_slip, anticipation.player_slip), methods=post),
         # results, boards, sheets and forms

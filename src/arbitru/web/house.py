@@ -9,11 +9,12 @@ adds no rule of its own. After a committed append, :mod:`arbitru.web.live` tells
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import threading
 import time
 from collections.abc import Awaitable, Callable, Hashable, Iterator
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +43,10 @@ from arbitru.web.live import Publisher
 from arbitru.web.security import Scope
 
 Endpoint = Callable[[Request], Awaitable[Response]]
+#: a page's live part: its HTML for this request (who asks, its query), drawn in a worker thread; it refuses with
+#: :class:`HTTPException`. Refetched at its own URL (:func:`live_endpoint`) or pushed on the page's open stream
+#: (:meth:`Web.push`)
+LivePart = Callable[[Request], str]
 #: seconds a reader's journal position is taken without asking the journal again (see Web.position)
 POSITION_S = 0.5
 T = TypeVar("T")
@@ -66,6 +71,10 @@ class Web:
     intake: Intake = field(init=False)
     _lexicons: dict[tuple[str, str], Lexicon] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    #: the one thread that draws the live parts pushed on open streams, one after another: ten thousand phones
+    #: told of a change queue there cheaply, where as many trips to the request threads would fight for them
+    _pusher: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(max_workers=1, thread_name_prefix="arbitru-push"))
     _local: threading.local = field(default_factory=threading.local)
     #: per game: the writers' lock and the state they last left (folded forward, never replayed per request)
     _writers: dict[str, tuple[threading.Lock, list[Game | None]]] = field(default_factory=dict)
@@ -248,9 +257,16 @@ class Web:
         """A live fragment (what a page refetches on each notice), rendered once per journal position and
         ``key`` (page kind, language, player; a running clock's second) in this worker. Fragments carry no form
         (no CSRF token) and nothing of who asks but what ``key`` says."""
-        html = self.at_seq(game_id, seq, ("fragment", name, key),
-                           lambda: self.render_text(request, name, **context()))
-        return HTMLResponse(html)
+        return HTMLResponse(self.fragment_text(request, game_id, seq, key, name, context))
+
+    def fragment_text(self, request: Request, game_id: str, seq: int, key: Hashable, name: str,
+                      context: Callable[[], dict[str, Any]]) -> str:
+        """:meth:`fragment`'s HTML."""
+        return self.at_seq(game_id, seq, ("fragment", name, key), lambda: self.render_text(request, name, **context()))
+
+    async def push(self, part: LivePart, request: Request) -> str:
+        """``part`` drawn for a page's open stream, in the pushing thread."""
+        return await asyncio.wrap_future(self._pusher.submit(part, request))
 
     def render_text(self, request: Request, name: str, **context: Any) -> str:
         ident = identity(request)
@@ -409,5 +425,31 @@ def by_format(pages: dict[formats.Format, Endpoint]) -> Endpoint:
         if page is None:
             raise HTTPException(404, "no such game")
         return await page(request)
+
+    return endpoint
+
+
+def live_part_by_format(parts: dict[formats.Format, LivePart]) -> LivePart:
+    """One live part, each format's: as :func:`by_format`, in the thread that draws it."""
+
+    def part(request: Request) -> str:
+        gid = request.path_params["gid"]
+        try:
+            fmt = game_format(web(request), gid)
+        except ArbitruError:
+            raise HTTPException(404, "no such game") from None
+        draw = parts.get(fmt) if fmt is not None else None
+        if draw is None:
+            raise HTTPException(404, "no such game")
+        return draw(request)
+
+    return part
+
+
+def live_endpoint(part: LivePart) -> Endpoint:
+    """The URL a page refetches its live part at (on a ``changed`` notice, or after its stream was lost)."""
+
+    async def endpoint(request: Request) -> Response:
+        return HTMLResponse(await run_in_threadpool(part, request))
 
     return endpoint

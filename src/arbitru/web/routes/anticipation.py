@@ -690,18 +690,14 @@ async def play(request: Request) -> Response:
     return w.render(request, "anticipation/play.html", **ctx, **phone_language(request, ctx["game"]))
 
 
-async def play_live(request: Request) -> Response:
-    w = web(request)
-    gid, me = request.path_params["gid"], identity(request)
-
-    def load() -> Response:
-        ctx = play_context(w, gid, me)
-        ctx.update(phone_language(request, ctx["game"]))
-        lt = ctx["lt"]
-        return w.fragment(request, gid, lt.last_seq, (ctx["lang"], ctx["player"], ticking(lt)),
-                          "anticipation/_play.html", lambda: ctx)
-
-    return await run_in_threadpool(load)
+def phone_live(request: Request) -> str:
+    """A phone's live part: the turn, its group and the clock above the slip form; the groups and the board below."""
+    w, gid = web(request), request.path_params["gid"]
+    ctx = play_context(w, gid, identity(request))
+    ctx.update(phone_language(request, ctx["game"]))
+    lt = ctx["lt"]
+    return w.fragment_text(request, gid, lt.last_seq, (ctx["lang"], ctx["player"], ticking(lt)),
+                           "anticipation/_play.html", lambda: ctx)
 
 
 async def join(request: Request) -> Response:

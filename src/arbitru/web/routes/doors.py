@@ -3,7 +3,7 @@ the doors (security), the desks' accounts, the live updates of a game's pages (S
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -11,11 +11,11 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, RedirectResponse, Response, StreamingResponse
 
-from arbitru.errors import JournalError
+from arbitru.errors import ArbitruError, JournalError
 from arbitru.formats import DUPLICATE
 from arbitru.web import assets, auth, security
 from arbitru.web.forms import Refused, need, read_form
-from arbitru.web.house import client, identity, login_as, web
+from arbitru.web.house import Endpoint, LivePart, client, identity, login_as, web
 
 
 async def index(request: Request) -> Response:
@@ -98,43 +98,71 @@ async def add_desk(request: Request) -> Response:
     return RedirectResponse("/", 303)
 
 
-async def events(request: Request) -> Response:
-    """Server-Sent Events: ``changed`` with the game's latest seq, and a comment every 15 s to keep it open.
+def events(pushed: Mapping[str, LivePart]) -> Endpoint:
+    """The live events of a game's pages (Server-Sent Events), with the fragments ``pushed`` by name.
 
     A page is told at most once a second, and only of changes that concern it: the staff's pages (arbiter,
     desks) of every change, a player's phone of all but the other players' slips, any other page of all but
-    slips (:mod:`arbitru.web.live`). A game that does not exist answers 404 (no connection held open)."""
-    w = web(request)
-    gid = request.path_params["gid"]
-    me = identity(request)
+    slips (:mod:`arbitru.web.live`). A game that does not exist answers 404 (no connection held open).
 
-    def exists() -> bool:
-        with w.journal("") as j:
+    Told of a change, a page gets ``changed`` with the game's latest seq and fetches again what it shows; or, when
+    it names one of ``pushed`` (``?push=play``: the phone's live part, the same endpoint as its refetch URL, with
+    the same query), the fragment itself as ``live``, rendered on the open stream: ten thousand phones told of a
+    close are ten thousand writes on connections already open, not ten thousand requests. Should the fragment
+    fail, the page is told ``changed`` and refetches. A comment every 15 s keeps the stream open."""
+
+    async def endpoint(request: Request) -> Response:
+        w = web(request)
+        gid = request.path_params["gid"]
+        me = identity(request)
+
+        def exists() -> bool:
+            with w.journal("") as j:
+                try:
+                    j.game(gid)
+                except JournalError:
+                    return False
+                return True
+
+        if not await run_in_threadpool(exists):
+            raise HTTPException(404, f"no game {gid!r}")
+        player = me.player if me.role == "player" and me.game == gid else ""
+        page = pushed.get(request.query_params.get("push", ""))
+
+        async def stream() -> AsyncIterator[str]:
+            yield "retry: 2000\n\n"
+            sub = w.publisher.subscribe(gid, player=player, staff=me.can_enter_slips())
             try:
-                j.game(gid)
-            except JournalError:
-                return False
-            return True
+                while True:  # a phone gone cancels this stream (the response listens for its disconnect)
+                    seq = await sub.next(15)
+                    if seq is None:
+                        yield ": keep-alive\n\n"
+                        continue
+                    w.saw(gid, seq)  # the fragment (pushed or refetched) reads that position at least
+                    html = await _fragment(page, request) if page is not None else None
+                    yield f"event: changed\ndata: {seq}\n\n" if html is None else _event("live", html)
+            finally:
+                sub.close()
 
-    if not await run_in_threadpool(exists):
-        raise HTTPException(404, f"no game {gid!r}")
-    player = me.player if me.role == "player" and me.game == gid else ""
+        return StreamingResponse(
+            stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        )
 
-    async def stream() -> AsyncIterator[str]:
-        yield "retry: 2000\n\n"
-        sub = w.publisher.subscribe(gid, player=player, staff=me.can_enter_slips())
-        try:
-            while not await request.is_disconnected():
-                seq = await sub.next(15)
-                if seq is not None:
-                    w.saw(gid, seq)  # the page's refetch reads that position at least
-                yield ": keep-alive\n\n" if seq is None else f"event: changed\ndata: {seq}\n\n"
-        finally:
-            sub.close()
+    return endpoint
 
-    return StreamingResponse(
-        stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    )
+
+async def _fragment(part: LivePart, request: Request) -> str | None:
+    """``part`` for this stream's request (its path and query, who asks), or None when it refuses."""
+    try:
+        return await web(request).push(part, request)
+    except (HTTPException, ArbitruError):
+        return None
+
+
+def _event(name: str, text: str) -> str:
+    """One Server-Sent Event carrying ``text``: a ``data:`` line per line (a CR would end a line too)."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n")
+    return f"event: {name}\ndata: " + lines.replace("\n", "\ndata: ") + "\n\n"
 
 
 async def htmx_js(request: Request) -> Response:

@@ -484,7 +484,7 @@ def new_slip_key() -> str:
     return secrets.token_urlsafe(16)
 
 
-async def play_fragment(request: Request) -> Response:
+def phone_live(request: Request) -> str:
     """A phone's live part: what the hall sees (clock, rack, board, master move) drawn once per journal position
     and language for every phone, around what only this player sees (drawn once per position for him)."""
     w = web(request)
@@ -492,22 +492,18 @@ async def play_fragment(request: Request) -> Response:
     me = own_player(request, gid)
     lang = request.query_params.get("lang")
     player = me.player
+    with w.journal("") as j:
+        s = _reading(w, j, gid)
+        at, tick = s.game.last_seq, ticking(s.game)
+        shown = i18n.pick(lang, s.settings.lang)
 
-    def load() -> Response:
-        with w.journal("") as j:
-            s = _reading(w, j, gid)
-            at, tick = s.game.last_seq, ticking(s.game)
-            shown = i18n.pick(lang, s.settings.lang)
+        def context() -> dict[str, Any]:
+            hall = w.at_seq(gid, at, ("play-hall", shown, tick), lambda: _Markup(
+                w.render_text(request, "duplicate/_play_hall.html", **public_context(w, j, gid, lang))))
+            return {"game": s.game, "lang": shown, "_": i18n.gettext_for(shown), "hall": hall,
+                    **own_context(w, j, s, me)}
 
-            def context() -> dict[str, Any]:
-                hall = w.at_seq(gid, at, ("play-hall", shown, tick), lambda: _Markup(
-                    w.render_text(request, "duplicate/_play_hall.html", **public_context(w, j, gid, lang))))
-                return {"game": s.game, "lang": shown, "_": i18n.gettext_for(shown), "hall": hall,
-                        **own_context(w, j, s, me)}
-
-            return w.fragment(request, gid, at, (shown, player, tick), "duplicate/_play.html", context)
-
-    return await run_in_threadpool(load)
+        return w.fragment_text(request, gid, at, (shown, player, tick), "duplicate/_play.html", context)
 
 
 async def join(request: Request) -> Response:

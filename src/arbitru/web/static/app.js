@@ -6,6 +6,13 @@
   if (url && window.EventSource) {
     var source = new EventSource(url), lost = false;
     source.addEventListener("changed", function () { htmx.trigger(body, "gamechanged"); });
+    // the phone's live part pushed on the stream itself: swapped as its refetch would be (hx-select kept)
+    source.addEventListener("live", function (e) {
+      document.querySelectorAll("[data-pushed]").forEach(function (el) {
+        htmx.swap(el, e.data, { swapStyle: "innerHTML", swapDelay: 0, settleDelay: 0 },
+                  { select: el.getAttribute("hx-select") || undefined });
+      });
+    });
     // a dropped connection: the browser reconnects by itself; once back, the page fetches the state it missed
     source.addEventListener("error", function () { lost = true; body.classList.add("offline"); });
     source.addEventListener("open", function () {
