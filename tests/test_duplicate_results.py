@@ -379,3 +379,32 @@ def test_fise_19_a_sudden_death_game_is_ranked_by_moves_survived():
     assert [(x.player, x.moves, x.out_at) for x in r.sudden_death] == [("1", 1, None), ("2", 1, 1)]
     assert "Sudden death (FISE-19)" in export.text(r)
     assert compute(session().game, s.lexicon).sudden_death is None
+
+
+def test_results_change_only_with_the_events_results_seq_names_a_draw_the_clock_and_open_slips_keep_them():
+    """The web keeps a game's results by ``results_seq`` across journal positions: at every position of a game
+    with slips, rulings, a withdrawal, the clock and late slips, the results equal those at that seq."""
+    s, _ = scripted()
+    s.rule("SAXE", False, "not in the list")
+    s.withdraw("3")
+    fill(s, "CASAXEO")
+    s.clock("start", 1000.0)
+    s.add_slips([slip(4, "1", "A1", "ZZ"), slip(4, "2", "H1", "CASA")])
+    s.clock("pause", 1010.0)
+    s.place_master()
+    events = s.journal.events(s.id)
+    from arbitru.formats.duplicate.game import replay
+
+    def at(k):
+        return replay(s.id, s.settings, events[:k])
+
+    seen = set()
+    for k in range(1, len(events) + 1):
+        g = at(k)
+        kept = next(i for i, e in enumerate(events, 1) if e.seq == g.results_seq) if g.results_seq else 0
+        seen.add(kept == k)
+        if not any(m.master for m in g.moves):
+            continue
+        now, then = compute(g, s.lexicon), compute(at(kept), s.lexicon)
+        assert (now.lines, now.masters, now.bonuses, now.end) == (then.lines, then.masters, then.bonuses, then.end)
+    assert seen == {True, False}  # some positions kept the results of an earlier one

@@ -86,6 +86,8 @@ class Web:
     damage: DamageWatch = field(default_factory=DamageWatch)
     #: per game: what its pages computed at one journal position (seq -> key -> value), the latest seq only
     _memo: dict[str, tuple[int, dict[Hashable, Future[Any]]]] = field(default_factory=dict)
+    #: per game and key: a value and the version it was computed at (:meth:`kept`)
+    _kept: dict[tuple[str, Hashable], tuple[int, Any]] = field(default_factory=dict)
     #: per game: its journal position as readers last took it (monotonic time, seq): :meth:`position`
     _positions: dict[str, tuple[float, int]] = field(default_factory=dict)
     #: per game: the latest state folded for readers (copied before folding further: readers share each one)
@@ -251,6 +253,20 @@ class Web:
 
     def render(self, request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         return HTMLResponse(self.render_text(request, name, **context), status_code=status)
+
+    def kept(self, game_id: str, key: Hashable, version: int, make: Callable[[], T]) -> T:
+        """What ``make`` computes from the game as long as ``version`` (the seq of the last event that changes
+        it) stays: kept across journal positions, unlike :meth:`at_seq`; the latest version only."""
+        with self._lock:
+            known = self._kept.get((game_id, key))
+        if known is not None and known[0] == version:
+            value: T = known[1]
+            return value
+        value = make()
+        with self._lock:
+            if (game_id, key) not in self._kept or self._kept[(game_id, key)][0] < version:
+                self._kept[(game_id, key)] = (version, value)
+        return value
 
     def fragment(self, request: Request, game_id: str, seq: int, key: Hashable, name: str,
                  context: Callable[[], dict[str, Any]]) -> HTMLResponse:

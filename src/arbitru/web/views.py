@@ -191,5 +191,7 @@ def result(session: Session) -> results.GameResult | None:
 
 
 def result_at(w: Web, s: Session) -> results.GameResult | None:
-    """The game's results at the session's journal position, computed once per position in this worker."""
-    return w.at_seq(s.id, s.game.last_seq, "result", lambda: result(s))
+    """The game's results at the session's journal position, computed once in this worker for each event that can
+    change them (``results_seq``: a draw or a slip for the open move keeps them)."""
+    return w.at_seq(s.id, s.game.last_seq, "result",
+                    lambda: w.kept(s.id, "result", s.game.results_seq, lambda: result(s)))

@@ -317,6 +317,9 @@ class Game:
         self.attempt = 0
         self.no_move_redraws = 0
         self.last_seq = 0
+        #: the last event that can change the results (:mod:`.results`): any but a draw, the clock, or a slip for
+        #: the move still open, which count only once its master move is placed
+        self.results_seq = 0
         self.clock = MoveClock()
         #: illegal attempts of the move being drawn, waiting for the legal one
         self._pending: list[Draw] = []
@@ -367,8 +370,12 @@ class Game:
         if handler is None:
             raise JournalError(f"game {self.id}: event {event.seq}: unknown kind {event.kind!r} in a duplicate game")
         self._folding = event.seq
+        open_move = self.move if self.phase == "play" else 0
         with payload.folding(self.id, event.seq, event.kind):
-            handler(payload.mapping(event.payload))
+            p = payload.mapping(event.payload)
+            handler(p)
+        if event.kind not in ("draw", "clock") and not (event.kind == "slip" and p.get("move") == open_move):
+            self.results_seq = event.seq
         self.last_seq = event.seq
 
     def _on_player(self, p: Mapping[str, Any]) -> None:
