@@ -104,8 +104,9 @@ def serve(
     if as_json:
         emit_json(info)
     else:
-        click.echo(f"arbitru at {listening}/" + (f", phones at {base}/" if base != listening else "") + f" (journal {info['journal']}, {workers} worker{'s' if workers > 1 else ''}); "
-                   "Ctrl+C stops it")
+        phones = f", phones at {base}/" if base != listening else ""
+        click.echo(f"arbitru at {listening}/{phones} (journal {info['journal']}, "
+                   f"{workers} worker{'s' if workers > 1 else ''}); Ctrl+C stops it")
     if workers > 1:
         import os
 
