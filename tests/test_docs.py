@@ -58,3 +58,37 @@ def test_docs_web_lists_the_web_modules():
 
 def test_docs_engine_lists_the_engine_modules():
     assert documented_modules("ENGINE.md") == modules(SRC / "engine", "movegen") | {"movegen/__init__.py"}
+
+
+def deploy_commands() -> list[list[str]]:
+    """The ``arbitru …`` command lines of docs/deploy.md's shell blocks (continued lines joined, comments cut)."""
+    import shlex
+
+    text = (DOCS / "deploy.md").read_text("utf-8")
+    found = []
+    for block in re.findall(r"```sh\n(.*?)```", text, re.S):
+        for line in block.replace("\\\n", " ").splitlines():
+            words = shlex.split(line, comments=True)
+            if words and words[0] in ("./arbitru", "arbitru") and "--help" not in words:
+                found.append(words[1:])
+    return found
+
+
+def test_docs_deploy_command_lines_parse_with_the_real_cli():
+    """Every arbitru command a federation's administrator copies from docs/deploy.md names real commands and
+    options with values they accept (parsed, not run)."""
+    import click
+
+    from arbitru.cli import cli
+
+    commands = deploy_commands()
+    assert {c[0] for c in commands} >= {"serve", "journal"}
+    for args in commands:
+        command: click.Command = cli
+        ctx = click.Context(cli, info_name="arbitru")
+        rest = list(args)
+        while isinstance(command, click.Group) and rest and not rest[0].startswith("-"):
+            sub = command.get_command(ctx, rest.pop(0))
+            assert sub is not None, f"docs/deploy.md: no command in {args}"
+            command = sub
+        command.make_context(command.name, rest, parent=ctx)  # raises on an unknown option or a bad value

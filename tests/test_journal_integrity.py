@@ -548,3 +548,17 @@ def test_journal_postgresql_commits_are_announced_to_listeners_in_other_processe
             break
         seen.append(note)
     assert seen == [(g, 1, "*"), (g, 3, "*")]
+
+
+def test_journal_check_on_postgresql_names_its_store_and_hides_the_password(pg_server):
+    """Finding of trying docs/deploy.md end to end: the check of a PostgreSQL journal said "SQLite integrity ok"
+    and printed the address with its password (the tests' server trusts 127.0.0.1, so any password connects)."""
+    url = pg_server.new_database().replace("@127.0.0.1", ":hunter2@127.0.0.1", 1)
+    make_games(url)
+    result = CliRunner().invoke(cli, ["journal", "check", "--db", url])
+    assert result.exit_code == 0, result.output
+    assert "hunter2" not in result.output and "SQLite" not in result.output
+    assert result.output.startswith(f"journal {url.replace(':hunter2', '')}: PostgreSQL ok")
+    assert "2 of 2 games replay" in result.output
+    report = json.loads(CliRunner().invoke(cli, ["journal", "check", url, "--json"]).output)
+    assert report["ok"] and "hunter2" not in report["journal"]

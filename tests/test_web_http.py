@@ -470,3 +470,48 @@ def test_serve_demo_prints_password_and_addresses_then_serves_them(tmp_path):
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(10)
+
+
+def test_serve_base_url_puts_the_proxys_address_in_the_players_links(tmp_path):
+    """Finding of trying docs/deploy.md end to end: behind a reverse proxy the codes sheet's links (and QR codes)
+    carried the workers' own http://127.0.0.1:PORT, which no phone reaches; ``--base-url`` names the public one."""
+    import re
+    import signal
+    import subprocess
+    import sys
+
+    import httpx
+
+    from web_server import free_port
+
+    port = free_port()
+    public = "https://scrabble.example.org"
+    cmd = [sys.executable, "-m", "arbitru", "serve", "--demo", "--demo-lexicon", "synthetic:500", "--json",
+           "--db", str(tmp_path / "demo.db"), "--port", str(port), "--base-url", public + "/"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+    try:
+        info = json.loads(proc.stdout.readline())
+        assert info["url"] == f"{public}/" and info["listening"] == f"http://127.0.0.1:{port}/"
+        gid = info["demo"]["game"]
+        assert info["demo"]["players"][0]["url"].startswith(f"{public}/games/{gid}/play?code=")
+        local = f"http://127.0.0.1:{port}"
+        with httpx.Client(base_url=local) as arbiter:
+            for _ in range(100):
+                try:
+                    page = arbiter.get("/login")
+                    break
+                except httpx.ConnectError:
+                    time.sleep(0.1)
+            token = re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)  # type: ignore[union-attr]
+            arbiter.post("/login", data={"csrf": token, "name": "arbiter", "password": info["password"]})
+            sheet = arbiter.get(f"/games/{gid}/codes").text
+        assert f"{public}/games/{gid}/play?code=" in sheet and f"{local}/games/" not in sheet
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(10)
+
+
+def test_serve_refuses_a_base_url_that_is_not_http(tmp_path):
+    result = CliRunner().invoke(cli, ["serve", "--db", str(tmp_path / "g.db"), "--base-url", "scrabble.example.org"])
+    assert result.exit_code == 2 and "--base-url" in result.output and "is not an http:// or https://" in result.output
+    assert not (tmp_path / "g.db").exists()

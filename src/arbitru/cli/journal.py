@@ -212,9 +212,9 @@ def journal() -> None:
 @journal_option()
 @json_option("Print the report as JSON data.")
 def check(file: str | None, journal: str, as_json: bool) -> None:
-    """SQLite's integrity check, then a full replay of every game; exit 1 when anything is damaged."""
-    path = file or journal
-    with _existing(path) as j:
+    """SQLite's integrity check (on SQLite), then a full replay of every game; exit 1 when anything is damaged."""
+    with _existing(file or journal) as j:
+        path, store = j.path, j.backend.name  # the address without its password
         problems = j.integrity()
         report: list[dict[str, Any]] = []
         try:
@@ -232,7 +232,8 @@ def check(file: str | None, journal: str, as_json: bool) -> None:
     if as_json:
         emit_json({"journal": path, "integrity": problems or ["ok"], "games": report, "ok": not damaged})
     else:
-        click.echo(f"journal {path}: SQLite integrity {'ok' if not problems else 'FAILED'}")
+        checked = "SQLite integrity" if store == "sqlite" else "PostgreSQL"
+        click.echo(f"journal {path}: {checked} {'ok' if not problems else 'FAILED'}")
         for p in problems:
             click.echo(f"  {p}")
         for g in report:

@@ -51,9 +51,12 @@ def make_demo(db: str, lexicon: str | None) -> str:
                    "Without it the client is the socket's peer and the header is ignored.")
 @click.option("--live-per-client", type=Number(1, 10_000), default=32, show_default=True,
               help="Open live connections (SSE) one client address may hold, per worker; more are answered 429.")
+@click.option("--base-url", "public_url", default=None, metavar="URL",
+              help="The address the phones use when a reverse proxy serves the app (https://scrabble.example.org): "
+                   "the players' links and QR codes carry it. Default: http://HOST:PORT.")
 def serve(
     journal: str, as_json: bool, host: str, port: int, demo: bool, demo_lexicon: str | None, workers: int,
-    proxies: tuple[str, ...], live_per_client: int,
+    proxies: tuple[str, ...], live_per_client: int, public_url: str | None,
 ) -> None:
     """Start the web app: arbiter console, projection screen, players' phones, results, JSON API."""
     import uvicorn
@@ -71,9 +74,12 @@ def serve(
 
     if workers > 1 and not isinstance(backend_for(journal), PostgresBackend):
         raise click.ClickException("several workers share a PostgreSQL journal: give --db postgresql://…")
+    if public_url is not None and not public_url.startswith(("http://", "https://")):
+        raise click.BadParameter(f"{public_url!r} is not an http:// or https:// address", param_hint="--base-url")
     shown = lan_address() if host in ("0.0.0.0", "::") else host
-    base = f"http://{shown}:{port}"
-    info: dict[str, object] = {"url": f"{base}/", "workers": workers}
+    listening = f"http://{shown}:{port}"
+    base = public_url.rstrip("/") if public_url else listening
+    info: dict[str, object] = {"url": f"{base}/", "listening": f"{listening}/", "workers": workers}
     with Journal(journal, actor="arbiter") as j:
         info["journal"] = str(j.path)
         if not auth.has_arbiter(j):
@@ -98,8 +104,9 @@ def serve(
     if as_json:
         emit_json(info)
     else:
-        click.echo(f"arbitru at {base}/ (journal {info['journal']}, {workers} worker{'s' if workers > 1 else ''}); "
-                   "Ctrl+C stops it")
+        phones = f", phones at {base}/" if base != listening else ""
+        click.echo(f"arbitru at {listening}/{phones} (journal {info['journal']}, "
+                   f"{workers} worker{'s' if workers > 1 else ''}); Ctrl+C stops it")
     if workers > 1:
         import os
 
