@@ -79,6 +79,24 @@ def test_FISE_5_closing_a_move_with_slips_missing_names_them_first(site, arbiter
     assert len(site.events(gid, "master")) == 1
 
 
+def test_FISE_5_more_than_30_missing_slips_are_counted_with_no_stray_period(site, arbiter):  # noqa: F811
+    """The finding "a stray period": beyond 30 players without a slip the list ended in "…."; the rest are
+    counted now, in every language."""
+    from arbitru.messages import gettext_for
+    from arbitru.web.asks import close_move
+
+    gid = make_game(site, players=tuple((str(n), f"P{n}") for n in range(1, 34)))
+    page = f"/games/{gid}"
+    first = post(arbiter, f"{page}/close", {"choice": "1"}, page, confirm=False)
+    assert first.status_code == 200 and "33 player(s) have no slip for move 1" in first.text
+    assert "30 P30 and 3 more." in first.text and "…" not in first.text and "P31" not in first.text
+    said = close_move(session(site, gid), {})[0]
+    for lang, end in (("ro", "și încă 3."), ("es", "y 3 más."), ("fr", "et 3 autres."), ("pl", "i 3 innych."),
+                      ("el", "και 3 ακόμη.")):
+        out = gettext_for(lang)(said)
+        assert out.endswith(end) and "…" not in out, (lang, out)
+
+
 def test_FISE_5_a_move_with_every_slip_in_closes_at_once(site, arbiter):  # noqa: F811
     gid = make_game(site)
     page = f"/games/{gid}"
