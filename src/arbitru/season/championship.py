@@ -20,10 +20,10 @@ from typing import Any
 from arbitru.errors import ArbitruError, JournalError
 from arbitru.formats import payload
 from arbitru.journal.store import Journal
+from arbitru.season import tournament
 from arbitru.season.outcome import competition_places
 from arbitru.season.registry import Registry, load
 from arbitru.season.table import Row
-from arbitru.season import tournament
 from arbitru.season.tournament import FORMAT as TOURNAMENT
 from arbitru.textinput import check_text
 
