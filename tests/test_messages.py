@@ -171,3 +171,36 @@ def test_RO_4_3_RO_5_3_the_orders_refusals_and_the_seating_are_said_with_no_engl
         words = english_words(text, lang) - {"ana", "pop", "zoe", "dana"}  # the players' names
         left = {w for w in words if re.search(rf"\b{w}\b", out, re.I)}
         assert not left, (lang, text, out, left)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_draw_players_csv_and_position_errors_are_said_with_no_english_left(lang):
+    """The finding "English errors on non-English pages": a draw that cannot be made (``DrawError``), a bad
+    players' CSV (``GameError``) and the position-reading problems inside the RO-6.1c/d reasons were English
+    f-strings; each is a message now, said in the language with no English word left."""
+    from anticipation_support import rules
+    from arbitru.formats.anticipation.draw import DrawError, draw_groups
+    from arbitru.formats.anticipation.positions import read_position
+    from arbitru.formats.duplicate.game import GameError, read_players_csv
+
+    texts: list[str] = []
+    for players in ("1\n", "1,Ana\n1,Bo\n", "1,Ana\nx-y,Bo\n", "1,Ana\n2,B\x01o\n"):
+        with pytest.raises(GameError) as e:
+            read_players_csv(players)
+        texts.append(str(e.value))
+    assert texts[0] == "players, line 1: write number,name[,table]"
+    assert texts[1] == "players: player number 1 appears twice"
+    assert texts[2] == "players, line 2: player number 'x-y': letters and digits, at most 10"
+    with pytest.raises(DrawError) as drawn:
+        draw_groups(rules(), seed=1, max_attempts=0)
+    texts.append(str(drawn.value))
+    assert texts[-1] == "no group 1 meeting the condition in 0 draws"
+    for written in ("", "H", "8", "Z99", "H8H8"):
+        texts.append(read_position(written).problem)
+    assert texts[-2] == "row 'Z' does not exist (rows are A to O); column 99 does not exist (columns are 1 to 15)"
+    said = gettext_for(lang)
+    for text in texts:
+        assert isinstance(text, Text), text
+        out = said(text)
+        left = {w for w in english_words(text.message, lang) if re.search(rf"\b{w}\b", out, re.I)}
+        assert not left and "%(" not in out, (lang, text, out, left)

@@ -230,6 +230,20 @@ def test_RO_6_6_best_n_of_m_absent_and_eliminated_players(j):
     assert st[a].stage_points[0] == 0
 
 
+def test_championship_eliminate_refuses_the_same_player_twice_and_a_player_not_in_the_stage(j):
+    """The finding "championship eliminate accepts the same player twice": a second elimination from the same stage
+    was stored as a second event. Now it is refused, as is a player the stage's tournament does not have."""
+    ids, tid = season_start(j)
+    cid = championship.create(j, "Nationala", points=[10, 8, 6])
+    championship.add_stage(j, cid, tid)
+    championship.eliminate(j, cid, ids[0], 1, "cheating (RO-7.1)")
+    with pytest.raises(championship.ChampionshipError, match=f"{ids[0]} is eliminated from stage 1 already"):
+        championship.eliminate(j, cid, ids[0], 1, "again")
+    with pytest.raises(championship.ChampionshipError, match=f"{ids[5]} does not play stage 1"):
+        championship.eliminate(j, cid, ids[5], 1, "never enrolled")  # registered, not enrolled in Cupa Arad
+    assert len(j.events(cid, "eliminated")) == 1
+
+
 def test_RO_6_6_default_points_table_is_documented_and_never_rises():
     assert list(championship.DEFAULT_POINTS) == sorted(championship.DEFAULT_POINTS, reverse=True)
     assert championship.points_for(2, (10, 8)) == 8 and championship.points_for(3, (10, 8)) == 0

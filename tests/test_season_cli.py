@@ -78,6 +78,17 @@ def test_RO_6_6_cli_championship_points_shared_by_tied_players(run):
     assert rows["A3"]["stage_points"] == [6]
 
 
+def test_cli_championship_eliminate_refuses_the_same_player_twice(run):
+    season(run)
+    run("championship", "create", "Nationala", "--id", "c1")
+    run("championship", "stage", "c1", "t1")
+    run("championship", "eliminate", "c1", "A2", "1", "--reason", "RO-7.1")
+    for player, why in (("A2", "A2 is eliminated from stage 1 already"), ("A9", "A9")):
+        result = run("championship", "eliminate", "c1", player, "1", "--reason", "again", ok=False)
+        assert result.exit_code == 2 and result.output.startswith("error:") and why in result.output
+        assert result.output.count("\n") == 1
+
+
 def test_cli_rating_list_import_then_bad_input_is_one_error_line(run):
     season(run)
     lst = write(run, "elo.csv", "Licence,Name,Rating\nL2,Dan,2000\n")

@@ -79,6 +79,24 @@ def test_FISE_5_closing_a_move_with_slips_missing_names_them_first(site, arbiter
     assert len(site.events(gid, "master")) == 1
 
 
+def test_FISE_5_more_than_30_missing_slips_are_counted_with_no_stray_period(site, arbiter):  # noqa: F811
+    """The finding "a stray period": beyond 30 players without a slip the list ended in "…."; the rest are
+    counted now, in every language."""
+    from arbitru.messages import gettext_for
+    from arbitru.web.asks import close_move
+
+    gid = make_game(site, players=tuple((str(n), f"P{n}") for n in range(1, 34)))
+    page = f"/games/{gid}"
+    first = post(arbiter, f"{page}/close", {"choice": "1"}, page, confirm=False)
+    assert first.status_code == 200 and "33 player(s) have no slip for move 1" in first.text
+    assert "30 P30 and 3 more." in first.text and "…" not in first.text and "P31" not in first.text
+    said = close_move(session(site, gid), {})[0]
+    for lang, end in (("ro", "și încă 3."), ("es", "y 3 más."), ("fr", "et 3 autres."), ("pl", "i 3 innych."),
+                      ("el", "και 3 ακόμη.")):
+        out = gettext_for(lang)(said)
+        assert out.endswith(end) and "…" not in out, (lang, out)
+
+
 def test_FISE_5_a_move_with_every_slip_in_closes_at_once(site, arbiter):  # noqa: F811
     gid = make_game(site)
     page = f"/games/{gid}"
@@ -110,13 +128,25 @@ def test_RO_4_4_drawing_every_lot_and_RO_5_5_j_the_final_ranking_early_are_confi
     assert form(arbiter, f"/games/{gid}/lot", {"all": "1"}, f"/games/{gid}").status_code == 303
     assert len(site.events(gid, "lot")) == 14
     review = f"/games/{gid}/review"
-    assert form(arbiter, f"/games/{gid}/publish", {"stage": "provisional", "deadline": "23:59"},
+    # a dated deadline ahead: early at any hour the test runs ("23:59" was not early in the day's last minute)
+    assert form(arbiter, f"/games/{gid}/publish", {"stage": "provisional", "deadline": "2099-05-01 23:59"},
                 review).status_code == 303
     early = form(arbiter, f"/games/{gid}/publish", {"stage": "final"}, review, confirm=False)
-    assert early.status_code == 200 and "Contestațiile se pot depune până la 23:59" in early.text
+    assert early.status_code == 200 and "Contestațiile se pot depune până la 2099-05-01 23:59" in early.text
     assert len(site.events(gid, "publication")) == 1
     assert form(arbiter, f"/games/{gid}/publish", {"stage": "final"}, review).status_code == 303
     assert len(site.events(gid, "publication")) == 2
+
+
+def test_RO_5_5_j_after_a_dated_deadline_the_final_ranking_needs_no_confirmation(site, arbiter):  # noqa: F811
+    """The finding "a browser test that depends on the time of day": the deadline the tests publish carries its
+    date, so which side of it the server's clock is on does not depend on the hour they run."""
+    gid = create_game(site, arbiter)
+    review = f"/games/{gid}/review"
+    assert form(arbiter, f"/games/{gid}/publish", {"stage": "provisional", "deadline": "2001-05-01 18:30"},
+                review).status_code == 303
+    late = form(arbiter, f"/games/{gid}/publish", {"stage": "final"}, review, confirm=False)
+    assert late.status_code == 303 and len(site.events(gid, "publication")) == 2
 
 
 def test_a_confirmation_offered_by_one_worker_is_honoured_once_by_another(site):  # noqa: F811

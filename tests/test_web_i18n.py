@@ -140,3 +140,14 @@ def test_the_clock_start_word_is_said_in_the_games_language(tmp_path):
     console = c.get(f"/games/{gid}").text
     assert "&#34;text&#34;: &#34;start&#34;" in console or '"text": "start"' in console, console
     assert "tiempo" not in console
+
+
+def test_a_bad_players_csv_is_refused_in_the_pages_language(tmp_path):
+    """The finding "English errors on non-English pages": the players' file's refusal was English on every page."""
+    site = make_site(tmp_path)
+    c = site.client()
+    login(c)
+    page = "/games/new?lang=es"
+    r = post(c, page, {"players": "1,Ana\n1,Bo", "lexicon": "synthetic:100", "rules": "fise", "lang": "es"}, page)
+    assert r.status_code == 422 and "jugadores: el número de jugador 1 aparece dos veces" in r.text, r.text
+    assert "appears twice" not in r.text

@@ -14,7 +14,7 @@ from arbitru.formats.duplicate.game import Session
 from arbitru.journal.store import Journal
 from arbitru.season import championship, csvfile, tournament
 from arbitru.season.tournament import Event
-from web_support import LEXICON, csrf, login, make_site, post
+from web_support import LEXICON, confirmation, csrf, login, make_site, post
 
 PLAYERS = ("licence,name,club,rating,categories\n"
            "L1,Ana Pop,Arad,1500,junior\nL2,Dan Ene,Iasi,1900,senior\nL3,Ion Pop,Arad,1700,senior\n"
@@ -55,11 +55,11 @@ def played_one_game(site, scores: dict[str, list[int]]):
 ARBITER_POSTS = [("/tournaments/new", {"name": "X", "start": "2026-01-01"}),
                  ("/tournaments/t1/enrol", {"player": "A1"}),
                  ("/tournaments/t1/enrol-new", {"name": "Eve"}),
-                 ("/tournaments/t1/withdraw", {"player": "A1", "confirm": "1"}),
+                 ("/tournaments/t1/withdraw", {"player": "A1"}),
                  ("/tournaments/t1/record", {"result": "master,5\nA1,5"}),
                  ("/championships/new", {"name": "N"}),
                  ("/championships/c1/stage", {"tournament": "t1"}),
-                 ("/championships/c1/eliminate", {"player": "A1", "stage": "1", "confirm": "1"})]
+                 ("/championships/c1/eliminate", {"player": "A1", "stage": "1"})]
 
 
 @pytest.mark.parametrize(("url", "data"), ARBITER_POSTS)
@@ -180,17 +180,63 @@ def test_FISE_15_a_tournaments_duplicate_game_is_created_through_its_page_and_fe
 
 def test_a_withdrawal_is_asked_then_confirmed_and_carries_forward(site):
     c = played_one_game(site, {"A1": [10], "A2": [5], "A3": [1]})
-    r = post(c, "/tournaments/t1/withdraw", {"player": "A2", "after_game": "1"}, "/tournaments/t1")
+    r = post(c, "/tournaments/t1/withdraw", {"player": "A2", "after_game": "1"}, "/tournaments/t1", confirm=False)
     assert r.status_code == 200 and "Withdraw A2 Dan Ene from every game after game 1?" in r.text
     assert len(site.events("t1", "withdrawn")) == 0
     r = post(c, "/tournaments/t1/withdraw", {"player": "A9", "after_game": "1"}, "/tournaments/t1")
     assert r.status_code == 422 and 'id="withdraw-error"' in r.text
-    r = post(c, "/tournaments/t1/withdraw", {"player": "A2", "after_game": "1", "confirm": "1"}, "/tournaments/t1")
+    r = post(c, "/tournaments/t1/withdraw", {"player": "A2", "after_game": "1"}, "/tournaments/t1")
     assert r.status_code == 303
     assert len(site.events("t1", "withdrawn")) == 1
     assert "withdrawn after game 1" in c.get("/tournaments/t1").text
     page = c.get("/games/new?tournament=t1").text
     assert "Ana Pop" in page and "Dan Ene" not in page.split('class="entrants"')[1]
+
+
+def test_a_season_withdrawal_is_confirmed_by_its_one_time_token_not_by_a_plain_confirm_field(site):
+    """The finding "season withdrawal confirmed by a plain confirm=1 field": a form sent with ``confirm=1`` (or a
+    forged token) stored the withdrawal at once. Now the first request asks and offers a one-time token
+    (:mod:`arbitru.web.confirm`); only that token, once, stores."""
+    c = played_one_game(site, {"A1": [10], "A2": [5], "A3": [1]})
+    data = {"player": "A2", "after_game": "1"}
+    for forged in ("1", "x" * 32):
+        r = post(c, "/tournaments/t1/withdraw", data | {"confirm": forged}, "/tournaments/t1", confirm=False)
+        assert r.status_code == 200 and 'id="confirm-withdraw"' in r.text, forged
+        assert len(site.events("t1", "withdrawn")) == 0
+    r = post(c, "/tournaments/t1/withdraw", data, "/tournaments/t1", confirm=False)
+    token = confirmation(r.text)
+    assert token and len(site.events("t1", "withdrawn")) == 0
+    page = c.get("/tournaments/t1").text
+    r = c.post("/tournaments/t1/withdraw", data={"csrf": csrf(page), **data, "confirm": token})
+    assert r.status_code == 303 and len(site.events("t1", "withdrawn")) == 1
+    again = c.post("/tournaments/t1/withdraw", data={"csrf": csrf(page), **data, "confirm": token})  # replayed
+    assert again.status_code != 303 and len(site.events("t1", "withdrawn")) == 1
+
+
+def test_a_championship_elimination_is_confirmed_by_its_one_time_token(site):
+    c = played_one_game(site, {"A1": [10], "A2": [10], "A3": [1]})
+    with Journal(site.db, actor="arbiter") as j:
+        cid = championship.create(j, "Nationala", championship_id="c1")
+        championship.add_stage(j, cid, "t1")
+    data = {"player": "A1", "stage": "1", "reason": "RO-7.1"}
+    r = post(c, f"/championships/{cid}/eliminate", data | {"confirm": "1"}, f"/championships/{cid}", confirm=False)
+    assert r.status_code == 200 and 'id="confirm-eliminate"' in r.text
+    assert len(site.events(cid, "eliminated")) == 0
+    assert post(c, f"/championships/{cid}/eliminate", data, f"/championships/{cid}").status_code == 303
+    assert len(site.events(cid, "eliminated")) == 1
+
+
+def test_championship_eliminate_refuses_the_same_player_twice_beside_its_field(site):
+    c = played_one_game(site, {"A1": [10], "A2": [10], "A3": [1]})
+    with Journal(site.db, actor="arbiter") as j:
+        cid = championship.create(j, "Nationala", championship_id="c1")
+        championship.add_stage(j, cid, "t1")
+        championship.eliminate(j, cid, "A1", 1, "RO-7.1")
+    for player, why in (("A1", "A1 is eliminated from stage 1 already"), ("A4", "A4 does not play stage 1")):
+        r = post(c, f"/championships/{cid}/eliminate", {"player": player, "stage": "1"}, f"/championships/{cid}",
+                 confirm=False)  # refused at the first request, before any confirmation
+        assert r.status_code == 422 and 'id="eliminate-error"' in r.text and why in r.text, player
+    assert len(site.events(cid, "eliminated")) == 1
 
 
 def test_RO_6_6_a_championship_is_created_staged_and_a_player_eliminated_from_the_web(site):
@@ -207,13 +253,12 @@ def test_RO_6_6_a_championship_is_created_staged_and_a_player_eliminated_from_th
     page = c.get(f"/championships/{cid}").text
     assert page.count("<td>10</td>") == 4  # tied for 1st: both get the 1st place's points (RO-6.6), stage and total
     r = post(c, f"/championships/{cid}/eliminate", {"player": "A1", "stage": "1", "reason": "RO-7.1"},
-             f"/championships/{cid}")
+             f"/championships/{cid}", confirm=False)
     assert r.status_code == 200 and "Eliminate A1 Ana Pop from stage 1?" in r.text
-    r = post(c, f"/championships/{cid}/eliminate", {"player": "A1", "stage": "3", "confirm": "1"},
-             f"/championships/{cid}")
+    r = post(c, f"/championships/{cid}/eliminate", {"player": "A1", "stage": "3"}, f"/championships/{cid}")
     assert r.status_code == 422 and "no stage 3" in r.text
-    r = post(c, f"/championships/{cid}/eliminate", {"player": "A1", "stage": "1", "reason": "RO-7.1",
-                                                    "confirm": "1"}, f"/championships/{cid}")
+    r = post(c, f"/championships/{cid}/eliminate", {"player": "A1", "stage": "1", "reason": "RO-7.1"},
+             f"/championships/{cid}")
     assert r.status_code == 303
     assert c.get(f"/championships/{cid}").text.count("<td>10</td>") == 2
 

@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from arbitru.errors import ArbitruError
+from arbitru.messages import Text
 
 #: the longest number read anywhere (a turn, a move, a table, a score, a group, a size)
 MAX_DIGITS = 9
@@ -87,6 +88,10 @@ class InputError(ArbitruError):
         self.field = field
         self.reason = reason or message
         self.values = values
+
+    def said(self) -> str:
+        """Why, as a message a page says in its language when it is one of :data:`REASONS`; else as written."""
+        return Text(self.reason, **self.values) if self.reason in REASONS else str(self)
 
 
 #: why a field is refused at the door, as pages say it (each message is in the web's catalogs)

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from arbitru.engine.layout import ROW_LETTERS, SIZE
 from arbitru.errors import NotationError
+from arbitru.messages import Text
 from arbitru.textinput import is_ascii_number
 
 CONVENTIONS = ("ro", "fise", "gr", "en")
@@ -105,7 +106,7 @@ class Coordinate:
         raw = text
         text = text.strip()
         if not text:
-            raise NotationError("empty position", "empty")
+            raise NotationError(Text("empty position"), "empty")
         tokens = _tokens(text)
         if tokens is None:
             raise NotationError(f"cannot read position {raw!r}", "syntax")
@@ -124,8 +125,9 @@ class Coordinate:
     @classmethod
     def _parse_pair(cls, tokens: list[str], raw: str, convention: str) -> Coordinate:
         if len(tokens) == 1:
-            kind = "number" if is_ascii_number(tokens[0]) else "letter"
-            message = f"position {raw!r} has only a {kind}: a coordinate sign is missing"
+            message: str = (Text("position %(raw)s has only a number: a coordinate sign is missing", raw=repr(raw))
+                       if is_ascii_number(tokens[0]) else
+                       Text("position %(raw)s has only a letter: a coordinate sign is missing", raw=repr(raw)))
             raise NotationError(message, "missing-sign")
         if len(tokens) != 2 or is_ascii_number(tokens[0]) == is_ascii_number(tokens[1]):
             raise NotationError(f"cannot read position {raw!r}: expected a letter and a number", "syntax")
@@ -157,7 +159,8 @@ class Coordinate:
             no_column = shape == "aa" and tokens[1].upper() in _GREEK_SIGNS
             if shape in ("a", "9", "9a") or no_column:
                 # "A", "5", "5 O" (no row), "A O" (no column): a coordinate sign is missing
-                raise NotationError(f"position {raw!r}: a coordinate sign is missing", "missing-sign")
+                raise NotationError(Text("position %(raw)s: a coordinate sign is missing", raw=repr(raw)),
+                                    "missing-sign")
             raise NotationError(f"cannot read position {raw!r}: expected letter, number, O or K", "syntax")
         start = cls._parse_pair(tokens[:2], raw, "ro")
         sign = tokens[2].upper()

@@ -20,6 +20,7 @@ from typing import Any
 from arbitru.errors import ArbitruError, JournalError
 from arbitru.formats import payload
 from arbitru.journal.store import Journal
+from arbitru.season import tournament
 from arbitru.season.outcome import competition_places
 from arbitru.season.registry import Registry, load
 from arbitru.season.table import Row
@@ -107,12 +108,24 @@ def add_stage(journal: Journal, championship_id: str, tournament_id: str) -> int
         return len(c.stages) + 1
 
 
+def eliminable(journal: Journal, championship_id: str, player: str, stage: int) -> str:
+    """The registry id of ``player`` when he may be eliminated from ``stage``: the stage exists, he is enrolled in
+    its tournament, and not eliminated from it already (an elimination stands once; it cannot be undone)."""
+    c = replay(journal, championship_id)
+    if not 1 <= stage <= len(c.stages):
+        raise ChampionshipError(f"no stage {stage} (stages: {len(c.stages)})")
+    pid = load(journal).get(player).id
+    stage_tournament = tournament.replay(journal, c.stages[stage - 1])
+    if pid not in {e.player for e in stage_tournament.enrolments}:
+        raise ChampionshipError(f"{pid} does not play stage {stage} ({stage_tournament.event.name})")
+    if (pid, stage) in c.eliminated:
+        raise ChampionshipError(f"{pid} is eliminated from stage {stage} already")
+    return pid
+
+
 def eliminate(journal: Journal, championship_id: str, player: str, stage: int, reason: str) -> None:
     with journal.transaction(championship_id):
-        c = replay(journal, championship_id)
-        if not 1 <= stage <= len(c.stages):
-            raise ChampionshipError(f"no stage {stage} (stages: {len(c.stages)})")
-        pid = load(journal).get(player).id
+        pid = eliminable(journal, championship_id, player, stage)
         data = {"player": pid, "stage": stage, "reason": check_text(reason, "reason")}
         journal.append(championship_id, "eliminated", data)
 

@@ -11,6 +11,9 @@ from arbitru.journal.store import Journal
 from arbitru.messages import Text
 from arbitru.textinput import ascii_number, number_order
 
+#: the most players without a slip a move's close confirmation names; the rest are counted
+NAMED_MISSING = 30
+
 
 def minutes(seconds: float) -> str:
     s = max(0, round(seconds))
@@ -62,8 +65,11 @@ def close_move(s: Session, f: dict[str, str]) -> list[Text]:
     absent = missing(g)
     if not absent:
         return []
-    names = ", ".join(p.label() for p in absent[:30]) + (" …" if len(absent) > 30 else "")
+    names = ", ".join(p.label() for p in absent[:NAMED_MISSING])
+    more = len(absent) - NAMED_MISSING
     return [
+        Text("%(n)s player(s) have no slip for move %(move)s: %(names)s and %(more)s more.", n=len(absent),
+             move=g.move, names=names, more=more) if more > 0 else
         Text("%(n)s player(s) have no slip for move %(move)s: %(names)s.", n=len(absent), move=g.move, names=names),
         Text("Closed now, the move scores 0 for them; a slip handed in afterwards is late."),
     ]

@@ -7,7 +7,7 @@ choose another (``?lang=``). English is the source language. The messages and ca
 from __future__ import annotations
 
 from arbitru.messages import LANGUAGES, LOCALES, Gettext, Text, gettext_for, translations
-from arbitru.textinput import REASONS, InputError
+from arbitru.textinput import InputError
 
 __all__ = ["LANGUAGES", "LOCALES", "Gettext", "Text", "gettext_for", "keep", "pick", "refusal", "shown", "translations"]
 
@@ -30,4 +30,5 @@ def shown(text: str, _: Gettext) -> str:
 def refusal(e: InputError) -> Text:
     """A door's refusal (:class:`~arbitru.textinput.InputError`) as a page says it: why, in the page's
     language (:data:`~arbitru.textinput.REASONS`); any other as its English text."""
-    return Text(e.reason, **e.values) if e.reason in REASONS else Text(str(e))
+    said = e.said()
+    return said if isinstance(said, Text) else Text(said)

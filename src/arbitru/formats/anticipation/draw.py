@@ -40,6 +40,7 @@ from arbitru.engine.tiles import BLANK, Alphabet, Bag, Rack
 from arbitru.errors import ArbitruError, TileError
 from arbitru.formats import payload
 from arbitru.formats.anticipation.variants import GROUP1_SIZE, GROUP_SIZE, GROUPS, Settings
+from arbitru.messages import Text
 from arbitru.textinput import ascii_number, csv_rows
 
 MAX_ATTEMPTS = 2000  # draws of one group before it is said not to meet the condition
@@ -130,7 +131,7 @@ class GroupRules:
     def both_words(self, tiles: Sequence[int]) -> bool:
         """Both orders of the two letters are words (a doubled letter: one); a blank may be any letter."""
         if self.lexicon is None:
-            raise DrawError("the draw of group 1 needs the word list (RO-5.2.d)")
+            raise DrawError(Text("the draw of group 1 needs the word list (RO-5.2.d)"))
         a, b = tiles
         letters = range(1, self.alpha.size + 1)
         for x in letters if a == BLANK else (a,):
@@ -170,7 +171,7 @@ class GroupRules:
 def stand_alone_scrabble(alpha: Alphabet, lexicon: Lexicon | None, tiles: Sequence[int]) -> list[int] | None:
     """The best word using all the tiles (blanks as any letter) on an empty board, or None (RO-8.2)."""
     if lexicon is None:
-        raise DrawError("checking stand-alone scrabbles needs the word list (RO-8.2)")
+        raise DrawError(Text("checking stand-alone scrabbles needs the word list (RO-8.2)"))
     best = generate(Board(alpha), Rack(alpha, tiles), lexicon, use_all=True, top=1)
     return list(best[0][0].word) if tiles and best else None
 
@@ -301,7 +302,7 @@ def groups_to_return(rules: GroupRules, drawn: Sequence[Sequence[int]], bag: Seq
         pool.extend(drawn[-k])
         if rules.feasible(pool, left + k):
             return k
-    raise DrawError("no regrouping of the 7-letter groups can meet the condition (RO-5.2.e)")
+    raise DrawError(Text("no regrouping of the 7-letter groups can meet the condition (RO-5.2.e)"))
 
 
 def draw_groups(
@@ -325,7 +326,7 @@ def draw_groups(
             break
         bag.put_back(tiles)
     if g1 is None:
-        raise DrawError(f"no group 1 meeting the condition in {max_attempts} draws")
+        raise DrawError(Text("no group 1 meeting the condition in %(n)s draws", n=max_attempts))
     groups: list[list[int]] = [sort_group(g1)]
     supervised_from: int | None = None
     regroups = 0
@@ -343,7 +344,7 @@ def draw_groups(
                 log.append({"searched": list(range(2, GROUPS + 1))})
                 return Draw(groups, "seeded", seed, log)
         raise DrawError(
-            "no split of the letters into 14 groups that each form a 7-letter word was found (RO-8.2)"
+            Text("no split of the letters into 14 groups that each form a 7-letter word was found (RO-8.2)")
         )
 
     while len(groups) < GROUPS:
@@ -376,7 +377,7 @@ def draw_groups(
         k = min(len(drawn), groups_to_return(rules, drawn, bag.tiles, left) + (regroups - 1) // ESCALATE)
         if regroups > MAX_REGROUPS:
             raise DrawError(
-                f"the draw cannot be completed under its conditions after {MAX_REGROUPS} regroupings"
+                Text("the draw cannot be completed under its conditions after %(n)s regroupings", n=MAX_REGROUPS)
             )
         back = list(range(number - k, GROUPS + 1))
         log.append(

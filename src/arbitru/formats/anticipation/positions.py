@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from arbitru.engine.layout import SIZE
 from arbitru.engine.notation import HORIZONTAL, VERTICAL, Coordinate
 from arbitru.errors import NotationError
+from arbitru.messages import Text, joined
 from arbitru.textinput import ascii_number, is_ascii_number
 
 
@@ -40,7 +41,7 @@ def read_position(text: str) -> WrittenPosition:
     """
     raw = text
     if not text.strip():
-        return WrittenPosition(raw, missing=True, problem="no position is written")
+        return WrittenPosition(raw, missing=True, problem=Text("no position is written"))
     try:
         coord = Coordinate.parse(text, "ro")
     except NotationError as e:
@@ -50,7 +51,7 @@ def read_position(text: str) -> WrittenPosition:
         return WrittenPosition(raw, coord, coord.horizontal, coord.row, coord.col)
     tokens = re.findall(r"[^\W0-9_]+|[0-9]+", text)
     if len(tokens) < 2:
-        return WrittenPosition(raw, missing=True, problem=f"position {raw!r} has only one sign")
+        return WrittenPosition(raw, missing=True, problem=Text("position %(raw)s has only one sign", raw=repr(raw)))
     if len(tokens) == 2 and is_ascii_number(tokens[0]) != is_ascii_number(tokens[1]):
         letter_first = not is_ascii_number(tokens[0])
         letter, number = (tokens[0], tokens[1]) if letter_first else (tokens[1], tokens[0])
@@ -63,11 +64,11 @@ def read_position(text: str) -> WrittenPosition:
         col = value - 1 if value is not None and 1 <= value <= SIZE else None
         bad = []
         if row is None:
-            bad.append(f"row {letter!r} does not exist (rows are A to O)")
+            bad.append(Text("row %(letter)s does not exist (rows are A to O)", letter=repr(letter)))
         if col is None:
-            bad.append(f"column {number} does not exist (columns are 1 to 15)")
-        return WrittenPosition(raw, None, letter_first, row, col, problem="; ".join(bad))
-    return WrittenPosition(raw, problem=f"position {raw!r} cannot be read as a letter and a number")
+            bad.append(Text("column %(number)s does not exist (columns are 1 to 15)", number=number))
+        return WrittenPosition(raw, None, letter_first, row, col, problem=joined(bad) if bad else "")
+    return WrittenPosition(raw, problem=Text("position %(raw)s cannot be read as a letter and a number", raw=repr(raw)))
 
 
 def relation(written: WrittenPosition, coord: Coordinate) -> str:

@@ -177,12 +177,13 @@ def player_of(number: str, name: str, table: str = "", where: str = "") -> Playe
     """
     number, name, table = number.strip(), name.strip(), table.strip()
     if not number or len(number) > 10 or not number.isalnum():
-        raise GameError(f"{where}player number {number!r}: letters and digits, at most 10")
+        raise GameError(Text("%(where)splayer number %(number)s: letters and digits, at most 10", where=where,
+                             number=repr(number)))
     try:
         check_text(name, "name")
         check_text(table, "table")
     except InputError as e:
-        raise GameError(f"{where}{e}") from None
+        raise GameError(Text("%(where)s%(why)s", where=where, why=e.said())) from None
     if "+" in name:
         first, _, second = name.partition("+")
         return pair(number, first.strip(), second.strip(), table)
@@ -197,7 +198,7 @@ def parse_player(text: str) -> Player:
     return player_of(parts[0], parts[1], parts[2] if len(parts) > 2 else "", f"{text!r}: ")
 
 
-def read_players_csv(text: str, source: str = "players") -> list[Player]:
+def read_players_csv(text: str, source: str = Text("players")) -> list[Player]:
     """Players from CSV: ``number,name[,table]`` per line (a header line is skipped; a pair: ``A + B``).
 
     :raises GameError: naming the line of a problem, or a number given twice.
@@ -206,7 +207,7 @@ def read_players_csv(text: str, source: str = "players") -> list[Player]:
     try:
         rows = csv_rows(text, source)
     except InputError as e:
-        raise GameError(str(e)) from None
+        raise GameError(e.said()) from None
     for i, row in rows:
         cells = [c.strip() for c in row]
         if not cells or not any(cells):
@@ -214,12 +215,14 @@ def read_players_csv(text: str, source: str = "players") -> list[Player]:
         if i == 1 and not is_ascii_number(cells[0]) and cells[0].lower() in ("number", "no", "nr", "#", "player"):
             continue
         if len(cells) < 2 or not cells[0]:
-            raise GameError(f"{source}, line {i}: write number,name[,table]")
-        out.append(player_of(cells[0], cells[1], cells[2] if len(cells) > 2 else "", f"{source}, line {i}: "))
+            raise GameError(Text("%(source)s, line %(line)s: write number,name[,table]", source=source, line=i))
+        out.append(player_of(cells[0], cells[1], cells[2] if len(cells) > 2 else "",
+                             Text("%(source)s, line %(line)s: ", source=source, line=i)))
     numbers = [p.number for p in out]
     twice = sorted({n for n in numbers if numbers.count(n) > 1}, key=number_order)
     if twice:
-        raise GameError(f"{source}: player number {', '.join(twice)} appears twice")
+        raise GameError(Text("%(source)s: player number %(numbers)s appears twice", source=source,
+                             numbers=", ".join(twice)))
     return out
 
 

@@ -18,7 +18,7 @@ from arbitru.season.registry import Entry
 from arbitru.season.table import TIE_ORDER, Row, general_table, table_csv
 from arbitru.season.tournament import METHODS, Event, Tournament, TournamentError
 from arbitru.textinput import ascii_number
-from arbitru.web import i18n
+from arbitru.web import confirm, i18n
 from arbitru.web.forms import Refused, need, read_form
 from arbitru.web.house import Web, web
 from arbitru.web.pdf import pdf_of
@@ -257,12 +257,13 @@ PAGES: dict[str, tuple[str, str, Any]] = {}
 def arbiter_action(page: str, field: str, action: Any, question: Any = None) -> Any:
     """An arbiter's POST on a tournament or a championship (``page``): ``action(journal, id, form, ticked)``
     stores it; a refusal is shown beside the form ``field``, nothing stored. With ``question``, the action
-    cannot be undone: the first request asks ``question(journal, id, form)`` and stores nothing, the second
-    (``confirm=1``) stores."""
+    cannot be undone: the first request asks ``question(journal, id, form)`` and stores nothing, with a one-time
+    token (:mod:`arbitru.web.confirm`, bound to the session, the tournament's journal position and the form);
+    only a second request carrying that token stores."""
 
     async def endpoint(request: Request) -> Response:
         w = web(request)
-        need(request, "arbiter")
+        me = need(request, "arbiter")
         key, template, context = PAGES[page]
         owner = request.path_params[key]
         try:
@@ -272,20 +273,24 @@ def arbiter_action(page: str, field: str, action: Any, question: Any = None) -> 
             def run() -> dict[str, Any] | None:
                 with w.journal("arbiter") as j:
                     try:
-                        if question is not None and f.get("confirm") != "1":
-                            return {"field": field, "question": question(j, owner, f), "fields": f}
+                        if question is not None:
+                            what = question(j, owner, f)
+                            try:
+                                confirm.check(j, me, owner, field, j.last_seq(owner), f, [what])
+                            except confirm.Needed as e:
+                                return {"field": field, "question": what, "fields": e.fields, "token": e.token}
                         action(j, owner, f, [v for v in form.getlist("player") if isinstance(v, str)])
                     except ArbitruError as e:
                         raise Refused(field, str(e)) from None
                 return None
 
-            confirm = await run_in_threadpool(run)
+            asked = await run_in_threadpool(run)
         except Refused as e:
             ctx = await run_in_threadpool(context, w, request)
             return w.render(request, template, status=e.status, errors={e.field: e.message}, **ctx)
-        if confirm is not None:
+        if asked is not None:
             ctx = await run_in_threadpool(context, w, request)
-            return w.render(request, template, confirm=confirm, **ctx)
+            return w.render(request, template, confirm=asked, **ctx)
         return RedirectResponse(f"/{page}s/{owner}", 303)
 
     return endpoint
@@ -406,11 +411,7 @@ def _stage(f: dict[str, str]) -> int:
 
 
 def ask_eliminate(j: Any, cid: str, f: dict[str, str]) -> str:
-    reg = registry.load(j)
-    record = reg.get(f.get("player", ""))
-    stages = len(championship.replay(j, cid).stages)
-    if not 1 <= _stage(f) <= stages:
-        raise championship.ChampionshipError(f"no stage {_stage(f)} (stages: {stages})")
+    record = registry.load(j).get(championship.eliminable(j, cid, f.get("player", ""), _stage(f)))
     return i18n.Text("Eliminate %(player)s from stage %(n)s? It cannot be undone.",
                      player=f"{record.id} {record.name}", n=_stage(f))
 
