@@ -8,16 +8,13 @@ from __future__ import annotations
 import tempfile
 from itertools import pairwise
 
-from arbitru.formats.duplicate.game import Player, Session, Settings
-from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.journal.store import Journal
-from arbitru.lexicons.synthetic import load_lexicon
 from arbitru.web import auth, security
 from arbitru.web.app import create_app
 from arbitru.web.house import Web
 from arbitru.web.intake import SlipRequest
 from arbitru.web.live import LocalPublisher
-from web_support import LEXICON
+from web_support import Site, make_game
 
 PLAYERS = 40
 
@@ -59,20 +56,18 @@ def test_a_group_commit_of_many_slips_makes_two_round_trips_to_postgresql_with_p
     dsn = pg_server.new_database()
     app = create_app(dsn, publisher=LocalPublisher())
     w: Web = app.state.web
-    settings = Settings(ruleset("fise", moves=5, seconds=600), "en", LEXICON, seed="7")
     with Journal(dsn, actor="arbiter") as j:
-        s = Session.create(j, settings, load_lexicon(LEXICON, "en"),
-                           [Player(str(i), f"P{i}") for i in range(1, PLAYERS + 1)])
-        s.draw()
         secret = auth.server_secret(j)
+    gid = make_game(Site(dsn, secret, app), seconds=600,
+                    players=tuple((str(i), f"P{i}") for i in range(1, PLAYERS + 1)))
     for warm in range(6):  # psycopg prepares a statement from its fifth use on a connection
-        batch = slips(w, s.id, secret, range(1, 3), f"warm{warm}")
-        w.intake._run(s.id, batch)
+        batch = slips(w, gid, secret, range(1, 3), f"warm{warm}")
+        w.intake._run(gid, batch)
         assert [r.status for r in batch] == [201, 201]
     with w.journal("") as j:  # the connection this thread's batches use
         for size in (1, PLAYERS):
-            batch = slips(w, s.id, secret, range(1, size + 1), f"b{size}")
-            messages = conversation(j, lambda b=batch: w.intake._run(s.id, b))  # type: ignore[misc]
+            batch = slips(w, gid, secret, range(1, size + 1), f"b{size}")
+            messages = conversation(j, lambda b=batch: w.intake._run(gid, b))  # type: ignore[misc]
             assert round_trips(messages) == 2, messages
             assert {r.status for r in batch} == {201}
             # prepared: each statement is bound to a name, none parsed again; BEGIN, the lock, the throttle
@@ -80,6 +75,6 @@ def test_a_group_commit_of_many_slips_makes_two_round_trips_to_postgresql_with_p
             assert ("F", "Parse") not in messages, messages
             assert messages.count(("F", "Execute")) == 6 + size
     with Journal(dsn) as j:
-        stored = {e.payload["key"]: e.seq for e in j.events(s.id, "slip")}
+        stored = {e.payload["key"]: e.seq for e in j.events(gid, "slip")}
     assert all(r.body["seq"] == stored[r.key] for r in batch)
     assert len(stored) == 12 + 1 + PLAYERS

@@ -308,7 +308,8 @@ class Journal:
         """Inside a transaction: the block's appends are queued and sent together when it ends, as one
         ``executemany`` (on PostgreSQL one round trip for a group commit's slips, not one per slip), or before
         any other statement of the block, so that its reads see them. A failure of any of them is raised when
-        they are sent (:class:`JournalError`); the transaction is then to be rolled back."""
+        they are sent (:class:`JournalError`); the transaction is then to be rolled back. In a pipelined
+        transaction they are sent without waiting: their failure is raised at the next read or at the commit."""
         if not self._depth:
             raise JournalError("appends are deferred inside a transaction")
         self._deferring = True

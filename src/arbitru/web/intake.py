@@ -5,10 +5,13 @@ hands them all in inside one journal transaction (one commit, one disk flush), e
 format's session (a refused slip stores nothing and does not stop the others). Every slip is committed before
 its receipt is sent, so an acknowledged slip survives a crash of the server at any later moment.
 
-The batch's appends go to the journal together (one ``executemany``: on PostgreSQL one round trip for the
-batch, not three per slip), each slip checked by the session before its event is queued; a slip the session
-refuses queues nothing and is answered alone. Should anything fail once events are on their way (checked at the
-door, nothing should), the whole transaction is rolled back and the batch handed in again one slip at a time,
+The batch's appends go to the journal together (one ``executemany``), each slip checked by the session before
+its event is queued; a slip the session refuses queues nothing and is answered alone. On PostgreSQL the batch is
+a pipelined transaction (:meth:`Journal.transaction`): two round trips whatever its size, BEGIN with the game's
+lock, the throttle query and the read of what other workers appended in the first, the appends, the notice and
+COMMIT in the second, each statement prepared. Should anything fail once events are on their way (checked at the
+door, nothing should; on PostgreSQL it is learnt at the commit), the whole transaction is rolled back and the
+batch handed in again one slip at a time,
 each under its own savepoint: the failing one is taken out, answered alone (422 naming the field, or 503), and
 the rest committed; no other sender ever sees its error. A slip sent with an idempotency key that is already in the
 journal (a retry whose first answer was lost) gets the first receipt again and stores nothing; the key lives in
