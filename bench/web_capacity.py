@@ -308,13 +308,16 @@ def measure(wrk: str, db: str, workers: int, args: argparse.Namespace, tmp: Path
         print(f"  => {store} {workers} worker{'s' if workers > 1 else ''}: sustained {best.rate:.0f} slips/s "
               f"with p99 {best.p99 * 1000:.0f} ms ({best.connections} connections); server CPU {per:.2f} ms per "
               f"slip", flush=True)
-        SUMMARY.append((f"{store} {workers}w", best.rate, per))
+        first = steps[0]  # one connection: one slip at a time, a batch of one
+        alone = (first.server_cpu + first.database_cpu) / max(1, first.stored) * 1000
+        SUMMARY.append((f"{store} {workers}w", best.rate, per, alone))
     else:
         print(f"  => {store} {workers} workers: no step kept p99 under {args.p99:g} ms")
     return ok
 
 
-SUMMARY: list[tuple[str, float, float]] = []
+#: per set-up: its sustained rate, its CPU per slip there and at one connection (ms)
+SUMMARY: list[tuple[str, float, float, float]] = []
 
 
 def main() -> int:
@@ -351,12 +354,13 @@ def main() -> int:
             if pg is not None:
                 pg.stop()
     print("summary:")
-    one = {name: rate for name, rate, _ in SUMMARY}
-    for name, rate, per in SUMMARY:
+    one = {name: rate for name, rate, _, _ in SUMMARY}
+    for name, rate, per, alone in SUMMARY:
         extra = ""
         if name == "PostgreSQL 2w" and one.get("PostgreSQL 1w"):
             extra = f" ({rate / one['PostgreSQL 1w']:.2f}x one worker)"
-        print(f"  {name:<14} {rate:7.0f} slips/s, {per:.2f} ms server CPU per slip{extra}")
+        print(f"  {name:<14} {rate:7.0f} slips/s, {per:.2f} ms server CPU per slip there, {alone:.2f} ms at 1 "
+              f"connection{extra}")
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
     return 0 if ok else 1
 

@@ -17,8 +17,9 @@ import re
 import sqlite3
 import zlib
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from arbitru.errors import JournalError
@@ -133,6 +134,12 @@ class Backend:
         """``begin`` then ``lock_game``."""
         self.begin(db)
         self.lock_game(db, game_id)
+
+    def pipeline(self, db: Connection) -> AbstractContextManager[Any] | None:
+        """A block whose statements are sent without waiting for their answers, which come with the next read
+        or at its end (where any error of them is raised); None for a store that has none (SQLite: no round
+        trips to save)."""
+        return None
 
     def commit(self, db: Connection, announce: dict[str, tuple[int, str]]) -> None:
         """``notify`` each game's last event and its audience, then ``COMMIT``."""
@@ -267,20 +274,33 @@ class PostgresBackend(Backend):
     def lock_game(self, db: Connection, game_id: str) -> None:
         db.execute("SELECT pg_advisory_xact_lock(%s, %s)", (1, _game_lock(game_id)))
 
-    # a group commit's transaction is BEGIN, the lock, its statements, the notices and COMMIT: the first two and
-    # the last ones go as one string each (psycopg sends a string of statements without parameters in one round
-    # trip), its values quoted by psycopg
+    # a transaction is BEGIN, the lock, its statements, the notices and COMMIT. Outside a pipeline the first two
+    # and the last ones go as one string each (psycopg sends a string of statements without parameters in one
+    # round trip), its values quoted by psycopg; in a pipeline (a group commit) each is a statement of its own,
+    # prepared, sent with the reads that follow (BEGIN, lock) or with the appends and the pipeline's end
     def begin_locked(self, db: Connection, game_id: str) -> None:
         from psycopg import sql
 
+        if _pipelined(db):
+            db.execute("BEGIN")
+            self.lock_game(db, game_id)
+            return
         db.execute(sql.SQL("BEGIN; SELECT pg_advisory_xact_lock(1, {})").format(_game_lock(game_id)))
 
     def commit(self, db: Connection, announce: dict[str, tuple[int, str]]) -> None:
         from psycopg import sql
 
+        if _pipelined(db):
+            for game_id, (seq, audience) in announce.items():
+                self.notify(db, game_id, seq, audience)
+            db.execute("COMMIT")
+            return
         notices = [sql.SQL("SELECT pg_notify({}, {}); ").format(CHANNEL, f"{gid} {seq} {audience}")
                    for gid, (seq, audience) in announce.items()]
         db.execute(sql.Composed([*notices, sql.SQL("COMMIT")]))
+
+    def pipeline(self, db: Connection) -> AbstractContextManager[Any] | None:
+        return cast(AbstractContextManager[Any], db.pipeline())  # type: ignore[attr-defined]
 
     def sql(self, statement: str) -> str:
         return statement.replace("?", "%s")
@@ -306,6 +326,10 @@ class PostgresBackend(Backend):
     def notify(self, db: Connection, game_id: str, seq: int, audience: str = "*") -> None:
         # delivered to every LISTENer when the transaction commits, never if it rolls back
         db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game_id} {seq} {audience}"))
+
+
+def _pipelined(db: Connection) -> bool:
+    return bool(db.pgconn.pipeline_status)  # type: ignore[attr-defined]
 
 
 def _game_lock(game_id: str) -> int:

@@ -162,6 +162,9 @@ class Journal:
         #: inside :meth:`deferred`: the appends not sent yet
         self._deferring = False
         self._pending: list[tuple[Any, ...]] = []
+        #: inside a pipelined transaction: the store's pipeline block, and the pipeline (:meth:`transaction`)
+        self._pipe: Any = None
+        self._piped: Any = None
         try:
             self.db: Connection = self.backend.connect()
         except self.backend.Error as e:
@@ -189,9 +192,33 @@ class Journal:
         self._flush()
         try:
             cursor = self.db.execute(self.backend.sql(statement), args)
+            if self._pipe is not None:
+                self._piped.sync()  # its answer, to know whether it has rows
             return list(cursor.fetchall()) if cursor.description else []
         except self.backend.Error as e:
             raise JournalError(f"{self.path}: {e}") from None
+
+    def ask(self, statement: str, args: tuple[Any, ...] = ()) -> Callable[[], list[tuple[Any, ...]]]:
+        """A query (``SELECT``, ``?`` placeholders) sent now, its rows read when the returned function is called:
+        in a pipelined transaction its answer comes in the same round trip as the next read's (a group commit's
+        throttle query travels with its refresh).
+
+        :raises JournalError: with the database's own message (when sending, or when reading).
+        """
+        self._last.clear()  # as :meth:`execute`
+        self._flush()
+        try:
+            cursor = self.db.execute(self.backend.sql(statement), args)
+        except self.backend.Error as e:
+            raise JournalError(f"{self.path}: {e}") from None
+
+        def rows() -> list[tuple[Any, ...]]:
+            try:
+                return list(cursor.fetchall())
+            except self.backend.Error as e:
+                raise JournalError(f"{self.path}: {e}") from None
+
+        return rows
 
     def close(self) -> None:
         self.db.close()
@@ -205,10 +232,16 @@ class Journal:
     # --- transactions --------------------------------------------------------------------------------------
 
     @contextmanager
-    def transaction(self, game_id: str | None = None) -> Iterator[None]:
+    def transaction(self, game_id: str | None = None, *, pipelined: bool = False) -> Iterator[None]:
         """One writer at a time, whole or nothing: the outermost level is ``BEGIN`` … ``COMMIT`` (``ROLLBACK``
         on any exception); nested levels join it. With ``game_id``, no other writer of that game runs until it
-        ends (SQLite: the whole file), so reads inside see every committed event."""
+        ends (SQLite: the whole file), so reads inside see every committed event.
+
+        ``pipelined`` (a group commit; PostgreSQL only, nothing on SQLite): statements are sent without waiting
+        for their answers. ``BEGIN`` and the lock go with the block's first read (see :meth:`ask`), and the
+        block's appends (:meth:`deferred`), the notices and ``COMMIT`` go together at its end, where any failure
+        of them is raised (:class:`JournalError`, the transaction rolled back): two round trips in all. No
+        savepoint inside."""
         if self._depth:
             self._depth += 1
             try:
@@ -220,7 +253,10 @@ class Journal:
             return
         b = self.backend
         self._forget()
+        self._pipe = b.pipeline(self.db) if pipelined else None
         try:
+            if self._pipe is not None:
+                self._piped = self._pipe.__enter__()
             if game_id is None:
                 b.begin(self.db)
             else:
@@ -229,8 +265,7 @@ class Journal:
             self._depth = 1
         except b.Error as e:
             self._depth = 0
-            with suppress(*b.Error):
-                self.db.execute("ROLLBACK")
+            self._rollback()
             if isinstance(e, b.OperationalError):
                 raise JournalError(f"the journal {self.path} is busy or locked ({e}): try again") from None
             raise JournalError(f"the journal {self.path} is damaged: {e}") from None
@@ -239,8 +274,7 @@ class Journal:
         except BaseException:
             self._depth = 0
             self._forget()
-            with suppress(*b.Error):
-                self.db.execute("ROLLBACK")
+            self._rollback()
             raise
         self._depth = 0
         announced = list(self._announce.items())
@@ -248,21 +282,34 @@ class Journal:
             announce = dict(self._announce)
             self._forget()
             b.commit(self.db, announce)
+            self._end_pipeline()
         except b.Error as e:
             self._forget()
-            with suppress(*b.Error):
-                self.db.execute("ROLLBACK")
+            self._rollback()
             raise JournalError(f"the journal {self.path} could not commit: {e}") from None
         if self.on_commit is not None:
             for gid, (seq, audience) in announced:
                 self.on_commit(gid, seq, audience)
+
+    def _end_pipeline(self) -> None:
+        """Leave the pipeline, waiting for every answer: an error of any statement sent is raised here."""
+        pipe, self._pipe, self._piped = self._pipe, None, None
+        if pipe is not None:
+            pipe.__exit__(None, None, None)
+
+    def _rollback(self) -> None:
+        with suppress(*self.backend.Error):
+            self._end_pipeline()  # its error is the one being handled
+        with suppress(*self.backend.Error):
+            self.db.execute("ROLLBACK")
 
     @contextmanager
     def deferred(self) -> Iterator[None]:
         """Inside a transaction: the block's appends are queued and sent together when it ends, as one
         ``executemany`` (on PostgreSQL one round trip for a group commit's slips, not one per slip), or before
         any other statement of the block, so that its reads see them. A failure of any of them is raised when
-        they are sent (:class:`JournalError`); the transaction is then to be rolled back."""
+        they are sent (:class:`JournalError`); the transaction is then to be rolled back. In a pipelined
+        transaction they are sent without waiting: their failure is raised at the next read or at the commit."""
         if not self._depth:
             raise JournalError("appends are deferred inside a transaction")
         self._deferring = True
@@ -295,8 +342,8 @@ class Journal:
     def savepoint(self) -> Iterator[None]:
         """Inside a transaction: if the block fails, what it appended is undone and the rest of the transaction
         kept (one slip of a group commit fails alone). Both stores know ``SAVEPOINT``."""
-        if not self._depth:
-            raise JournalError("a savepoint is taken inside a transaction")
+        if not self._depth or self._pipe is not None:
+            raise JournalError("a savepoint is taken inside a transaction that is not pipelined")
         last, announce = dict(self._last), dict(self._announce)
         self._q("SAVEPOINT item")
         try:
@@ -543,7 +590,10 @@ class Journal:
         event of the game is read and decoded, as a replay does.
         """
         try:
-            if _undecodable(game_id) or self._game_row(game_id) is None:
+            if _undecodable(game_id):
+                return None
+            # a game's row never changes: a look reads it once per connection, a deep check every time
+            if (deep or game_id not in self._infos) and self._game_row(game_id) is None:
                 return None
             count, last = self._q(
                 "SELECT COUNT(*), COALESCE(MAX(seq), 0) FROM event WHERE game_id = ?", (game_id,)

@@ -5,10 +5,13 @@ hands them all in inside one journal transaction (one commit, one disk flush), e
 format's session (a refused slip stores nothing and does not stop the others). Every slip is committed before
 its receipt is sent, so an acknowledged slip survives a crash of the server at any later moment.
 
-The batch's appends go to the journal together (one ``executemany``: on PostgreSQL one round trip for the
-batch, not three per slip), each slip checked by the session before its event is queued; a slip the session
-refuses queues nothing and is answered alone. Should anything fail once events are on their way (checked at the
-door, nothing should), the whole transaction is rolled back and the batch handed in again one slip at a time,
+The batch's appends go to the journal together (one ``executemany``), each slip checked by the session before
+its event is queued; a slip the session refuses queues nothing and is answered alone. On PostgreSQL the batch is
+a pipelined transaction (:meth:`Journal.transaction`): two round trips whatever its size, BEGIN with the game's
+lock, the throttle query and the read of what other workers appended in the first, the appends, the notice and
+COMMIT in the second, each statement prepared. Should anything fail once events are on their way (checked at the
+door, nothing should; on PostgreSQL it is learnt at the commit), the whole transaction is rolled back and the
+batch handed in again one slip at a time,
 each under its own savepoint: the failing one is taken out, answered alone (422 naming the field, or 503), and
 the rest committed; no other sender ever sees its error. A slip sent with an idempotency key that is already in the
 journal (a retry whose first answer was lost) gets the first receipt again and stores nothing; the key lives in
@@ -128,32 +131,43 @@ class Intake:
 
     def _together(self, j: Any, game_id: str, batch: list[SlipRequest]) -> None:
         """The batch in one transaction whose appends are sent together. A slip the session refuses appends
-        nothing; anything else failing rolls the whole transaction back (:class:`_Retry`)."""
-        with self.web.writer(j, game_id, locked=True, refresh=False) as s, j.transaction(game_id):
-            free = self._not_throttled(j, batch)  # first: a raw statement makes the journal forget its last seq
-            s.refresh()
+        nothing; anything else failing once the appends are on their way (up to the commit, where a pipelined
+        transaction learns of their failure) rolls the whole transaction back (:class:`_Retry`).
+
+        On PostgreSQL two round trips whatever the batch's size: BEGIN, the game's lock, the throttle query and
+        the refresh's read; then the appends, the notice and COMMIT."""
+        sending = False
+        with self.web.writer(j, game_id, locked=True, refresh=False) as s:
             try:
-                with j.deferred():
-                    for req in free:
-                        try:
-                            self._one(j, s, req)
-                        except InputError as e:  # raised before its event is sent
-                            _decide(req, 422, {"error": str(e), "field": e.field, "stored": False})
+                with j.transaction(game_id, pipelined=True):
+                    # first: a raw statement makes the journal forget its last seq
+                    waits = security.ask_waits(j, [k for req in batch for k in req.throttle])
+                    s.refresh()
+                    free = self._not_throttled(batch, waits())
+                    sending = True
+                    with j.deferred():
+                        for req in free:
+                            try:
+                                self._one(j, s, req)
+                            except InputError as e:  # raised before its event is sent
+                                _decide(req, 422, {"error": str(e), "field": e.field, "stored": False})
             except Exception as e:  # the transaction and the writer's state go; the batch is handed in again
-                raise _Retry from e
+                if sending:
+                    raise _Retry from e
+                raise
 
     def _one_by_one(self, j: Any, game_id: str, batch: list[SlipRequest]) -> None:
         """The batch again, each slip under its own savepoint."""
         with self.web.writer(j, game_id, locked=True, refresh=False) as s, j.transaction(game_id):
-            free = self._not_throttled(j, batch)
+            waits = security.waits_until(j, [k for req in batch for k in req.throttle])
             s.refresh()
-            for req in free:
+            for req in self._not_throttled(batch, waits):
                 self._alone(j, s, req)
 
     @staticmethod
-    def _not_throttled(j: Any, batch: list[SlipRequest]) -> list[SlipRequest]:
-        """The batch without the slips whose sender must wait after failed codes (answered 429)."""
-        until = security.waits_until(j, [k for req in batch for k in req.throttle])
+    def _not_throttled(batch: list[SlipRequest], until: dict[str, float]) -> list[SlipRequest]:
+        """The batch without the slips whose sender must wait after failed codes (answered 429), ``until``: when
+        each throttle key that has failed may try again."""
         free = []
         for req in batch:
             req.waited = max([0.0, *(until.get(k, 0.0) - req.asked for k in req.throttle)])

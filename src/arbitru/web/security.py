@@ -132,12 +132,18 @@ def wait_for(journal: Journal, keys: list[Key], now: float | None = None) -> flo
 def waits_until(journal: Journal, names: list[str]) -> dict[str, float]:
     """The moment each of these keys may try again, for those that have failed (one statement for them all: a
     group commit asks once for its whole batch of slips)."""
+    return ask_waits(journal, names)()
+
+
+def ask_waits(journal: Journal, names: list[str]) -> Callable[[], dict[str, float]]:
+    """:func:`waits_until`, asked now and read when called (:meth:`Journal.ask`: a group commit's question
+    travels with its refresh); no statement at all for no keys."""
     names = sorted(set(names))
     if not names:
-        return {}
+        return dict
     marks = ", ".join("?" * len(names))
-    rows = journal.execute(f"SELECT key, wait_until FROM web_throttle WHERE key IN ({marks})", tuple(names))
-    return {str(k): float(u) for k, u in rows}
+    rows = journal.ask(f"SELECT key, wait_until FROM web_throttle WHERE key IN ({marks})", tuple(names))
+    return lambda: {str(k): float(u) for k, u in rows()}
 
 
 def failed(journal: Journal, limits: Limits, keys: list[Key], *, door: str, account: str, client: str,
