@@ -210,3 +210,22 @@ def test_damaged_journal_a_lost_event_without_an_sqlite_error_is_seen_by_the_cou
         slip = {"csrf": token, "move": "1", "player": "3", "position": "H8", "word": "AB", "score": "4"}
         assert c.post(f"/games/{gid}/desk", data=slip).status_code == 503
     assert stored_events(site.db, gid) == last - 1
+
+
+def test_slips_handed_in_within_a_second_walk_the_games_index_once_not_each(tmp_path: Path, monkeypatch) -> None:
+    """The index walk grows with the game (150,000 events in a national game): a wave of slips must not walk it
+    once each, only once per LOOK_S per game; what a write meets still answers 503 (the tests above)."""
+    from arbitru.web import damage
+
+    monkeypatch.setattr(damage, "LOOK_S", 3600.0)  # every slip of this test within one look's time
+    site = make_site(tmp_path)
+    gid = make_game(site)
+    walks: list[str] = []
+    real = Journal.game_damage
+    monkeypatch.setattr(Journal, "game_damage", lambda self, g, **k: walks.append(g) or real(self, g, **k))
+    c = site.client()
+    for n, _name in PLAYERS:
+        r = c.post(f"/api/games/{gid}/slips", json={"move": 1, "position": "H8", "word": "AB", "score": 4},
+                   headers={"Authorization": f"Bearer {site.code(gid, n)}"})
+        assert r.status_code == 201, r.text
+    assert walks == [gid]  # the game's first request reads it through; the slips after it walk nothing

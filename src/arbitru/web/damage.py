@@ -5,10 +5,11 @@ The server's start compares the event index with the event table (an index page 
 any error) and runs SQLite's ``quick_check``; when that fails, every game is checked at once. A game is checked
 deeply (every event read) the first time a request names it, when a request on it fails with a journal error,
 every :data:`RECHECK_S` seconds while it is known damaged (against the table too) and every
-:data:`RECHECK_SOUND_S` seconds while sound; every other write costs one index walk
-(:meth:`~arbitru.journal.store.Journal.game_damage`), and a read one at most every :data:`LOOK_S` seconds per game
-(thousands of phones refetching a page must not walk the index each). A damaged game's pages carry the banner of
-:func:`banner`; its writes answer 503 with the same words, and nothing is stored.
+:data:`RECHECK_SOUND_S` seconds while sound; besides, a read or a write walks its index
+(:meth:`~arbitru.journal.store.Journal.game_damage`) at most every :data:`LOOK_S` seconds per game: the walk
+grows with the game (150,000 events in a national game of 10,000 phones), and thousands of phones refetching a
+page or handing in their slips in the same second must not walk it each. A damaged game's pages carry the banner
+of :func:`banner`; its writes answer 503 with the same words, and nothing is stored.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from arbitru.web.security import ASGIApp, Receive, Scope, Send
 RECHECK_S = 10.0
 #: a sound game is read through again this often (damage that appears while the server runs)
 RECHECK_SOUND_S = 60.0
-#: a read of a game found sound by its index walk less than this ago walks it no more
+#: a request on a game found sound by its index walk less than this ago walks it no more
 LOOK_S = 1.0
 #: the paths that name one game: its pages, its forms, its API
 GAME_PATH = re.compile(r"^/(?:api/)?(?:games|train/anticipation|train)/(?P<gid>[^/]+)")
@@ -93,7 +94,7 @@ class DamageWatch:
         return None
 
     def sound_lately(self, gid: str) -> bool:
-        """Whether the game was found sound less than :data:`LOOK_S` ago (a read needs no look now)."""
+        """Whether the game was found sound less than :data:`LOOK_S` ago (a request needs no look now)."""
         with self._lock:
             known, looked = self._known.get(gid), self._looked.get(gid, 0.0)
         return known is not None and known[1] is None and time.monotonic() - max(known[0], looked) < LOOK_S
@@ -149,7 +150,7 @@ class DamageGuard:
             await self.app(scope, receive, send)
             return
 
-        if scope["method"] in READS and self.web.damage.sound_lately(gid):
+        if self.web.damage.sound_lately(gid):
             await self.app(scope, receive, send)
             return
 
