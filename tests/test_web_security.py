@@ -279,6 +279,30 @@ def test_the_proxy_header_is_ignored_unless_the_proxy_is_trusted(tmp_path):
     assert out.exit_code == 2 and "--trust-proxy" in out.output
 
 
+def test_finding_the_session_cookie_is_sent_over_plain_http_behind_a_tls_proxy(tmp_path):
+    """Behind nginx with TLS the session cookie lacked ``Secure``: a browser would send it over plain HTTP too."""
+    site = make_site(tmp_path)
+    proxied = {"X-Forwarded-Proto": "https"}
+
+    def cookie(trusted=(), base_url="", client_url="http://testserver", headers=None):
+        """The visitor's first cookie and, when the client talks HTTPS itself, the arbiter's after his login."""
+        app = create_app(site.db, base_url=base_url, limits=security.Limits(trusted_proxies=trusted))
+        c = TestClient(app, base_url=client_url, follow_redirects=False, client=("203.0.113.1", 4000))
+        page = c.get("/login", headers=headers or {})
+        cookies = [page.headers["set-cookie"].lower()]
+        if client_url.startswith("https"):  # a Secure cookie comes back only over HTTPS
+            r = c.post("/login", data={"csrf": csrf(page.text), "password": ARBITER_PASSWORD})
+            assert r.status_code == 303
+            cookies.append(r.headers["set-cookie"].lower())
+        return cookies
+
+    secure = [cookie(client_url="https://testserver"), cookie(("203.0.113.0/24",), headers=proxied),
+              cookie(base_url="https://scrabble.example.org")]
+    assert len(secure[0]) == 2 and all("; secure" in c and "httponly" in c for cs in secure for c in cs)
+    for plain in (cookie(), cookie(headers=proxied)):  # plain HTTP; the header from a peer that is no proxy
+        assert "; secure" not in plain[0]
+
+
 def test_one_client_cannot_hold_every_live_connection(tmp_path):
     site = make_site(tmp_path)
     gid = make_game(site)

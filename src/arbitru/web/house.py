@@ -389,11 +389,14 @@ def login_as(request: Request, response: Response, ident: auth.Identity) -> None
             auth.close_session(j, old)
         if ident.role != "public":
             auth.open_session(j, ident)
-    set_cookie(response, auth.sign(w.secret, ident))
+    set_cookie(response, auth.sign(w.secret, ident), security.over_https(request.scope, w.limits, w.base_url))
 
 
-def set_cookie(response: Response, value: str) -> None:
-    response.set_cookie(auth.COOKIE, value, httponly=True, samesite="lax", max_age=auth.SESSION_MAX, path="/")
+def set_cookie(response: Response, value: str, secure: bool) -> None:
+    """The session cookie: never read by scripts, not sent by other sites' forms, and over HTTPS only once the
+    app is reached so (a cookie sent over plain HTTP could be read on the hall's Wi-Fi)."""
+    response.set_cookie(auth.COOKIE, value, httponly=True, samesite="lax", max_age=auth.SESSION_MAX, path="/",
+                        secure=secure)
 
 
 def game_language(w: Web, gid: str) -> str:

@@ -103,6 +103,19 @@ def client_address(scope: Scope, limits: Limits) -> str:
     return address
 
 
+def over_https(scope: Scope, limits: Limits, base_url: str = "") -> bool:
+    """Whether the browser reached the app over HTTPS: the request's own scheme, a trusted proxy's
+    ``X-Forwarded-Proto``, or the address the app is published at (``serve --base-url https://…``). The session
+    cookie is then sent back only over HTTPS (``Secure``)."""
+    if scope.get("scheme") == "https" or base_url.startswith("https://"):
+        return True
+    peer = scope.get("client")
+    if not (peer and limits.trusts(str(peer[0]))):
+        return False
+    said = [v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"x-forwarded-proto"]
+    return bool(said) and said[-1].split(",")[-1].strip().lower() == "https"
+
+
 # --- throttles --------------------------------------------------------------------------------------------
 
 
