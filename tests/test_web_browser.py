@@ -138,12 +138,16 @@ def test_whole_game_through_the_pages(browser, tmp_path):
         assert no_horizontal_scroll(phones["1"]), "the phone page scrolls sideways"
         assert screen.evaluate("document.documentElement.scrollHeight <= window.innerHeight")
 
-        # close: the screen shows the master move and the running total; the phones their verdicts
+        # close: the screen shows the master move and the running total; the phones their verdicts, pushed on
+        # their open streams (no refetch: thousands of phones told of a close are no thousands of requests)
+        asked: list[str] = []
+        phones["1"].on("request", lambda r: asked.append(r.url))
         arbiter.click("button:has-text('Place the master move')")
         expect(screen.locator(".master")).to_contain_text(f"{word}")
         expect(screen.locator(".total")).to_contain_text(f"Master total: {top.score}")
         expect(phones["1"].locator("#verdicts")).to_contain_text(str(top.score))
         expect(phones["2"].locator("#verdicts")).to_contain_text("0")
+        assert not [u for u in asked if "/play/live" in u], asked
         results = new_page(browser, base, {"width": 1280, "height": 800})
         results.goto(f"/games/{gid}/results")
         first_row = results.locator("#ranking tr").nth(1)
