@@ -22,6 +22,7 @@ and wrk a request timeout, at most ``--max-connections``; 127.0.0.1 only.
 from __future__ import annotations
 
 import argparse
+import collections
 import math
 import os
 import shutil
@@ -123,6 +124,8 @@ class Step:
     socket_errors: int = 0
     stored: int = 0  # acknowledged as stored (201, or 409 stored late)
     refused: int = 0
+    #: the refusals by HTTP status ("503: 12, 429: 3")
+    refusals: str = ""
     server_cpu: float = 0.0
     database_cpu: float = 0.0
     client_cpu: float = 0.0
@@ -144,7 +147,8 @@ class Step:
             f"  {self.connections:>4} conn: {self.rate:7.0f} slips/s, p50 {self.p50 * 1000:5.0f} ms, "
             f"p99 {self.p99 * 1000:5.0f} ms, max {self.worst * 1000:5.0f} ms; server CPU {per:.2f} ms/slip{db}; "
             f"wrk {self.client_cpu / max(self.seconds, 1e-9) / CORES * 100:.0f}% of the machine, machine busy "
-            f"{self.machine_share * 100:.0f}%; {self.stored} stored, {self.refused} refused, "
+            f"{self.machine_share * 100:.0f}%; {self.stored} stored, {self.refused} refused"
+            f"{' (' + self.refusals + ')' if self.refusals else ''}, "
             f"{self.socket_errors} socket errors, {self.lost} lost, {self.twice} duplicated"
         )
 
@@ -257,6 +261,8 @@ def one_step(wrk: str, db: str, base: str, server: int, database: int | None, co
         receipts.append((int(code), stored == "1", int(seq) if seq != "-" else 0, player))
     step.stored = sum(1 for r in receipts if r[1])
     step.refused = len(receipts) - step.stored
+    by_status = collections.Counter(code for code, stored, _, _ in receipts if not stored)
+    step.refusals = ", ".join(f"{code}: {n}" for code, n in by_status.most_common())
     step.client_cpu = run.cpu
     busy, total = busy_after[0] - busy_before[0], busy_after[1] - busy_before[1]
     step.machine_share = busy / total if total else 0.0

@@ -283,6 +283,37 @@ def test_journal_a_failed_action_stores_nothing_and_the_session_stays_right(jour
     assert session.game.slips == {} and session.game.last_seq == before
 
 
+def test_finding_a_sound_game_is_called_damaged_when_another_writer_commits_during_its_check(
+        journal_spec, monkeypatch):
+    """Under a second web worker's slips, the deep check counted the index, then read every event: events committed
+    between the two reads made a sound game 'damaged' and its slips were refused with 503 for 10 s. Likewise the
+    start's two passes (table and index) of a worker started while another writes."""
+    j, other = Journal(journal_spec), Journal(journal_spec)
+    g = j.create_game("duplicate", {})
+    for n in range(5):
+        j.append(g, "x", {"n": n})
+    real = Journal.iter_events
+
+    def iter_events(self, game_id, *args, **kw):
+        if self is j:
+            other.append(g, "x", {"n": "committed by another worker meanwhile"})
+        return real(self, game_id, *args, **kw)
+
+    monkeypatch.setattr(Journal, "iter_events", iter_events)
+    assert j.game_damage(g, deep=True) is None
+    assert j.game_damage(g, deep=True) is None and j.last_seq(g) == 7
+    real_all = Journal._all
+
+    def all_rows(self, statement, *args):
+        rows = real_all(self, statement, *args)
+        if self is j:
+            other.append(g, "x", {"n": "between the table's pass and the index's"})
+        return rows
+
+    monkeypatch.setattr(Journal, "_all", all_rows)
+    assert j.games_short_of_their_table() == {}
+
+
 def test_journal_nested_transactions_join_the_outer_one(journal_spec):
     j = Journal(journal_spec)
     g = j.create_game("duplicate", {})

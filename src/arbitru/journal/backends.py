@@ -121,6 +121,10 @@ class Backend:
     def begin(self, db: Connection) -> None:
         db.execute("BEGIN")
 
+    def begin_snapshot(self, db: Connection) -> None:
+        """A read-only transaction whose statements all see the journal as it stood at its first read."""
+        db.execute("BEGIN")  # SQLite in WAL mode: a read transaction keeps the snapshot of its first read
+
     def lock_game(self, db: Connection, game_id: str) -> None:
         """Inside a transaction: no other writer of this game until it ends."""
 
@@ -270,6 +274,9 @@ class PostgresBackend(Backend):
             "SELECT tgname FROM pg_trigger WHERE tgrelid IN ('event'::regclass, 'game'::regclass)"
         )}
         return triggers >= _PG_TRIGGERS
+
+    def begin_snapshot(self, db: Connection) -> None:
+        db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
 
     def lock_game(self, db: Connection, game_id: str) -> None:
         db.execute("SELECT pg_advisory_xact_lock(%s, %s)", (1, _game_lock(game_id)))

@@ -297,6 +297,23 @@ class Journal:
         if pipe is not None:
             pipe.__exit__(None, None, None)
 
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """The block's reads see one state of the journal, whatever other connections commit meanwhile (two
+        counts compared must not straddle another writer's commit). Inside a transaction: that transaction."""
+        if self._depth:
+            yield
+            return
+        try:
+            self.backend.begin_snapshot(self.db)
+        except self.backend.Error as e:
+            raise JournalError(f"the journal {self.path} cannot be read: {e}") from None
+        try:
+            yield
+        finally:
+            with suppress(*self.backend.Error):
+                self.db.execute("ROLLBACK")
+
     def _rollback(self) -> None:
         with suppress(*self.backend.Error):
             self._end_pipeline()  # its error is the one being handled
@@ -595,15 +612,16 @@ class Journal:
             # a game's row never changes: a look reads it once per connection, a deep check every time
             if (deep or game_id not in self._infos) and self._game_row(game_id) is None:
                 return None
-            count, last = self._q(
-                "SELECT COUNT(*), COALESCE(MAX(seq), 0) FROM event WHERE game_id = ?", (game_id,)
-            ).fetchone()
-            if count != last:
-                return GameDamage(game_id, last - count, last)
-            if deep:
-                seen = sum(1 for _ in self.iter_events(game_id))
-                if seen != last:
-                    return GameDamage(game_id, last - seen, last)
+            with self.snapshot():  # another writer's commit between the two reads is no damage
+                count, last = self._q(
+                    "SELECT COUNT(*), COALESCE(MAX(seq), 0) FROM event WHERE game_id = ?", (game_id,)
+                ).fetchone()
+                if count != last:
+                    return GameDamage(game_id, last - count, last)
+                if deep:
+                    seen = sum(1 for _ in self.iter_events(game_id))
+                    if seen != last:
+                        return GameDamage(game_id, last - seen, last)
         except JournalError as e:
             return GameDamage(game_id, detail=str(e))
         except self.backend.Error as e:
@@ -615,10 +633,12 @@ class Journal:
         without any error): what is missing. One pass over each; empty when they agree, or when the table
         cannot be read through (its damaged pages are then found game by game, by :meth:`game_damage`)."""
         count = "SELECT game_id, COUNT(*), MAX(seq) FROM event {} GROUP BY game_id"
+        failed: tuple[type[Exception], ...] = (*self.backend.Error, JournalError)
         try:
-            table = {g: (n, last) for g, n, last in self._all(count.format(self.backend.table_scan))}
-            index = {g: (n, last) for g, n, last in self._all(count.format(""))}
-        except self.backend.Error:
+            with self.snapshot():  # a worker started while others write: their commits between the passes
+                table = {g: (n, last) for g, n, last in self._all(count.format(self.backend.table_scan))}
+                index = {g: (n, last) for g, n, last in self._all(count.format(""))}
+        except failed:
             return {}
         out = {}
         for gid, (n, last) in table.items():
