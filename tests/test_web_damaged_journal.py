@@ -229,3 +229,45 @@ def test_slips_handed_in_within_a_second_walk_the_games_index_once_not_each(tmp_
                    headers={"Authorization": f"Bearer {site.code(gid, n)}"})
         assert r.status_code == 201, r.text
     assert walks == [gid]  # the game's first request reads it through; the slips after it walk nothing
+
+
+def test_finding_every_request_reads_a_national_game_through_when_its_minute_recheck_is_due(tmp_path: Path,
+                                                                                           monkeypatch) -> None:
+    """Once a minute a sound game is read through again (seconds for 150,000 events); every request arriving
+    meanwhile read it through too, and a national move's slips waited 5-8 s. Now one thread reads, the others go
+    on with the last answer; a first look, with no answer yet, waits for the one under way."""
+    import threading
+    import time
+
+    from arbitru.web import damage
+
+    site = make_site(tmp_path)
+    gid = make_game(site)
+    deep: list[str] = []
+    real = Journal.game_damage
+
+    def slow(self, g, **kw):
+        if kw.get("deep"):
+            deep.append(g)
+            time.sleep(0.3)
+        return real(self, g, **kw)
+
+    monkeypatch.setattr(Journal, "game_damage", slow)
+    watch = damage.DamageWatch()
+
+    def look(out: list[object]) -> None:
+        with Journal(site.db) as j:
+            out.append(watch.of(j, gid))
+
+    def together(n: int) -> list[object]:
+        out: list[object] = []
+        threads = [threading.Thread(target=look, args=(out,)) for _ in range(n)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return out
+
+    assert together(8) == [None] * 8 and deep == [gid]  # the first look: one reads, seven wait for its answer
+    monkeypatch.setattr(damage, "RECHECK_SOUND_S", 0.0)  # the recheck is due
+    assert together(8) == [None] * 8 and deep == [gid, gid]

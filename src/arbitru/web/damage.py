@@ -55,6 +55,8 @@ class DamageWatch:
         #: per sound game: when its index was last walked without finding anything
         self._looked: dict[str, float] = {}
         self._lock = threading.Lock()
+        #: per game: held by the one thread reading it through (:meth:`of`)
+        self._readers: dict[str, threading.Lock] = {}
 
     def startup(self, journal: Journal) -> None:
         """At the server's start: the event index against the event table (an index page cut short hides the
@@ -79,19 +81,55 @@ class DamageWatch:
         return found
 
     def of(self, journal: Journal, gid: str) -> GameDamage | None:
-        """What is damaged in the game, or None: the remembered answer, checked again when due."""
+        """What is damaged in the game, or None: the remembered answer, checked again when due. One thread at a
+        time reads a game through (it takes seconds for a national game's 150,000 events): a request that finds
+        it under way waits for its answer when none is known yet, else goes on with the last answer."""
         with self._lock:
             known = self._known.get(gid)
         if known is None:
-            return self.check(journal, gid)
+            with self._reading(gid):
+                with self._lock:
+                    known = self._known.get(gid)
+                return self.check(journal, gid) if known is None else known[1]
         age = time.monotonic() - known[0]
         if known[1] is not None:
-            return self.check(journal, gid, against_table=True) if age > RECHECK_S else known[1]
-        if age > RECHECK_SOUND_S or journal.game_damage(gid) is not None:
-            return self.check(journal, gid)
+            if age > RECHECK_S and self._claim(gid):
+                try:
+                    return self.check(journal, gid, against_table=True)
+                finally:
+                    self._reading(gid).release()
+            return known[1]
+        if age > RECHECK_SOUND_S and self._claim(gid):
+            try:
+                return self.check(journal, gid)
+            finally:
+                self._reading(gid).release()
+        if journal.game_damage(gid) is not None:
+            with self._reading(gid):
+                return self.check(journal, gid)
         with self._lock:
             self._looked[gid] = time.monotonic()
         return None
+
+    def recheck(self, journal: Journal, gid: str) -> GameDamage | None:
+        """After a request on the game failed with a journal error: read it through, against the table too (one
+        thread; those failing meanwhile wait for its answer)."""
+        if self._claim(gid):
+            try:
+                return self.check(journal, gid, against_table=True)
+            finally:
+                self._reading(gid).release()
+        with self._reading(gid):
+            return self.known(gid)
+
+    def _reading(self, gid: str) -> threading.Lock:
+        """The game's lock for reading it through."""
+        with self._lock:
+            return self._readers.setdefault(gid, threading.Lock())
+
+    def _claim(self, gid: str) -> bool:
+        """Take the game's reading-through unless another thread has it."""
+        return self._reading(gid).acquire(blocking=False)
 
     def sound_lately(self, gid: str) -> bool:
         """Whether the game was found sound less than :data:`LOOK_S` ago (a request needs no look now)."""

@@ -10,7 +10,7 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from arbitru.errors import ArbitruError, GameNotFound, JournalError
@@ -49,7 +49,7 @@ async def library_error(request: Request, exc: Exception) -> Response:
 
         def recheck() -> GameDamage | None:
             with w.journal("") as j:
-                return w.damage.check(j, gid, against_table=True)
+                return w.damage.recheck(j, gid)
 
         await run_in_threadpool(recheck)
     if isinstance(exc, sqlite3.Error):
@@ -57,7 +57,14 @@ async def library_error(request: Request, exc: Exception) -> Response:
     return await http_error(request, HTTPException(404 if unknown else 400, str(exc)))
 
 
+async def client_gone(request: Request, exc: Exception) -> Response:
+    """The sender went away in the middle of his request (a phone losing the hall's Wi-Fi, a load generator
+    stopping): nothing of it was read or stored, and nobody is left to answer; no traceback in the log."""
+    return Response(status_code=400)
+
+
 exception_handlers: dict[Any, Any] = {
+    ClientDisconnect: client_gone,
     HTTPException: http_error,
     ArbitruError: library_error,
     sqlite3.Error: library_error,  # a page SQLite cannot read, outside the journal's own wrapping
