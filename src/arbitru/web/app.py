@@ -113,7 +113,7 @@ class SessionMiddleware:
                 headers = list(message.get("headers", []))
                 if not any(k == b"set-cookie" for k, _ in headers):
                     probe = Response()
-                    set_cookie(probe, cookie, security.over_https(scope, self.web.limits, self.web.base_url))
+                    set_cookie(probe, cookie, security.over_https(scope, self.web.limits))
                     headers += [(k, v) for k, v in probe.raw_headers if k == b"set-cookie"]
                     message["headers"] = headers
             await send(message)

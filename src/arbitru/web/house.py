@@ -389,7 +389,7 @@ def login_as(request: Request, response: Response, ident: auth.Identity) -> None
             auth.close_session(j, old)
         if ident.role != "public":
             auth.open_session(j, ident)
-    set_cookie(response, auth.sign(w.secret, ident), security.over_https(request.scope, w.limits, w.base_url))
+    set_cookie(response, auth.sign(w.secret, ident), security.over_https(request.scope, w.limits))
 
 
 def set_cookie(response: Response, value: str, secure: bool) -> None:

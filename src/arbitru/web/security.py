@@ -103,11 +103,11 @@ def client_address(scope: Scope, limits: Limits) -> str:
     return address
 
 
-def over_https(scope: Scope, limits: Limits, base_url: str = "") -> bool:
-    """Whether the browser reached the app over HTTPS: the request's own scheme, a trusted proxy's
-    ``X-Forwarded-Proto``, or the address the app is published at (``serve --base-url https://…``). The session
-    cookie is then sent back only over HTTPS (``Secure``)."""
-    if scope.get("scheme") == "https" or base_url.startswith("https://"):
+def over_https(scope: Scope, limits: Limits) -> bool:
+    """Whether this browser reached the app over HTTPS: the request's own scheme, or a trusted proxy's
+    ``X-Forwarded-Proto``. Its session cookie is then sent back only over HTTPS (``Secure``). Not the published
+    address (``--base-url``): an arbiter at the server itself may reach a worker over plain HTTP."""
+    if scope.get("scheme") == "https":
         return True
     peer = scope.get("client")
     if not (peer and limits.trusts(str(peer[0]))):
