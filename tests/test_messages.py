@@ -21,7 +21,7 @@ SHARED = {"anulez", "turul", "pas", "scrabble", "program", "valid", "blank", "jo
 #: words that are the same in a language and in English
 SAME = {
     "fr": {"minute", "minutes", "score", "maximum", "place", "change", "points", "stock", "position", "positions",
-           "table", "note", "total", "club", "final", "journal", "projection", "lots", "tables", "code"},
+           "table", "note", "total", "club", "final", "journal", "projection", "lots", "tables", "code", "date"},
     "es": {"total", "club", "final"},
     "ro": {"minute", "total", "note", "final"},
     "pl": {"ranking"},
