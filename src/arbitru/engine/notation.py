@@ -144,7 +144,8 @@ class Coordinate:
             # English: letter = column; row number first = horizontal
             return cls(value - 1, index, VERTICAL if letter_first else HORIZONTAL)
         if not 1 <= value <= SIZE:
-            raise NotationError(Text("column %(n)s out of range in %(raw)s: columns are 1 to 15", n=value, raw=repr(raw)),
+            raise NotationError(Text("column %(n)s out of range in %(raw)s: columns are 1 to 15", n=value,
+                                     raw=repr(raw)),
                                 "column-out-of-range")
         return cls(index, value - 1, HORIZONTAL if letter_first else VERTICAL)
 
@@ -170,7 +171,8 @@ class Coordinate:
             return start
         if sign in _GREEK_SIGNS[2:]:
             return start.transposed()
-        raise NotationError(Text("direction %(sign)s in %(raw)s is neither O nor K", sign=repr(tokens[2]), raw=repr(raw)),
+        raise NotationError(Text("direction %(sign)s in %(raw)s is neither O nor K", sign=repr(tokens[2]),
+                                 raw=repr(raw)),
                             "syntax")
 
 

@@ -70,7 +70,8 @@ class Event:
         if self.end:
             check_date(self.end, "end date")
             if self.end < self.start:
-                raise TournamentError(Text("the end date %(end)s is before the start %(start)s", end=self.end, start=self.start))
+                raise TournamentError(Text("the end date %(end)s is before the start %(start)s", end=self.end,
+                                           start=self.start))
         if self.rules not in RULE_SETS:
             raise TournamentError(f"rule set {self.rules!r}; known: {', '.join(RULE_SETS)}")
         if self.format not in GAME_FORMATS:
@@ -274,8 +275,8 @@ def record(
                 raise TournamentError(Text("%(player)s does not play game %(n)s of %(name)s", player=player, n=number,
                                            name=t.event.name))
             if masters and len(moves) != len(masters):
-                raise TournamentError(Text("%(player)s: %(n)s moves, the game has %(masters)s", player=player, n=len(moves),
-                                           masters=len(masters)))
+                raise TournamentError(Text("%(player)s: %(n)s moves, the game has %(masters)s", player=player,
+                                           n=len(moves), masters=len(masters)))
             stored[pid] = [int(m) for m in moves]
         data = {"number": number, "game": f"{tournament_id}.{number}", "title": title, "masters": list(masters),
                 "scores": stored, "eliminated": [registry.resolve(p) for p in eliminated]}

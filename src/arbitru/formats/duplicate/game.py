@@ -1104,7 +1104,8 @@ class Session:
             try:
                 placement = Placement.parse(text, g.alphabet, convention)
             except (NotationError, TileError) as e:
-                raise GameError(Text("cannot read the master move %(text)s: %(why)s", text=repr(text), why=str(e))) from None
+                raise GameError(Text("cannot read the master move %(text)s: %(why)s", text=repr(text),
+                                     why=str(e))) from None
             chosen, remarks = master.referee_choice(g.board, Rack(g.alphabet, g.rack), lexicon, placement)
             by = "prepared" if move_text is None else "referee"
         else:

@@ -316,7 +316,8 @@ def do_enrol_new(j: Any, tid: str, f: dict[str, str], checked: list[str]) -> Non
 def do_record(j: Any, tid: str, f: dict[str, str], checked: list[str]) -> None:
     masters, scores = tournament.read_result(f.get("result", ""))
     if not scores:
-        raise TournamentError(i18n.Text("the result: a line master,… and a line per player (registry id, points per move)"))
+        raise TournamentError(
+            i18n.Text("the result: a line master,… and a line per player (registry id, points per move)"))
     tournament.record(j, tid, scores, masters, title=f.get("title", ""))
 
 
@@ -407,7 +408,8 @@ def do_stage(j: Any, cid: str, f: dict[str, str], checked: list[str]) -> None:
 def _stage(f: dict[str, str]) -> int:
     n = ascii_number(f.get("stage", ""))
     if n is None:
-        raise championship.ChampionshipError(i18n.Text("stage %(text)s: a stage's number", text=repr(f.get("stage", ""))))
+        raise championship.ChampionshipError(i18n.Text("stage %(text)s: a stage's number",
+                                                       text=repr(f.get("stage", ""))))
     return n
 
 
