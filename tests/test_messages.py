@@ -21,7 +21,7 @@ SHARED = {"anulez", "turul", "pas", "scrabble", "program", "valid", "blank", "jo
 #: words that are the same in a language and in English
 SAME = {
     "fr": {"minute", "minutes", "score", "maximum", "place", "change", "points", "stock", "position", "positions",
-           "table", "note", "total", "club", "final", "journal", "projection", "lots", "tables", "code"},
+           "table", "note", "total", "club", "final", "journal", "projection", "lots", "tables", "code", "date"},
     "es": {"total", "club", "final"},
     "ro": {"minute", "total", "note", "final"},
     "pl": {"ranking"},
@@ -204,3 +204,57 @@ def test_draw_players_csv_and_position_errors_are_said_with_no_english_left(lang
         out = said(text)
         left = {w for w in english_words(text.message, lang) if re.search(rf"\b{w}\b", out, re.I)}
         assert not left and "%(" not in out, (lang, text, out, left)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_rack_position_and_season_refusals_are_said_with_no_english_left(tmp_path, lang):
+    """The finding "English errors on non-English pages", continued: a hand rack the arbiter types that the bag
+    cannot give (``RackError``), the other position-reading faults (``NotationError``: syntax, a row or column out
+    of range, a Greek direction sign) and the season's refusals (a championship's stages and eliminations, a
+    tournament's enrolments, the registry) were English f-strings; each is a message now, English on the CLI, said
+    in the language with no English word left."""
+    from arbitru.engine.notation import Coordinate
+    from arbitru.engine.placement import Placement
+    from arbitru.engine.tiles import BLANK, Bag, alphabet
+    from arbitru.errors import ArbitruError
+    from arbitru.formats.duplicate.racks import hand_draw
+    from arbitru.formats.duplicate.rulesets import ruleset
+    from arbitru.journal.store import Journal
+    from arbitru.season import championship, csvfile, registry, tournament
+    from arbitru.season.tournament import Event
+
+    def refusal(call, *args) -> str:
+        with pytest.raises(ArbitruError) as e:
+            call(*args)
+        return str(e.value)
+
+    es = alphabet("es")
+    rule = ruleset("fise").racks
+    texts = [refusal(hand_draw, Bag(es), [], [], 1, rule, es.split("AB"), 1),
+             refusal(hand_draw, Bag(es), [], [], 1, rule, es.split("ZZZZZZZ"), 1),
+             refusal(hand_draw, Bag(es), [], [BLANK], 1, rule, es.split("ABCDEFG"), 1)]
+    assert texts[:2] == ["move 1: 7 tile(s) must be drawn, not 2", "Z drawn 7 time(s) but only 1 left in the bag"]
+    for written, convention in (("%%", "ro"), ("H8H8", "ro"), ("H99", "ro"), ("Z8", "ro"), ("8Z", "en"),
+                                ("H99", "en"), ("A5", "gr"), ("A5 X", "gr"), ("A B C", "gr")):
+        texts.append(refusal(Coordinate.parse, written, convention))
+    assert texts[5] == "column 99 out of range in 'H99': columns are 1 to 15"
+    texts += [refusal(Placement.parse, "H8", es), refusal(Placement.of, "H8", " ", es)]
+    with Journal(str(tmp_path / "season.db"), actor="arbiter") as j:
+        csvfile.import_players(j, "licence,name\nL1,Ana Pop\nL2,Dan Ene\n")
+        tid = tournament.create(j, Event("Cupa", "2026-05-01", rules="fise", format="duplicate"), "t1")
+        tournament.enrol(j, tid, ["A1"])
+        cid = championship.create(j, "Nationala", championship_id="c1")
+        championship.add_stage(j, cid, tid)
+        championship.eliminate(j, cid, "A1", 1, "RO-7.1")
+        texts += [refusal(championship.eliminable, j, cid, "A1", 1), refusal(championship.eliminable, j, cid, "A2", 1),
+                  refusal(championship.eliminable, j, cid, "A1", 2), refusal(championship.add_stage, j, cid, tid),
+                  refusal(championship.create, j, " "), refusal(tournament.enrol, j, tid, ["A1"]),
+                  refusal(tournament.replay(j, tid).enrolment, "A2"), refusal(registry.load(j).get, "A9")]
+    assert texts[-8:-5] == ["A1 is eliminated from stage 1 already", "A2 does not play stage 1 (Cupa)",
+                            "no stage 2 (stages: 1)"]
+    said = gettext_for(lang)
+    for text in texts:
+        assert isinstance(text, Text), text
+        out = said(text)
+        left = {w for w in english_words(text.message, lang) if re.search(rf"\b{w}\b", out, re.I)}
+        assert not left and "%(" not in out and out != text, (lang, text, out, left)

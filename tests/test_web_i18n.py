@@ -151,3 +151,25 @@ def test_a_bad_players_csv_is_refused_in_the_pages_language(tmp_path):
     r = post(c, page, {"players": "1,Ana\n1,Bo", "lexicon": "synthetic:100", "rules": "fise", "lang": "es"}, page)
     assert r.status_code == 422 and "jugadores: el número de jugador 1 aparece dos veces" in r.text, r.text
     assert "appears twice" not in r.text
+
+
+def test_a_hand_rack_and_a_master_move_the_arbiter_types_are_refused_in_the_pages_language(tmp_path):
+    """The finding "English errors on non-English pages": a hand-drawn rack the bag cannot give (``RackError``) and
+    a master move whose position cannot be read were English on a Spanish console."""
+    site = make_site(tmp_path)
+    lex = load_lexicon("synthetic:2000", "es")
+    settings = Settings(ruleset("fise", moves=3, seconds=120), "es", "synthetic:2000", seed="3", racks="hand")
+    with Journal(site.db, actor="arbiter") as j:
+        gid = Session.create(j, settings, lex, [Player("1", "Ana"), Player("2", "Bo")]).id
+    c = site.client()
+    login(c)
+    page = f"/games/{gid}"
+    for tiles, said, english in (("AB", "jugada 1: hay que sacar 7 ficha(s), no 2", "must be drawn"),
+                                 ("ZZZZZZZ", "Z sacada 7 vez/veces, pero solo quedan 1 en la bolsa", "in the bag")):
+        r = post(c, f"{page}/draw", {"new": "0", "tiles": tiles}, page)
+        assert r.status_code == 422 and 'id="draw-error"' in r.text and said in r.text, r.text
+        assert english not in r.text
+    assert post(c, f"{page}/draw", {"new": "0", "tiles": "CASTODE"}, page).status_code == 303
+    r = post(c, f"{page}/close", {"move_text": "Z8 CASA"}, page)
+    assert r.status_code == 422 and "no se puede leer la jugada maestra" in r.text, r.text
+    assert "fila desconocida &#39;Z&#39;" in r.text and "cannot read" not in r.text and "unknown row" not in r.text

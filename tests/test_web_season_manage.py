@@ -336,3 +336,24 @@ def test_FISE_15_a_game_played_on_paper_is_recorded_from_the_tournaments_page(si
     page = c.get("/tournaments/t1").text
     assert "<th>2</th>" in page and "Partida 2" in page
     assert site.client().post("/tournaments/t1/record", data={"csrf": "x", "result": "master,1"}).status_code == 401
+
+
+def test_championship_refusals_are_said_in_the_championships_language(site):
+    """The finding "English errors on non-English pages": a second elimination, a player who does not play the stage
+    and a stage that does not exist were refused in English on a Romanian championship's page."""
+    make_tournament(site, lang="ro")
+    with Journal(site.db, actor="arbiter") as j:
+        tournament.enrol(j, "t1", ["A1", "A2"])
+        cid = championship.create(j, "Nationala", championship_id="c1")
+        championship.add_stage(j, cid, "t1")
+        championship.eliminate(j, cid, "A1", 1, "RO-7.1")
+    c = site.client()
+    login(c)
+    for player, stage, said, english in (("A1", "1", "A1 este deja eliminat din etapa 1", "already"),
+                                         ("A4", "1", "A4 nu joacă etapa 1 (Cupa)", "does not play"),
+                                         ("A2", "3", "nu există etapa 3 (etape: 1)", "no stage")):
+        r = post(c, f"/championships/{cid}/eliminate", {"player": player, "stage": stage}, f"/championships/{cid}",
+                 confirm=False)
+        assert r.status_code == 422 and 'id="eliminate-error"' in r.text and said in r.text, r.text
+        assert english not in r.text
+    assert len(site.events(cid, "eliminated")) == 1

@@ -109,7 +109,7 @@ class Coordinate:
             raise NotationError(Text("empty position"), "empty")
         tokens = _tokens(text)
         if tokens is None:
-            raise NotationError(f"cannot read position {raw!r}", "syntax")
+            raise NotationError(Text("cannot read position %(raw)s", raw=repr(raw)), "syntax")
         if convention == "gr":
             return cls._parse_gr(tokens, raw)
         shape = "".join("9" if is_ascii_number(t) else "a" for t in tokens)
@@ -130,7 +130,8 @@ class Coordinate:
                        Text("position %(raw)s has only a letter: a coordinate sign is missing", raw=repr(raw)))
             raise NotationError(message, "missing-sign")
         if len(tokens) != 2 or is_ascii_number(tokens[0]) == is_ascii_number(tokens[1]):
-            raise NotationError(f"cannot read position {raw!r}: expected a letter and a number", "syntax")
+            raise NotationError(Text("cannot read position %(raw)s: expected a letter and a number", raw=repr(raw)),
+                                "syntax")
         letter_first = not is_ascii_number(tokens[0])
         letter, number = (tokens[0], tokens[1]) if letter_first else (tokens[1], tokens[0])
         # the letter names a row, except in the English convention where it names a column
@@ -138,21 +139,22 @@ class Coordinate:
         value = int(number)
         if convention == "en":
             if not 1 <= value <= SIZE:
-                message = f"row {value} out of range in {raw!r}: rows are 1 to 15"
+                message = Text("row %(n)s out of range in %(raw)s: rows are 1 to 15", n=value, raw=repr(raw))
                 raise NotationError(message, "row-out-of-range")
             # English: letter = column; row number first = horizontal
             return cls(value - 1, index, VERTICAL if letter_first else HORIZONTAL)
         if not 1 <= value <= SIZE:
-            raise NotationError(
-                f"column {value} out of range in {raw!r}: columns are 1 to 15", "column-out-of-range"
-            )
+            raise NotationError(Text("column %(n)s out of range in %(raw)s: columns are 1 to 15", n=value,
+                                     raw=repr(raw)),
+                                "column-out-of-range")
         return cls(index, value - 1, HORIZONTAL if letter_first else VERTICAL)
 
     @classmethod
     def _parse_gr(cls, tokens: list[str], raw: str) -> Coordinate:
         # "A5 O": letter, number, direction sign; the direction may be glued to the number's tail ("A5O")
         if len(tokens) == 2 and not is_ascii_number(tokens[0]) and is_ascii_number(tokens[1]):
-            raise NotationError(f"position {raw!r} lacks the direction sign O or K", "missing-direction")
+            raise NotationError(Text("position %(raw)s lacks the direction sign O or K", raw=repr(raw)),
+                                "missing-direction")
         numbers = [is_ascii_number(t) for t in tokens]
         if numbers != [False, True, False]:
             shape = "".join("9" if is_ascii_number(t) else "a" for t in tokens)
@@ -161,14 +163,17 @@ class Coordinate:
                 # "A", "5", "5 O" (no row), "A O" (no column): a coordinate sign is missing
                 raise NotationError(Text("position %(raw)s: a coordinate sign is missing", raw=repr(raw)),
                                     "missing-sign")
-            raise NotationError(f"cannot read position {raw!r}: expected letter, number, O or K", "syntax")
+            raise NotationError(Text("cannot read position %(raw)s: expected letter, number, O or K", raw=repr(raw)),
+                                "syntax")
         start = cls._parse_pair(tokens[:2], raw, "ro")
         sign = tokens[2].upper()
         if sign in _GREEK_SIGNS[:2]:
             return start
         if sign in _GREEK_SIGNS[2:]:
             return start.transposed()
-        raise NotationError(f"direction {tokens[2]!r} in {raw!r} is neither O nor K", "syntax")
+        raise NotationError(Text("direction %(sign)s in %(raw)s is neither O nor K", sign=repr(tokens[2]),
+                                 raw=repr(raw)),
+                            "syntax")
 
 
 def _tokens(text: str) -> list[str] | None:
@@ -189,4 +194,7 @@ def _letter_index(letter: str, raw: str, what: str = "row") -> int:
         return ROW_LETTERS.index(up)
     if len(up) == 1 and up in GREEK_ROWS:
         return ROW_LETTERS.index(GREEK_ROWS[up])
-    raise NotationError(f"unknown {what} {letter!r} in {raw!r}: {what}s are A to O", f"unknown-{what}")
+    message = (Text("unknown row %(letter)s in %(raw)s: rows are A to O", letter=repr(letter), raw=repr(raw))
+               if what == "row" else
+               Text("unknown column %(letter)s in %(raw)s: columns are A to O", letter=repr(letter), raw=repr(raw)))
+    raise NotationError(message, f"unknown-{what}")

@@ -36,14 +36,14 @@ class Placement:
         """
         fields = text.split()
         if len(fields) < 2:
-            raise NotationError(f"{text!r} needs a position and a word", "syntax")
+            raise NotationError(Text("%(text)s needs a position and a word", text=repr(text)), "syntax")
         return cls.of(" ".join(fields[:-1]), fields[-1], alpha, convention)
 
     @classmethod
     def of(cls, position: str, word: str, alpha: Alphabet, convention: str = "ro") -> Placement:
         coord = Coordinate.parse(position, convention)
         if not word.strip():
-            raise NotationError("the placement has no word", "empty-word")
+            raise NotationError(Text("the placement has no word"), "empty-word")
         return cls(coord, tuple(alpha.split(word, blanks=True)))
 
     def format(self, alpha: Alphabet, convention: str = "ro") -> str:

@@ -20,6 +20,7 @@ from typing import Any
 from arbitru.errors import ArbitruError, JournalError
 from arbitru.formats import payload
 from arbitru.journal.store import Journal
+from arbitru.messages import Text
 from arbitru.season import tournament
 from arbitru.season.outcome import competition_places
 from arbitru.season.registry import Registry, load
@@ -64,11 +65,11 @@ class Standing:
 def create(journal: Journal, name: str, points: Sequence[int] = DEFAULT_POINTS, best: int = 0,
            championship_id: str | None = None) -> str:
     if not name.strip():
-        raise ChampionshipError("a championship needs a name")
+        raise ChampionshipError(Text("a championship needs a name"))
     if not points or any(p < 0 for p in points) or list(points) != sorted(points, reverse=True):
-        raise ChampionshipError("a points table is non-negative points, from the 1st place down, never rising")
+        raise ChampionshipError(Text("a points table is non-negative points, from the 1st place down, never rising"))
     if best < 0:
-        raise ChampionshipError("best N: N is 0 (every stage) or more")
+        raise ChampionshipError(Text("best N: N is 0 (every stage) or more"))
     import uuid
 
     check_text(name, "name", "title")
@@ -101,9 +102,9 @@ def add_stage(journal: Journal, championship_id: str, tournament_id: str) -> int
     with journal.transaction(championship_id):
         c = replay(journal, championship_id)
         if journal.game(tournament_id).format != TOURNAMENT:
-            raise ChampionshipError(f"{tournament_id!r} is not a tournament")
+            raise ChampionshipError(Text("%(id)s is not a tournament", id=repr(tournament_id)))
         if tournament_id in c.stages:
-            raise ChampionshipError(f"{tournament_id} is a stage already")
+            raise ChampionshipError(Text("%(id)s is a stage already", id=tournament_id))
         journal.append(championship_id, "stage", {"tournament": tournament_id})
         return len(c.stages) + 1
 
@@ -113,13 +114,14 @@ def eliminable(journal: Journal, championship_id: str, player: str, stage: int) 
     its tournament, and not eliminated from it already (an elimination stands once; it cannot be undone)."""
     c = replay(journal, championship_id)
     if not 1 <= stage <= len(c.stages):
-        raise ChampionshipError(f"no stage {stage} (stages: {len(c.stages)})")
+        raise ChampionshipError(Text("no stage %(n)s (stages: %(stages)s)", n=stage, stages=len(c.stages)))
     pid = load(journal).get(player).id
     stage_tournament = tournament.replay(journal, c.stages[stage - 1])
     if pid not in {e.player for e in stage_tournament.enrolments}:
-        raise ChampionshipError(f"{pid} does not play stage {stage} ({stage_tournament.event.name})")
+        raise ChampionshipError(Text("%(player)s does not play stage %(n)s (%(name)s)", player=pid, n=stage,
+                                      name=stage_tournament.event.name))
     if (pid, stage) in c.eliminated:
-        raise ChampionshipError(f"{pid} is eliminated from stage {stage} already")
+        raise ChampionshipError(Text("%(player)s is eliminated from stage %(n)s already", player=pid, n=stage))
     return pid
 
 

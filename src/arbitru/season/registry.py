@@ -30,6 +30,7 @@ from typing import Any
 from arbitru.errors import ArbitruError, JournalError
 from arbitru.formats import payload
 from arbitru.journal.store import Event, Journal
+from arbitru.messages import Text
 from arbitru.textinput import check_digits, check_text
 
 FORMAT = "registry"
@@ -118,7 +119,7 @@ class Registry:
     def get(self, player: str) -> Record:
         record = self.records.get(self.resolve(player))
         if record is None:
-            raise RegistryError(f"no player {player!r} in the registry")
+            raise RegistryError(Text("no player %(player)s in the registry", player=repr(player)))
         return record
 
     def active(self) -> list[Record]:

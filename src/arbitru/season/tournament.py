@@ -24,6 +24,7 @@ from typing import Any
 from arbitru.errors import ArbitruError, JournalError
 from arbitru.formats import ANTICIPATION, DUPLICATE, FORMATS, by_name, format_of, payload
 from arbitru.journal.store import Journal
+from arbitru.messages import Text
 from arbitru.season import outcome
 from arbitru.season.outcome import Lexicons, Outcome
 from arbitru.season.registry import Entry, Registry, check_date, load, register
@@ -64,12 +65,13 @@ class Event:
 
     def __post_init__(self) -> None:
         if not " ".join(self.name.split()):
-            raise TournamentError("a tournament needs a name")
+            raise TournamentError(Text("a tournament needs a name"))
         check_date(self.start, "start date")
         if self.end:
             check_date(self.end, "end date")
             if self.end < self.start:
-                raise TournamentError(f"the end date {self.end} is before the start {self.start}")
+                raise TournamentError(Text("the end date %(end)s is before the start %(start)s", end=self.end,
+                                           start=self.start))
         if self.rules not in RULE_SETS:
             raise TournamentError(f"rule set {self.rules!r}; known: {', '.join(RULE_SETS)}")
         if self.format not in GAME_FORMATS:
@@ -153,7 +155,7 @@ class Tournament:
         for e in self.enrolments:
             if e.player == player or e.entry == player:
                 return e
-        raise TournamentError(f"{player} is not enrolled in {self.event.name}")
+        raise TournamentError(Text("%(player)s is not enrolled in %(name)s", player=player, name=self.event.name))
 
     def entries(self) -> dict[str, str]:
         """Entry number -> registry id."""
@@ -223,10 +225,10 @@ def enrol(
         enrolled = {e.player for e in t.enrolments}
         for pid in ids:
             if pid in enrolled:
-                raise TournamentError(f"{pid} {registry.name(pid)} is enrolled already")
+                raise TournamentError(Text("%(player)s is enrolled already", player=f"{pid} {registry.name(pid)}"))
             enrolled.add(pid)
         if len(set(ids)) != len(ids):
-            raise TournamentError("a player is given twice")
+            raise TournamentError(Text("a player is given twice"))
         first = len(t.enrolments) + 1
         items = [{"player": pid, "entry": str(first + i), "late": late, "before_game": len(t.games)}
                  for i, pid in enumerate(ids)]
@@ -241,7 +243,8 @@ def withdraw(journal: Journal, tournament_id: str, player: str, after_game: int 
         t = replay(journal, tournament_id)
         e = t.enrolment(load(journal).resolve(player))
         if e.withdrawn_after is not None:
-            raise TournamentError(f"{e.player} withdrew after game {e.withdrawn_after} already")
+            raise TournamentError(Text("%(player)s withdrew after game %(n)s already", player=e.player,
+                                       n=e.withdrawn_after))
         after = len(t.games) if after_game is None else after_game
         journal.append(tournament_id, "withdrawn", {"player": e.player, "after_game": after})
 
@@ -263,15 +266,17 @@ def record(
         registry = load(journal)
         number = _next_number(t)
         if any(m < 0 for m in masters):
-            raise TournamentError("a master move scores 0 or more")
+            raise TournamentError(Text("a master move scores 0 or more"))
         playing = {e.player for e in t.players_of(number)}
         stored: dict[str, list[int]] = {}
         for player, moves in scores.items():
             pid = registry.resolve(player)
             if pid not in playing:
-                raise TournamentError(f"{player} does not play game {number} of {t.event.name}")
+                raise TournamentError(Text("%(player)s does not play game %(n)s of %(name)s", player=player, n=number,
+                                           name=t.event.name))
             if masters and len(moves) != len(masters):
-                raise TournamentError(f"{player}: {len(moves)} moves, the game has {len(masters)}")
+                raise TournamentError(Text("%(player)s: %(n)s moves, the game has %(masters)s", player=player,
+                                           n=len(moves), masters=len(masters)))
             stored[pid] = [int(m) for m in moves]
         data = {"number": number, "game": f"{tournament_id}.{number}", "title": title, "masters": list(masters),
                 "scores": stored, "eliminated": [registry.resolve(p) for p in eliminated]}

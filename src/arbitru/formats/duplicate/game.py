@@ -940,7 +940,7 @@ class Session:
             ]
         else:
             if tiles is None:
-                raise GameError(f"move {move}: enter the tiles drawn in the hall")
+                raise GameError(Text("move %(move)s: enter the tiles drawn in the hall", move=move))
             draws = [
                 racks.hand_draw(g.bag, g.rack, g.fixed, move, self.settings.rules.racks, tiles, g.attempt + 1)
             ]
@@ -1104,13 +1104,14 @@ class Session:
             try:
                 placement = Placement.parse(text, g.alphabet, convention)
             except (NotationError, TileError) as e:
-                raise GameError(f"cannot read the master move {text!r}: {e}") from None
+                raise GameError(Text("cannot read the master move %(text)s: %(why)s", text=repr(text),
+                                     why=str(e))) from None
             chosen, remarks = master.referee_choice(g.board, Rack(g.alphabet, g.rack), lexicon, placement)
             by = "prepared" if move_text is None else "referee"
         else:
             index = 0 if choice is None else choice - 1
             if not 0 <= index < len(cands):
-                raise GameError(f"choose a tied move between 1 and {len(cands)}")
+                raise GameError(Text("choose a tied move between 1 and %(n)s", n=len(cands)))
             chosen = cands[index]
             by = "program" if index == 0 else "referee"
         if top is not None and chosen.score < top:

@@ -237,7 +237,7 @@ def draw_seeded(
     rack = [*fixed, *leave]
     pool = [*bag.tiles, *leave]
     if rule.condition(move, mix_of(alpha, pool), mix_of(alpha, fixed)) is None:
-        raise RackError(f"move {move}: no legal rack can be formed from the tiles left")
+        raise RackError(Text("move %(move)s: no legal rack can be formed from the tiles left", move=move))
     draws = []
     attempt = first_attempt
     while True:
@@ -276,17 +276,19 @@ def hand_draw(
     alpha = bag.alphabet
     nonfixed = subtract(rack, fixed)
     if nonfixed is None:
-        raise RackError("the fixed blank is not on the rack")
+        raise RackError(Text("the fixed blank is not on the rack"))
     returned = nonfixed if replace else ()
     kept = () if replace else nonfixed
     in_bag = Counter([*bag.tiles, *returned])
     for t, n in Counter(drawn).items():
         if in_bag[t] < n:
             left = in_bag[t]
-            raise RackError(f"{alpha.label(t)} drawn {n} time(s) but only {left} left in the bag")
+            raise RackError(Text("%(tile)s drawn %(n)s time(s) but only %(left)s left in the bag",
+                                  tile=alpha.label(t), n=n, left=left))
     want = min(rule.size - len(kept) - len(fixed), len(bag) + len(returned))
     if len(drawn) != want:
-        raise RackError(f"move {move}: {want} tile(s) must be drawn, not {len(drawn)}")
+        raise RackError(Text("move %(move)s: %(want)s tile(s) must be drawn, not %(n)s", move=move, want=want,
+                              n=len(drawn)))
     pool = [*bag.tiles, *nonfixed]
     legal, cond, reason = judge(rule, alpha, move, [*fixed, *kept, *drawn], pool, fixed)
     return Draw(
@@ -311,12 +313,12 @@ def prepared_draw(
     nonfixed = subtract(rack, fixed) or ()
     rest = subtract(prepared, [*fixed])
     if rest is None:
-        raise RackError(f"prepared rack of move {move} lacks the blank every rack holds (FISE-20)")
+        raise RackError(Text("prepared rack of move %(move)s lacks the blank every rack holds (FISE-20)", move=move))
     new = subtract(rest, nonfixed)
     if new is not None:
         d = hand_draw(bag, rack, fixed, move, rule, new, attempt, source="prepared")
     else:
         d = hand_draw(bag, rack, fixed, move, rule, rest, attempt, source="prepared", replace=True)
     if not d.legal:
-        raise RackError(f"prepared rack of move {move} is illegal: {d.reason}")
+        raise RackError(Text("prepared rack of move %(move)s is illegal: %(why)s", move=move, why=d.reason))
     return d

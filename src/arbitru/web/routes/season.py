@@ -305,7 +305,7 @@ def do_enrol(j: Any, tid: str, f: dict[str, str], checked: list[str]) -> None:
     t = tournament.replay(j, tid)
     typed = [p for p in f.get("players", "").replace(",", " ").split() if p]
     if not checked and not typed:
-        raise TournamentError("tick the players to enrol, or type their registry ids")
+        raise TournamentError(i18n.Text("tick the players to enrol, or type their registry ids"))
     tournament.enrol(j, t.id, checked + typed, late=_late(f, t))
 
 
@@ -316,7 +316,8 @@ def do_enrol_new(j: Any, tid: str, f: dict[str, str], checked: list[str]) -> Non
 def do_record(j: Any, tid: str, f: dict[str, str], checked: list[str]) -> None:
     masters, scores = tournament.read_result(f.get("result", ""))
     if not scores:
-        raise TournamentError("the result: a line master,… and a line per player (registry id, points per move)")
+        raise TournamentError(
+            i18n.Text("the result: a line master,… and a line per player (registry id, points per move)"))
     tournament.record(j, tid, scores, masters, title=f.get("title", ""))
 
 
@@ -326,7 +327,7 @@ def _after(f: dict[str, str], t: Tournament) -> int:
         return len(t.games)
     n = ascii_number(text)
     if n is None or n < 0:
-        raise TournamentError(f"after game {text!r}: a game's number")
+        raise TournamentError(i18n.Text("after game %(text)s: a game's number", text=repr(text)))
     return n
 
 
@@ -384,7 +385,8 @@ def _points(text: str) -> list[int]:
     cells = [c for c in text.replace(";", ",").replace(" ", ",").split(",") if c]
     numbers = [ascii_number(c) for c in cells]
     if any(n is None for n in numbers):
-        raise Refused("points", f"points per place: whole numbers separated by commas, not {text!r}")
+        raise Refused("points", i18n.Text("points per place: whole numbers separated by commas, not %(text)s",
+                                          text=repr(text)))
     return [n for n in numbers if n is not None]
 
 
@@ -392,7 +394,7 @@ def store_championship(j: Any, f: dict[str, str]) -> str:
     points = _points(f.get("points", "")) or list(championship.DEFAULT_POINTS)
     best = ascii_number(f.get("best") or "0")
     if best is None:
-        raise Refused("best", f"best N: a whole number, not {f.get('best')!r}")
+        raise Refused("best", i18n.Text("best N: a whole number, not %(text)s", text=repr(f.get("best"))))
     try:
         return championship.create(j, f.get("name", ""), points, best)
     except ArbitruError as e:
@@ -406,7 +408,8 @@ def do_stage(j: Any, cid: str, f: dict[str, str], checked: list[str]) -> None:
 def _stage(f: dict[str, str]) -> int:
     n = ascii_number(f.get("stage", ""))
     if n is None:
-        raise championship.ChampionshipError(f"stage {f.get('stage', '')!r}: a stage's number")
+        raise championship.ChampionshipError(i18n.Text("stage %(text)s: a stage's number",
+                                                       text=repr(f.get("stage", ""))))
     return n
 
 
