@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 import threading
 import time
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from typing import Protocol
 
 from starlette.concurrency import run_in_threadpool
@@ -93,17 +94,15 @@ class DamageWatch:
                 return self.check(journal, gid) if known is None else known[1]
         age = time.monotonic() - known[0]
         if known[1] is not None:
-            if age > RECHECK_S and self._claim(gid):
-                try:
-                    return self.check(journal, gid, against_table=True)
-                finally:
-                    self._reading(gid).release()
+            if age > RECHECK_S:
+                with self._alone(gid) as mine:
+                    if mine:
+                        return self.check(journal, gid, against_table=True)
             return known[1]
-        if age > RECHECK_SOUND_S and self._claim(gid):
-            try:
-                return self.check(journal, gid)
-            finally:
-                self._reading(gid).release()
+        if age > RECHECK_SOUND_S:
+            with self._alone(gid) as mine:
+                if mine:
+                    return self.check(journal, gid)
         if journal.game_damage(gid) is not None:
             with self._reading(gid):
                 return self.check(journal, gid)
@@ -114,11 +113,9 @@ class DamageWatch:
     def recheck(self, journal: Journal, gid: str) -> GameDamage | None:
         """After a request on the game failed with a journal error: read it through, against the table too (one
         thread; those failing meanwhile wait for its answer)."""
-        if self._claim(gid):
-            try:
+        with self._alone(gid) as mine:
+            if mine:
                 return self.check(journal, gid, against_table=True)
-            finally:
-                self._reading(gid).release()
         with self._reading(gid):
             return self.known(gid)
 
@@ -127,9 +124,17 @@ class DamageWatch:
         with self._lock:
             return self._readers.setdefault(gid, threading.Lock())
 
-    def _claim(self, gid: str) -> bool:
-        """Take the game's reading-through unless another thread has it."""
-        return self._reading(gid).acquire(blocking=False)
+    @contextmanager
+    def _alone(self, gid: str) -> Iterator[bool]:
+        """Whether this thread has the game's reading-through (False: another thread is at it), held for the
+        block."""
+        lock = self._reading(gid)
+        mine = lock.acquire(blocking=False)
+        try:
+            yield mine
+        finally:
+            if mine:
+                lock.release()
 
     def sound_lately(self, gid: str) -> bool:
         """Whether the game was found sound less than :data:`LOOK_S` ago (a request needs no look now)."""

@@ -85,14 +85,23 @@ def check_proxy(address: str) -> str:
     return address
 
 
+def _proxy_said(scope: Scope, limits: Limits, header: bytes) -> list[str] | None:
+    """The values of ``header`` as a trusted proxy sent them, or None when the peer is no trusted proxy (what
+    anyone else says in it is not believed)."""
+    peer = scope.get("client")
+    if not (peer and limits.trusts(str(peer[0]))):
+        return None
+    return [v.decode("latin-1") for k, v in scope.get("headers", []) if k == header]
+
+
 def client_address(scope: Scope, limits: Limits) -> str:
     """Who is at the other end: the socket's peer, or, when that peer is a trusted proxy, the last address of
     ``X-Forwarded-For`` that is not itself a trusted proxy (the ones before it are the client's own claims)."""
     peer = scope.get("client")
     address = str(peer[0]) if peer else "unknown"
-    if not limits.trusts(address):
+    forwarded = _proxy_said(scope, limits, b"x-forwarded-for")
+    if forwarded is None:
         return address
-    forwarded = [v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"x-forwarded-for"]
     hops = [h.strip() for h in ",".join(forwarded).split(",") if h.strip()]
     for hop in reversed(hops):
         if not limits.trusts(hop):
@@ -109,11 +118,8 @@ def over_https(scope: Scope, limits: Limits) -> bool:
     address (``--base-url``): an arbiter at the server itself may reach a worker over plain HTTP."""
     if scope.get("scheme") == "https":
         return True
-    peer = scope.get("client")
-    if not (peer and limits.trusts(str(peer[0]))):
-        return False
-    said = [v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"x-forwarded-proto"]
-    return bool(said) and said[-1].split(",")[-1].strip().lower() == "https"
+    said = _proxy_said(scope, limits, b"x-forwarded-proto") or [""]
+    return said[-1].split(",")[-1].strip().lower() == "https"
 
 
 # --- throttles --------------------------------------------------------------------------------------------
