@@ -316,14 +316,17 @@ def measure(wrk: str, db: str, workers: int, args: argparse.Namespace, tmp: Path
               f"slip", flush=True)
         first = steps[0]  # one connection: one slip at a time, a batch of one
         alone = (first.server_cpu + first.database_cpu) / max(1, first.stored) * 1000
-        SUMMARY.append((f"{store} {workers}w", best.rate, per, alone))
+        # the whole machine's CPU per slip there (the server, the database, wrk, anything else running)
+        machine = best.machine_share * CORES * best.seconds / max(1, best.stored) * 1000
+        SUMMARY.append((f"{store} {workers}w", best.rate, per, alone, machine))
     else:
         print(f"  => {store} {workers} workers: no step kept p99 under {args.p99:g} ms")
     return ok
 
 
-#: per set-up: its sustained rate, its CPU per slip there and at one connection (ms)
-SUMMARY: list[tuple[str, float, float, float]] = []
+#: per set-up: its sustained rate, its CPU per slip there and at one connection, the machine's CPU per slip there
+#: (ms)
+SUMMARY: list[tuple[str, float, float, float, float]] = []
 
 
 def main() -> int:
@@ -360,13 +363,18 @@ def main() -> int:
             if pg is not None:
                 pg.stop()
     print("summary:")
-    one = {name: rate for name, rate, _, _ in SUMMARY}
-    for name, rate, per, alone in SUMMARY:
+    one = {name: (rate, machine) for name, rate, _, _, machine in SUMMARY}
+    for name, rate, per, alone, machine in SUMMARY:
         extra = ""
-        if name == "PostgreSQL 2w" and one.get("PostgreSQL 1w"):
-            extra = f" ({rate / one['PostgreSQL 1w']:.2f}x one worker)"
+        if name == "PostgreSQL 2w" and "PostgreSQL 1w" in one:
+            rate1, machine1 = one["PostgreSQL 1w"]
+            # more workers cannot make a slip cost the machine less than one worker's slips did: all the cores
+            # at that cost is the most two workers could reach
+            ceiling = CORES / machine1 * 1000
+            extra = (f" ({rate / rate1:.2f}x one worker; the machine's {CORES} cores at one worker's {machine1:.2f} "
+                     f"ms of machine CPU per slip take at most {ceiling:.0f} slips/s, {ceiling / rate1:.2f}x)")
         print(f"  {name:<14} {rate:7.0f} slips/s, {per:.2f} ms server CPU per slip there, {alone:.2f} ms at 1 "
-              f"connection{extra}")
+              f"connection, {machine:.2f} ms of machine CPU per slip there{extra}")
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
     return 0 if ok else 1
 

@@ -299,3 +299,46 @@ def test_any_gcg_file_gives_moves_or_a_reason(text):
         gcg.read(text, ES)
     except gcg.GcgError as e:
         assert str(e)
+
+
+def _slip_state(g):
+    return (dict(g.slips), dict(g.slip_seqs), dict(g.slip_keys), list(g.late_apart), g.last_seq, g.results_seq)
+
+
+def test_fise_5_slips_folded_tentatively_and_taken_back_leave_the_state_as_it_was(tmp_path):
+    """A group commit decides its batch on the worker's state before the journal says it is stored (one round
+    trip); when it is not, every slip it folded in is taken back: new, replacing, keyed, late kept apart."""
+    from arbitru.journal.store import Event
+
+    with Journal(tmp_path / "g.db") as j:
+        s = Session.create(j, Settings(FISE, "es", "tiny", seed="1"), LEX, [Player(str(n)) for n in (1, 2, 3)])
+        s.lexicon = LEX
+        s.draw()
+        s.hand_in(Slip(1, "1", "H8", "CASA"), 0.0, "k1")
+        s.hand_in(Slip(1, "2", "H8", "SACA"), 0.0)
+        g = s.game
+        before = _slip_state(g)
+        seq = g.last_seq
+        tentative = [
+            Slip(1, "1", "8H", "CASA"),  # replaces his slip
+            Slip(1, "3", "H8", "AS"),  # a new slot
+            Slip(1, "2", "H7", "ASA", late=True),  # late: kept apart from his slip in time
+        ]
+        g.fold_tentatively()
+        for n, slip in enumerate(tentative, 1):
+            data = slip.to_payload()
+            if n == 1:
+                data["key"] = "k1-again"
+            g.apply(Event(seq + n, "slip", data, ""))
+        assert _slip_state(g) != before and len(g.late_apart) == 1 and ("1", "k1-again") in g.slip_keys
+        with pytest.raises(Exception, match="only slips"):
+            g.apply(Event(seq + 4, "ruling", {"word": "CASA", "valid": True}, ""))
+        g.take_back()
+        assert _slip_state(g) == before
+        # kept: the same slips stay, and what follows folds as usual
+        g.fold_tentatively()
+        g.apply(Event(seq + 1, "slip", tentative[1].to_payload(), ""))
+        g.keep()
+        assert g.slips[(1, "3")] == tentative[1] and g.last_seq == seq + 1
+        g.apply(Event(seq + 2, "ruling", {"word": "CASA", "valid": True}, ""))
+        assert g.last_seq == seq + 2

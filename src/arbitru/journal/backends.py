@@ -33,6 +33,10 @@ _MESSAGES = {
     "game_update": "a game's settings are fixed when it is created",
 }
 
+#: the PostgreSQL channel on which every commit names its game and last event: ``"<game id> <seq>"``
+CHANNEL = "arbitru_journal"
+#: PostgreSQL: the function that stores a transaction's appends in one statement (:meth:`Journal.at_once`)
+APPEND_CURRENT = "arbitru_append_current"
 #: the two tables, the same on both stores
 TABLES = [
     """CREATE TABLE IF NOT EXISTS game (
@@ -76,14 +80,29 @@ FOR EACH STATEMENT EXECUTE FUNCTION arbitru_append_only('{_MESSAGES["event_delet
 FOR EACH ROW EXECUTE FUNCTION arbitru_append_only('a game''s settings are fixed when it is created')""",
     """CREATE OR REPLACE TRIGGER game_no_delete BEFORE DELETE ON game
 FOR EACH ROW EXECUTE FUNCTION arbitru_append_only('a game''s settings are fixed when it is created')""",
+    # a whole transaction as one statement (Journal.at_once): under the game's lock, the events are stored and
+    # announced only if the game still ends at p_last, the seq the caller's state holds; returns the last seq found
+    f"""CREATE OR REPLACE FUNCTION {APPEND_CURRENT}(p_game text, p_lock integer, p_last integer, p_seqs integer[],
+    p_kinds text[], p_payloads text[], p_recorded text[], p_actors text[], p_notice text)
+RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE found integer;
+BEGIN
+    PERFORM pg_advisory_xact_lock(1, p_lock);
+    SELECT COALESCE(MAX(seq), 0) INTO found FROM event WHERE game_id = p_game;
+    IF found <> p_last THEN
+        RETURN found;
+    END IF;
+    INSERT INTO event (game_id, seq, kind, payload, recorded, actor)
+        SELECT p_game, s, k, p, r, a FROM unnest(p_seqs, p_kinds, p_payloads, p_recorded, p_actors) AS t(s, k, p, r, a);
+    PERFORM pg_notify('{CHANNEL}', p_notice);
+    RETURN found;
+END $$""",
 ]
 
 _TRIGGERS = {"event_no_update", "event_no_delete", "game_no_update"}
 _PG_TRIGGERS = _TRIGGERS | {"event_no_truncate", "game_no_delete"}
-#: the PostgreSQL channel on which every commit names its game and last event: ``"<game id> <seq>"``
-CHANNEL = "arbitru_journal"
-#: the advisory lock that serialises schema creation between workers starting at once
-_SCHEMA_LOCK = 0x4A524E4C
+#: the advisory lock that serialises schema creation between workers starting at once (the journal's, the web's)
+SCHEMA_LOCK = 0x4A524E4C
 
 
 class Connection(Protocol):
@@ -107,6 +126,8 @@ class Backend:
     game_columns = "id, format, created, settings"
     #: after ``FROM event``: read the table itself, not its index (to compare the two)
     table_scan = ""
+    #: whether a transaction's appends can be sent as one statement at its end (:meth:`append_at_once`)
+    appends_at_once = False
 
     def __init__(self, spec: str) -> None:
         self.spec = spec
@@ -153,6 +174,14 @@ class Backend:
 
     def integrity(self, db: Connection, quick: bool = False) -> list[str]:
         return []
+
+    def append_at_once(self, db: Connection, game_id: str, last: int, rows: Sequence[tuple[Any, ...]],
+                       notice: str, guard: tuple[str, tuple[Any, ...]] | None = None) -> int:
+        """Outside a transaction, one statement, one round trip: under the game's lock, store ``rows`` (events
+        numbered after ``last``) and send ``notice`` if the game's last event is still ``last``; returns the last
+        seq found (``last``: stored; another: nothing stored). ``guard``: a function of the store's schema called
+        instead, with its own arguments first, that returns -1 (nothing stored) or calls this one."""
+        raise NotImplementedError
 
     def discard(self, db: Connection, game_ids: Sequence[str]) -> None:
         """Inside a transaction: delete whole games, past the append-only triggers (a training store's pruning
@@ -257,7 +286,7 @@ class PostgresBackend(Backend):
         if self._current(db):
             return
         with transaction():
-            db.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+            db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
             for statement in POSTGRES_SCHEMA:
                 db.execute(statement)
             db.execute("ALTER TABLE event ADD COLUMN IF NOT EXISTS actor TEXT NOT NULL DEFAULT ''")
@@ -271,9 +300,11 @@ class PostgresBackend(Backend):
         if "event" not in tables:
             return False
         triggers = {r[0] for r in db.execute(
-            "SELECT tgname FROM pg_trigger WHERE tgrelid IN ('event'::regclass, 'game'::regclass)"
+            "SELECT tgname FROM pg_trigger WHERE tgrelid IN ('event'::regclass, 'game'::regclass) UNION ALL "
+            "SELECT proname FROM pg_proc WHERE proname = %s AND pronamespace = current_schema()::regnamespace",
+            (APPEND_CURRENT,),
         )}
-        return triggers >= _PG_TRIGGERS
+        return triggers >= _PG_TRIGGERS | {APPEND_CURRENT}
 
     def begin_snapshot(self, db: Connection) -> None:
         db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
@@ -309,6 +340,21 @@ class PostgresBackend(Backend):
     def pipeline(self, db: Connection) -> AbstractContextManager[Any] | None:
         return cast(AbstractContextManager[Any], db.pipeline())  # type: ignore[attr-defined]
 
+    appends_at_once = True
+
+    def append_at_once(self, db: Connection, game_id: str, last: int, rows: Sequence[tuple[Any, ...]],
+                       notice: str, guard: tuple[str, tuple[Any, ...]] | None = None) -> int:
+        function, first = guard or (APPEND_CURRENT, ())
+        if not function.isidentifier():
+            raise ValueError(f"not a function's name: {function!r}")
+        # rows are (game, seq, kind, payload, recorded, actor), as _INSERT_EVENT takes them
+        columns = list(zip(*rows, strict=True))
+        args = (*first, game_id, _game_lock(game_id), last, list(columns[1]), list(columns[2]), list(columns[3]),
+                list(columns[4]), list(columns[5]), notice)
+        marks = ", ".join(["%s"] * len(first) + list(_AT_ONCE_TYPES))
+        (found,) = db.execute(f"SELECT {function}({marks})", args).fetchone()
+        return int(found)
+
     def sql(self, statement: str) -> str:
         return statement.replace("?", "%s")
 
@@ -333,6 +379,11 @@ class PostgresBackend(Backend):
     def notify(self, db: Connection, game_id: str, seq: int, audience: str = "*") -> None:
         # delivered to every LISTENer when the transaction commits, never if it rolls back
         db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game_id} {seq} {audience}"))
+
+
+#: the placeholders of :data:`APPEND_CURRENT`'s arguments, typed (psycopg would pick an integer array's width)
+_AT_ONCE_TYPES = ("%s", "%s::integer", "%s::integer", "%s::integer[]", "%s::text[]", "%s::text[]", "%s::text[]",
+                  "%s::text[]", "%s")
 
 
 def _pipelined(db: Connection) -> bool:

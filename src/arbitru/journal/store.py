@@ -131,6 +131,15 @@ def _undecodable(text: str) -> bool:
     return False
 
 
+class NotAtOnce(JournalError):
+    """A transaction could not be sent as one statement (:meth:`Journal.at_once`): nothing was stored. ``found``:
+    the game's last seq, when that was why (another writer appended); -1 when the guard refused; else None."""
+
+    def __init__(self, message: str, found: int | None = None) -> None:
+        super().__init__(message)
+        self.found = found
+
+
 class Journal:
     """A journal holding any number of games (anticipation, duplicate), in SQLite or PostgreSQL
     (:mod:`arbitru.journal.backends`): ``Journal("games.db")``, ``Journal("postgresql://…")``.
@@ -162,6 +171,8 @@ class Journal:
         #: inside :meth:`deferred`: the appends not sent yet
         self._deferring = False
         self._pending: list[tuple[Any, ...]] = []
+        #: inside :meth:`at_once`: the appends wait for the block's end, and a read of them is refused
+        self._at_once = False
         #: inside a pipelined transaction: the store's pipeline block, and the pipeline (:meth:`transaction`)
         self._pipe: Any = None
         self._piped: Any = None
@@ -188,6 +199,7 @@ class Journal:
 
         :raises JournalError: with the database's own message.
         """
+        self._raw_allowed()
         self._last.clear()  # a raw statement may have appended behind the journal's back
         self._flush()
         try:
@@ -205,6 +217,7 @@ class Journal:
 
         :raises JournalError: with the database's own message (when sending, or when reading).
         """
+        self._raw_allowed()
         self._last.clear()  # as :meth:`execute`
         self._flush()
         try:
@@ -219,6 +232,10 @@ class Journal:
                 raise JournalError(f"{self.path}: {e}") from None
 
         return rows
+
+    def _raw_allowed(self) -> None:
+        if self._at_once:  # it might append behind the block's back, or need what the block appended
+            raise NotAtOnce("a statement of its own inside a transaction sent at once")
 
     def close(self) -> None:
         self.db.close()
@@ -298,6 +315,46 @@ class Journal:
             pipe.__exit__(None, None, None)
 
     @contextmanager
+    def at_once(self, game_id: str, last: int, *, guard: tuple[str, tuple[Any, ...]] | None = None
+                ) -> Iterator[None]:
+        """A transaction of appends to one game sent as one statement when the block ends: one round trip
+        (PostgreSQL only: :attr:`Backend.appends_at_once`). The block's appends are numbered after ``last``, the
+        seq the caller's state of the game ends at, without asking the journal; at the end, under the game's lock,
+        they are stored only if the game still ends at ``last``. If it does not (another writer got in first), if
+        ``guard`` refuses (see :meth:`Backend.append_at_once`), or if the block reads what it appended,
+        :class:`NotAtOnce` is raised and nothing is stored: the caller takes back what it decided on that state
+        and goes the ordinary way (:meth:`transaction`). Reads of what is committed go on meanwhile.
+        """
+        b = self.backend
+        if not b.appends_at_once or self._depth:
+            raise JournalError("appends go at once outside a transaction, on PostgreSQL")
+        self._forget()
+        self._depth = 1
+        self._locked.add(game_id)
+        self._last[game_id] = last
+        self._deferring = self._at_once = True
+        try:
+            yield
+            rows, announce = self._pending, dict(self._announce)
+        finally:
+            self._depth = 0
+            self._deferring = self._at_once = False
+            self._pending = []
+            self._forget()
+        if not rows:
+            return
+        seq, audience = announce[game_id]
+        try:
+            found = b.append_at_once(self.db, game_id, last, rows, f"{game_id} {seq} {audience}", guard)
+        except b.Error as e:
+            raise NotAtOnce(f"the journal {self.path} could not store the appends at once: {e}") from None
+        if found != last:
+            raise NotAtOnce(f"game {game_id} ends at event {found}, not {last}" if found >= 0 else
+                            f"game {game_id}: the guard {guard[0] if guard else ''} refused the appends", found)
+        if self.on_commit is not None:
+            self.on_commit(game_id, seq, audience)
+
+    @contextmanager
     def snapshot(self) -> Iterator[None]:
         """The block's reads see one state of the journal, whatever other connections commit meanwhile (two
         counts compared must not straddle another writer's commit). Inside a transaction: that transaction."""
@@ -339,6 +396,8 @@ class Journal:
 
     def _flush(self) -> None:
         """Send the queued appends."""
+        if self._at_once and self._pending:
+            raise NotAtOnce("a read of what the block appended: the appends cannot wait for its end")
         rows, self._pending = self._pending, []
         if not rows:
             return

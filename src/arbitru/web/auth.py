@@ -30,7 +30,7 @@ from typing import Any
 
 from arbitru.errors import ArbitruError
 from arbitru.formats import format_of
-from arbitru.journal.backends import SqliteBackend
+from arbitru.journal.backends import APPEND_CURRENT, SCHEMA_LOCK, PostgresBackend, SqliteBackend
 from arbitru.journal.store import Journal
 
 SCHEMA = (
@@ -44,6 +44,21 @@ SCHEMA = (
     "last DOUBLE PRECISION NOT NULL, wait_until DOUBLE PRECISION NOT NULL)",
     "CREATE TABLE IF NOT EXISTS web_attempt (at DOUBLE PRECISION NOT NULL, door TEXT NOT NULL, account TEXT NOT NULL, "
     "client TEXT NOT NULL, what TEXT NOT NULL)",
+)
+#: PostgreSQL: a group commit of slips as one statement (:meth:`Journal.at_once`), refused (-1, nothing stored)
+#: while a sender's throttle key waits (:mod:`arbitru.web.security`)
+HAND_IN = "arbitru_hand_in_slips"
+PG_SCHEMA = (
+    f"""CREATE OR REPLACE FUNCTION {HAND_IN}(p_keys text[], p_now double precision, p_game text, p_lock integer,
+    p_last integer, p_seqs integer[], p_kinds text[], p_payloads text[], p_recorded text[], p_actors text[],
+    p_notice text)
+RETURNS integer LANGUAGE plpgsql AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM web_throttle WHERE key = ANY(p_keys) AND wait_until > p_now) THEN
+        RETURN -1;
+    END IF;
+    RETURN {APPEND_CURRENT}(p_game, p_lock, p_last, p_seqs, p_kinds, p_payloads, p_recorded, p_actors, p_notice);
+END $$""",
 )
 #: a session unused this long ends (seconds): a day's session at the desk survives its lunch break
 SESSION_IDLE = 4 * 3600
@@ -95,9 +110,18 @@ class Identity:
 
 
 def ensure_schema(journal: Journal) -> None:
+    functions = isinstance(journal.backend, PostgresBackend) and journal.backend.spec not in _FUNCTIONS_MADE
     with journal.transaction():
-        for statement in SCHEMA:
+        if functions:  # workers starting at once: one replaces the functions, the others wait for it
+            journal.execute("SELECT pg_advisory_xact_lock(?)", (SCHEMA_LOCK,))
+        for statement in (*SCHEMA, *(PG_SCHEMA if functions else ())):
             journal.execute(statement)
+    if functions:
+        _FUNCTIONS_MADE.add(journal.backend.spec)
+
+
+#: the PostgreSQL journals whose functions this process has made (once each, not at every login)
+_FUNCTIONS_MADE: set[str] = set()
 
 
 def secret_file(journal: Journal) -> Path | None:

@@ -241,6 +241,10 @@ class Web:
             if not locked:
                 lock.release()
 
+    def heard(self, game_id: str) -> int | None:
+        """The game's last seq announced by any worker's commit (:meth:`Publisher.heard`)."""
+        return self.publisher.heard(game_id)
+
     def player_for_code(self, game: Game, code: str) -> str | None:
         typed = auth.normalise_code(code)
         with self._lock:

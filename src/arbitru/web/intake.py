@@ -6,10 +6,14 @@ format's session (a refused slip stores nothing and does not stop the others). E
 its receipt is sent, so an acknowledged slip survives a crash of the server at any later moment.
 
 The batch's appends go to the journal together (one ``executemany``), each slip checked by the session before
-its event is queued; a slip the session refuses queues nothing and is answered alone. On PostgreSQL the batch is
-a pipelined transaction (:meth:`Journal.transaction`): two round trips whatever its size, BEGIN with the game's
-lock, the throttle query and the read of what other workers appended in the first, the appends, the notice and
-COMMIT in the second, each statement prepared. Should anything fail once events are on their way (checked at the
+its event is queued; a slip the session refuses queues nothing and is answered alone. On PostgreSQL, while this
+worker alone writes the game (it has heard of no other worker's commit to it), the batch is decided on the
+worker's state and sent as one statement, one round trip (:meth:`Journal.at_once`): the database stores it only
+if the game still ends where that state does and no sender's throttle key waits, else nothing is stored, what the
+batch folded in is taken back and it goes the ordinary way. The ordinary way is a pipelined transaction
+(:meth:`Journal.transaction`): two round trips whatever its size, BEGIN with the game's lock, the throttle query
+and the read of what other workers appended in the first, the appends, the notice and COMMIT in the second, each
+statement prepared. Should anything fail once events are on their way (checked at the
 door, nothing should; on PostgreSQL it is learnt at the commit), the whole transaction is rolled back and the
 batch handed in again one slip at a time,
 each under its own savepoint: the failing one is taken out, answered alone (422 naming the field, or 503), and
@@ -29,7 +33,7 @@ from typing import Any, Protocol
 from arbitru.errors import ArbitruError, GameNotFound
 from arbitru.formats.duplicate.game import Game, GameError, Session
 from arbitru.formats.duplicate.slips import Slip, checked
-from arbitru.journal.store import Journal, check_actor
+from arbitru.journal.store import Journal, NotAtOnce, check_actor
 from arbitru.textinput import InputError, check_text
 from arbitru.web import security
 
@@ -45,6 +49,8 @@ class Writers(Protocol):
                ) -> AbstractContextManager[Session]: ...
 
     def player_for_code(self, game: Game, code: str) -> str | None: ...
+
+    def heard(self, game_id: str) -> int | None: ...
 
 
 @dataclass
@@ -87,6 +93,10 @@ def at_the_door(req: SlipRequest) -> SlipRequest:
     return req
 
 
+#: a game another worker was heard writing goes the ordinary way in this one for so long (seconds)
+SHARED_S = 1.0
+
+
 class Intake:
     """The queue of slips waiting to be handed in, per game."""
 
@@ -94,6 +104,8 @@ class Intake:
         self.web = web
         self._lock = threading.Lock()
         self._queued: dict[str, list[SlipRequest]] = {}
+        #: when another worker was last heard writing each game (:meth:`_at_once`)
+        self._shared: dict[str, float] = {}
 
     def hand_in(self, game_id: str, request: SlipRequest) -> SlipRequest:
         """Queue the slip and return once it is decided (stored and committed, or refused): ``status`` and
@@ -118,7 +130,8 @@ class Intake:
             with w.journal("") as j:
                 try:
                     try:
-                        self._together(j, game_id, batch)
+                        if not self._at_once(j, game_id, batch):
+                            self._together(j, game_id, batch)
                     except _Retry:
                         self._one_by_one(j, game_id, batch)
                 except ArbitruError as e:
@@ -128,6 +141,47 @@ class Intake:
         finally:
             for req in batch:
                 req.done.set()
+
+    def _at_once(self, j: Journal, game_id: str, batch: list[SlipRequest]) -> bool:
+        """PostgreSQL, when this worker's state of the game is the latest it has heard of: the batch decided on
+        that state, then stored in one statement, one round trip (:meth:`Journal.at_once`), which stores it only if
+        the game has not moved on meanwhile and no sender's throttle key waits. False when it was not stored, or
+        not tried because another worker writes the game too (for :data:`SHARED_S` after its last commit heard
+        of): what the batch folded into the state is taken back, and its slips are decided again the ordinary way,
+        the game's lock held from the read of what others appended to the commit (two workers trying at once on
+        one game would mostly find the other got in first)."""
+        if not j.backend.appends_at_once:
+            return False
+        heard = self.web.heard(game_id)
+        if heard is None or time.monotonic() - self._shared.get(game_id, -SHARED_S) < SHARED_S:
+            return False
+        with self.web.writer(j, game_id, locked=True, refresh=False) as s:
+            if s.game.last_seq < heard:  # another worker appended
+                self._shared[game_id] = time.monotonic()
+                return False
+            keys = [k for req in batch for k in req.throttle]
+            s.game.fold_tentatively()
+            try:
+                with j.at_once(game_id, s.game.last_seq,
+                               guard=security.hand_in_guard(keys, min(req.asked for req in batch))):
+                    self._decide_each(j, s, batch)
+            except NotAtOnce as e:
+                s.game.take_back()
+                for req in batch:
+                    req.status, req.body = 0, {}
+                if e.found is not None and e.found >= 0:  # another writer got in first
+                    self._shared[game_id] = time.monotonic()
+                return False
+            s.game.keep()
+        return True
+
+    def _decide_each(self, j: Journal, s: Session, batch: list[SlipRequest]) -> None:
+        """Each slip checked by the session and its event queued; one it refuses is answered and queues nothing."""
+        for req in batch:
+            try:
+                self._one(j, s, req)
+            except InputError as e:  # raised before its event is sent
+                _decide(req, 422, {"error": str(e), "field": e.field, "stored": False})
 
     def _together(self, j: Any, game_id: str, batch: list[SlipRequest]) -> None:
         """The batch in one transaction whose appends are sent together. A slip the session refuses appends
@@ -146,11 +200,7 @@ class Intake:
                     free = self._not_throttled(batch, waits())
                     sending = True
                     with j.deferred():
-                        for req in free:
-                            try:
-                                self._one(j, s, req)
-                            except InputError as e:  # raised before its event is sent
-                                _decide(req, 422, {"error": str(e), "field": e.field, "stored": False})
+                        self._decide_each(j, s, free)
             except Exception as e:  # the transaction and the writer's state go; the batch is handed in again
                 if sending:
                     raise _Retry from e

@@ -42,6 +42,10 @@ class Publisher(Protocol):
         """The game's changes from now on that concern the page of ``player`` (a phone) or of the staff
         (``staff``: every change), else the public's (called in the event loop)."""
 
+    def heard(self, game_id: str) -> int | None:
+        """The last seq of the game that any process's commit announced since this one listens (0: none yet);
+        None where nothing is heard of other processes (SQLite: one process writes)."""
+
 
 class _LocalSubscription:
     """One page: the latest seq not yet told, and when it was last told (coalescing)."""
@@ -109,6 +113,9 @@ class LocalPublisher:
         self._games: dict[str, _Channel] = {}
         self.interval = interval
 
+    def heard(self, game_id: str) -> int | None:
+        return None
+
     def publish(self, game_id: str, seq: int, audience: str = EVERYONE) -> None:
         with self._lock:
             channel = self._games.get(game_id)
@@ -169,9 +176,16 @@ class PostgresPublisher:
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
+        #: each game's last seq announced by any worker's commit (a group commit goes at once when it is current)
+        self._heard: dict[str, int] = {}
 
     def publish(self, game_id: str, seq: int, audience: str = EVERYONE) -> None:
         """Nothing to do: the commit announced itself to every worker."""
+
+    def heard(self, game_id: str) -> int | None:
+        self.start()
+        with self._lock:
+            return self._heard.get(game_id, 0)
 
     def subscribers(self, game_id: str) -> int:
         return self.local.subscribers(game_id)
@@ -198,6 +212,8 @@ class PostgresPublisher:
                 for note in listen(self.dsn, timeout=1.0):
                     self._ready.set()
                     if note is not None:
+                        with self._lock:
+                            self._heard[note[0]] = max(note[1], self._heard.get(note[0], 0))
                         self.local.publish(*note)
             except psycopg.Error:
                 # the database restarted or failed over: pages refetch on the next notice, so just reconnect

@@ -165,6 +165,13 @@ def ask_waits(journal: Journal, names: list[str]) -> Callable[[], dict[str, floa
     return lambda: {str(k): float(u) for k, u in rows()}
 
 
+def hand_in_guard(names: list[str], asked: float) -> tuple[str, tuple[Any, ...]]:
+    """A group commit sent at once (:meth:`Journal.at_once`) stores nothing if any of these keys waits at the
+    throttles' clock ``asked`` (:data:`auth.HAND_IN`): the batch then goes the ordinary way, where each slip's
+    sender is told how long (:func:`ask_waits`)."""
+    return auth.HAND_IN, (sorted(set(names)), asked)
+
+
 def failed(journal: Journal, limits: Limits, keys: list[Key], *, door: str, account: str, client: str,
            what: str, now: float | None = None) -> float:
     """Count a failure against each key and record it; returns the wait it earned."""

@@ -315,6 +315,8 @@ class Game:
         #: slips written for a rack replaced by a new one (FISE-16): kept in the journal, never scored
         self.set_aside: list[Slip] = []
         self._folding = 0
+        #: while slips are folded before they are stored (:meth:`fold_tentatively`): how to take each back
+        self._undo: list[Callable[[], None]] | None = None
         self.rulings: dict[str, tuple[bool, str, str]] = {}
         self.end: End | None = None
         self.attempt = 0
@@ -372,6 +374,11 @@ class Game:
         handler = getattr(self, f"_on_{event.kind.replace('-', '_')}", None)
         if handler is None:
             raise JournalError(f"game {self.id}: event {event.seq}: unknown kind {event.kind!r} in a duplicate game")
+        if self._undo is not None:
+            if event.kind != "slip":
+                raise JournalError(f"game {self.id}: only slips are folded before they are stored, not {event.kind}")
+            counters = (self.last_seq, self.results_seq, self._folding)
+            self._undo.append(lambda: self._set_counters(*counters))
         self._folding = event.seq
         open_move = self.move if self.phase == "play" else 0
         with payload.folding(self.id, event.seq, event.kind):
@@ -380,6 +387,39 @@ class Game:
         if event.kind not in ("draw", "clock") and not (event.kind == "slip" and p.get("move") == open_move):
             self.results_seq = event.seq
         self.last_seq = event.seq
+
+    def fold_tentatively(self) -> None:
+        """From now on, remember how to take back each slip folded in (a batch decided before the journal says it
+        is stored: :meth:`take_back` if it is not, :meth:`keep` if it is). Any other event is refused meanwhile."""
+        self._undo = []
+
+    def keep(self) -> None:
+        """The slips folded tentatively are stored: forget how to take them back."""
+        self._undo = None
+
+    def take_back(self) -> None:
+        """The slips folded tentatively were not stored: the state is again what it was before them."""
+        undo, self._undo = self._undo or [], None
+        for step in reversed(undo):
+            step()
+
+    def _set_counters(self, last_seq: int, results_seq: int, folding: int) -> None:
+        self.last_seq, self.results_seq, self._folding = last_seq, results_seq, folding
+
+    def _undo_slip(self, slot: tuple[int, str], sent: tuple[str, str] | None) -> Callable[[], None]:
+        """How to take back the slip about to be folded into ``slot`` (sent with the key ``sent``)."""
+        slip, seq = self.slips.get(slot), self.slip_seqs.get(slot)
+        keyed = self.slip_keys.get(sent) if sent else None
+        apart = len(self.late_apart)
+
+        def back() -> None:
+            _restore(self.slips, slot, slip)
+            _restore(self.slip_seqs, slot, seq)
+            if sent:
+                _restore(self.slip_keys, sent, keyed)
+            del self.late_apart[apart:]
+
+        return back
 
     def _on_player(self, p: Mapping[str, Any]) -> None:
         number = payload.text(p, "number")
@@ -493,6 +533,8 @@ class Game:
         key = (slip.move, slip.player.strip())
         earlier = self.slips.get(key)
         sent_with = payload.text(p, "key", "")
+        if self._undo is not None:
+            self._undo.append(self._undo_slip(key, (slip.player.strip(), sent_with) if sent_with else None))
         if sent_with:
             self.slip_keys[(slip.player.strip(), sent_with)] = self.last_seq + 1  # this event's seq: numbered in order
         if slip.late and earlier is not None and not earlier.late:
@@ -1211,3 +1253,11 @@ def latest_game(journal: Journal) -> str:
     if not games:
         raise GameError(f"no duplicate game in {journal.path}")
     return games[-1].id
+
+
+def _restore(table: dict[Any, Any], key: Any, old: Any) -> None:
+    """``table[key]`` as it was: ``old``, or no entry when it was None."""
+    if old is None:
+        table.pop(key, None)
+    else:
+        table[key] = old
