@@ -31,7 +31,7 @@ from arbitru.formats.duplicate.game import Game, GameError, Session
 from arbitru.formats.duplicate.slips import Slip, checked
 from arbitru.journal.store import Journal, check_actor
 from arbitru.textinput import InputError, check_text
-from arbitru.web import security
+from arbitru.web import i18n, security
 
 
 class Writers(Protocol):
@@ -123,7 +123,9 @@ class Intake:
                         self._one_by_one(j, game_id, batch)
                 except ArbitruError as e:
                     for req in batch:
-                        _decide(req, 404 if isinstance(e, GameNotFound) else 503, {"error": str(e), "stored": False})
+                        unknown = isinstance(e, GameNotFound)
+                        said = i18n.no_game(game_id) if unknown else str(e)
+                        _decide(req, 404 if unknown else 503, {"error": said, "stored": False})
                     return
         finally:
             for req in batch:
