@@ -482,7 +482,7 @@ def test_hostile_names_and_fields_are_escaped_or_refused(site, arbiter):
     token = csrf(arbiter.get(f"/games/{gid}/slips").text)
     r = arbiter.post(f"/games/{gid}/slips", content=b"csrf=" + token.encode() + b"&collected=1&table=2&word1=%FF%FE",
                      headers={"Content-Type": "application/x-www-form-urlencoded"})
-    assert r.status_code == 400 and "not valid text" in r.text
+    assert r.status_code == 400 and "nu este text valid (UTF-8)" in r.text  # said in the game's language
     assert len(site.events(gid, "slip")) == 1
 
 
