@@ -14,7 +14,7 @@ from arbitru.lexicons.synthetic import load_lexicon
 from arbitru.web.i18n import LANGUAGES
 from messages_support import VALUES, catalog, library_messages
 from web_anticipation_support import route_messages, template_messages
-from web_support import login, make_game, make_site, post
+from web_support import join, login, make_game, make_site, post
 
 RULES = {"ro": "romanian", "el": "greek", "es": "fise", "pl": "fise", "fr": "fise", "en": "fise"}
 
@@ -278,3 +278,16 @@ def test_a_bad_registry_csv_is_refused_beside_the_import_in_the_pages_language(t
     assert not english_left(beside.group(1), english, "line", "players file", "column")
     with Journal(site.db) as j:
         assert [r.id for r in registry.load(j).active()] == ["A1"]
+
+
+def test_a_phones_empty_slip_is_refused_beside_the_slip_in_the_games_language(tmp_path):
+    """The finding "English errors on non-English pages": the phone's slip refusals were plain English strings."""
+    site = make_site(tmp_path)
+    gid = game_in(site, "es")
+    phone = site.client()
+    join(phone, site, gid, "1")
+    page = f"/games/{gid}/play"
+    r = post(phone, f"/games/{gid}/slip", {"position": "", "word": ""}, page)
+    beside = re.search(r'id="slip-error">([^<]*)<', r.text)
+    assert r.status_code == 422 and beside and beside.group(1) == "escriba la posición y la palabra", r.text
+    assert not site.events(gid, "slip")

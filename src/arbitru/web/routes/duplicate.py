@@ -555,7 +555,8 @@ async def player_slip(request: Request) -> Response:
 
         done = await run_in_threadpool(hand_in)
         if done.status not in (201, 409) or not done.body.get("stored"):
-            raise Refused(str(done.body.get("field") or "slip"), str(done.body.get("error")), done.status)
+            said = done.body.get("error")  # a message (Text) stays one: the page says it in its language
+            raise Refused(str(done.body.get("field") or "slip"), said if isinstance(said, str) else "", done.status)
     except Refused as e:
 
         def again() -> dict[str, Any]:
