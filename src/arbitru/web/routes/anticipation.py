@@ -411,7 +411,10 @@ def do_desk_slip(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
     try:
         game.enter_slips([slip], replace=f.get("replace") == "1")
     except ArbitruError as e:
-        raise Refused("table", str(e).replace("use --replace", "tick 'replace'")) from None
+        said = str(e)
+        if isinstance(said, Text) and "how" in said.values:  # the page's way to re-enter a slip, not the CLI's
+            said = Text(said.message, **(said.values | {"how": Text("tick 'replace' to re-enter it")}))
+        raise Refused("table", said) from None
     hints = slip_hints(slip, slip.turn)
     if hints:
         return Text("slip of %(player)s, turn %(turn)s stored — check: %(hints)s", player=slip.player,
