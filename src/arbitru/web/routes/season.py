@@ -88,7 +88,7 @@ async def registry_add(request: Request) -> Response:
     except (Refused, ArbitruError) as e:
         ctx = await run_in_threadpool(_registry_context, w, request)
         return w.render(request, "season/registry.html", status=422, errors={"add": str(e)}, **ctx)
-    return RedirectResponse("/registry", 303)
+    return RedirectResponse("/registry" + i18n.keep(request.query_params.get("lang")), 303)
 
 
 async def registry_import(request: Request) -> Response:
@@ -105,7 +105,7 @@ async def registry_import(request: Request) -> Response:
     except (Refused, ArbitruError) as e:
         ctx = await run_in_threadpool(_registry_context, w, request)
         return w.render(request, "season/registry.html", status=422, errors={"import": str(e)}, **ctx)
-    return RedirectResponse("/registry", 303)
+    return RedirectResponse("/registry" + i18n.keep(request.query_params.get("lang")), 303)
 
 
 def _player_context(w: Web, pid: str, request: Request) -> dict[str, Any]:
