@@ -12,9 +12,10 @@ from arbitru.messages import LOCALES
 
 SRC = Path(__file__).parent.parent / "src" / "arbitru"
 #: messages made from a value rather than written out: the rule sets' start words, who chose, the premium squares,
-#: the verdicts' and the results' codes (shown as they are in English)
+#: the verdicts' and the results' codes (shown as they are in English), the tile sets' names
 VALUES = (
     "tiempo", "start", "chief arbiter", "program", "TW", "DW", "TL", "DL", "none",
+    "Romanian", "Spanish", "Polish", "Greek", "French", "English",
     "late", "unsigned", "unknown-player", "withdrawn", "illegible", "no-move", "bad-position", "bad-word",
     "wrong-position", "not-on-rack", "blank-unmarked", "not-in-list", "out", "no-slip",
     "valid", "corrected", "invalid", "cancelled", "void", "missing",

@@ -17,13 +17,14 @@ NAMED = re.compile(r"%\((\w+)\)s")
 #: words a translation may share with the English: rule IDs' letters, the player's own note ("Anulez turul"), the
 #: PAS note, names of things that are the same word in that language
 SHARED = {"anulez", "turul", "pas", "scrabble", "program", "valid", "blank", "joker", "top", "turn", "total", "bonus",
-          "rack", "start", "tiempo", "fise", "duplicate", "duplicada"}
+          "rack", "start", "tiempo", "fise", "duplicate", "duplicada", "nul", "utf"}
 #: words that are the same in a language and in English
 SAME = {
     "fr": {"minute", "minutes", "score", "maximum", "place", "change", "points", "stock", "position", "positions",
-           "table", "note", "total", "club", "final", "journal", "projection", "lots", "tables", "code", "date"},
-    "es": {"total", "club", "final"},
-    "ro": {"minute", "total", "note", "final"},
+           "table", "note", "total", "club", "final", "journal", "projection", "lots", "tables", "code", "date",
+           "licence", "anticipation", "endurance", "page"},
+    "es": {"total", "club", "final", "control"},
+    "ro": {"minute", "total", "note", "final", "control", "avocalic", "rating"},
     "pl": {"ranking"},
     "el": set(),
 }

@@ -214,7 +214,8 @@ def test_ro_5_3_the_desk_stores_exactly_what_was_written_with_hints_and_the_miss
     assert "Lipsesc: 2 din 3" in missing and ">2<" in missing and ">3<" in missing and ">1<" not in missing
     # the same table again: refused unless re-entered on purpose; the first entry stays in the journal
     r = type_slip(desk, gid, 1, table="1", position1="H7", word1="AL", score1="4")
-    assert r.status_code == 422 and "already stored" in r.text and "replace" in r.text
+    assert r.status_code == 422 and "este deja păstrat" in r.text and "bifați „Înlocuiește”" in r.text, r.text
+    assert "already stored" not in r.text and "--replace" not in r.text  # the page's way, in Romanian
     r = type_slip(desk, gid, 1, table="1", position1="H7", word1="AL", score1="4", total="4", replace="1")
     assert r.status_code == 303
     assert len(site.events(gid, "slip")) == 2
@@ -482,7 +483,7 @@ def test_hostile_names_and_fields_are_escaped_or_refused(site, arbiter):
     token = csrf(arbiter.get(f"/games/{gid}/slips").text)
     r = arbiter.post(f"/games/{gid}/slips", content=b"csrf=" + token.encode() + b"&collected=1&table=2&word1=%FF%FE",
                      headers={"Content-Type": "application/x-www-form-urlencoded"})
-    assert r.status_code == 400 and "not valid text" in r.text
+    assert r.status_code == 400 and "nu este text valid (UTF-8)" in r.text  # said in the game's language
     assert len(site.events(gid, "slip")) == 1
 
 
@@ -567,4 +568,3 @@ def test_RO_5_5_f_a_remote_player_is_told_his_invalid_placement_during_the_next_
     ana = site.client()
     form(ana, f"/games/{gid}/join", {"code": site.code(gid, "Ana")}, f"/games/{gid}/play")
     assert "CALX" not in ana.get(f"/games/{gid}/play").text  # each player his own notices only
-

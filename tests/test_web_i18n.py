@@ -14,7 +14,7 @@ from arbitru.lexicons.synthetic import load_lexicon
 from arbitru.web.i18n import LANGUAGES
 from messages_support import VALUES, catalog, library_messages
 from web_anticipation_support import route_messages, template_messages
-from web_support import login, make_game, make_site, post
+from web_support import join, login, make_game, make_site, post
 
 RULES = {"ro": "romanian", "el": "greek", "es": "fise", "pl": "fise", "fr": "fise", "en": "fise"}
 
@@ -153,14 +153,19 @@ def test_a_bad_players_csv_is_refused_in_the_pages_language(tmp_path):
     assert "appears twice" not in r.text
 
 
+def hand_racks_game_in_spanish(site) -> str:
+    """A FISE game in Spanish whose racks the arbiter types (drawn in the hall)."""
+    lex = load_lexicon("synthetic:2000", "es")
+    settings = Settings(ruleset("fise", moves=3, seconds=120), "es", "synthetic:2000", seed="3", racks="hand")
+    with Journal(site.db, actor="arbiter") as j:
+        return Session.create(j, settings, lex, [Player("1", "Ana"), Player("2", "Bo")]).id
+
+
 def test_a_hand_rack_and_a_master_move_the_arbiter_types_are_refused_in_the_pages_language(tmp_path):
     """The finding "English errors on non-English pages": a hand-drawn rack the bag cannot give (``RackError``) and
     a master move whose position cannot be read were English on a Spanish console."""
     site = make_site(tmp_path)
-    lex = load_lexicon("synthetic:2000", "es")
-    settings = Settings(ruleset("fise", moves=3, seconds=120), "es", "synthetic:2000", seed="3", racks="hand")
-    with Journal(site.db, actor="arbiter") as j:
-        gid = Session.create(j, settings, lex, [Player("1", "Ana"), Player("2", "Bo")]).id
+    gid = hand_racks_game_in_spanish(site)
     c = site.client()
     login(c)
     page = f"/games/{gid}"
@@ -173,3 +178,116 @@ def test_a_hand_rack_and_a_master_move_the_arbiter_types_are_refused_in_the_page
     r = post(c, f"{page}/close", {"move_text": "Z8 CASA"}, page)
     assert r.status_code == 422 and "no se puede leer la jugada maestra" in r.text, r.text
     assert "fila desconocida &#39;Z&#39;" in r.text and "cannot read" not in r.text and "unknown row" not in r.text
+
+
+def english_left(text: str, *phrases: str) -> list[str]:
+    """The English phrases still in a page."""
+    return [p for p in phrases if p in text]
+
+
+def test_a_letter_not_in_the_tile_set_is_refused_beside_the_tiles_in_the_pages_language(tmp_path):
+    """The finding "English errors on non-English pages": a hand rack holding a character that is no letter of the
+    tile set (``TileError``) was English on a Spanish console, the tile set named in English."""
+    site = make_site(tmp_path)
+    gid = hand_racks_game_in_spanish(site)
+    c = site.client()
+    login(c)
+    page = f"/games/{gid}"
+    r = post(c, f"{page}/draw", {"new": "0", "tiles": "ABCDEF1"}, page)
+    assert r.status_code == 422, r.text
+    beside = re.search(r'id="tiles-error">([^<]*)<', r.text)
+    assert beside and "no es una letra del juego de fichas (español)" in beside.group(1), r.text
+    assert not english_left(r.text, "is not a letter", "tile set", "Spanish")
+    assert not site.events(gid, "draw")
+
+
+def test_an_unknown_game_is_refused_in_the_pages_language_without_the_journals_file(tmp_path):
+    """The finding "English errors on non-English pages": a game id that names no game answered "no game 'x' in
+    /path/of/the/journal.db" on every page (the server's file named to anyone); the page, the phone's page and the
+    results say it in the language asked for; the JSON API in English, without the file either."""
+    site = make_site(tmp_path)
+    c = site.client()
+    login(c)
+    for url, said in (("/games/nope?lang=ro", "nicio partidă &#39;nope&#39;"),
+                      ("/games/nope/play?lang=es", "no hay ninguna partida &#39;nope&#39;"),
+                      ("/games/nope/results?lang=es", "no hay ninguna partida &#39;nope&#39;")):
+        r = c.get(url)
+        assert r.status_code == 404 and said in r.text, (url, r.text)
+        assert not english_left(r.text, "no game", "no such game", site.db), url
+    r = c.get("/api/games/nope")
+    assert r.status_code == 404 and r.json() == {"error": "no game 'nope'"}
+
+
+def test_the_creation_forms_lists_are_in_the_pages_language(tmp_path):
+    """The finding "English words on non-English pages": the game and tournament creation forms listed their rule
+    sets, variants, blanks and general tables by their English codes (greek, romanian, classic, mean-percentage);
+    each is said in the page's language now, the value sent unchanged."""
+    site = make_site(tmp_path)
+    c = site.client()
+    login(c)
+    new = c.get("/games/new?lang=es").text
+    assert '<option value="greek">griego</option>' in new and '<option value="romanian">rumano</option>' in new
+    assert '<option value="ro">Română</option>' in new
+    assert not re.search(r">(greek|romanian|ro|es)</option>", new)
+    anticipation = c.get("/anticipation/new").text  # the anticipation pages are Romanian (RO-3.1)
+    assert '<option value="classic">clasic (RO-5)</option>' in anticipation
+    assert '<option value="neither">niciuna</option>' in anticipation
+    assert not re.search(r">(classic|blind|neither|vowel|consonant)\b", anticipation)
+    tournaments = c.get("/tournaments?lang=ro").text
+    assert '<option value="mean-percentage">procentajul mediu</option>' in tournaments
+    assert '<option value="ro-anticipation">anticipație românească</option>' in tournaments
+    assert not re.search(r">(mean-percentage|mean-place|greek|ro-anticipation)</option>", tournaments)
+    r = post(c, "/games/new?lang=es", {"players": "1,Ana\n2,Bo", "lexicon": "synthetic:100", "rules": "greek",
+                                       "lang": "es"}, "/games/new?lang=es")
+    assert r.status_code == 303  # the value a list sends is its code, as before
+
+
+FILE = "fișierul de jucători: "
+
+
+@pytest.mark.parametrize(("csv", "said", "english"), [
+    ("licencia,club\nL1,Arad\n", FILE + "rândul 1: nicio coloană pentru numele jucătorului", "no column for"),
+    ("licence,name,licence\nL1,Ana,L2\n", FILE + "rândul 1: coloana &#39;licence&#39; apare de două ori",
+     "given twice"),
+    ("licence,name,birth year\nL1,Ana,19x0\n", FILE + "rândul 2: anul nașterii &#39;19x0&#39; nu este un număr",
+     "birth year"),
+    ("licence,name,rating\nL1,Ana,much\n", FILE + "rândul 2: ratingul &#39;much&#39; nu este un număr",
+     "is not a number"),
+    ("licence,name\nL1,Ana\nL1,Bo\n", "apare de două ori (rândurile 2 și 3): nu s-a înregistrat nimic",
+     "nothing registered"),
+    ("licence,name\nL9,\n", "rândul 2: un jucător are nevoie de un nume", "needs a name"),
+    ("licence,name\nL5,Ana Pop\n", "este deja a lui A1 Ana Pop: nu s-a înregistrat nimic", "already"),
+])
+def test_a_bad_registry_csv_is_refused_beside_the_import_in_the_pages_language(tmp_path, csv, said, english):
+    """The finding "English errors on non-English pages": the registry's CSV import (a header without a name, a
+    column twice, a bad year or rating, a licence twice or registered already, a player without a name) was refused
+    in English on a Romanian season's page; nothing is registered from a refused file."""
+    from arbitru.season import csvfile, registry, tournament
+    from arbitru.season.tournament import Event
+
+    site = make_site(tmp_path)
+    with Journal(site.db, actor="arbiter") as j:  # a Romanian season: its pages are in Romanian
+        tournament.create(j, Event("Cupa", "2026-05-01", rules="romanian", format="duplicate"), "t1")
+        csvfile.import_players(j, "licence,name\nL5,Ana Pop\n")
+    c = site.client()
+    login(c)
+    r = post(c, "/registry/import", {"csv": csv}, "/registry")
+    assert r.status_code == 422 and '<html lang="ro">' in r.text, r.text
+    beside = re.search(r'id="import-error">([^<]*)<', r.text)
+    assert beside and said in beside.group(1), beside
+    assert not english_left(beside.group(1), english, "line", "players file", "column")
+    with Journal(site.db) as j:
+        assert [r.id for r in registry.load(j).active()] == ["A1"]
+
+
+def test_a_phones_empty_slip_is_refused_beside_the_slip_in_the_games_language(tmp_path):
+    """The finding "English errors on non-English pages": the phone's slip refusals were plain English strings."""
+    site = make_site(tmp_path)
+    gid = game_in(site, "es")
+    phone = site.client()
+    join(phone, site, gid, "1")
+    page = f"/games/{gid}/play"
+    r = post(phone, f"/games/{gid}/slip", {"position": "", "word": ""}, page)
+    beside = re.search(r'id="slip-error">([^<]*)<', r.text)
+    assert r.status_code == 422 and beside and beside.group(1) == "escriba la posición y la palabra", r.text
+    assert not site.events(gid, "slip")

@@ -53,4 +53,8 @@ class JournalError(ArbitruError):
 
 
 class GameNotFound(JournalError):
-    """No game of that id in the journal (a 404 on the web)."""
+    """No game of that id in the journal (a 404 on the web); ``game``: the id asked for."""
+
+    def __init__(self, message: str, game: str = "") -> None:
+        super().__init__(message)
+        self.game = game

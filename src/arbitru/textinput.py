@@ -156,8 +156,8 @@ def check_digits(text: str, what: str) -> str:
     number looks right to the eye and means nothing to the program. Letters and signs may stay."""
     odd = [c for c in text if c.isnumeric() and c not in "0123456789"]
     if odd:
-        raise InputError(f"{what} {text!r}: write numbers with the digits 0-9 (not {odd[0]!r})",
-                         field=what, reason=REASONS[4])
+        raise InputError(Text("%(what)s %(text)s: write numbers with the digits 0-9 (not %(odd)s)", what=what,
+                              text=repr(text), odd=repr(odd[0])), field=what, reason=REASONS[4])
     return text
 
 
@@ -211,16 +211,17 @@ def check_text(text: str, what: str, field: str | None = None) -> str:
     NUL anywhere (PostgreSQL cannot store it)."""
     name = field or what
     if undecodable(text):
-        raise InputError(f"{what}: {text.encode('utf-8', 'backslashreplace').decode('ascii', 'replace')!r} "
-                         "holds bytes that are not UTF-8", field=name, reason=REASONS[2])
+        shown = repr(text.encode("utf-8", "backslashreplace").decode("ascii", "replace"))
+        raise InputError(Text("%(what)s: %(text)s holds bytes that are not UTF-8", what=what, text=shown), field=name,
+                         reason=REASONS[2])
     limit = LIMITS.get(name, DEFAULT_LIMIT)
     if len(text) > limit:
-        raise InputError(f"{what}: {len(text)} characters, at most {limit}", field=name, reason=REASONS[0],
-                         n=limit)
+        raise InputError(Text("%(what)s: %(n)s characters, at most %(limit)s", what=what, n=len(text), limit=limit),
+                         field=name, reason=REASONS[0], n=limit)
     control = _CONTROL_MULTILINE if name in MULTILINE else _CONTROL if name in LIMITS else None
     if (control.search(text) if control else "\x00" in text):
-        raise InputError(f"{what} {one_line(text)[:60]!r}: control characters (a line end, a NUL) are not allowed",
-                         field=name, reason=REASONS[1])
+        raise InputError(Text("%(what)s %(text)s: control characters (a line end, a NUL) are not allowed", what=what,
+                              text=repr(one_line(text)[:60])), field=name, reason=REASONS[1])
     return text
 
 
@@ -296,7 +297,8 @@ def csv_rows(text: str, what: str, *, delimiter: str = ",") -> list[tuple[int, l
             rows.append((last + 1, cells))
             last = reader.line_num
     except csv.Error as e:
-        raise InputError(f"{what}: line {reader.line_num}: {e}") from None
+        raise InputError(Text("%(what)s: line %(line)s: %(why)s", what=what, line=reader.line_num,
+                              why=str(e))) from None
     return rows
 
 

@@ -25,10 +25,13 @@ from functools import cache
 from importlib import resources
 
 from arbitru.errors import TileError
+from arbitru.messages import Text
 
 BLANK = 0
 BLANK_BIT = 0x80
 LANGUAGES = ("ro", "es", "pl", "el", "en", "fr")
+#: the refusal of a language with no tile set (a form's too)
+UNKNOWN_LANGUAGE = "unknown language %(lang)s; known: %(known)s"
 
 
 def is_blank(tile: int) -> bool:
@@ -110,6 +113,11 @@ class Alphabet:
     def __repr__(self) -> str:
         return f"alphabet({self.lang!r})"
 
+    @property
+    def title(self) -> Text:
+        """The tile set's name (its file's ``name``) as a message, said in a page's language (:data:`NAMES`)."""
+        return NAMES.get(self.name, Text(self.name))
+
     # --- letters -------------------------------------------------------------------------------------------
 
     def code(self, label: str) -> int:
@@ -117,7 +125,8 @@ class Alphabet:
         try:
             return self._code[label]
         except KeyError:
-            raise TileError(f"{label!r} is not a letter of the {self.name} tile set") from None
+            raise TileError(Text("%(letter)s is not a letter of the %(set)s tile set", letter=repr(label),
+                                  set=self.title)) from None
 
     def label(self, tile: int) -> str:
         """A tile's letter label; a placed blank is shown in lower case."""
@@ -206,7 +215,8 @@ class Alphabet:
         for ch in text:
             folded = self._fold_char(ch)
             if folded is None:
-                raise TileError(f"{ch!r} in {text!r} is not a letter of the {self.name} tile set")
+                raise TileError(Text("%(letter)s in %(text)s is not a letter of the %(set)s tile set", letter=repr(ch),
+                                      text=repr(text), set=self.title))
             letters.extend(folded)
             lower.extend([ch == ch.lower() and ch != ch.upper()] * len(folded))
         tiles: list[int] = []
@@ -221,7 +231,8 @@ class Alphabet:
                     i += width
                     break
             else:
-                raise TileError(f"{letters[i]!r} in {text!r} is not a letter of the {self.name} tile set")
+                raise TileError(Text("%(letter)s in %(text)s is not a letter of the %(set)s tile set",
+                                      letter=repr(letters[i]), text=repr(text), set=self.title))
         return tiles
 
     def format(self, tiles: Iterable[int]) -> str:
@@ -246,9 +257,14 @@ class Alphabet:
         for t in tiles:
             if not self.has_tiles(t):
                 label = self.label(t)
-                raise TileError(f"{label} has no tile in the {self.name} set: only a blank can stand for it")
+                raise TileError(Text("%(letter)s has no tile in the %(set)s set: only a blank can stand for it",
+                                      letter=label, set=self.title))
         tiles.extend([BLANK] * text.count("?"))
         return Rack(self, tiles)
+
+
+#: the tile sets' names as messages (a rule set of the same name shows them too)
+NAMES = {name: Text(name) for name in ("Romanian", "Spanish", "Polish", "Greek", "French", "English")}
 
 
 @cache
@@ -258,7 +274,7 @@ def alphabet(lang: str) -> Alphabet:
     :raises TileError: for an unknown language.
     """
     if lang not in LANGUAGES:
-        raise TileError(f"unknown language {lang!r}; known: {', '.join(LANGUAGES)}")
+        raise TileError(Text(UNKNOWN_LANGUAGE, lang=repr(lang), known=", ".join(LANGUAGES)))
     text = resources.files("arbitru.engine").joinpath(f"alphabets/{lang}.txt").read_text("utf-8")
     return Alphabet(text)
 
@@ -309,7 +325,8 @@ class Rack:
         for t in placed:
             key = BLANK if is_blank(t) else t
             if left.counts[key] == 0:
-                raise TileError(f"{self.alphabet.label(key)} is not on the rack {self}")
+                raise TileError(Text("%(tile)s is not on the rack %(rack)s", tile=self.alphabet.label(key),
+                                     rack=str(self)))
             left.counts[key] -= 1
         return left
 
@@ -348,7 +365,7 @@ class Bag:
             try:
                 self.tiles.remove(t)
             except ValueError:
-                raise TileError(f"{self.alphabet.label(t)} is not left in the bag") from None
+                raise TileError(Text("%(tile)s is not left in the bag", tile=self.alphabet.label(t))) from None
 
     def put_back(self, tiles: Iterable[int]) -> None:
         self.tiles.extend(tiles)

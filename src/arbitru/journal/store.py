@@ -586,7 +586,7 @@ class Journal:
             return known
         row = self._game_row(game_id)
         if row is None:
-            raise GameNotFound(f"no game {game_id!r} in {self.path}")
+            raise GameNotFound(f"no game {game_id!r} in {self.path}", game_id)
         info = _game_info(row)
         if not self.disposable:
             self._infos[game_id] = info

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 
 from arbitru.formats.spreadsheet import writer
 from arbitru.journal.store import Journal
+from arbitru.messages import Text
 from arbitru.season.registry import Entry, Registry, RegistryError, rate, register
 from arbitru.textinput import InputError, ascii_number, csv_rows, duplicate_columns
 
@@ -33,6 +34,9 @@ ALIASES: dict[str, str] = {
     "categorie": "categories", "series": "categories", "serie": "categories", "rating": "rating",
     "elo": "rating", "elod": "rating", "arbitru id": "id",
 }
+#: what a refusal names: the file imported
+PLAYERS_FILE = Text("players file")
+RATING_LIST = Text("rating list")
 #: the columns written by :func:`write_players`
 EXPORT_COLUMNS = ("arbitru id", "licence", "federation", "name", "club", "birth year", "categories")
 
@@ -58,7 +62,7 @@ def _columns(header: list[str], mapping: Mapping[str, str], rating_system: str) 
 
 
 def read_players(
-    text: str, *, mapping: Mapping[str, str] | None = None, rating_system: str = "elod", what: str = "players file"
+    text: str, *, mapping: Mapping[str, str] | None = None, rating_system: str = "elod", what: str = PLAYERS_FILE
 ) -> list[tuple[int, Entry]]:
     """(line, entry) for every player of a CSV file; nothing is stored.
 
@@ -66,17 +70,18 @@ def read_players(
     """
     rows = [(n, cells) for n, cells in csv_rows(text, what) if any(c.strip() for c in cells)]
     if not rows:
-        raise RegistryError(f"{what}: empty")
+        raise RegistryError(Text("%(what)s: empty", what=what))
     header_line, header = rows[0]
     twice = duplicate_columns([_key(h) for h in header])
     if twice:
-        raise RegistryError(f"{what}: line {header_line}: the column {twice[0]!r} is given twice")
+        raise RegistryError(Text("%(what)s: line %(line)s: the column %(column)s is given twice", what=what,
+                                 line=header_line, column=repr(twice[0])))
     columns = _columns(header, mapping or {}, rating_system)
     if "name" not in columns.values():
-        raise RegistryError(
-            f"{what}: line {header_line}: no column for the player's name (columns: {', '.join(header)}); "
-            "map one, e.g. --map 'Nume=name'"
-        )
+        raise RegistryError(Text(
+            "%(what)s: line %(line)s: no column for the player's name (columns: %(columns)s); call one %(name)s "
+            "(or map one, e.g. %(example)s)", what=what, line=header_line, columns=", ".join(header), name="'name'",
+            example="--map 'Nume=name'"))
     out = []
     for line, cells in rows[1:]:
         values: dict[str, str] = {}
@@ -85,11 +90,13 @@ def read_players(
         year = values.get("birth_year", "")
         birth = ascii_number(year) if year else None
         if year and birth is None:
-            raise RegistryError(f"{what}: line {line}: birth year {year!r} is not a number")
+            raise RegistryError(Text("%(what)s: line %(line)s: birth year %(year)s is not a number", what=what,
+                                     line=line, year=repr(year)))
         ratings = {}
         for field, value in values.items():
             if field.startswith("rating:") and value:
-                ratings[field.split(":", 1)[1]] = _number(value, f"{what}: line {line}: rating")
+                ratings[field.split(":", 1)[1]] = _number(value, Text("%(what)s: line %(line)s: rating", what=what,
+                                                                         line=line))
         out.append((line, Entry(
             name=values.get("name", ""),
             licence=values.get("licence", ""),
@@ -107,7 +114,7 @@ def _number(text: str, what: str) -> float:
     whole, _, frac = cleaned.lstrip("-").partition(".")
     digits = re.fullmatch(r"[0-9]+", whole) is not None and (not frac or re.fullmatch(r"[0-9]+", frac) is not None)
     if not digits or len(whole) > 6:
-        raise RegistryError(f"{what} {text!r} is not a number")
+        raise RegistryError(Text("%(what)s %(text)s is not a number", what=what, text=repr(text)))
     return float(cleaned)
 
 
@@ -120,7 +127,7 @@ def import_players(journal: Journal, text: str, **options: str | Mapping[str, st
     try:
         return register(journal, [e for _, e in entries], lines=[n for n, _ in entries])
     except InputError as e:
-        raise RegistryError(f"players file: {e}: nothing registered") from None
+        raise RegistryError(Text("%(what)s: %(why)s: nothing registered", what=PLAYERS_FILE, why=str(e))) from None
 
 
 def write_players(registry: Registry) -> str:
@@ -149,7 +156,7 @@ def import_rating_list(
     player with that licence in ``federation``. Lines for players not in the registry are registered when
     ``register_unknown`` is set, else refused with their lines. Returns (rated ids, newly registered ids).
     """
-    entries = read_players(text, rating_system=system, what="rating list")
+    entries = read_players(text, rating_system=system, what=RATING_LIST)
     missing = [n for n, e in entries if system not in e.ratings]
     if missing:
         raise RegistryError(f"rating list: line {missing[0]}: no rating")

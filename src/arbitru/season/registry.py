@@ -234,21 +234,26 @@ def check_entry(entry: Entry, what: str = "player") -> dict[str, Any]:
     """
     name = " ".join(entry.name.split())
     if not name:
-        raise RegistryError(f"{what}: a player needs a name")
+        raise RegistryError(Text("%(what)s: a player needs a name", what=what))
     fields: dict[str, Any] = {
-        "name": check_text(name, f"{what}: name", "name"),
-        "licence": check_digits(check_text(entry.licence.strip(), f"{what}: licence", "number"), f"{what}: licence"),
-        "federation": check_text(entry.federation.strip(), f"{what}: federation", "club"),
-        "club": check_text(entry.club.strip(), f"{what}: club", "club"),
+        "name": check_text(name, Text("%(what)s: name", what=what), "name"),
+        "licence": check_digits(check_text(entry.licence.strip(), Text("%(what)s: licence", what=what), "number"),
+                                Text("%(what)s: licence", what=what)),
+        "federation": check_text(entry.federation.strip(), Text("%(what)s: federation", what=what), "club"),
+        "club": check_text(entry.club.strip(), Text("%(what)s: club", what=what), "club"),
         "birth_year": entry.birth_year,
-        "categories": [check_text(c.strip(), f"{what}: category", "club") for c in entry.categories if c.strip()],
-        "ratings": {check_text(k, f"{what}: rating system", "rating"): float(v) for k, v in entry.ratings.items()},
+        "categories": [check_text(c.strip(), Text("%(what)s: category", what=what), "club")
+                       for c in entry.categories if c.strip()],
+        "ratings": {check_text(k, Text("%(what)s: rating system", what=what), "rating"): float(v)
+                    for k, v in entry.ratings.items()},
     }
     if entry.birth_year is not None and not 1850 <= entry.birth_year <= 2200:
-        raise RegistryError(f"{what}: birth year {entry.birth_year} is not a year from 1850 to 2200")
+        raise RegistryError(Text("%(what)s: birth year %(year)s is not a year from 1850 to 2200", what=what,
+                                 year=entry.birth_year))
     for system, value in fields["ratings"].items():
         if not MIN_RATING <= value <= MAX_RATING or value != value:
-            raise RegistryError(f"{what}: rating {value} for {system!r} is out of range")
+            raise RegistryError(Text("%(what)s: rating %(value)s for %(system)s is out of range", what=what,
+                                     value=value, system=repr(system)))
     return fields
 
 
@@ -275,30 +280,33 @@ def register(journal: Journal, entries: Sequence[Entry], *, lines: Sequence[int]
         entries' lines in a file) or is already registered in its federation.
     """
     where = list(lines) if lines is not None else list(range(1, len(entries) + 1))
-    label = "line" if lines is not None else "player"
     one = lines is None and len(entries) == 1  # one player typed in: no number to name him by
-    checked = [check_entry(e, "player" if one else f"{label} {n}") for e, n in zip(entries, where, strict=True)]
+
+    def label(n: int) -> Text:
+        return Text("line %(n)s", n=n) if lines is not None else Text("player %(n)s", n=n)
+
+    checked = [check_entry(e, Text("player") if one else label(n)) for e, n in zip(entries, where, strict=True)]
     seen: dict[tuple[str, str], int] = {}
     for fields, n in zip(checked, where, strict=True):
         if not fields["licence"]:
             continue
         key = (fields["federation"], fields["licence"])
         if key in seen:
-            raise RegistryError(
-                f"licence {fields['licence']!r} of federation {fields['federation'] or '-'} is given twice "
-                f"({label}s {seen[key]} and {n}): nothing registered"
-            )
+            raise RegistryError(Text(
+                "licence %(licence)s of federation %(federation)s is given twice (%(where)s): nothing registered",
+                licence=repr(fields["licence"]), federation=fields["federation"] or "-",
+                where=Text("lines %(a)s and %(b)s" if lines is not None else "players %(a)s and %(b)s",
+                           a=seen[key], b=n)))
         seen[key] = n
     with journal.transaction(REGISTRY_ID):
         registry = _fresh(journal)
         for (federation, licence), n in seen.items():
             known = registry.by_licence(federation, licence)
             if known is not None:
-                where_given = "" if one else f"{label} {n}: "
-                raise RegistryError(
-                    f"{where_given}licence {licence!r} of federation {federation or '-'} is {known.id} "
-                    f"{known.name} already: nothing registered"
-                )
+                already = Text("licence %(licence)s of federation %(federation)s is %(id)s %(name)s already: "
+                               "nothing registered", licence=repr(licence), federation=federation or "-", id=known.id,
+                               name=known.name)
+                raise RegistryError(already if one else Text("%(where)s: %(why)s", where=label(n), why=already))
         first = len(registry.records) + 1
         ids = [f"A{first + i}" for i in range(len(checked))]
         if checked:

@@ -19,7 +19,7 @@ from starlette.responses import RedirectResponse, Response
 from arbitru.errors import ArbitruError, GameNotFound
 from arbitru.journal.store import Journal
 from arbitru.textinput import InputError
-from arbitru.web import auth, confirm
+from arbitru.web import auth, confirm, i18n
 from arbitru.web.forms import Refused, need, read_form, refused
 from arbitru.web.house import Endpoint, Web, game_language, web
 
@@ -72,7 +72,7 @@ def act(role: str, field: str, perform: Perform, page: Page, limits: dict[str, i
                                            game_language(w, gid))
         except (Refused, ArbitruError) as e:
             if isinstance(e, GameNotFound):
-                raise HTTPException(404, str(e)) from None
+                raise HTTPException(404, i18n.no_game(gid)) from None
             if doors and isinstance(e, InputError):
                 e = refused(e, field)
             where, text, status = (e.field, e.message, e.status) if isinstance(e, Refused) else (field, str(e), 422)

@@ -14,7 +14,7 @@ from typing import Any
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
-from arbitru.errors import JournalError
+from arbitru.errors import GameNotFound, JournalError
 from arbitru.formats.anticipation.announce import announced_tiles
 from arbitru.formats.anticipation.clock import Timer, timer_cues, timer_seconds
 from arbitru.formats.anticipation.draw import format_group, parse_group
@@ -39,6 +39,8 @@ _lock = threading.Lock()
 def open_game(j: Journal, gid: str) -> AnticipationGame:
     try:
         return AnticipationGame(j, gid)
+    except GameNotFound:
+        raise HTTPException(404, i18n.no_game(gid)) from None
     except JournalError as e:
         raise HTTPException(404, str(e)) from None
 

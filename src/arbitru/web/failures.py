@@ -54,7 +54,9 @@ async def library_error(request: Request, exc: Exception) -> Response:
         await run_in_threadpool(recheck)
     if isinstance(exc, sqlite3.Error):
         return await http_error(request, HTTPException(503, f"the journal cannot be read: {exc}"))
-    return await http_error(request, HTTPException(404 if unknown else 400, str(exc)))
+    if isinstance(exc, GameNotFound):
+        return await http_error(request, HTTPException(404, i18n.no_game(exc.game or str(gid))))
+    return await http_error(request, HTTPException(400, str(exc)))
 
 
 async def client_gone(request: Request, exc: Exception) -> Response:

@@ -44,19 +44,19 @@ async def read_form(request: Request, limits: dict[str, int] | None = None) -> d
     try:
         form = await request.form(max_files=0, max_fields=100, max_part_size=64 * 1024)
     except Exception as e:  # a malformed body is the sender's fault, said plainly
-        raise Refused("form", f"the form could not be read: {e}", 400) from None
+        raise Refused("form", Text("the form could not be read: %(why)s", why=str(e)), 400) from None
     fields: dict[str, str] = {}
     for key, value in form.multi_items():
         if not isinstance(value, str):
-            raise Refused(key, "no files here", 400)
+            raise Refused(key, Text("no files here"), 400)
         if "\ufffd" in value or "\x00" in value:
-            raise Refused(key, "this field is not valid text (UTF-8)", 400)
+            raise Refused(key, Text(REASONS[2]), 400)
         if len(value) > limits.get(key, MAX_FIELD):
-            raise Refused(key, f"too long: at most {limits.get(key, MAX_FIELD)} characters", 400)
+            raise Refused(key, Text(REASONS[0], n=limits.get(key, MAX_FIELD)), 400)
         fields[key] = value.strip()
     w = web(request)
     if not auth.check_csrf(w.secret, identity(request), fields.get("csrf", "")):
-        raise HTTPException(403, "the form's security token is missing or stale: reload the page and try again")
+        raise HTTPException(403, Text("the form's security token is missing or stale: reload the page and try again"))
     return fields
 
 
@@ -65,15 +65,21 @@ def need(request: Request, role: str) -> auth.Identity:
     me = identity(request)
     ok = me.can_run() if role == "arbiter" else me.can_enter_slips()
     if not ok:
-        raise HTTPException(403 if me.role != "public" else 401, f"this needs the {role}: log in")
+        who = Text("this needs the arbiter: log in") if role == "arbiter" else Text("this needs a desk: log in")
+        raise HTTPException(403 if me.role != "public" else 401, who)
     return me
+
+
+def not_yours(start: str) -> HTTPException:
+    """The refusal of another visitor's training game; ``start``: where to start one's own."""
+    return HTTPException(403, Text("this training game is someone else's: start your own on %(page)s", page=start))
 
 
 def own_player(request: Request, gid: str) -> auth.Identity:
     """The identity of a player signed in to game ``gid`` (with his code): only he sends his slips (403 else)."""
     me = identity(request)
     if me.role != "player" or me.game != gid:
-        raise HTTPException(403, "join this game with your code first")
+        raise HTTPException(403, Text("join this game with your code first"))
     return me
 
 

@@ -103,6 +103,7 @@ class Web:
             finalize=said_in_page_language,
         )
         self.templates.filters["said"] = said_each
+        self.templates.globals["option"] = i18n.option
 
     @contextmanager
     def journal(self, actor: str) -> Iterator[Journal]:
@@ -446,7 +447,7 @@ def by_format(pages: dict[formats.Format, Endpoint]) -> Endpoint:
             fmt = await run_in_threadpool(game_format, w, gid)
         page = pages.get(fmt) if fmt is not None else None
         if page is None:
-            raise HTTPException(404, "no such game")
+            raise HTTPException(404, i18n.no_game(gid))
         return await page(request)
 
     return endpoint
@@ -460,10 +461,10 @@ def live_part_by_format(parts: dict[formats.Format, LivePart]) -> LivePart:
         try:
             fmt = game_format(web(request), gid)
         except ArbitruError:
-            raise HTTPException(404, "no such game") from None
+            raise HTTPException(404, i18n.no_game(gid)) from None
         draw = parts.get(fmt) if fmt is not None else None
         if draw is None:
-            raise HTTPException(404, "no such game")
+            raise HTTPException(404, i18n.no_game(gid))
         return draw(request)
 
     return part

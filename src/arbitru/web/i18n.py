@@ -6,10 +6,28 @@ choose another (``?lang=``). English is the source language. The messages and ca
 
 from __future__ import annotations
 
+from arbitru.engine.tiles import NAMES
 from arbitru.messages import LANGUAGES, LOCALES, Gettext, Text, gettext_for, translations
 from arbitru.textinput import InputError
 
-__all__ = ["LANGUAGES", "LOCALES", "Gettext", "Text", "gettext_for", "keep", "pick", "refusal", "shown", "translations"]
+__all__ = ["LANGUAGES", "LOCALES", "Gettext", "Text", "gettext_for", "keep", "no_game", "option", "pick", "refusal",
+           "shown", "translations"]
+
+
+#: the words of the forms' lists (rule sets, variants, blanks in the draw conditions, general tables) as messages;
+#: a language is shown by its own name; any other value (FISE, a word list, a tournament) is a name, shown as it is
+OPTIONS: dict[str, str] = {
+    "fise": "FISE", "greek": NAMES["Greek"], "romanian": NAMES["Romanian"],
+    "ro-anticipation": Text("Romanian anticipation"), "classic": Text("classic"), "avocalic": Text("avocalic"),
+    "endurance": Text("endurance"), "total": Text("total"), "blind": Text("blind"), "neither": Text("neither"),
+    "vowel": Text("vowel"), "consonant": Text("consonant"), "mean-place": Text("mean place"),
+    "mean-percentage": Text("mean percentage"),
+} | LANGUAGES
+
+
+def option(value: str) -> str:
+    """A form list's value as the list shows it, in the page's language (:data:`OPTIONS`)."""
+    return OPTIONS.get(value, value)
 
 
 def pick(requested: str | None, default: str) -> str:
@@ -32,3 +50,8 @@ def refusal(e: InputError) -> Text:
     language (:data:`~arbitru.textinput.REASONS`); any other as its English text."""
     said = e.said()
     return said if isinstance(said, Text) else Text(said)
+
+
+def no_game(gid: str) -> Text:
+    """The refusal of a game id that names no game (the journal's own message names its file: not for a page)."""
+    return Text("no game %(game)s", game=repr(gid))

@@ -35,7 +35,8 @@ from arbitru.formats.duplicate.game import Game, GameError, Session
 from arbitru.formats.duplicate.slips import Slip, checked
 from arbitru.journal.store import Journal, NotAtOnce, check_actor
 from arbitru.textinput import InputError, check_text
-from arbitru.web import security
+from arbitru.web import i18n, security
+from arbitru.web.i18n import Text
 
 
 class Writers(Protocol):
@@ -136,7 +137,9 @@ class Intake:
                         self._one_by_one(j, game_id, batch)
                 except ArbitruError as e:
                     for req in batch:
-                        _decide(req, 404 if isinstance(e, GameNotFound) else 503, {"error": str(e), "stored": False})
+                        unknown = isinstance(e, GameNotFound)
+                        said = i18n.no_game(game_id) if unknown else str(e)
+                        _decide(req, 404 if unknown else 503, {"error": said, "stored": False})
                     return
         finally:
             for req in batch:
@@ -235,17 +238,19 @@ class Intake:
         except InputError as e:
             _decide(req, 422, {"error": str(e), "field": e.field, "stored": False})
         except Exception as e:
-            _decide(req, 503, {"error": f"this slip could not be stored ({e}): send it again", "stored": False})
+            _decide(req, 503, {"error": Text("this slip could not be stored (%(why)s): send it again", why=str(e)),
+                               "stored": False})
         s.reload()  # its events were rolled back: the state comes from the journal again
         return False
 
     def _one(self, j: Any, s: Session, req: SlipRequest) -> bool:
         number = req.player or self.web.player_for_code(s.game, req.code)
         if not number:
-            _decide(req, 401, {"error": "this code is not one of this game's players' codes"})
+            _decide(req, 401, {"error": Text("this code is not one of this game's players' codes")})
             return False
         if req.claimed is not None and req.claimed != number:
-            _decide(req, 403, {"error": f"this code is player {number}'s: a player sends only his own slip"})
+            mine = Text("this code is player %(n)s's: a player sends only his own slip", n=number)
+            _decide(req, 403, {"error": mine})
             return False
         first = s.game.slip_keys.get((number, req.key)) if req.key else None
         if first is not None:
@@ -260,7 +265,7 @@ class Intake:
             return False
         body = {"stored": True, "seq": seq, **slip.to_payload(), "received": j.recorded}
         if slip.late:
-            _decide(req, 409, {"error": "late: stored and flagged (FISE-6)", **body})
+            _decide(req, 409, {"error": Text("late: stored and flagged (FISE-6)"), **body})
         else:
             _decide(req, 201, body)
         return True
@@ -273,7 +278,7 @@ class Intake:
         body = {"stored": True, "seq": seq, **slip.to_payload(), "received": event.recorded}
         req.repeated = True
         if slip.late:
-            _decide(req, 409, {"error": "late: stored and flagged (FISE-6)", **body})
+            _decide(req, 409, {"error": Text("late: stored and flagged (FISE-6)"), **body})
         else:
             _decide(req, 201, body)
 

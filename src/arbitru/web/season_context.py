@@ -14,6 +14,7 @@ from arbitru.season import registry, tournament
 from arbitru.season.tournament import Tournament
 from arbitru.web import i18n
 from arbitru.web.house import Web
+from arbitru.web.i18n import Text
 
 
 def season_language(request: Request, j: Any) -> str:
@@ -33,7 +34,7 @@ def tournament_of(j: Any, tid: str) -> Tournament:
     try:
         return tournament.replay(j, tid)
     except ArbitruError:
-        raise HTTPException(404, f"no tournament {tid!r}") from None
+        raise HTTPException(404, Text("no tournament %(id)s", id=repr(tid))) from None
 
 
 def tournament_game_form(w: Web, request: Request, tid: str, game_format: formats.Format) -> dict[str, Any]:
@@ -43,7 +44,7 @@ def tournament_game_form(w: Web, request: Request, tid: str, game_format: format
     with w.journal("") as j:
         t = tournament_of(j, tid)
         if formats.by_name(t.event.format) is not game_format:
-            raise HTTPException(400, f"{t.event.name} holds {t.event.format} games")
+            raise HTTPException(400, Text("%(name)s holds %(format)s games", name=t.event.name, format=t.event.format))
         reg = registry.load(j)
         number = len(t.games) + 1
         players = [(e.entry, reg.name(e.player)) for e in t.players_of(number)]

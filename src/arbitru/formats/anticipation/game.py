@@ -426,11 +426,10 @@ class AnticipationGame:
                 key = (s.player, s.turn)
                 if s.turn is not None and key in stored:
                     line = s.rows[0].line if s.rows else "?"
-                    raise SlipFileError(
-                        f"line {line}: a slip of {s.player} for turn {s.turn} is already stored "
-                        f"(event #{stored[key]});"
-                        " use --replace to re-enter it"
-                    )
+                    raise SlipFileError(Text(
+                        "line %(line)s: a slip of %(player)s for turn %(turn)s is already stored (event #%(seq)s); "
+                        "%(how)s", line=line, player=s.player, turn=s.turn, seq=stored[key],
+                        how=Text("use %(option)s to re-enter it", option="--replace")))
         for s in slips:
             for row in s.rows:
                 check_row(row)

@@ -829,7 +829,7 @@ class Session:
         """
         g = self.game
         if not 1 <= slip.move <= g.move:
-            raise GameError(f"move {slip.move} is not open")
+            raise GameError(Text("move %(move)s is not open", move=slip.move))
         state = g.moves[slip.move - 1]
         late = slip.late or state.master is not None or g.clock_for(slip.move).over(now)
         slot = (slip.move, slip.player.strip())

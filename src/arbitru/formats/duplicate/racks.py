@@ -201,7 +201,8 @@ def apply(bag: Bag, rack: list[int], draw: Draw) -> None:
     current = Counter(rack)
     for t in (*draw.returned, *draw.kept, *draw.fixed):
         if not current[t]:
-            raise TileError(f"{bag.alphabet.label(t)} is not on the rack {labels(bag.alphabet, rack)}")
+            raise TileError(Text("%(tile)s is not on the rack %(rack)s", tile=bag.alphabet.label(t),
+                                  rack=labels(bag.alphabet, rack)))
         current[t] -= 1
     if any(current.values()):
         raise TileError(f"draw {draw.move}.{draw.attempt} leaves rack tiles unaccounted for")

@@ -411,7 +411,10 @@ def do_desk_slip(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
     try:
         game.enter_slips([slip], replace=f.get("replace") == "1")
     except ArbitruError as e:
-        raise Refused("table", str(e).replace("use --replace", "tick 'replace'")) from None
+        said = str(e)
+        if isinstance(said, Text) and "how" in said.values:  # the page's way to re-enter a slip, not the CLI's
+            said = Text(said.message, **(said.values | {"how": Text("tick 'replace' to re-enter it")}))
+        raise Refused("table", said) from None
     hints = slip_hints(slip, slip.turn)
     if hints:
         return Text("slip of %(player)s, turn %(turn)s stored — check: %(hints)s", player=slip.player,
@@ -520,7 +523,7 @@ async def board_page(request: Request) -> Response:
             game = open_game(j, gid)
             state = replayed(w, j, game)
         if player not in state.results:
-            raise HTTPException(404, f"no player {player!r} in this game")
+            raise HTTPException(404, Text("no player %(player)s in this game", player=repr(player)))
         own = me.role == "player" and me.game == gid and me.player == player
         if not ((me.can_enter_slips() or own) and state.results_shown(staff=me.can_enter_slips())):
             raise HTTPException(403 if me.role != "public" else 401, "a player's board is his and the arbiter's")
@@ -560,9 +563,9 @@ async def sheet(request: Request) -> Response:
             game = open_game(j, gid)
             state = replayed(w, j, game)
         if player not in state.results:
-            raise HTTPException(404, f"no player {player!r} in this game")
+            raise HTTPException(404, Text("no player %(player)s in this game", player=repr(player)))
         if not state.results_shown(staff=me.can_enter_slips()):
-            raise HTTPException(403, "results are not published yet (RO-5.5.j)")
+            raise HTTPException(403, Text("results are not published yet (RO-5.5.j)"))
         return forms.printable(f"Rezultate {player}", forms.results_page(state, state.results[player]))
 
     return HTMLResponse(await run_in_threadpool(load))
@@ -580,7 +583,7 @@ async def form_page(request: Request) -> Response:
         request.path_params["what"] = what.removesuffix(".pdf") + ".html"
         page = await form_page(request)
         if not isinstance(page, HTMLResponse):
-            raise HTTPException(404, f"no form {what!r}")
+            raise HTTPException(404, Text("no form %(what)s", what=repr(what)))
         pdf = await run_in_threadpool(pdf_of, bytes(page.body).decode("utf-8"))
         return Response(pdf, media_type="application/pdf",
                         headers={"Content-Disposition": f'attachment; filename="{gid}-{what}"'})
@@ -592,7 +595,7 @@ async def form_page(request: Request) -> Response:
             if what in ("ranking.html", "ranking.csv", "results.html"):
                 state = replayed(w, j, game)
                 if not state.results_shown(staff=me.can_enter_slips()):
-                    raise HTTPException(403, "results are not published yet (RO-5.5.j)")
+                    raise HTTPException(403, Text("results are not published yet (RO-5.5.j)"))
                 if what == "ranking.csv":
                     return Response(forms.ranking_csv(state), media_type="text/csv; charset=utf-8")
                 if what == "results.html":
@@ -607,7 +610,7 @@ async def form_page(request: Request) -> Response:
             groups = lt.groups if lt.recap else None
             body = "\n".join(forms.annotation_page(lt.names.get(p, p), lt.seating.get(p), groups) for p in players)
             return HTMLResponse(forms.printable("Formular de adnotare", body or forms.annotation_page()))
-        raise HTTPException(404, f"no form {what!r}")
+        raise HTTPException(404, Text("no form %(what)s", what=repr(what)))
 
     return await run_in_threadpool(load)
 
@@ -622,7 +625,7 @@ def results_sheets_pdf(request: Request, w: Web, me: auth.Identity, gid: str) ->
         lt = light(j, game)
         seq = j.last_seq(gid)
     if not lt.results_shown(staff=me.can_enter_slips()):
-        raise HTTPException(403, "results are not published yet (RO-5.5.j)")
+        raise HTTPException(403, Text("results are not published yet (RO-5.5.j)"))
 
     def parts() -> list[str]:
         with w.journal("") as j:

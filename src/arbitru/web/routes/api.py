@@ -22,7 +22,7 @@ from arbitru.formats import ANTICIPATION
 from arbitru.formats.anticipation.variants import TURNS
 from arbitru.formats.duplicate.game import Session
 from arbitru.textinput import LIMITS, MAX_INT, InputError, check_whole
-from arbitru.web import auth, security, views
+from arbitru.web import auth, i18n, security, views
 from arbitru.web.anticipation_pages import clock_view, grid_rows, hand_in, light, open_game
 from arbitru.web.house import client, web
 from arbitru.web.intake import SlipRequest, at_the_door
@@ -88,7 +88,7 @@ async def game_state(request: Request) -> Response:
     try:
         return JSONResponse(await run_in_threadpool(load))
     except GameNotFound as e:  # any other failure: library_error checks the game (a damaged one answers 503)
-        return _error(404, str(e))
+        return _error(404, i18n.no_game(e.game))
 
 
 def slip_request(data: dict[str, Any], code: str, key: str) -> SlipRequest:

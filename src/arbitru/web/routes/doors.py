@@ -13,7 +13,7 @@ from starlette.responses import FileResponse, RedirectResponse, Response, Stream
 
 from arbitru.errors import ArbitruError, JournalError
 from arbitru.formats import DUPLICATE
-from arbitru.web import assets, auth, security
+from arbitru.web import assets, auth, i18n, security
 from arbitru.web.forms import Refused, need, read_form
 from arbitru.web.house import Endpoint, LivePart, client, identity, login_as, web
 
@@ -125,7 +125,7 @@ def events(pushed: Mapping[str, LivePart]) -> Endpoint:
                 return True
 
         if not await run_in_threadpool(exists):
-            raise HTTPException(404, f"no game {gid!r}")
+            raise HTTPException(404, i18n.no_game(gid))
         player = me.player if me.role == "player" and me.game == gid else ""
         page = pushed.get(request.query_params.get("push", ""))
 

@@ -54,6 +54,7 @@ from arbitru.web.forms import (
     whole,
 )
 from arbitru.web.house import Endpoint, Web, base_url, identity, web
+from arbitru.web.i18n import Text
 from arbitru.web.intake import SlipRequest, at_the_door
 from arbitru.web.pdf import pdf_of
 from arbitru.web.season_context import tournament_game_form
@@ -72,22 +73,23 @@ def read_players(text: str) -> list[Player]:
 def settings_from(f: dict[str, str]) -> tuple[Settings, list[Player]]:
     rules_name = f.get("rules") or "fise"
     if rules_name not in RULESETS:
-        raise Refused("rules", f"unknown rule set {rules_name!r}")
+        raise Refused("rules", Text("unknown rule set %(name)s; known: %(known)s", name=repr(rules_name[:20]),
+                                      known=", ".join(sorted(RULESETS))))
     lang = f.get("lang") or LANG_BY_RULES[rules_name]
     bonus = f.get("bonus") or None
     if bonus is not None and bonus not in BONUS_MODES:
-        raise Refused("bonus", f"bonus mode: one of {', '.join(BONUS_MODES)}")
+        raise Refused("bonus", Text("bonus mode: one of %(names)s", names=", ".join(BONUS_MODES)))
     try:
         rs = ruleset(rules_name, moves=whole(f, "moves"), seconds=whole(f, "seconds"), bonus_mode=bonus)
     except ArbitruError as e:
         raise Refused("rules", str(e)) from None
     source = f.get("racks") or "seed"
     if source not in SOURCES or source == "prepared":
-        raise Refused("racks", "racks: from the seed or drawn by hand in the hall")
+        raise Refused("racks", Text("racks: from the seed or drawn by hand in the hall"))
     variant = f.get("variant") or "standard"
     engine = f.get("engine") or "compiled"
     if variant not in VARIANTS or engine not in ENGINES:
-        raise Refused("variant", "unknown variant or engine")
+        raise Refused("variant", Text("unknown variant or engine"))
     try:
         settings = Settings(
             rs,
@@ -284,7 +286,7 @@ def do_close(s: Session, f: dict[str, str]) -> str:
 def do_slip(s: Session, f: dict[str, str]) -> str:
     player = f.get("player", "")
     if not player:
-        raise Refused("player", "the player's number")
+        raise Refused("player", Text("the player's number"))
     try:
         player = s.seat(player).number  # a number, or a name that is one player's alone
     except GameError as e:
@@ -310,7 +312,7 @@ def do_slip(s: Session, f: dict[str, str]) -> str:
 def do_rule(s: Session, f: dict[str, str]) -> str:
     word = f.get("word", "")
     if not word:
-        raise Refused("ruling", "the word ruled on")
+        raise Refused("ruling", Text("the word ruled on"))
     s.rule(word, f.get("valid") == "1", f.get("reason", ""))
     return f"ruling on {word.upper()} stored"
 
@@ -535,7 +537,7 @@ async def player_slip(request: Request) -> Response:
         f = await read_form(request)
 
         if not f.get("position") and not f.get("word"):
-            raise Refused("slip", "write the position and the word")
+            raise Refused("slip", Text("write the position and the word"))
         req = SlipRequest(0, f.get("position", ""), f.get("word", ""), whole(f, "score"), player=me.player,
                           key=f.get("key", ""))
         try:
@@ -547,13 +549,14 @@ async def player_slip(request: Request) -> Response:
             with w.journal("") as j:
                 s = w.session(j, gid)
                 if s.game.phase != "play":
-                    raise Refused("slip", "no move is open")
+                    raise Refused("slip", Text("no move is open"))
                 req.move = s.game.move
             return w.intake.hand_in(gid, req)
 
         done = await run_in_threadpool(hand_in)
         if done.status not in (201, 409) or not done.body.get("stored"):
-            raise Refused(str(done.body.get("field") or "slip"), str(done.body.get("error")), done.status)
+            said = done.body.get("error")  # a message (Text) stays one: the page says it in its language
+            raise Refused(str(done.body.get("field") or "slip"), said if isinstance(said, str) else "", done.status)
     except Refused as e:
 
         def again() -> dict[str, Any]:

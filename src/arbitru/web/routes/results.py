@@ -21,6 +21,7 @@ from arbitru.season import tournament
 from arbitru.season.registry import REGISTRY_ID
 from arbitru.web import documents, i18n
 from arbitru.web.house import Web, web
+from arbitru.web.i18n import Text
 from arbitru.web.views import result_at
 
 
@@ -58,7 +59,7 @@ async def download(request: Request) -> Response:
         return Response(gcg.write(ctx["game"]), media_type="text/plain; charset=utf-8",
                         headers={"Content-Disposition": f'attachment; filename="{gid}.gcg"'})
     if result is None:
-        raise HTTPException(404, "no move is closed yet")
+        raise HTTPException(404, Text("no move is closed yet"))
     if what == "results.pdf":  # made in the background when long (web/documents.py)
         lang = ctx["game"].settings.lang
 
@@ -69,7 +70,7 @@ async def download(request: Request) -> Response:
                                        f"{gid}-results.pdf", lang, parts)
     makers = {"results.csv": export.summary_csv, "moves.csv": export.moves_csv}
     if what not in makers:
-        raise HTTPException(404, f"no download {what!r}")
+        raise HTTPException(404, Text("no download %(what)s", what=repr(what)))
     return Response(makers[what](result), media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{gid}-{what}"'})
 
@@ -78,7 +79,7 @@ async def standings(request: Request) -> Response:
     w = web(request)
     method = request.query_params.get("method", "mean-place")
     if method not in results.STANDING_METHODS:
-        raise HTTPException(400, f"standings method: one of {', '.join(results.STANDING_METHODS)}")
+        raise HTTPException(400, Text("standings method: one of %(names)s", names=", ".join(results.STANDING_METHODS)))
     wanted = [g for g in request.query_params.getlist("game") if g][:100]
 
     def load() -> dict[str, Any]:

@@ -11,6 +11,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
+from arbitru.engine.tiles import UNKNOWN_LANGUAGE
 from arbitru.errors import ArbitruError
 from arbitru.formats import ANTICIPATION, DUPLICATE, Format, by_name, format_of
 from arbitru.season import championship, csvfile, ratings, registry, tournament
@@ -21,6 +22,7 @@ from arbitru.textinput import ascii_number
 from arbitru.web import confirm, i18n
 from arbitru.web.forms import Refused, need, read_form
 from arbitru.web.house import Web, web
+from arbitru.web.i18n import Text
 from arbitru.web.pdf import pdf_of
 from arbitru.web.season_context import season_language, tournament_language, tournament_of
 
@@ -86,7 +88,7 @@ async def registry_add(request: Request) -> Response:
     except (Refused, ArbitruError) as e:
         ctx = await run_in_threadpool(_registry_context, w, request)
         return w.render(request, "season/registry.html", status=422, errors={"add": str(e)}, **ctx)
-    return RedirectResponse("/registry", 303)
+    return RedirectResponse("/registry" + i18n.keep(request.query_params.get("lang")), 303)
 
 
 async def registry_import(request: Request) -> Response:
@@ -103,7 +105,7 @@ async def registry_import(request: Request) -> Response:
     except (Refused, ArbitruError) as e:
         ctx = await run_in_threadpool(_registry_context, w, request)
         return w.render(request, "season/registry.html", status=422, errors={"import": str(e)}, **ctx)
-    return RedirectResponse("/registry", 303)
+    return RedirectResponse("/registry" + i18n.keep(request.query_params.get("lang")), 303)
 
 
 def _player_context(w: Web, pid: str, request: Request) -> dict[str, Any]:
@@ -113,7 +115,7 @@ def _player_context(w: Web, pid: str, request: Request) -> dict[str, Any]:
         try:
             record = reg.get(pid)
         except ArbitruError:
-            raise HTTPException(404, f"no player {pid!r}") from None
+            raise HTTPException(404, Text("no player %(player)s in the registry", player=repr(pid))) from None
         rated = next((r for r in ratings.rating_list(j, registry=reg) if r.player == record.id), None)
     return {"record": record, "rated": rated, "lang": lang}
 
@@ -132,7 +134,7 @@ async def player_correct(request: Request) -> Response:
         f = await read_form(request)
         fields: dict[str, Any] = {k: f[k] for k in ("name", "club", "licence", "federation") if f.get(k)}
         if not fields:
-            raise Refused("correct", "nothing to correct")
+            raise Refused("correct", Text("nothing to correct"))
 
         def correct() -> None:
             with w.journal("arbiter") as j:
@@ -168,9 +170,10 @@ def _event_from(f: dict[str, str]) -> Event:
                 raise Refused(key, str(e)) from None
     rules = f.get("rules") or "fise"
     if rules not in tournament.RULE_SETS:
-        raise Refused("rules", f"rule set {rules!r}; known: {', '.join(tournament.RULE_SETS)}")
+        raise Refused("rules", Text("unknown rule set %(name)s; known: %(known)s", name=repr(rules),
+                                      known=", ".join(tournament.RULE_SETS)))
     if f.get("lang") and f["lang"] not in i18n.LANGUAGES:
-        raise Refused("rules", f"language {f['lang']!r}")
+        raise Refused("rules", Text(UNKNOWN_LANGUAGE, lang=repr(f["lang"][:8]), known=", ".join(i18n.LANGUAGES)))
     try:
         return Event(f.get("name", ""), f["start"], f.get("end", ""), f.get("place", ""), f.get("organiser", ""),
                      rules, (ANTICIPATION if rules == "ro-anticipation" else DUPLICATE).name, f.get("method", ""),
@@ -225,7 +228,7 @@ def _table(w: Web, request: Request) -> dict[str, Any]:
     q = request.query_params
     method = q.get("method") or None
     if method is not None and method not in METHODS:
-        raise HTTPException(400, f"table method: one of {', '.join(METHODS)}")
+        raise HTTPException(400, Text("table method: one of %(names)s", names=", ".join(METHODS)))
     with w.journal("") as j:
         t = tournament_of(j, request.path_params["tid"])
         reg = registry.load(j)
@@ -353,7 +356,7 @@ async def tournament_download(request: Request) -> Response:
         pdf = await run_in_threadpool(pdf_of, html)
         return Response(pdf, media_type="application/pdf",
                         headers={"Content-Disposition": f'attachment; filename="{ctx["t"].id}-table.pdf"'})
-    raise HTTPException(404, f"no download {what!r}")
+    raise HTTPException(404, Text("no download %(what)s", what=repr(what)))
 
 
 def _championship_context(w: Web, request: Request) -> dict[str, Any]:
@@ -362,7 +365,7 @@ def _championship_context(w: Web, request: Request) -> dict[str, Any]:
         try:
             c = championship.replay(j, request.path_params["cid"])
         except ArbitruError:
-            raise HTTPException(404, f"no championship {request.path_params['cid']!r}") from None
+            raise HTTPException(404, Text("no championship %(id)s", id=repr(request.path_params["cid"]))) from None
 
         def table_of(tid: str) -> list[Row]:
             t = tournament.replay(j, tid)

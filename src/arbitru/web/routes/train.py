@@ -9,19 +9,19 @@ import secrets
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
-from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from arbitru.engine.tiles import LANGUAGES
+from arbitru.engine.tiles import LANGUAGES, UNKNOWN_LANGUAGE
 from arbitru.errors import ArbitruError
 from arbitru.formats.duplicate import results
 from arbitru.formats.duplicate.game import Player, Session, Settings
 from arbitru.formats.duplicate.rulesets import RULESETS, ruleset
 from arbitru.formats.duplicate.slips import Slip
 from arbitru.web import views, wordlists
-from arbitru.web.forms import LANG_BY_RULES, Refused, count_start, read_form, sign_in_player, whole
+from arbitru.web.forms import LANG_BY_RULES, Refused, count_start, not_yours, read_form, sign_in_player, whole
 from arbitru.web.house import Web, identity, web
+from arbitru.web.i18n import Text
 
 TRAINEE = "1"
 
@@ -44,10 +44,11 @@ async def start(request: Request) -> Response:
         f = await read_form(request)
         rules_name = f.get("rules") or "fise"
         if rules_name not in RULESETS:
-            raise Refused("rules", f"unknown rule set {rules_name!r}")
+            raise Refused("rules", Text("unknown rule set %(name)s; known: %(known)s", name=repr(rules_name[:20]),
+                                                known=", ".join(sorted(RULESETS))))
         lang = f.get("lang") or LANG_BY_RULES[rules_name]
         if lang not in LANGUAGES:
-            raise Refused("lang", f"unknown language {lang[:8]!r}")
+            raise Refused("lang", Text(UNKNOWN_LANGUAGE, lang=repr(lang[:8]), known=", ".join(LANGUAGES)))
         moves = whole(f, "moves", 10)
 
         def create() -> str:
@@ -76,7 +77,7 @@ def _trainee(request: Request) -> str:
     me = identity(request)
     gid = str(request.path_params["gid"])
     if me.role != "player" or me.game != gid:
-        raise HTTPException(403, "this training game is someone else's: start your own on /train")
+        raise not_yours("/train")
     return gid
 
 
@@ -115,7 +116,7 @@ async def move(request: Request) -> Response:
             with w.training(f"player:{TRAINEE}") as j, w.writer(j, gid) as s:
                 s.lexicon = w.lexicon(s.settings.lexicon, s.settings.lang)
                 if s.game.phase != "play":
-                    raise Refused("move", "the game is over")
+                    raise Refused("move", Text("the game is over"))
                 slip = Slip(s.game.move, TRAINEE, f.get("position", ""), f.get("word", ""), whole(f, "score"))
                 s.store_slips([slip], replace=True)
                 step = s.place_master()

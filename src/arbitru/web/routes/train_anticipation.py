@@ -35,7 +35,7 @@ from arbitru.web.anticipation_pages import (
     groups_of,
     phone_language,
 )
-from arbitru.web.forms import Refused, count_start, read_form, sign_in_player
+from arbitru.web.forms import Refused, count_start, not_yours, read_form, sign_in_player
 from arbitru.web.house import Endpoint, Web, identity, web
 from arbitru.web.i18n import Text
 
@@ -129,7 +129,7 @@ def _trainee(request: Request) -> str:
     me = identity(request)
     gid = str(request.path_params["gid"])
     if me.role != "player" or me.game != gid or me.player != training.TRAINEE:
-        raise HTTPException(403, f"this training game is someone else's: start your own on {PREFIX}")
+        raise not_yours(PREFIX)
     return gid
 
 
@@ -140,7 +140,7 @@ def _context(w: Web, gid: str) -> dict[str, Any]:
         except JournalError as e:
             raise HTTPException(404, str(e)) from None
         if not game.settings.training:
-            raise HTTPException(404, f"game {gid} is not a training game")
+            raise HTTPException(404, Text("game %(game)s is not a training game", game=gid))
         lt = light(j, game)
         state = game.replay()
         rep = training.report(game, state)
