@@ -166,3 +166,32 @@ def test_a_sender_whose_throttle_key_waits_is_refused_429_when_the_batch_would_g
     w.intake._run(gid, batch)
     assert [r.status for r in batch] == [429, 429] and all(r.waited > 0 for r in batch)
     assert stored_keys(dsn, gid) == {}
+
+
+def test_a_role_with_no_create_right_serves_and_hands_in_at_once_once_the_owner_made_the_schema(pg_server):
+    """docs/deploy.md: the application's role needs CREATE the first time only. The web's function for a group
+    commit in one statement is made with the tables, never again at a worker's start."""
+    import psycopg
+
+    dsn = pg_server.new_database()
+    hall(dsn)  # the owner's first start: tables, triggers, functions
+    database = dsn.rsplit("/", 1)[1]
+    role = f"hall_{database}"
+    with psycopg.connect(dsn, autocommit=True) as owner:
+        owner.execute(f'CREATE ROLE "{role}" LOGIN')
+        owner.execute(f'REVOKE CREATE ON SCHEMA public FROM PUBLIC; GRANT USAGE ON SCHEMA public TO "{role}"')
+        owner.execute(f'REVOKE CREATE ON DATABASE "{database}" FROM PUBLIC')
+        owner.execute(f'GRANT SELECT, INSERT ON game, event TO "{role}"')
+        owner.execute(f'GRANT SELECT, INSERT, UPDATE, DELETE ON web_secret, web_account, web_session, web_throttle, '
+                      f'web_attempt TO "{role}"')
+    limited = dsn.replace(f"//{pg_server.user}@", f"//{role}@")
+    with Journal(limited) as j:
+        assert j.execute("SELECT has_schema_privilege('public', 'CREATE')") == [(False,)]
+    w, gid, secret = hall(limited)
+    first = slips(w, gid, secret, range(1, 2), "first")  # the worker reads the game in
+    w.intake._run(gid, first)
+    batch = slips(w, gid, secret, range(1, 4), "limited")
+    with w.journal("") as j:
+        messages = conversation(j, lambda: w.intake._run(gid, batch))
+    assert round_trips(messages) == 1 and {r.status for r in [*first, *batch]} == {201}, messages
+    assert sorted(stored_keys(dsn, gid)) == sorted(r.key for r in [*first, *batch])

@@ -175,6 +175,16 @@ class Backend:
     def integrity(self, db: Connection, quick: bool = False) -> list[str]:
         return []
 
+    def existing(self, db: Connection, names: Sequence[str]) -> set[str]:
+        """Which of these tables, triggers or functions the store has (in the schema it works in)."""
+        marks = ", ".join("?" * len(names))
+        rows = db.execute(self.sql(f"SELECT name FROM sqlite_master WHERE name IN ({marks})"), tuple(names))
+        return {str(r[0]) for r in rows}
+
+    def lock_schema(self, db: Connection) -> None:
+        """Inside a transaction: no other process changes the schema until it ends (SQLite: BEGIN IMMEDIATE
+        holds the file's write lock already)."""
+
     def append_at_once(self, db: Connection, game_id: str, last: int, rows: Sequence[tuple[Any, ...]],
                        notice: str, guard: tuple[str, tuple[Any, ...]] | None = None) -> int:
         """Outside a transaction, one statement, one round trip: under the game's lock, store ``rows`` (events
@@ -286,7 +296,7 @@ class PostgresBackend(Backend):
         if self._current(db):
             return
         with transaction():
-            db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+            self.lock_schema(db)
             for statement in POSTGRES_SCHEMA:
                 db.execute(statement)
             db.execute("ALTER TABLE event ADD COLUMN IF NOT EXISTS actor TEXT NOT NULL DEFAULT ''")
@@ -308,6 +318,17 @@ class PostgresBackend(Backend):
 
     def begin_snapshot(self, db: Connection) -> None:
         db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+
+    def existing(self, db: Connection, names: Sequence[str]) -> set[str]:
+        rows = db.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename = ANY(%s) UNION ALL "
+            "SELECT proname FROM pg_proc WHERE pronamespace = current_schema()::regnamespace AND proname = ANY(%s)",
+            (list(names), list(names)),
+        )
+        return {str(r[0]) for r in rows}
+
+    def lock_schema(self, db: Connection) -> None:
+        db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
 
     def lock_game(self, db: Connection, game_id: str) -> None:
         db.execute("SELECT pg_advisory_xact_lock(%s, %s)", (1, _game_lock(game_id)))

@@ -29,7 +29,7 @@ import getpass
 import json
 import os
 import uuid
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -171,6 +171,8 @@ class Journal:
         #: inside :meth:`deferred`: the appends not sent yet
         self._deferring = False
         self._pending: list[tuple[Any, ...]] = []
+        #: the names :meth:`ensure` found or made on this connection
+        self._ensured: set[str] = set()
         #: inside :meth:`at_once`: the appends wait for the block's end, and a read of them is refused
         self._at_once = False
         #: inside a pipelined transaction: the store's pipeline block, and the pipeline (:meth:`transaction`)
@@ -232,6 +234,28 @@ class Journal:
                 raise JournalError(f"{self.path}: {e}") from None
 
         return rows
+
+    def ensure(self, made: Sequence[tuple[str, str]]) -> None:
+        """Make the tables and functions of a layer above the journal (the web's) that the store lacks: each
+        ``(name, statement)`` whose name it has is left alone, so that once the owner made them a role with no
+        CREATE right serves (docs/deploy.md). One transaction; processes starting at once queue on the schema's
+        lock. Looked for once per connection.
+
+        :raises JournalError: with the database's own message.
+        """
+        wanted = [(name, statement) for name, statement in made if name not in self._ensured]
+        if not wanted:
+            return
+        try:
+            with self.transaction():
+                self.backend.lock_schema(self.db)
+                found = self.backend.existing(self.db, [name for name, _ in wanted])
+                for name, statement in wanted:
+                    if name not in found:
+                        self.db.execute(statement)
+        except self.backend.Error as e:
+            raise JournalError(f"{self.path}: {e}") from None
+        self._ensured.update(name for name, _ in wanted)
 
     def _raw_allowed(self) -> None:
         if self._at_once:  # it might append behind the block's back, or need what the block appended

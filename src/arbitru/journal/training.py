@@ -68,7 +68,7 @@ def open_store(address: str, actor: str) -> Journal:
     if isinstance(backend, PostgresBackend):
         backend.create_schema()
     j = Journal(address, actor=actor, disposable=True)
-    j.execute(_QUOTA)
+    j.ensure([("training_start", _QUOTA)])
     return j
 
 

@@ -30,35 +30,37 @@ from typing import Any
 
 from arbitru.errors import ArbitruError
 from arbitru.formats import format_of
-from arbitru.journal.backends import APPEND_CURRENT, SCHEMA_LOCK, PostgresBackend, SqliteBackend
+from arbitru.journal.backends import APPEND_CURRENT, PostgresBackend, SqliteBackend
 from arbitru.journal.store import Journal
 
+#: the web's tables, by name (:meth:`Journal.ensure`)
 SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS web_secret (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS web_account (name TEXT PRIMARY KEY, role TEXT NOT NULL, salt TEXT NOT NULL, "
-    "hash TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS web_session (id TEXT PRIMARY KEY, role TEXT NOT NULL, name TEXT NOT NULL, "
-    "game TEXT NOT NULL, player TEXT NOT NULL, created DOUBLE PRECISION NOT NULL, seen DOUBLE PRECISION NOT NULL)",
+    ("web_secret", "CREATE TABLE IF NOT EXISTS web_secret (name TEXT PRIMARY KEY, value TEXT NOT NULL)"),
+    ("web_account", "CREATE TABLE IF NOT EXISTS web_account (name TEXT PRIMARY KEY, role TEXT NOT NULL, "
+     "salt TEXT NOT NULL, hash TEXT NOT NULL)"),
+    ("web_session", "CREATE TABLE IF NOT EXISTS web_session (id TEXT PRIMARY KEY, role TEXT NOT NULL, "
+     "name TEXT NOT NULL, game TEXT NOT NULL, player TEXT NOT NULL, created DOUBLE PRECISION NOT NULL, "
+     "seen DOUBLE PRECISION NOT NULL)"),
     # the throttles of the login doors (arbitru.web.security), shared by every worker
-    "CREATE TABLE IF NOT EXISTS web_throttle (key TEXT PRIMARY KEY, failures INTEGER NOT NULL, "
-    "last DOUBLE PRECISION NOT NULL, wait_until DOUBLE PRECISION NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS web_attempt (at DOUBLE PRECISION NOT NULL, door TEXT NOT NULL, account TEXT NOT NULL, "
-    "client TEXT NOT NULL, what TEXT NOT NULL)",
+    ("web_throttle", "CREATE TABLE IF NOT EXISTS web_throttle (key TEXT PRIMARY KEY, failures INTEGER NOT NULL, "
+     "last DOUBLE PRECISION NOT NULL, wait_until DOUBLE PRECISION NOT NULL)"),
+    ("web_attempt", "CREATE TABLE IF NOT EXISTS web_attempt (at DOUBLE PRECISION NOT NULL, door TEXT NOT NULL, "
+     "account TEXT NOT NULL, client TEXT NOT NULL, what TEXT NOT NULL)"),
 )
 #: PostgreSQL: a group commit of slips as one statement (:meth:`Journal.at_once`), refused (-1, nothing stored)
 #: while a sender's throttle key waits (:mod:`arbitru.web.security`)
 HAND_IN = "arbitru_hand_in_slips"
 PG_SCHEMA = (
-    f"""CREATE OR REPLACE FUNCTION {HAND_IN}(p_keys text[], p_now double precision, p_game text, p_lock integer,
-    p_last integer, p_seqs integer[], p_kinds text[], p_payloads text[], p_recorded text[], p_actors text[],
-    p_notice text)
+    (HAND_IN, f"""CREATE OR REPLACE FUNCTION {HAND_IN}(p_keys text[], p_now double precision, p_game text,
+    p_lock integer, p_last integer, p_seqs integer[], p_kinds text[], p_payloads text[], p_recorded text[],
+    p_actors text[], p_notice text)
 RETURNS integer LANGUAGE plpgsql AS $$
 BEGIN
     IF EXISTS (SELECT 1 FROM web_throttle WHERE key = ANY(p_keys) AND wait_until > p_now) THEN
         RETURN -1;
     END IF;
     RETURN {APPEND_CURRENT}(p_game, p_lock, p_last, p_seqs, p_kinds, p_payloads, p_recorded, p_actors, p_notice);
-END $$""",
+END $$"""),
 )
 #: a session unused this long ends (seconds): a day's session at the desk survives its lunch break
 SESSION_IDLE = 4 * 3600
@@ -110,18 +112,7 @@ class Identity:
 
 
 def ensure_schema(journal: Journal) -> None:
-    functions = isinstance(journal.backend, PostgresBackend) and journal.backend.spec not in _FUNCTIONS_MADE
-    with journal.transaction():
-        if functions:  # workers starting at once: one replaces the functions, the others wait for it
-            journal.execute("SELECT pg_advisory_xact_lock(?)", (SCHEMA_LOCK,))
-        for statement in (*SCHEMA, *(PG_SCHEMA if functions else ())):
-            journal.execute(statement)
-    if functions:
-        _FUNCTIONS_MADE.add(journal.backend.spec)
-
-
-#: the PostgreSQL journals whose functions this process has made (once each, not at every login)
-_FUNCTIONS_MADE: set[str] = set()
+    journal.ensure([*SCHEMA, *(PG_SCHEMA if isinstance(journal.backend, PostgresBackend) else ())])
 
 
 def secret_file(journal: Journal) -> Path | None:

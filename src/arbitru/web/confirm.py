@@ -26,8 +26,9 @@ from arbitru.web import auth
 from arbitru.web.house import web
 
 SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS web_confirm (token TEXT PRIMARY KEY, sid TEXT NOT NULL, game TEXT NOT NULL, "
-    "action TEXT NOT NULL, seq INTEGER NOT NULL, fields TEXT NOT NULL, created DOUBLE PRECISION NOT NULL)",
+    ("web_confirm", "CREATE TABLE IF NOT EXISTS web_confirm (token TEXT PRIMARY KEY, sid TEXT NOT NULL, "
+     "game TEXT NOT NULL, action TEXT NOT NULL, seq INTEGER NOT NULL, fields TEXT NOT NULL, "
+     "created DOUBLE PRECISION NOT NULL)"),
 )
 #: an offered confirmation unused this long is gone (seconds): the arbiter decides now, or asks again
 TOKEN_LIFE = 600
@@ -60,9 +61,7 @@ def _bound(fields: dict[str, str]) -> str:
 
 
 def ensure_schema(journal: Journal) -> None:
-    with journal.transaction():
-        for statement in SCHEMA:
-            journal.execute(statement)
+    journal.ensure(SCHEMA)
 
 
 def offer(journal: Journal, ident: auth.Identity, game: str, action: str, seq: int, fields: dict[str, str],
