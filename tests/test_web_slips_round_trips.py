@@ -87,6 +87,8 @@ def test_a_group_commit_of_many_slips_makes_two_round_trips_to_postgresql_with_p
 def hall(dsn: str, publisher: PostgresPublisher | None = None) -> tuple[Web, str, bytes]:
     app = create_app(dsn, publisher=publisher)
     w: Web = app.state.web
+    assert isinstance(w.publisher, PostgresPublisher)
+    w.publisher.start()  # listening: until then a worker knows nothing of others and goes the ordinary way
     with Journal(dsn, actor="arbiter") as j:
         secret = auth.server_secret(j)
     gid = make_game(Site(dsn, secret, app), seconds=600,

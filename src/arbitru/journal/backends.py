@@ -13,6 +13,7 @@ A store is named by ``--db``: a path or ``sqlite:///path`` for SQLite, ``postgre
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 import zlib
@@ -82,8 +83,8 @@ FOR EACH ROW EXECUTE FUNCTION arbitru_append_only('a game''s settings are fixed 
 FOR EACH ROW EXECUTE FUNCTION arbitru_append_only('a game''s settings are fixed when it is created')""",
     # a whole transaction as one statement (Journal.at_once): under the game's lock, the events are stored and
     # announced only if the game still ends at p_last, the seq the caller's state holds; returns the last seq found
-    f"""CREATE OR REPLACE FUNCTION {APPEND_CURRENT}(p_game text, p_lock integer, p_last integer, p_seqs integer[],
-    p_kinds text[], p_payloads text[], p_recorded text[], p_actors text[], p_notice text)
+    f"""CREATE OR REPLACE FUNCTION {APPEND_CURRENT}(p_game text, p_lock integer, p_last integer, p_rows text,
+    p_notice text)
 RETURNS integer LANGUAGE plpgsql AS $$
 DECLARE found integer;
 BEGIN
@@ -92,8 +93,9 @@ BEGIN
     IF found <> p_last THEN
         RETURN found;
     END IF;
+    -- p_rows: a JSON array of [seq, kind, payload, recorded, actor] (one text: psycopg dumps it in C)
     INSERT INTO event (game_id, seq, kind, payload, recorded, actor)
-        SELECT p_game, s, k, p, r, a FROM unnest(p_seqs, p_kinds, p_payloads, p_recorded, p_actors) AS t(s, k, p, r, a);
+        SELECT p_game, (r->>0)::integer, r->>1, r->>2, r->>3, r->>4 FROM json_array_elements(p_rows::json) AS r;
     PERFORM pg_notify('{CHANNEL}', p_notice);
     RETURN found;
 END $$""",
@@ -369,9 +371,7 @@ class PostgresBackend(Backend):
         if not function.isidentifier():
             raise ValueError(f"not a function's name: {function!r}")
         # rows are (game, seq, kind, payload, recorded, actor), as _INSERT_EVENT takes them
-        columns = list(zip(*rows, strict=True))
-        args = (*first, game_id, _game_lock(game_id), last, list(columns[1]), list(columns[2]), list(columns[3]),
-                list(columns[4]), list(columns[5]), notice)
+        args = (*first, game_id, _game_lock(game_id), last, json.dumps([row[1:] for row in rows]), notice)
         marks = ", ".join(["%s"] * len(first) + list(_AT_ONCE_TYPES))
         (found,) = db.execute(f"SELECT {function}({marks})", args).fetchone()
         return int(found)
@@ -402,9 +402,8 @@ class PostgresBackend(Backend):
         db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game_id} {seq} {audience}"))
 
 
-#: the placeholders of :data:`APPEND_CURRENT`'s arguments, typed (psycopg would pick an integer array's width)
-_AT_ONCE_TYPES = ("%s", "%s::integer", "%s::integer", "%s::integer[]", "%s::text[]", "%s::text[]", "%s::text[]",
-                  "%s::text[]", "%s")
+#: the placeholders of :data:`APPEND_CURRENT`'s arguments, typed (psycopg would pick an integer's width)
+_AT_ONCE_TYPES = ("%s", "%s::integer", "%s::integer", "%s", "%s")
 
 
 def _pipelined(db: Connection) -> bool:

@@ -52,14 +52,13 @@ SCHEMA = (
 HAND_IN = "arbitru_hand_in_slips"
 PG_SCHEMA = (
     (HAND_IN, f"""CREATE OR REPLACE FUNCTION {HAND_IN}(p_keys text[], p_now double precision, p_game text,
-    p_lock integer, p_last integer, p_seqs integer[], p_kinds text[], p_payloads text[], p_recorded text[],
-    p_actors text[], p_notice text)
+    p_lock integer, p_last integer, p_rows text, p_notice text)
 RETURNS integer LANGUAGE plpgsql AS $$
 BEGIN
     IF EXISTS (SELECT 1 FROM web_throttle WHERE key = ANY(p_keys) AND wait_until > p_now) THEN
         RETURN -1;
     END IF;
-    RETURN {APPEND_CURRENT}(p_game, p_lock, p_last, p_seqs, p_kinds, p_payloads, p_recorded, p_actors, p_notice);
+    RETURN {APPEND_CURRENT}(p_game, p_lock, p_last, p_rows, p_notice);
 END $$"""),
 )
 #: a session unused this long ends (seconds): a day's session at the desk survives its lunch break

@@ -183,7 +183,9 @@ class PostgresPublisher:
         """Nothing to do: the commit announced itself to every worker."""
 
     def heard(self, game_id: str) -> int | None:
-        self.start()
+        self._begin()
+        if not self._ready.is_set():  # not listening (yet): nothing known, and no waiting for it here
+            return None
         with self._lock:
             return self._heard.get(game_id, 0)
 
@@ -192,11 +194,14 @@ class PostgresPublisher:
 
     def start(self) -> None:
         """Start listening (once per process); returns when the listener is connected or gave up waiting."""
+        self._begin()
+        self._ready.wait(10)
+
+    def _begin(self) -> None:
         with self._lock:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._listen, name="arbitru-listen", daemon=True)
                 self._thread.start()
-        self._ready.wait(10)
 
     def subscribe(self, game_id: str, player: str = "", staff: bool = False) -> Subscription:
         self.start()
