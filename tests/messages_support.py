@@ -11,6 +11,9 @@ from babel.messages.pofile import read_po
 from arbitru.messages import LOCALES
 
 SRC = Path(__file__).parent.parent / "src" / "arbitru"
+#: the anticipation game's routes: their pages are in Romanian only (RO-3.1), their messages checked in the Romanian
+#: catalog (``web_anticipation_support.route_messages``)
+ROMANIAN_ONLY = {SRC / "web" / "routes" / "anticipation.py", SRC / "web" / "routes" / "train_anticipation.py"}
 #: messages made from a value rather than written out: the rule sets' start words, who chose, the premium squares,
 #: the verdicts' and the results' codes (shown as they are in English), the tile sets' names
 VALUES = (
@@ -25,11 +28,12 @@ _ONLY_VALUES = re.compile(r"^(?:%\(\w+\)s|[\s;,.:+()\-—])*$")
 
 
 def library_messages(root: Path = SRC) -> set[str]:
-    """Every ``Text("…")`` of the library outside the web routes (whose messages the web tests list), with a
-    module constant's text when the message is one (``Text(RACK_REFUSAL, …)``)."""
+    """Every ``Text("…")`` (or ``i18n.Text("…")``) of the library and of the web's modules and routes but the
+    anticipation game's (:data:`ROMANIAN_ONLY`), with a module constant's text when the message is one
+    (``Text(RACK_REFUSAL, …)``)."""
     found: set[str] = set()
     for path in root.rglob("*.py"):
-        if "routes" in path.parts:
+        if path in ROMANIAN_ONLY:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         constants = {
@@ -41,13 +45,18 @@ def library_messages(root: Path = SRC) -> set[str]:
             if isinstance(t, ast.Name)
         }
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Text" and node.args:
+            if isinstance(node, ast.Call) and _named(node.func, "Text") and node.args:
                 arg = node.args[0]
                 if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                     found.add(arg.value)
                 elif isinstance(arg, ast.Name) and arg.id in constants:
                     found.add(constants[arg.id])
     return {m for m in found if not _ONLY_VALUES.match(m)}
+
+
+def _named(func: ast.expr, name: str) -> bool:
+    """``name(…)`` or ``module.name(…)``."""
+    return (isinstance(func, ast.Name) and func.id == name) or (isinstance(func, ast.Attribute) and func.attr == name)
 
 
 def catalog(lang: str) -> dict[str, str]:

@@ -15,16 +15,17 @@ from test_anticipation_correction import AL, CAL, CASCADE, GROUPS, LOTS, row
 TRANSLATED = sorted(lang for lang in LANGUAGES if lang != "en")
 NAMED = re.compile(r"%\((\w+)\)s")
 #: words a translation may share with the English: rule IDs' letters, the player's own note ("Anulez turul"), the
-#: PAS note, names of things that are the same word in that language
+#: PAS note, a recorded result's "master" line, names of things that are the same word in that language
 SHARED = {"anulez", "turul", "pas", "scrabble", "program", "valid", "blank", "joker", "top", "turn", "total", "bonus",
-          "rack", "start", "tiempo", "fise", "duplicate", "duplicada", "nul", "utf"}
+          "rack", "start", "tiempo", "fise", "duplicate", "duplicada", "nul", "utf",
+          "master"}
 #: words that are the same in a language and in English
 SAME = {
     "fr": {"minute", "minutes", "score", "maximum", "place", "change", "points", "stock", "position", "positions",
            "table", "note", "total", "club", "final", "journal", "projection", "lots", "tables", "code", "date",
-           "licence", "anticipation", "endurance", "page"},
+           "licence", "anticipation", "endurance", "page", "mode"},
     "es": {"total", "club", "final", "control"},
-    "ro": {"minute", "total", "note", "final", "control", "avocalic", "rating"},
+    "ro": {"minute", "total", "note", "final", "control", "avocalic", "rating", "set"},
     "pl": {"ranking"},
     "el": set(),
 }

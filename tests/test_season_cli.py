@@ -111,3 +111,11 @@ def test_a_tournament_names_the_language_of_its_pages_else_its_rule_sets(run):
                           "--json").output)
     assert made["lang"] == ""  # the rule set's: Romanian
     assert run("tournament", "create", "X", "--start", "2026-03-01", "--lang", "de", ok=False).exit_code == 2
+
+
+def test_a_registry_file_with_no_name_column_is_refused_with_the_clis_map_option(run):
+    """The CLI can map a column (``--map``): its refusal suggests it (the web's says what the file needs)."""
+    result = run("registry", "import", write(run, "p.csv", "Licence,Full name\nL1,Ana\n"), ok=False)
+    assert result.exit_code == 2 and result.output.startswith("error:"), result.output
+    assert "no column for the player's name (columns: Licence, Full name)" in result.output
+    assert "--map 'Nume=name'" in result.output

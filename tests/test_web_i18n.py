@@ -3,18 +3,23 @@ every message the templates use translated in every catalog."""
 
 from __future__ import annotations
 
+import html
 import re
 
+import httpx
 import pytest
 
 from arbitru.formats.duplicate.game import Player, Session, Settings
 from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.journal.store import Journal
 from arbitru.lexicons.synthetic import load_lexicon
+from arbitru.season import championship, csvfile, tournament
+from arbitru.season.tournament import Event
 from arbitru.web.i18n import LANGUAGES
 from messages_support import VALUES, catalog, library_messages
 from web_anticipation_support import route_messages, template_messages
-from web_support import join, login, make_game, make_site, post
+from web_server import running_server
+from web_support import csrf, join, login, make_game, make_site, post
 
 RULES = {"ro": "romanian", "el": "greek", "es": "fise", "pl": "fise", "fr": "fise", "en": "fise"}
 
@@ -77,10 +82,14 @@ def test_a_page_without_a_game_follows_the_language_asked_for(tmp_path):
 
 
 def test_every_message_of_the_templates_is_translated_in_every_catalog():
-    """The templates' messages and every message of the library a page prints (verdicts, notes, refusals,
-    announcements, premium squares, verdict codes: ``tests/test_messages.py`` says each of them too)."""
+    """The templates' messages and every message of the library and of the web's modules and routes a page prints
+    (verdicts, notes, refusals, announcements, premium squares, verdict codes: ``tests/test_messages.py`` says each
+    of them too); the anticipation game's routes, in Romanian only, are checked below."""
     used = template_messages() | library_messages() | set(VALUES)
     assert len(used) > 100 and "Close the move" in used and "Standings" in used
+    # the routes' refusals too: the duplicate game's, the results', the season's (``i18n.Text``), the training's
+    assert {"the word ruled on", "no move is closed yet", "tick the players to enrol, or type their registry ids",
+            "nothing to correct", "the game is over"} <= used
     for lang in LANGUAGES:
         if lang == "en":
             continue
@@ -291,3 +300,65 @@ def test_a_phones_empty_slip_is_refused_beside_the_slip_in_the_games_language(tm
     beside = re.search(r'id="slip-error">([^<]*)<', r.text)
     assert r.status_code == 422 and beside and beside.group(1) == "escriba la posición y la palabra", r.text
     assert not site.events(gid, "slip")
+
+
+def beside(page: str, field: str) -> str:
+    """The refusal shown beside a form's field (``id="FIELD-error"``), unescaped."""
+    m = re.search(rf'id="{field}-error">([^<]*)<', page)
+    assert m, page
+    return html.unescape(m.group(1))
+
+
+def form_action(page: str, path: str) -> str:
+    """The action of the page's POST form sent to ``path``, as the page writes it (its query kept)."""
+    m = re.search(rf'<form method="post" action="({re.escape(path)}(?:\?[^"]*)?)"', page)
+    assert m, (path, page)
+    return html.unescape(m.group(1))
+
+
+def test_season_forms_sent_from_a_page_in_another_language_are_answered_in_it(tmp_path):
+    """The finding "season forms drop ?lang=": a Spanish reader of an English tournament's pages sent a form and
+    got the page, and its refusal, back in English. Over real HTTP, each form as its page writes it: the refusal
+    comes back in Spanish beside its field, and a stored action returns to the page in Spanish."""
+    site = make_site(tmp_path)
+    with Journal(site.db, actor="arbiter") as j:
+        csvfile.import_players(j, "licence,name\nL1,Ana Pop\nL2,Dan Ene\n")
+        tid = tournament.create(j, Event("Cup", "2026-05-01", rules="fise", format="duplicate"), "t1")
+        cid = championship.create(j, "National", championship_id="c1")
+    with running_server(site.db) as base, httpx.Client(base_url=base) as c:
+        login(c)  # type: ignore[arg-type]
+        page = c.get(f"/tournaments/{tid}?lang=es").text
+        r = c.post(form_action(page, f"/tournaments/{tid}/enrol"), data={"csrf": csrf(page), "late": "0"})
+        assert r.status_code == 422 and '<html lang="es">' in r.text, r.text
+        assert beside(r.text, "enrol") == "marque los jugadores que inscribir o escriba sus id del registro"
+        r = c.post(form_action(page, f"/tournaments/{tid}/enrol"), data={"csrf": csrf(page), "players": "A1"})
+        assert r.status_code == 303 and r.headers["location"] == f"/tournaments/{tid}?lang=es", r.headers
+        page = c.get("/tournaments?lang=es").text
+        r = c.post(form_action(page, "/championships/new"), data={"csrf": csrf(page), "name": "Liga",
+                                                                  "points": "10,x"})
+        assert r.status_code == 422 and '<html lang="es">' in r.text, r.text
+        assert beside(r.text, "c-points") == "puntos por puesto: números enteros separados por comas, no '10,x'"
+        page = c.get(f"/championships/{cid}?lang=es").text
+        r = c.post(form_action(page, f"/championships/{cid}/eliminate"),
+                   data={"csrf": csrf(page), "player": "A1", "stage": "x"})
+        assert r.status_code == 422 and '<html lang="es">' in r.text, r.text
+        assert "etapa" in beside(r.text, "eliminate") and "stage" not in beside(r.text, "eliminate")
+
+
+def test_a_registry_file_with_no_name_column_is_refused_with_what_the_file_needs(tmp_path):
+    """The web's import has no ``--map``: its refusal says what the file's header needs instead of the CLI's
+    option, in the page's language."""
+    site = make_site(tmp_path)
+    c = site.client()
+    login(c)
+    for lang, said in (("en", "the file needs a header line with a column called 'name' (or one of 'nume', 'nom', "
+                               "'nombre', 'player', 'jucator')"),
+                       ("es", "el archivo necesita una línea de encabezado con una columna llamada 'name' (o una de "
+                              "'nume', 'nom', 'nombre', 'player', 'jucator')")):
+        r = post(c, f"/registry/import?lang={lang}", {"csv": "Licence,Nombre completo\nL1,Ana\n"},
+                 f"/registry?lang={lang}")
+        assert r.status_code == 422, r.text
+        refusal = beside(r.text, "import")
+        assert said in refusal and "Licence, Nombre completo)" in refusal and "--map" not in refusal, refusal
+    with Journal(site.db) as j:
+        assert not j.games(), "nothing registered"

@@ -120,3 +120,33 @@ def test_issue_19_every_word_in_the_readers_language_in_a_browser(browser, tmp_p
             words = text_of(results)
             assert not ENGLISH.search(words), (lang, ENGLISH.search(words))
             assert not re.search(r"\b(?:TW|DW|TL|DL)\b", words), lang  # the premium squares in the language
+
+
+def test_FISE_13_a_slip_from_a_phone_left_open_past_the_games_end_is_refused_where_its_form_was(browser, tmp_path):  # noqa: F811
+    """The finding "a stale phone's refusal is never shown": a phone whose page still shows the slip form hands
+    in after the game has ended (FISE-13); the page it gets has no form any more, and the refusal stood under the
+    form. Now it stands where the form was, in the page's language, and nothing is stored."""
+    db = str(tmp_path / "hall.db")
+    site = site_on(db)
+    lex = load_lexicon("synthetic:100", "es")
+    settings = Settings(ruleset("fise", moves=3, seconds=120), "es", "synthetic:100", seed="3")
+    with Journal(db, actor="arbiter") as j:
+        s = Session.create(j, settings, lex, [Player("1", "Ana"), Player("2", "Bo")])
+        s.draw()
+        gid = s.id
+    with running_server(db) as base:
+        phone = new_page(browser, base, PHONE, mobile=True)
+        phone.goto(f"/games/{gid}/play?code={site.code(gid, '1')}")
+        phone.click("button")
+        expect(phone.locator("form.phoneslip")).to_be_visible()
+        with Journal(db, actor="arbiter") as j:
+            Session(j, gid).end_game("partida corta")
+        phone.fill("form.phoneslip input[name=position]", "H8")
+        phone.fill("form.phoneslip input[name=word]", "CASA")
+        with phone.expect_navigation():
+            phone.click("form.phoneslip > button")
+        expect(phone.locator("#slip-form #slip-error")).to_have_text("la partida ha terminado")
+        assert not phone.locator("form.phoneslip").count()
+        shot(phone, "es-phone-slip-after-the-end")
+        assert "game is over" not in text_of(phone) and no_horizontal_scroll(phone)
+    assert not site.events(gid, "slip"), "nothing stored"

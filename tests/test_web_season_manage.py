@@ -85,7 +85,8 @@ def test_the_arbiter_creates_a_tournament_a_refusal_beside_its_field(site):
     login(c)
     r = post(c, "/tournaments/new", {"name": "Cupa", "start": "2026-02-30"}, "/tournaments")
     assert r.status_code == 422
-    assert re.search(r'name="start"[^>]*>\s*</label>\s*<span class="error">[^<]*2026-02-30', r.text), r.text
+    beside_start = r'name="start"[^>]*>\s*</label>\s*<span class="error" id="t-start-error">[^<]*2026-02-30'
+    assert re.search(beside_start, r.text), r.text
     assert 'name="name" value="Cupa"' in r.text  # the form as it was filled in
     r = post(c, "/tournaments/new", {"name": "Cupa", "start": "2026-03-02", "end": "2026-03-01"}, "/tournaments")
     assert r.status_code == 422 and "before the start" in r.text

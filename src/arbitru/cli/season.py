@@ -89,7 +89,8 @@ def registry_import(file: str, maps: tuple[str, ...], rating_system: str, journa
     """Register every player of a CSV file (header line; UTF-8, with or without BOM), all or none."""
     text = read_text(file)
     with Journal(journal) as j:
-        ids = csvfile.import_players(j, text, mapping=_mapping(maps), rating_system=rating_system)
+        ids = csvfile.import_players(j, text, mapping=_mapping(maps), rating_system=rating_system,
+                                     map_option="--map")
     emit_json({"registered": ids}) if as_json else click.echo(f"{len(ids)} players registered")
 
 

@@ -62,9 +62,12 @@ def _columns(header: list[str], mapping: Mapping[str, str], rating_system: str) 
 
 
 def read_players(
-    text: str, *, mapping: Mapping[str, str] | None = None, rating_system: str = "elod", what: str = PLAYERS_FILE
+    text: str, *, mapping: Mapping[str, str] | None = None, rating_system: str = "elod", what: str = PLAYERS_FILE,
+    map_option: str = "",
 ) -> list[tuple[int, Entry]]:
-    """(line, entry) for every player of a CSV file; nothing is stored.
+    """(line, entry) for every player of a CSV file; nothing is stored. ``map_option``: how the caller maps a
+    column (the CLI's ``--map``), suggested when no column holds the names; without it the refusal says what the
+    file's header needs (a page has no mapping).
 
     :raises RegistryError: naming the line: no header with a name column, a year or rating that is not a number.
     """
@@ -78,10 +81,16 @@ def read_players(
                                  line=header_line, column=repr(twice[0])))
     columns = _columns(header, mapping or {}, rating_system)
     if "name" not in columns.values():
+        if map_option:
+            raise RegistryError(Text(
+                "%(what)s: line %(line)s: no column for the player's name (columns: %(columns)s); call one %(name)s "
+                "(or map one, e.g. %(example)s)", what=what, line=header_line, columns=", ".join(header),
+                name="'name'", example=f"{map_option} 'Nume=name'"))
         raise RegistryError(Text(
-            "%(what)s: line %(line)s: no column for the player's name (columns: %(columns)s); call one %(name)s "
-            "(or map one, e.g. %(example)s)", what=what, line=header_line, columns=", ".join(header), name="'name'",
-            example="--map 'Nume=name'"))
+            "%(what)s: line %(line)s: no column for the player's name (columns: %(columns)s); the file needs a "
+            "header line with a column called %(name)s (or one of %(aliases)s)", what=what, line=header_line,
+            columns=", ".join(header), name="'name'",
+            aliases=", ".join(repr(a) for a, field in ALIASES.items() if field == "name" and a != "name")))
     out = []
     for line, cells in rows[1:]:
         values: dict[str, str] = {}
@@ -122,8 +131,10 @@ def import_players(journal: Journal, text: str, **options: str | Mapping[str, st
     """Register every player of a CSV file, all or none; returns their registry ids."""
     mapping = options.get("mapping")
     system = options.get("rating_system", "elod")
+    map_option = options.get("map_option", "")
     entries = read_players(text, mapping=mapping if isinstance(mapping, Mapping) else None,
-                           rating_system=system if isinstance(system, str) else "elod")
+                           rating_system=system if isinstance(system, str) else "elod",
+                           map_option=map_option if isinstance(map_option, str) else "")
     try:
         return register(journal, [e for _, e in entries], lines=[n for n, _ in entries])
     except InputError as e:

@@ -548,8 +548,9 @@ async def player_slip(request: Request) -> Response:
         def hand_in() -> SlipRequest:
             with w.journal("") as j:
                 s = w.session(j, gid)
-                if s.game.phase != "play":
-                    raise Refused("slip", Text("no move is open"))
+                if s.game.phase != "play":  # a page left open: the game moved on since it was drawn
+                    over = s.game.phase == "over"
+                    raise Refused("slip", Text("the game is over") if over else Text("no move is open"))
                 req.move = s.game.move
             return w.intake.hand_in(gid, req)
 

@@ -68,7 +68,7 @@ def entry_from(f: dict[str, str]) -> Entry:
     born = f.get("born", "")
     year = ascii_number(born) if born else None
     if born and year is None:
-        raise registry.RegistryError(f"birth year {born!r} is not a number")
+        raise registry.RegistryError(Text("birth year %(year)s is not a number", year=repr(born)))
     return Entry(f.get("name", ""), f.get("licence", ""), f.get("federation", ""), f.get("club", ""), year,
                  tuple(c for c in f.get("categories", "").split(";") if c.strip()))
 
@@ -144,7 +144,7 @@ async def player_correct(request: Request) -> Response:
     except (Refused, ArbitruError) as e:
         ctx = await run_in_threadpool(_player_context, w, pid, request)
         return w.render(request, "season/player.html", status=422, errors={"correct": str(e)}, **ctx)
-    return RedirectResponse(f"/players/{pid}", 303)
+    return RedirectResponse(f"/players/{pid}" + i18n.keep(request.query_params.get("lang")), 303)
 
 
 def _tournaments_context(w: Web, request: Request) -> dict[str, Any]:
@@ -205,7 +205,7 @@ def creation(page: str, prefix: str, store: Any) -> Any:
             ctx = await run_in_threadpool(_tournaments_context, w, request)
             return w.render(request, "season/tournaments.html", status=e.status,
                             errors={prefix + e.field: e.message}, **{prefix.strip("-") + "_form": f}, **ctx)
-        return RedirectResponse(f"/{page}s/{made}", 303)
+        return RedirectResponse(f"/{page}s/{made}" + i18n.keep(request.query_params.get("lang")), 303)
 
     return endpoint
 
@@ -294,7 +294,7 @@ def arbiter_action(page: str, field: str, action: Any, question: Any = None) -> 
         if asked is not None:
             ctx = await run_in_threadpool(context, w, request)
             return w.render(request, template, confirm=asked, **ctx)
-        return RedirectResponse(f"/{page}s/{owner}", 303)
+        return RedirectResponse(f"/{page}s/{owner}" + i18n.keep(request.query_params.get("lang")), 303)
 
     return endpoint
 
