@@ -362,3 +362,32 @@ def test_a_registry_file_with_no_name_column_is_refused_with_what_the_file_needs
         assert said in refusal and "Licence, Nombre completo)" in refusal and "--map" not in refusal, refusal
     with Journal(site.db) as j:
         assert not j.games(), "nothing registered"
+
+
+def test_the_login_and_desk_doors_refuse_in_the_language_asked_for(tmp_path):
+    """The finding "English words on non-English pages": a wrong password, a desk account named like the arbiter,
+    a short password and the throttle after failures were English on a Romanian or Spanish login page; the forms
+    also dropped ``?lang=``, so even a translated refusal came back in English."""
+    site = make_site(tmp_path)
+    c = site.client()
+    page = c.get("/login?lang=ro").text
+    assert 'action="/login?lang=ro"' in page
+    r = c.post("/login?lang=ro", data={"csrf": csrf(page), "name": "arbiter", "password": "not it at all"})
+    assert r.status_code == 401 and 'id="password-error">nume sau parolă greșită<' in r.text, r.text
+    assert not english_left(r.text, "wrong name or password")
+    login(c)
+    index = c.get("/?lang=es").text
+    assert 'action="/desks?lang=es"' in index
+    for fields, said in (({"name": "arbiter", "password": "longenough"}, "ese nombre es el del árbitro"),
+                         ({"name": "desk1", "password": "short"}, "una contraseña tiene al menos 8 caracteres"),
+                         ({"name": "a b", "password": "longenough"}, "un nombre de cuenta tiene de 1 a 40 letras")):
+        r = c.post("/desks?lang=es", data={"csrf": csrf(index), **fields})
+        assert r.status_code == 422 and 'id="desk-error">' + html.escape(said, quote=False) in r.text, (fields, r.text)
+    r = c.post("/desks?lang=es", data={"csrf": csrf(index), "name": "desk1", "password": "longenough"},
+               follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/?lang=es"
+    other = site.client()
+    for _ in range(12):  # past the free failures: the throttle's refusal
+        page = other.get("/login?lang=es").text
+        r = other.post("/login?lang=es", data={"csrf": csrf(page), "name": "desk1", "password": "wrong password"})
+    assert r.status_code == 429 and "demasiados intentos fallidos" in r.text, r.text

@@ -32,6 +32,7 @@ from arbitru.errors import ArbitruError
 from arbitru.formats import format_of
 from arbitru.journal.backends import APPEND_CURRENT, PostgresBackend, SqliteBackend
 from arbitru.journal.store import Journal
+from arbitru.messages import Text
 
 #: the web's tables, by name (:meth:`Journal.ensure`)
 SCHEMA = (
@@ -223,7 +224,7 @@ def set_password(journal: Journal, name: str, password: str, role: str) -> None:
     """Create or replace an account's password (only its salted hash is stored)."""
     check_name(name)
     if len(password) < 8:
-        raise AuthError("a password has at least 8 characters")
+        raise AuthError(Text("a password has at least 8 characters"))
     ensure_schema(journal)
     salt = secrets.token_bytes(16)
     hashed = _hash(password, salt)
@@ -262,10 +263,10 @@ def check_password(journal: Journal, name: str, password: str) -> str:
     rows = journal.execute("SELECT role, salt, hash FROM web_account WHERE name = ?", (name[:MAX_NAME],))
     if not rows:
         _hash(password, b"0" * 16)  # the same work either way
-        raise AuthError("wrong name or password")
+        raise AuthError(Text("wrong name or password"))
     role, salt, stored = (str(x) for x in rows[0])
     if not hmac.compare_digest(_hash(password[:200], bytes.fromhex(salt)), stored):
-        raise AuthError("wrong name or password")
+        raise AuthError(Text("wrong name or password"))
     return role
 
 
@@ -276,7 +277,7 @@ def desks(journal: Journal) -> list[str]:
 
 def check_name(name: str) -> None:
     if not 1 <= len(name) <= MAX_NAME or not all(ch.isalnum() or ch in "-_." for ch in name):
-        raise AuthError(f"an account name has 1 to {MAX_NAME} letters, digits, '-', '_' or '.'")
+        raise AuthError(Text("an account name has 1 to %(most)s letters, digits, '-', '_' or '.'", most=MAX_NAME))
 
 
 # --- player codes ---------------------------------------------------------------------------------------------

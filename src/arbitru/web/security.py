@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arbitru.journal.store import Journal
+from arbitru.messages import Text
 from arbitru.web import auth
 
 Scope = MutableMapping[str, Any]
@@ -215,7 +216,7 @@ class Throttled(auth.AuthError):
 
     def __init__(self, wait: float) -> None:
         self.wait = max(1, round(wait))
-        super().__init__(f"too many failed attempts: try again in {self.wait} s")
+        super().__init__(Text("too many failed attempts: try again in %(n)s s", n=self.wait))
 
 
 #: a login's throttle check, password check and failure count run as one step, at most HASHERS at a time in a

@@ -13,6 +13,7 @@ from starlette.responses import FileResponse, RedirectResponse, Response, Stream
 
 from arbitru.errors import ArbitruError, JournalError
 from arbitru.formats import DUPLICATE
+from arbitru.messages import Text
 from arbitru.web import assets, auth, i18n, security
 from arbitru.web.forms import Refused, need, read_form
 from arbitru.web.house import Endpoint, LivePart, client, identity, login_as, web
@@ -51,7 +52,7 @@ async def login(request: Request) -> Response:
         if isinstance(e, security.Throttled):
             refused.headers["Retry-After"] = str(e.wait)
         return refused
-    response = RedirectResponse("/", 303)
+    response = RedirectResponse("/" + i18n.keep(request.query_params.get("lang")), 303)
     await run_in_threadpool(login_as, request, response, auth.Identity(auth.new_sid(), role, name))
     return response
 
@@ -87,7 +88,7 @@ async def add_desk(request: Request) -> Response:
         def add() -> None:
             with w.journal("arbiter") as j:
                 if f.get("name") == auth.ARBITER:
-                    raise auth.AuthError("that name is the arbiter's")
+                    raise auth.AuthError(Text("that name is the arbiter's"))
                 auth.set_password(j, f.get("name", ""), f.get("password", ""), "desk")
 
         await run_in_threadpool(add)
@@ -95,7 +96,7 @@ async def add_desk(request: Request) -> Response:
         with w.journal("") as j:
             games, desks = j.games(DUPLICATE.name), auth.desks(j)
         return w.render(request, "index.html", status=422, games=games, desks=desks, errors={"desk": str(e)})
-    return RedirectResponse("/", 303)
+    return RedirectResponse("/" + i18n.keep(request.query_params.get("lang")), 303)
 
 
 def events(pushed: Mapping[str, LivePart]) -> Endpoint:
