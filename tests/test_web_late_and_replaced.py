@@ -71,8 +71,8 @@ def test_FISE_5_the_phone_says_a_late_slip_is_late_in_its_language(site):  # noq
 
 
 
-def test_RO_5_5_j_a_phone_or_api_slip_after_the_results_is_refused_where_the_form_was_and_nothing_moves(  # noqa: F811
-        site, arbiter):
+def test_RO_5_5_j_a_phone_or_api_slip_after_the_results_is_refused_where_the_form_was_and_nothing_moves(
+        site, arbiter):  # noqa: F811
     """The finding "a slip is still taken after the results": a game played from phones keeps its last turn open
     (no hall clock, RO-4.4), so a phone left open, or the API, handed in a slip after the provisional results and
     after the final ranking (303/201, stored, counted). Now each is refused (RO-5.5.j: a contest goes to the chief
