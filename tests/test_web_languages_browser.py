@@ -5,6 +5,7 @@ a Greek and a Polish results page. Screenshots go to ``tests/output/`` (``lang-*
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -47,6 +48,22 @@ def site_on(db: str) -> Site:
     return Site(db, secret, app)
 
 
+def anticipation_game(site: Site) -> tuple[Any, str]:
+    """The arbiter's client and a Romanian anticipation game of Ana and Bo on the imported list, its groups read
+    out and read again (RO-5.2.f–g)."""
+    arbiter = site.client()
+    login(arbiter)
+    token = re.search(r'name="csrf" value="([^"]+)"', arbiter.get("/anticipation/new").text)
+    assert token
+    r = arbiter.post("/anticipation/new", data={
+        "csrf": token.group(1), "variant": "classic", "lexicon": "test-ro-words", "source": "hall",
+        "groups": groups_text(), "seating": "tables", "players": "Ana,1,Ana Popescu\nBo,2,Bogdan Ionescu"})
+    assert r.status_code == 303, r.text
+    gid = str(r.headers["location"]).rsplit("/", 1)[1]
+    read_all(site, arbiter, gid)
+    return arbiter, gid
+
+
 def duplicate_game(site: Site, lang: str, rules: str) -> str:
     """A duplicate game of three moves in ``lang``: move 1 with a slip at a wrong position, one with letters not
     on the rack and a word not in the list, one missing; then closed with the master move."""
@@ -68,16 +85,7 @@ def test_issue_19_every_word_in_the_readers_language_in_a_browser(browser, tmp_p
     monkeypatch.setenv("ARBITRU_WEB_TEST_LISTS", "synthetic:100")
     db = str(tmp_path / "hall.db")
     site = site_on(db)
-    arbiter = site.client()
-    login(arbiter)
-    token = re.search(r'name="csrf" value="([^"]+)"', arbiter.get("/anticipation/new").text)
-    assert token
-    r = arbiter.post("/anticipation/new", data={
-        "csrf": token.group(1), "variant": "classic", "lexicon": "test-ro-words", "source": "hall",
-        "groups": groups_text(), "seating": "tables", "players": "Ana,1,Ana Popescu\nBo,2,Bogdan Ionescu"})
-    assert r.status_code == 303, r.text
-    ant = str(r.headers["location"]).rsplit("/", 1)[1]
-    read_all(site, arbiter, ant)
+    arbiter, ant = anticipation_game(site)
     for turn in (1, 2, 3, 4):
         lot(arbiter, ant, turn, turn + 1)
     desk = desk_client(site, arbiter)
@@ -167,16 +175,7 @@ def test_RO_5_5_j_a_slip_from_a_phone_left_open_past_the_results_is_refused_wher
     imported_words(tmp_path, monkeypatch)
     db = str(tmp_path / "hall.db")
     site = site_on(db)
-    arbiter = site.client()
-    login(arbiter)
-    token = re.search(r'name="csrf" value="([^"]+)"', arbiter.get("/anticipation/new").text)
-    assert token
-    r = arbiter.post("/anticipation/new", data={
-        "csrf": token.group(1), "variant": "classic", "lexicon": "test-ro-words", "source": "hall",
-        "groups": groups_text(), "seating": "tables", "players": "Ana,1,Ana Popescu\nBo,2,Bogdan Ionescu"})
-    assert r.status_code == 303, r.text
-    gid = str(r.headers["location"]).rsplit("/", 1)[1]
-    read_all(site, arbiter, gid)
+    arbiter, gid = anticipation_game(site)
     lot(arbiter, gid, 1, 2)
     refusals = {"ro": "rezultatele sunt publicate: nu se mai predau fluturași; o contestație se înaintează "
                       "arbitrului principal (RO-5.5.j)",
