@@ -113,3 +113,47 @@ def test_RO_6_5_the_cli_decides_on_a_late_slip(tmp_path, monkeypatch):
     result = CliRunner().invoke(cli, [*args, "--reason", "the bell rang late", "--db", db, "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["player"] == "Dan"
+
+
+def test_RO_5_5_j_a_slip_handed_in_after_the_results_are_published_is_refused_and_the_results_stay(tmp_path):
+    """The finding "a phone's slip is still taken after the results": a game played from phones with no hall
+    clock (RO-4.4) keeps its last lot open, so a slip after the provisional results, or after the final ranking,
+    was stored in time and counted (or replaced the one that did). Once results are published slips are over
+    (RO-5.4.m, RO-5.5.j): a player's recourse is a contest to the chief arbiter (RO-6.5); the slip is refused,
+    nothing is stored, the published totals stay."""
+    from arbitru.errors import ArbitruError
+    from arbitru.formats.anticipation.order import OrderError
+    from test_anticipation_correction import AL
+
+    game = new_game(tmp_path, GROUPS, [2], seating=SEATING)  # no timer: turn 1 stays open until published
+    game.hand_in(_slip("Ana", AL[4], str(AL[5])), T0)
+    game.publish("provisional", "18:30", now=T0 + 60)
+    totals = {r.player: r.total for r in game.replay().ranking}
+    assert totals == {"Ana": int(AL[5]), "Dan": 0}
+    for stage in ("provisional", "final"):
+        if stage == "final":
+            game.publish("final", confirmed=True, now=T0 + 120)
+        for late in (_slip("Dan", AL[4], str(AL[5])), _slip("Ana", "ALA", "9")):  # a new slip, a replacement
+            with pytest.raises(OrderError, match=r"the results are published.*\(RO-5\.5\.j\)") as refused:
+                game.hand_in(late, T0 + 200)
+            assert refused.value.rule == "RO-5.5.j", stage
+        assert len(game.journal.events(game.id, "slip")) == 1, stage
+        assert {r.player: r.total for r in game.replay().ranking} == totals, stage
+    with pytest.raises(ArbitruError, match=r"the ranking is final .*no more slips"):  # nor from a desk or a file
+        game.enter_slips([_slip("Dan", AL[4], str(AL[5]))], replace=True)
+    assert len(game.journal.events(game.id, "slip")) == 1
+
+
+def test_RO_5_4_m_a_slip_after_the_last_turns_stop_is_stored_late_until_the_results_are_published(tmp_path):
+    """After the Stop of a turn (RO-5.4.m, RO-5.5.c) a slip is stored flagged late and counts only once the
+    arbiter accepts it (RO-6.5); the same slip after the provisional results is refused (RO-5.5.j)."""
+    from arbitru.formats.anticipation.order import OrderError
+
+    game = new_game(tmp_path, GROUPS, [2], seating=SEATING)
+    game.clock("turn 1", "start", T0)
+    late = game.hand_in(_slip("Ana"), T0 + 8 * 60 + 5)
+    assert late.late and [e.seq for e in game.replay().late_undecided()] == [late.seq]
+    game.publish("provisional", "18:30", now=T0 + 900)
+    with pytest.raises(OrderError, match=r"RO-5\.5\.j"):
+        game.hand_in(_slip("Dan"), T0 + 901)
+    assert [e.payload["player"] for e in game.journal.events(game.id, "slip")] == ["Ana"]

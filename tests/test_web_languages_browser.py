@@ -5,7 +5,9 @@ a Greek and a Polish results page. Screenshots go to ``tests/output/`` (``lang-*
 from __future__ import annotations
 
 import re
+from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from arbitru.formats.duplicate.game import Player, Session, Settings
@@ -46,6 +48,22 @@ def site_on(db: str) -> Site:
     return Site(db, secret, app)
 
 
+def anticipation_game(site: Site) -> tuple[Any, str]:
+    """The arbiter's client and a Romanian anticipation game of Ana and Bo on the imported list, its groups read
+    out and read again (RO-5.2.f–g)."""
+    arbiter = site.client()
+    login(arbiter)
+    token = re.search(r'name="csrf" value="([^"]+)"', arbiter.get("/anticipation/new").text)
+    assert token
+    r = arbiter.post("/anticipation/new", data={
+        "csrf": token.group(1), "variant": "classic", "lexicon": "test-ro-words", "source": "hall",
+        "groups": groups_text(), "seating": "tables", "players": "Ana,1,Ana Popescu\nBo,2,Bogdan Ionescu"})
+    assert r.status_code == 303, r.text
+    gid = str(r.headers["location"]).rsplit("/", 1)[1]
+    read_all(site, arbiter, gid)
+    return arbiter, gid
+
+
 def duplicate_game(site: Site, lang: str, rules: str) -> str:
     """A duplicate game of three moves in ``lang``: move 1 with a slip at a wrong position, one with letters not
     on the rack and a word not in the list, one missing; then closed with the master move."""
@@ -67,16 +85,7 @@ def test_issue_19_every_word_in_the_readers_language_in_a_browser(browser, tmp_p
     monkeypatch.setenv("ARBITRU_WEB_TEST_LISTS", "synthetic:100")
     db = str(tmp_path / "hall.db")
     site = site_on(db)
-    arbiter = site.client()
-    login(arbiter)
-    token = re.search(r'name="csrf" value="([^"]+)"', arbiter.get("/anticipation/new").text)
-    assert token
-    r = arbiter.post("/anticipation/new", data={
-        "csrf": token.group(1), "variant": "classic", "lexicon": "test-ro-words", "source": "hall",
-        "groups": groups_text(), "seating": "tables", "players": "Ana,1,Ana Popescu\nBo,2,Bogdan Ionescu"})
-    assert r.status_code == 303, r.text
-    ant = str(r.headers["location"]).rsplit("/", 1)[1]
-    read_all(site, arbiter, ant)
+    arbiter, ant = anticipation_game(site)
     for turn in (1, 2, 3, 4):
         lot(arbiter, ant, turn, turn + 1)
     desk = desk_client(site, arbiter)
@@ -149,4 +158,55 @@ def test_FISE_13_a_slip_from_a_phone_left_open_past_the_games_end_is_refused_whe
         assert not phone.locator("form.phoneslip").count()
         shot(phone, "es-phone-slip-after-the-end")
         assert "game is over" not in text_of(phone) and no_horizontal_scroll(phone)
+    assert not site.events(gid, "slip"), "nothing stored"
+
+
+def test_RO_5_5_j_a_slip_from_a_phone_left_open_past_the_results_is_refused_where_its_form_was(
+        browser, tmp_path, monkeypatch):  # noqa: F811
+    """The finding "an anticipation slip is still taken after the results": phones left open on the slip form of
+    the last turn (a game with no hall clock keeps it open) hand in after the provisional results are published.
+    The slip is refused (RO-5.5.j: a contest goes to the chief arbiter, RO-6.5) where its form was, in the page's
+    language (the game's Romanian, a phone that chose Polish), nothing stored; the API over real HTTP says the
+    same with 409."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    imported_words(tmp_path, monkeypatch)
+    db = str(tmp_path / "hall.db")
+    site = site_on(db)
+    arbiter, gid = anticipation_game(site)
+    lot(arbiter, gid, 1, 2)
+    refusals = {"ro": "rezultatele sunt publicate: nu se mai predau fluturași; o contestație se înaintează "
+                      "arbitrului principal (RO-5.5.j)",
+                "pl": "wyniki są ogłoszone: kart już się nie oddaje; protest składa się sędziemu głównemu (RO-5.5.j)"}
+    with running_server(db) as base:
+        phones = {}
+        for player, lang in (("Ana", "ro"), ("Bo", "pl")):
+            phone = new_page(browser, base, PHONE, mobile=True)
+            phone.goto(f"/games/{gid}/play?code={site.code(gid, player)}" + ("&lang=pl" if lang == "pl" else ""))
+            phone.click("#join")
+            expect(phone.locator("form.antslip")).to_be_visible()
+            phones[lang] = phone
+        r = form(arbiter, f"/games/{gid}/publish", {"stage": "provisional", "deadline": "2099-05-01 18:30"},
+                 f"/games/{gid}/review")
+        assert r.status_code == 303, r.text
+        for lang, phone in phones.items():
+            phone.fill("form.antslip input[name=position1]", "H7")
+            phone.fill("form.antslip input[name=word1]", "AL")
+            phone.fill("form.antslip input[name=score1]", "4")
+            with phone.expect_navigation():
+                phone.click("#hand-in")
+            expect(phone.locator("#slip-form #slip-error")).to_have_text(refusals[lang])
+            assert not phone.locator("form.antslip").count()
+            shot(phone, f"{lang}-anticipation-slip-after-the-results")
+            assert "published" not in text_of(phone) and no_horizontal_scroll(phone)
+        body = json.dumps({"turn": 1, "placements": [{"position": "H7", "word": "AL", "score": 4}]}).encode()
+        sent = urllib.request.Request(f"{base}/api/games/{gid}/slips", data=body, method="POST", headers={
+            "Authorization": f"Bearer {site.code(gid, 'Ana')}", "Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as answer:
+            urllib.request.urlopen(sent, timeout=10)
+        assert answer.value.code == 409
+        said = json.loads(answer.value.read())
+        assert said["stored"] is False and "RO-5.5.j" in said["error"]
     assert not site.events(gid, "slip"), "nothing stored"

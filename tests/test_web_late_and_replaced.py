@@ -69,3 +69,42 @@ def test_FISE_5_the_phone_says_a_late_slip_is_late_in_its_language(site):  # noq
     receipt = phone.get(f"/games/{gid}/play").text.split('id="receipt"')[1].split("</div>")[0]
     assert "întârziat: predat după timpul rundei, primește 0 puncte" in receipt and "FISE-5" in receipt
 
+
+
+def test_RO_5_5_j_a_phone_or_api_slip_after_the_results_is_refused_where_the_form_was_and_nothing_moves(
+        site, arbiter):  # noqa: F811
+    """The finding "a slip is still taken after the results": a game played from phones keeps its last turn open
+    (no hall clock, RO-4.4), so a phone left open, or the API, handed in a slip after the provisional results and
+    after the final ranking (303/201, stored, counted). Now each is refused (RO-5.5.j: a contest goes to the chief
+    arbiter, RO-6.5), said where the slip form was in the page's language, nothing stored, the totals as published."""
+    from web_support import csrf
+
+    gid = create_game(site, arbiter)
+    for _ in range(16):
+        form(arbiter, f"/games/{gid}/announce", {}, f"/games/{gid}")
+    form(arbiter, f"/games/{gid}/lot", {"turn": "1", "group": "2", "by": "table", "table": "1"}, f"/games/{gid}")
+    ana, bo = site.client(), site.client()
+    join(ana, site, gid, "Ana")
+    join(bo, site, gid, "Bo")
+    slip = {"turn": "1", "position1": "H7", "word1": "AL", "score1": "4", "total": "4"}
+    assert form(ana, f"/games/{gid}/slip", slip, f"/games/{gid}/play").status_code == 303
+    # the pages left open on the form of turn 1
+    left_open = {bo: csrf(bo.get(f"/games/{gid}/play").text), ana: csrf(ana.get(f"/games/{gid}/play").text)}
+    api = {"turn": 1, "placements": [{"position": "H7", "word": "AL", "score": 4}], "turn_total": 4}
+    for stage, data in (("provisional", {"deadline": "2099-05-01 18:30"}), ("final", {})):
+        r = form(arbiter, f"/games/{gid}/publish", {"stage": stage, **data}, f"/games/{gid}/review")
+        assert r.status_code == 303, r.text
+        (published,) = [e for e in site.events(gid, "publication") if e.payload["stage"] == stage]
+        for phone in (bo, ana):  # a new slip, and a replacement of the one that counts
+            r = phone.post(f"/games/{gid}/slip", data={"csrf": left_open[phone], **slip, "word1": "LA"})
+            assert r.status_code == 409, (stage, r.status_code)
+            said = r.text.split('<section id="slip-form">')[1].split("</section>")[0]
+            assert "rezultatele sunt publicate: nu se mai predau fluturași" in said and "RO-5.5.j" in said, stage
+            assert 'name="position1"' not in r.text  # no form to hand in again
+        for player in ("Bo", "Ana", "Cleo"):
+            r = site.client().post(f"/api/games/{gid}/slips", json=api,
+                                   headers={"Authorization": f"Bearer {site.code(gid, player)}"})
+            assert r.status_code == 409 and r.json()["stored"] is False and "RO-5.5.j" in r.json()["error"], stage
+        assert len(site.events(gid, "slip")) == 1, stage
+        state = AnticipationGame(Journal(site.db, actor="arbiter"), gid).replay()
+        assert {r.player: r.total for r in state.ranking} == published.payload["totals"], stage

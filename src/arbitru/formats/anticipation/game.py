@@ -59,6 +59,7 @@ from arbitru.formats.anticipation.verdicts import Decision, PlayerResult, Sancti
 from arbitru.formats.countdown import CLOCK_ACTIONS
 from arbitru.formats.players import Seat, resolve
 from arbitru.formats.receipt import Receipt
+from arbitru.formats.refusal import Refusal
 from arbitru.journal.store import Event, Journal, action
 from arbitru.messages import Text
 from arbitru.textinput import InputError, ascii_number, check_text, csv_rows
@@ -419,7 +420,12 @@ class AnticipationGame:
 
         :raises SlipFileError: when a slip of the same player and turn is already stored and ``replace`` is
         not set.
+        :raises ArbitruError: once the ranking is final: nothing may move it any more (RO-5.5.j).
         """
+        final = self._final()
+        if final is not None:
+            raise ArbitruError(Text("the ranking is final (event #%(seq)s): no more slips (RO-5.5.j, RO-6.5)",
+                                    seq=final))
         if not replace:
             stored = self._stored_slips()
             for s in slips:
@@ -697,12 +703,20 @@ class AnticipationGame:
         when the arbiter accepts it (a ``late`` decision with its reason, RO-6.5), and never replaces one
         handed in in time. Returns the receipt (the slip it replaces, if any).
 
-        :raises ArbitruError: for a turn whose lot is not drawn yet, or a player not seated.
+        Once results are published (provisional or final) the game is over for the players: a slip is refused
+        and nothing stored, so published results cannot move (RO-5.4.m, RO-5.5.j); what a player still has to say
+        is a contest to the chief arbiter (RO-6.5).
+
+        :raises OrderError: for a turn whose lot is not drawn yet, or once results are published (naming the rule).
+        :raises ArbitruError: for a player not seated.
         """
         if slip.turn is None or not 1 <= slip.turn <= TURNS:
             raise ArbitruError(f"turns are 1 to {TURNS}")
         for row in slip.rows:
             check_row(row)
+        if any(True for _ in self.journal.iter_events(self.id, "publication")):
+            raise OrderError(Refusal("RO-5.5.j", Text(
+                "the results are published: slips are no longer handed in; a contest goes to the chief arbiter")))
         self.check(Action.HAND_IN, turn_timer(slip.turn), now)
         self.seat(slip.player)  # only a seated player hands in a slip
         lots = self.order().lots

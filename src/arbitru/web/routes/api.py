@@ -170,7 +170,8 @@ async def api_state(request: Request) -> Response:
 async def api_slip(request: Request) -> Response:
     """``POST /api/games/{id}/slips``: ``{turn, placements: [{position, word, score}], turn_total, note}`` with
     the player's code as Bearer token → 201 receipt (``late`` flagged by the server clock); 401 without a valid
-    code; 403 for another player's slip; 409 for a turn whose lot is not drawn."""
+    code; 403 for another player's slip; 409 for a turn whose lot is not drawn, or once results are published
+    (RO-5.5.j): nothing stored."""
     w = web(request)
     gid = request.path_params["gid"]
     sent = await bearer_json(request, "{turn, placements, turn_total, note}")
@@ -313,7 +314,8 @@ OPENAPI: dict[str, Any] = {
                     "401": {"description": "no code, or not a code of this game"},
                     "403": {"description": "a slip in another player's name"},
                     "409": {"description": "stored but late (receipt given), or the move is not open (an "
-                                           "anticipation turn whose lot is not drawn)"},
+                                           "anticipation turn whose lot is not drawn, or a game whose results "
+                                           "are published: nothing stored)"},
                     "429": {"description": "too many wrong codes from this address or for this game: wait the "
                                            "Retry-After seconds (nothing was checked or stored)"},
                 },
