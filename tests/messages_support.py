@@ -11,9 +11,9 @@ from babel.messages.pofile import read_po
 from arbitru.messages import LOCALES
 
 SRC = Path(__file__).parent.parent / "src" / "arbitru"
-#: the anticipation game's routes: their pages are in Romanian only (RO-3.1), their messages checked in the Romanian
-#: catalog (``web_anticipation_support.route_messages``)
-ROMANIAN_ONLY = {SRC / "web" / "routes" / "anticipation.py", SRC / "web" / "routes" / "train_anticipation.py"}
+#: the anticipation game's routes: their messages are checked with the anticipation pages' in every catalog
+#: (``web_anticipation_support.route_messages``)
+ANTICIPATION_ROUTES = {SRC / "web" / "routes" / "anticipation.py", SRC / "web" / "routes" / "train_anticipation.py"}
 #: messages made from a value rather than written out: the rule sets' start words, who chose, the premium squares,
 #: the verdicts' and the results' codes (shown as they are in English), the tile sets' names
 VALUES = (
@@ -29,11 +29,11 @@ _ONLY_VALUES = re.compile(r"^(?:%\(\w+\)s|[\s;,.:+()\-—])*$")
 
 def library_messages(root: Path = SRC) -> set[str]:
     """Every ``Text("…")`` (or ``i18n.Text("…")``) of the library and of the web's modules and routes but the
-    anticipation game's (:data:`ROMANIAN_ONLY`), with a module constant's text when the message is one
+    anticipation game's (:data:`ANTICIPATION_ROUTES`), with a module constant's text when the message is one
     (``Text(RACK_REFUSAL, …)``)."""
     found: set[str] = set()
     for path in root.rglob("*.py"):
-        if path in ROMANIAN_ONLY:
+        if path in ANTICIPATION_ROUTES:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         constants = {

@@ -84,7 +84,7 @@ def test_a_page_without_a_game_follows_the_language_asked_for(tmp_path):
 def test_every_message_of_the_templates_is_translated_in_every_catalog():
     """The templates' messages and every message of the library and of the web's modules and routes a page prints
     (verdicts, notes, refusals, announcements, premium squares, verdict codes: ``tests/test_messages.py`` says each
-    of them too); the anticipation game's routes, in Romanian only, are checked below."""
+    of them too); the anticipation game's pages are checked below."""
     used = template_messages() | library_messages() | set(VALUES)
     assert len(used) > 100 and "Close the move" in used and "Standings" in used
     # the routes' refusals too: the duplicate game's, the results', the season's (``i18n.Text``), the training's
@@ -98,22 +98,35 @@ def test_every_message_of_the_templates_is_translated_in_every_catalog():
         assert not missing, (lang, missing)
 
 
-def test_every_message_of_the_anticipation_pages_is_translated_in_romanian():
-    """The templates' messages, the routes' confirmations and refusals, and the library's words the pages show
-    (a verdict's status, a timer's state…), each with the same named values as its English."""
+def anticipation_messages() -> tuple[set[str], set[str]]:
+    """The anticipation pages' messages: the templates' (the player's phone page too), and the routes' confirmations
+    and refusals with the library's words the pages show (a verdict's status, a timer's state…)."""
     from arbitru.web.routes.anticipation import WORDS
 
     used = template_messages(anticipation=True)
-    said = route_messages()
+    said = route_messages() | set(WORDS)
     assert len(used) > 200 and "Record the lot" in used and "Your slip, turn %(n)s" in used
     assert len(said) > 40 and "group %(n)s read out" in said and "the game is over" in said
-    translated = catalog("ro")
-    missing = sorted(m for m in used | said | set(WORDS) if not translated.get(m))
-    assert not missing, missing
+    return used, said
+
+
+@pytest.mark.parametrize("lang", ["ro", "es", "fr", "pl", "el"])
+def test_every_message_of_the_anticipation_pages_is_translated_in_every_catalog(lang):
+    """The finding "anticipation pages in English for a Spanish, French, Polish or Greek player": each message is
+    in the catalog, with the same named values as its English."""
+    used, said = anticipation_messages()
+    translated = catalog(lang)
+    missing = sorted(m for m in used | said if not translated.get(m))
+    assert not missing, (lang, missing)
     for m in used | said:
-        assert sorted(re.findall(r"%\((\w+)\)s", m)) == sorted(re.findall(r"%\((\w+)\)s", translated[m])), m
+        assert sorted(re.findall(r"%\((\w+)\)s", m)) == sorted(re.findall(r"%\((\w+)\)s", translated[m])), (lang, m)
+
+
+def test_the_anticipation_pages_romanian_words():
+    """The Romanian catalog says the game's terms of the Romanian rulebook, ș and ț with the comma below."""
+    translated = catalog("ro")
     assert translated["Record the lot"] == "Înregistrează bilețelul"
-    assert not re.search("[şţŞŢ]", "".join(translated.values()))  # ș and ț with the comma below
+    assert not re.search("[şţŞŢ]", "".join(translated.values()))
 
 
 def test_results_pdf_in_the_games_language_and_codes_sheet_as_pdf(tmp_path):

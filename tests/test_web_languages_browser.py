@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -19,9 +20,10 @@ from arbitru.web import auth
 from arbitru.web.app import create_app
 from test_web_anticipation import desk_client, lot, read_all, type_slip
 from test_web_anticipation_browser import OUTPUT, PHONE, browser, new_page, no_horizontal_scroll  # noqa: F401
+from test_web_i18n import english_left
 from web_anticipation_support import form, groups_text, imported_words
 from web_server import running_server
-from web_support import ARBITER_PASSWORD, Site, login, post
+from web_support import ARBITER_PASSWORD, Site, csrf, login, post
 
 #: English words that must not be on a translated page (the verdicts' and results' words)
 ENGLISH = re.compile(
@@ -210,3 +212,37 @@ def test_RO_5_5_j_a_slip_from_a_phone_left_open_past_the_results_is_refused_wher
         said = json.loads(answer.value.read())
         assert said["stored"] is False and "RO-5.5.j" in said["error"]
     assert not site.events(gid, "slip"), "nothing stored"
+
+
+def test_an_anticipation_phone_in_spanish_over_real_http(tmp_path, monkeypatch):
+    """The finding "anticipation pages in English for a Spanish player": a phone that asked for Spanish (``?lang=es``)
+    on a Romanian game's play page, over real HTTP, shows its turn, its slip and, once the provisional results are
+    published, its corrected board in Spanish, none of the English headings."""
+    imported_words(tmp_path, monkeypatch)
+    db = str(tmp_path / "hall.db")
+    site = site_on(db)
+    arbiter, gid = anticipation_game(site)
+    lot(arbiter, gid, 1, 2)
+    code = site.code(gid, "Bo")
+    with running_server(db) as base, httpx.Client(base_url=base, follow_redirects=True, timeout=10) as phone:
+        page = phone.get(f"/games/{gid}/play?code={code}&lang=es").text
+        assert "Entrar en la partida de anticipación" in page and "Join anticipation game" not in page
+        r = phone.post(f"/games/{gid}/join?lang=es", data={"csrf": csrf(page), "code": code})
+        assert r.status_code == 200, r.text
+        page = phone.get(f"/games/{gid}/play?lang=es").text
+        assert '<html lang="es">' in page
+        for spanish in ("Turno 1", "grupo 2", "Tu papeleta, turno 1", "Entregar", "Toca una letra para marcarla"):
+            assert spanish in page, spanish
+        assert not english_left(page, "Turn 1", "group 2", "Your slip", "Hand in", "Tap a letter"), page
+        r = phone.post(f"/games/{gid}/slip?lang=es", data={
+            "csrf": csrf(page), "turn": "1", "position1": "H7", "word1": "AL", "score1": "4", "total": "4"})
+        assert r.status_code == 200, r.text
+        r = form(arbiter, f"/games/{gid}/publish", {"stage": "provisional", "deadline": "2099-05-01 18:30"},
+                 f"/games/{gid}/review")
+        assert r.status_code == 303, r.text
+        page = phone.get(f"/games/{gid}/play?lang=es").text
+        for spanish in ("Tus papeletas", "recibida", "Tu tablero corregido", "Resultados provisionales",
+                        "reclamaciones hasta 2099-05-01 18:30"):
+            assert spanish in page, spanish
+        assert not english_left(page, "Your slips", "received", "Your corrected board", "Provisional results",
+                                "contests until", " points", "place "), page

@@ -61,7 +61,7 @@ def messages(pattern: re.Pattern[str], paths: list[Path]) -> set[str]:
 
 
 def template_messages(anticipation: bool = False) -> set[str]:
-    """Every ``_('…')`` of the templates: the anticipation pages' apart (their game is in Romanian only, RO-3.1)."""
+    """Every ``_('…')`` of the templates: the anticipation pages' apart (checked with their routes' messages)."""
     paths = [p for p in (WEB / "templates").rglob("*.html") if ("anticipation" in p.parts) == anticipation]
     return messages(MESSAGE, paths)
 
