@@ -35,6 +35,7 @@ from arbitru.formats.anticipation.simulate import Simulation, simulate
 from arbitru.formats.anticipation.slips import Slip
 from arbitru.formats.anticipation.variants import Settings
 from arbitru.journal.store import Journal
+from arbitru.textinput import is_ascii_number
 from arbitru.web import auth
 
 
@@ -50,7 +51,7 @@ def desk_fields(slip: Slip, seating: dict[int, str]) -> dict[str, str]:
         "note": first.note,
     }
     table = first.table.strip()
-    if not (table.isdigit() and seating.get(int(table)) == slip.player):
+    if not (is_ascii_number(table) and seating.get(int(table)) == slip.player):
         fields["player"] = slip.player
     for i, row in enumerate(slip.rows[:2], 1):
         fields |= {f"position{i}": row.position, f"word{i}": row.word, f"score{i}": row.score}

@@ -103,8 +103,8 @@ END $$""",
 
 _TRIGGERS = {"event_no_update", "event_no_delete", "game_no_update"}
 _PG_TRIGGERS = _TRIGGERS | {"event_no_truncate", "game_no_delete"}
-#: the advisory lock that serialises schema creation between workers starting at once (the journal's, the web's)
-SCHEMA_LOCK = 0x4A524E4C
+#: the advisory lock that serialises schema creation between workers starting at once (:meth:`lock_schema`)
+_SCHEMA_LOCK = 0x4A524E4C
 
 
 class Connection(Protocol):
@@ -330,7 +330,7 @@ class PostgresBackend(Backend):
         return {str(r[0]) for r in rows}
 
     def lock_schema(self, db: Connection) -> None:
-        db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+        db.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
 
     def lock_game(self, db: Connection, game_id: str) -> None:
         db.execute("SELECT pg_advisory_xact_lock(%s, %s)", (1, _game_lock(game_id)))

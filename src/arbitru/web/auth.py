@@ -30,7 +30,7 @@ from typing import Any
 
 from arbitru.errors import ArbitruError
 from arbitru.formats import format_of
-from arbitru.journal.backends import APPEND_CURRENT, PostgresBackend, SqliteBackend
+from arbitru.journal.backends import APPEND_CURRENT, SqliteBackend
 from arbitru.journal.store import Journal
 from arbitru.messages import Text
 
@@ -48,7 +48,7 @@ SCHEMA = (
     ("web_attempt", "CREATE TABLE IF NOT EXISTS web_attempt (at DOUBLE PRECISION NOT NULL, door TEXT NOT NULL, "
      "account TEXT NOT NULL, client TEXT NOT NULL, what TEXT NOT NULL)"),
 )
-#: PostgreSQL: a group commit of slips as one statement (:meth:`Journal.at_once`), refused (-1, nothing stored)
+#: a group commit of slips as one statement (:meth:`Journal.at_once`), refused (-1, nothing stored)
 #: while a sender's throttle key waits (:mod:`arbitru.web.security`)
 HAND_IN = "arbitru_hand_in_slips"
 PG_SCHEMA = (
@@ -112,7 +112,8 @@ class Identity:
 
 
 def ensure_schema(journal: Journal) -> None:
-    journal.ensure([*SCHEMA, *(PG_SCHEMA if isinstance(journal.backend, PostgresBackend) else ())])
+    # the function serves the group commit sent at once, on the stores that have it
+    journal.ensure([*SCHEMA, *(PG_SCHEMA if journal.backend.appends_at_once else ())])
 
 
 def secret_file(journal: Journal) -> Path | None:
