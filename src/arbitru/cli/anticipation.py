@@ -665,12 +665,13 @@ def forms_cmd(game_id: str, out_dir: str, with_groups: bool, as_json: bool, db: 
 
 @anticipation.command("codes")
 @click.argument("game_id", metavar="GAME")
-@click.option("--base-url", default="http://127.0.0.1:8000", show_default=True, help="Address the players use.")
+@click.option("--base-url", default=None,
+              help="Address the players use (default: the one 'arbitru serve' last served this journal at).")
 @click.option("--sheet", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Also write the printable sheet with QR codes (HTML) to this file.")
 @json_option()
 @_db_option
-def codes_cmd(game_id: str, base_url: str, sheet: str | None, as_json: bool, db: str) -> None:
+def codes_cmd(game_id: str, base_url: str | None, sheet: str | None, as_json: bool, db: str) -> None:
     """Each seated player's code for the web app (derived: the same every time), and the sheet to hand out."""
     import html
 
@@ -681,6 +682,7 @@ def codes_cmd(game_id: str, base_url: str, sheet: str | None, as_json: bool, db:
     game = _open(db, game_id)
     state = game.replay()
     secret = auth.server_secret(game.journal)
+    base_url = base_url or auth.served_address(game.journal)
     rows = []
     for player in sorted(state.seating, key=lambda p: (state.seating[p], p)):
         code = auth.player_code(secret, game.id, player)
