@@ -108,3 +108,23 @@ def test_the_secret_beside_the_default_journal_is_ignored_by_git():
     for name in ("arbitru.db", "arbitru.db.secret", "hall.db.secret"):
         r = subprocess.run(["git", "check-ignore", "-q", name], cwd=ROOT)
         assert r.returncode == 0, f"{name} is not ignored by git"
+
+
+def test_a_new_duplicate_game_says_how_to_draw_and_ties_before_a_rack_says_it_too(tmp_path):
+    db = str(tmp_path / "d.db")
+    runner = CliRunner()
+    new = runner.invoke(cli, ["duplicate", "new", "--db", db, "--lexicon", "synthetic:500", "--seed", "1"])
+    assert new.exit_code == 0 and "'arbitru duplicate next' draws the first one" in new.output
+    ties = runner.invoke(cli, ["duplicate", "ties", "--db", db])
+    assert ties.exit_code == 2 and "'arbitru duplicate next' draws it" in ties.output
+    assert runner.invoke(cli, ["duplicate", "next", "--db", db]).exit_code == 0
+    assert runner.invoke(cli, ["duplicate", "ties", "--db", db]).exit_code == 0
+
+
+def test_anticipation_correct_and_results_of_a_game_without_slips_say_so(tmp_path):
+    db = str(tmp_path / "a.db")
+    runner = CliRunner()
+    assert runner.invoke(cli, ["anticipation", "new", "--seed", "7", "--id", "h2", "--db", db]).exit_code == 0
+    for command in ("correct", "results"):
+        out = runner.invoke(cli, ["anticipation", command, "h2", "--db", db])
+        assert out.exit_code == 0 and "no slips yet: 'arbitru anticipation slips h2 FILE.csv'" in out.output

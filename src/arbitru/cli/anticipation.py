@@ -465,6 +465,9 @@ def correct_cmd(game_id: str, turn: int | None, as_json: bool, db: str) -> None:
     """Correct: verification requests first, then every placement's verdict (rule and reason)."""
     game = _open(db, game_id)
     state = game.replay()
+    if not state.ranking and not as_json:
+        click.echo(NO_SLIPS.format(game=game.id))
+        return
     game.record_correction(state, turn)
     turns = [turn] if turn else list(range(1, TURNS + 1))
     if as_json:
@@ -486,6 +489,10 @@ def correct_cmd(game_id: str, turn: int | None, as_json: bool, db: str) -> None:
                 click.echo("  " + line)
 
 
+#: what ``correct`` and ``results`` say of a game no slip has reached yet (rather than nothing at all)
+NO_SLIPS = "no slips yet: 'arbitru anticipation slips {game} FILE.csv' stores them"
+
+
 @anticipation.command("results")
 @click.argument("game_id", metavar="GAME")
 @json_option("Everything as JSON.")
@@ -504,6 +511,8 @@ def results_cmd(game_id: str, as_json: bool, player: str | None, db: str) -> Non
     if state.maximum:
         m = state.maximum_summary()
         click.echo(f"maximum: {m['total']} (beam {m['beam']}, event #{m['seq']})")
+    if not state.ranking:
+        click.echo(NO_SLIPS.format(game=game.id))
     if state.publications:
         last = state.publications[-1]
         click.echo(
