@@ -2,10 +2,11 @@
 
 A ``$ COMMAND`` line is followed by the output the README promises, up to the next ``$`` line or the block's end
 (``...`` stands for any lines; an ``error:`` line is a refusal: stderr, exit status 2); a block without ``$`` lines
-lists commands that must succeed, in order, one after another over one journal. ``./arbitru`` runs as ``python -m arbitru`` (the launcher has already set the
-environment up), in a fresh folder that holds only the repository's ``src`` and ``docs`` (the paths the README
-names), so no earlier run leaves anything behind. The scratch folder ``/tmp/arbiter`` of the word-list example
-becomes a folder of the test's own; timings (``built in 0.0 s``) are compared as numbers of any value.
+lists commands that must succeed, in order, one after another over one journal. ``./arbitru`` runs as
+``python -m arbitru`` (the launcher has already set the environment up), in a fresh folder that holds only the
+repository's ``src`` and ``docs`` (the paths the README names), so no earlier run leaves anything behind. The
+scratch folder ``/tmp/arbiter`` of the word-list example becomes a folder of the test's own; timings
+(``built in 0.0 s``) are compared as numbers of any value.
 """
 
 from __future__ import annotations
