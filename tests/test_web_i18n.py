@@ -192,7 +192,7 @@ def test_a_hand_rack_and_a_master_move_the_arbiter_types_are_refused_in_the_page
     login(c)
     page = f"/games/{gid}"
     for tiles, said, english in (("AB", "jugada 1: hay que sacar 7 ficha(s), no 2", "must be drawn"),
-                                 ("ZZZZZZZ", "Z sacada 7 vez/veces, pero solo quedan 1 en la bolsa", "in the bag")):
+                                 ("ZZZZZZZ", "Z sacada 7 veces, pero en la bolsa solo quedan 1", "in the bag")):
         r = post(c, f"{page}/draw", {"new": "0", "tiles": tiles}, page)
         assert r.status_code == 422 and 'id="draw-error"' in r.text and said in r.text, r.text
         assert english not in r.text

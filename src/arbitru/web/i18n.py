@@ -42,7 +42,7 @@ def keep(requested: str | None) -> str:
 
 def shown(text: str, _: Gettext) -> str:
     """``text`` in a page's language when it is a :class:`Text`; any other text (a library's) as it is."""
-    return _(text.message, **text.values) if isinstance(text, Text) else text
+    return _(text) if isinstance(text, Text) else text
 
 
 def refusal(e: InputError) -> Text:
