@@ -123,7 +123,7 @@ def test_RO_4_4_drawing_every_lot_and_RO_5_5_j_the_final_ranking_early_are_confi
     for _ in range(16):
         assert form(arbiter, f"/games/{gid}/announce", {}, f"/games/{gid}").status_code == 303
     first = form(arbiter, f"/games/{gid}/lot", {"all": "1"}, f"/games/{gid}", confirm=False)
-    assert first.status_code == 200 and "14 loturi, tururile 1–14" in first.text
+    assert first.status_code == 200 and "14 bilețele, tururile 1–14" in first.text
     assert not site.events(gid, "lot")
     assert form(arbiter, f"/games/{gid}/lot", {"all": "1"}, f"/games/{gid}").status_code == 303
     assert len(site.events(gid, "lot")) == 14
