@@ -23,10 +23,10 @@ SHARED = {"anulez", "turul", "pas", "scrabble", "program", "valid", "blank", "jo
 SAME = {
     "fr": {"minute", "minutes", "score", "maximum", "place", "change", "points", "stock", "position", "positions",
            "table", "note", "total", "club", "final", "journal", "projection", "lots", "tables", "code", "date",
-           "licence", "anticipation", "endurance", "page", "mode"},
+           "licence", "anticipation", "endurance", "page", "mode", "stop"},
     "es": {"total", "club", "final", "control"},
-    "ro": {"minute", "total", "note", "final", "control", "avocalic", "rating", "set"},
-    "pl": {"ranking"},
+    "ro": {"minute", "total", "note", "final", "control", "avocalic", "rating", "set", "stop"},
+    "pl": {"ranking", "stop"},
     "el": set(),
 }
 

@@ -13,6 +13,7 @@ import io
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -67,6 +68,15 @@ class Plural(Text):
         assert isinstance(text, Plural)
         text.message, text.plural = singular, plural
         return text
+
+    def __reduce__(self) -> tuple[Any, ...]:  # copied or pickled (dataclasses.asdict) as a plural again
+        return (_plural, (self.message, self.plural, dict(self.values)))
+
+
+def _plural(singular: str, plural: str, values: dict[str, Any]) -> Plural:
+    n = values.pop("n")
+    assert isinstance(n, int)
+    return Plural(singular, plural, n=n, **values)
 
 
 def recognised(english: str, messages: Iterable[str]) -> Text:
