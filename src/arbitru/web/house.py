@@ -104,6 +104,7 @@ class Web:
         )
         self.templates.filters["said"] = said_each
         self.templates.filters["cues_said"] = cues_said
+        self.templates.filters["actor"] = i18n.actor
         self.templates.globals["option"] = i18n.option
         self.templates.globals["keep"] = i18n.keep  # a form keeps the language its reader asked for (?lang=)
 
