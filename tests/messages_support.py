@@ -62,3 +62,22 @@ def _named(func: ast.expr, name: str) -> bool:
 def catalog(lang: str) -> dict[str, str]:
     with (LOCALES / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
         return {m.id: m.string for m in read_po(f, locale=lang) if m.id and isinstance(m.id, str)}
+
+
+def library_plurals(root: Path = SRC) -> set[tuple[str, str]]:
+    """Every ``Plural("singular", "plural", …)`` of the library and the web: messages whose words follow a count."""
+    found: set[tuple[str, str]] = set()
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and _named(node.func, "Plural") and len(node.args) >= 2:
+                one, more = node.args[0], node.args[1]
+                if isinstance(one, ast.Constant) and isinstance(more, ast.Constant):
+                    found.add((str(one.value), str(more.value)))
+    return found
+
+
+def plural_catalog(lang: str) -> tuple[int, dict[tuple[str, str], list[str]]]:
+    """A catalog's number of plural forms, and its plural messages with their forms."""
+    with (LOCALES / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        po = read_po(f, locale=lang)
+    return po.num_plurals, {tuple(m.id): list(m.string) for m in po if m.id and not isinstance(m.id, str)}

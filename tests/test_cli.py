@@ -8,8 +8,6 @@ Most tests use small word lists written in the test; ``demo`` and the default-li
 from __future__ import annotations
 
 import json
-import re
-import shlex
 from pathlib import Path
 
 import pytest
@@ -392,44 +390,3 @@ def test_demo_refuses_an_impossible_rack(loc5: catalog.ListInfo) -> None:
     assert "asks for 2 × blank; the Romanian set has 2, 1 of them on the board" in fails(
         "demo", "--rack", "A??"
     )
-
-
-# --- the README's examples are real output ---------------------------------------------------------------
-
-README = Path(__file__).resolve().parents[1] / "README.md"
-
-
-def readme_examples() -> list[tuple[str, str]]:
-    """(command, output) for every ``$ ./arbitru ...`` line of the README's code blocks, but those that depend
-    on the machine (``lexicon list`` shows the cache's path; the import example uses a scratch home)."""
-    examples: list[tuple[str, list[str]]] = []
-    in_block = False
-    current: list[str] | None = None  # output lines of the block's latest "$" command
-    for line in README.read_text("utf-8").splitlines():
-        if line.startswith("```"):
-            in_block, current = not in_block, None
-            continue
-        if not in_block:
-            continue
-        if line.startswith("$ "):
-            examples.append((line[2:], []))
-            current = examples[-1][1]
-        elif current is not None:
-            current.append(line.rstrip())
-    return [
-        (cmd, "\n".join(out))
-        for cmd, out in examples
-        if cmd.startswith("./arbitru ") and shlex.split(cmd)[1] != "lexicon"
-    ]
-
-
-@pytest.mark.parametrize(("command", "expected"), readme_examples())
-def test_readme_example(
-    command: str, expected: str, loc5: catalog.ListInfo, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.chdir(README.parent)  # the examples name files from the repository's root
-    result = run(*shlex.split(command)[1:])
-    output = "\n".join(line.rstrip() for line in result.output.splitlines())
-    # a line "..." in the README stands for any lines, as in a doctest
-    pattern = "\n".join("(?:.*\n)*?.*" if line == "..." else re.escape(line) for line in expected.split("\n"))
-    assert re.fullmatch(pattern, output), output

@@ -8,8 +8,8 @@ import re
 import pytest
 
 from anticipation_support import play
-from arbitru.messages import LANGUAGES, Text, gettext_for, recognised
-from messages_support import VALUES, catalog, library_messages
+from arbitru.messages import LANGUAGES, Plural, Text, gettext_for, recognised
+from messages_support import VALUES, catalog, library_messages, library_plurals, plural_catalog
 from test_anticipation_correction import AL, CAL, CASCADE, GROUPS, LOTS, row
 
 TRANSLATED = sorted(lang for lang in LANGUAGES if lang != "en")
@@ -23,10 +23,10 @@ SHARED = {"anulez", "turul", "pas", "scrabble", "program", "valid", "blank", "jo
 SAME = {
     "fr": {"minute", "minutes", "score", "maximum", "place", "change", "points", "stock", "position", "positions",
            "table", "note", "total", "club", "final", "journal", "projection", "lots", "tables", "code", "date",
-           "licence", "anticipation", "endurance", "page", "mode"},
+           "licence", "anticipation", "endurance", "page", "mode", "stop"},
     "es": {"total", "club", "final", "control"},
-    "ro": {"minute", "total", "note", "final", "control", "avocalic", "rating", "set"},
-    "pl": {"ranking"},
+    "ro": {"minute", "total", "note", "final", "control", "avocalic", "rating", "set", "stop"},
+    "pl": {"ranking", "stop"},
     "el": set(),
 }
 
@@ -57,6 +57,46 @@ def test_every_library_message_is_translated_in_every_catalog(lang):
     assert not missing, (lang, missing)
     for m in used:
         assert sorted(set(NAMED.findall(m))) == sorted(set(NAMED.findall(translated[m]))), (lang, m)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_count_message_has_each_plural_form_of_the_language(lang):
+    """A message whose words follow a count (``Plural``) has every plural form of the language in its catalog
+    (Romanian and Polish three, the others two), none empty, each with the message's named values (the count
+    itself may be said in words: "o dată", "Un jucător")."""
+    plurals = library_plurals()
+    assert len(plurals) >= 6
+    forms, translated = plural_catalog(lang)
+    assert forms == (3 if lang in ("ro", "pl") else 2)
+    for key in plurals:
+        said = translated.get(key)
+        assert said and len(said) == forms and all(said), (lang, key, said)
+        names = set(NAMED.findall(key[0])) | set(NAMED.findall(key[1]))
+        for form in said:
+            assert names - {"n"} <= set(NAMED.findall(form)) <= names, (lang, key, form)
+
+
+def test_counts_are_said_with_the_languages_own_plural_rule():
+    """ro "o dată" / "de 19 ori" / "de 20 de ori"; el "1 φορά" / "19 φορές"; English "1 time" / "7 times" —
+    never "time(s)" or "φορά(ές)"."""
+    tile = ("%(tile)s drawn %(n)s time but only %(left)s left in the bag",
+            "%(tile)s drawn %(n)s times but only %(left)s left in the bag")
+    def said(lang: str, n: int) -> str:
+        return gettext_for(lang)(Plural(*tile, tile="Z", n=n, left=0))
+    assert str(Plural(*tile, tile="Z", n=1, left=0)) == "Z drawn 1 time but only 0 left in the bag"
+    assert said("en", 7) == "Z drawn 7 times but only 0 left in the bag"
+    assert "a fost tras o dată," in said("ro", 1) and "de 19 ori," in said("ro", 19)
+    assert "de 20 de ori," in said("ro", 20) and "de 26 de ori," in said("ro", 26) and "de 101 ori," in said("ro", 101)
+    assert "1 φορά," in said("el", 1) and "19 φορές," in said("el", 19)
+    assert "1 raz," in said("pl", 1) and "3 razy," in said("pl", 3)
+    assert "1 vez," in said("es", 1) and "5 veces," in said("es", 5)
+
+
+def test_a_list_of_messages_is_said_with_the_languages_separator():
+    """In Greek ";" is the question mark: the messages of a list stand apart with "·", elsewhere with ";"."""
+    parts = [Text("at least 1 vowel"), Text("at least 1 consonant")]
+    assert ";" not in gettext_for("el")(Text("%(parts)s", parts=parts))
+    assert "; " in gettext_for("ro")(Text("%(parts)s", parts=parts))
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
@@ -235,7 +275,7 @@ def test_rack_position_and_season_refusals_are_said_with_no_english_left(tmp_pat
     texts = [refusal(hand_draw, Bag(es), [], [], 1, rule, es.split("AB"), 1),
              refusal(hand_draw, Bag(es), [], [], 1, rule, es.split("ZZZZZZZ"), 1),
              refusal(hand_draw, Bag(es), [], [BLANK], 1, rule, es.split("ABCDEFG"), 1)]
-    assert texts[:2] == ["move 1: 7 tile(s) must be drawn, not 2", "Z drawn 7 time(s) but only 1 left in the bag"]
+    assert texts[:2] == ["move 1: 7 tile(s) must be drawn, not 2", "Z drawn 7 times but only 1 left in the bag"]
     for written, convention in (("%%", "ro"), ("H8H8", "ro"), ("H99", "ro"), ("Z8", "ro"), ("8Z", "en"),
                                 ("H99", "en"), ("A5", "gr"), ("A5 X", "gr"), ("A B C", "gr")):
         texts.append(refusal(Coordinate.parse, written, convention))

@@ -568,3 +568,30 @@ def test_RO_5_5_f_a_remote_player_is_told_his_invalid_placement_during_the_next_
     ana = site.client()
     form(ana, f"/games/{gid}/join", {"code": site.code(gid, "Ana")}, f"/games/{gid}/play")
     assert "CALX" not in ana.get(f"/games/{gid}/play").text  # each player his own notices only
+
+
+def test_ro_5_5_b_the_projection_and_its_clock_in_the_language_its_address_asks_for(site, arbiter, gid):
+    """The projection of a Romanian game is Romanian; with ``?lang=es`` its headings, the group read out, the
+    clock's words (shown and spoken) and the results' stage are Spanish, and no Romanian word is left."""
+    read_all(site, arbiter, gid)
+    lot(arbiter, gid, 1, 2)
+    started = form(arbiter, f"/games/{gid}/clock", {"timer": "turn 1", "action": "start"}, f"/games/{gid}")
+    assert started.status_code == 303
+
+    def cues(page: str) -> list[str]:
+        found = re.search(r"data-cues='([^']*)'", page)
+        assert found, page
+        return [c["text"] for c in json.loads(found.group(1).replace("&#34;", '"'))]
+
+    ro = site.client().get(f"/games/{gid}/screen").text
+    assert 'data-lang="ro"' in ro and "Turul 1" in ro and "Grupa 2: " in ro
+    assert cues(ro) == ["Timp de gândire: 8 minute.", "Mai este 1 minut.", "Stop. Se strâng fluturașii turului 1."]
+    for url in (f"/games/{gid}/screen?lang=es", f"/games/{gid}/screen/live?lang=es"):
+        es = site.client().get(url).text
+        assert "Turno 1" in es and "Grupo 2: " in es, url
+        assert cues(es) == ["Tiempo de reflexión: 8 minutos.", "Queda 1 minuto.",
+                            "Alto. Se recogen las papeletas del turno 1."], url
+        assert not re.search(r"\b(Turul|Grupa|Mai este|fluturași)\b", es), url
+    assert 'data-lang="es"' in site.client().get(f"/games/{gid}/screen?lang=es").text
+    # the Romanian fragment is not served to the Spanish address from the fragment cache, nor the other way round
+    assert "Turul 1" in site.client().get(f"/games/{gid}/screen/live").text

@@ -218,7 +218,7 @@ def test_RO_4_4_and_RO_5_5_j_the_anticipation_confirmations_in_romanian(browser,
         page.goto(f"/games/{gid}")
         with page.expect_navigation():
             page.click("#lot-all")
-        expect(page.locator("#confirmation")).to_contain_text("Toate loturile rămase sunt trase acum de arbitru")
+        expect(page.locator("#confirmation")).to_contain_text("Toate bilețelele rămase sunt trase acum de arbitru")
         shot(page, "hall-confirm-lots-ro")
         with Journal(db) as j:
             assert not j.events(gid, "lot")

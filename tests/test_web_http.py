@@ -169,7 +169,7 @@ def test_desk_account_enters_paper_slips_but_cannot_run_the_game(site, gid, arbi
     assert r.status_code == 303
     slip = site.events(gid, "slip")[-1]
     assert slip.actor == "desk:desk1" and slip.payload["player"] == "3"
-    assert "desk:desk1" in arbiter.get(f"{page}/grid").text
+    assert "desk desk1" in arbiter.get(f"{page}/grid").text  # who entered it, as the page says it
     for url, data in ((f"{page}/clock", {"action": "start"}), (f"{page}/close", {}), (f"{page}/end", {}),
                       (f"{page}/rule", {"word": "ABC", "valid": "1"})):
         assert post(desk, url, data, page).status_code == 403, url

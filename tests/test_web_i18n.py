@@ -192,7 +192,7 @@ def test_a_hand_rack_and_a_master_move_the_arbiter_types_are_refused_in_the_page
     login(c)
     page = f"/games/{gid}"
     for tiles, said, english in (("AB", "jugada 1: hay que sacar 7 ficha(s), no 2", "must be drawn"),
-                                 ("ZZZZZZZ", "Z sacada 7 vez/veces, pero solo quedan 1 en la bolsa", "in the bag")):
+                                 ("ZZZZZZZ", "Z sacada 7 veces, pero en la bolsa solo quedan 1", "in the bag")):
         r = post(c, f"{page}/draw", {"new": "0", "tiles": tiles}, page)
         assert r.status_code == 422 and 'id="draw-error"' in r.text and said in r.text, r.text
         assert english not in r.text
@@ -404,3 +404,38 @@ def test_the_login_and_desk_doors_refuse_in_the_language_asked_for(tmp_path):
         page = other.get("/login?lang=es").text
         r = other.post("/login?lang=es", data={"csrf": csrf(page), "name": "desk1", "password": "wrong password"})
     assert r.status_code == 429 and "demasiados intentos fallidos" in r.text, r.text
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("ro", ["mutarea 1 s-a încheiat:", "masa de introducere clerk", "jucătorul 1", "arbitrul", "CUVÂNT",
+            "duplicat după practica românească"]),
+    ("es", ["jugada 1 cerrada:", "mesa clerk", "jugador 1", "el árbitro", "PALABRA", "duplicada FISE"]),
+])
+def test_the_duplicate_console_says_notices_actors_and_verdicts_in_the_games_language(tmp_path, lang, words):
+    """The console's notice after an action, who entered each slip, a slip's verdict codes (as the phones say
+    them), the move placeholder and the rule set by its title: no English left of them."""
+    site = make_site(tmp_path)
+    gid = game_in(site, lang)
+    arbiter = site.client()
+    login(arbiter)
+    page = f"/games/{gid}"
+    assert post(arbiter, "/desks", {"name": "clerk", "password": "desk-pass-1"}, "/").status_code == 303
+    clerk = site.client()
+    login(clerk, "clerk", "desk-pass-1")
+    assert post(clerk, f"{page}/desk", {"player": "2", "position": "H8", "word": "ZZZZ", "score": "10"},
+                page).status_code == 303
+    phone = site.client()
+    join(phone, site, gid, "1")
+    assert phone.post(f"/api/games/{gid}/slips", json={"move": 1, "position": "H8", "word": "QQ", "score": 5},
+                      headers={"Authorization": f"Bearer {site.code(gid, '1')}"}).status_code in (201, 409)
+    before = arbiter.get(page).text  # the close form, with its placeholder
+    r = post(arbiter, f"{page}/close", {"choice": "1"}, page)
+    assert r.status_code == 303
+    console = before + arbiter.get(r.headers["location"]).text
+    grid = arbiter.get(f"{page}/grid?move=1").text if "slip-2" not in console else console
+    text = console + grid
+    for word in words:
+        assert word in text, (lang, word)
+    for english in ("move 1 closed", "desk:clerk", "player:1", ">arbiter<", "H8 WORD", "not-in-list",
+                    "wrong-position", "not-on-rack", ", romanian,", ", fise,"):
+        assert english not in text, (lang, english)

@@ -67,7 +67,7 @@ def test_FISE_5_the_phone_says_a_late_slip_is_late_in_its_language(site):  # noq
     assert post(phone, f"/games/{gid}/slip", {"position": "H8", "word": "ABC", "score": "10", "key": "k1"},
                 f"/games/{gid}/play").status_code == 303
     receipt = phone.get(f"/games/{gid}/play").text.split('id="receipt"')[1].split("</div>")[0]
-    assert "întârziat: predat după timpul rundei, primește 0 puncte" in receipt and "FISE-5" in receipt
+    assert "întârziat: predat după timpul mutării, primește 0 puncte" in receipt and "FISE-5" in receipt
 
 
 

@@ -13,6 +13,7 @@ import io
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -22,6 +23,9 @@ LOCALES = Path(__file__).parent / "web" / "locales"
 LANGUAGES = {"ro": "Română", "pl": "Polski", "el": "Ελληνικά", "es": "Español", "fr": "Français", "en": "English"}
 
 Gettext = Callable[..., str]
+
+#: what stands between the messages of a list where English writes "; " (in Greek ";" is the question mark)
+LIST_SEPARATOR = {"el": "· "}
 
 #: the language a program prints in (the CLI's ``--lang``): a message put into an f-string is said in it
 reader: contextvars.ContextVar[str] = contextvars.ContextVar("reader", default="en")
@@ -50,6 +54,29 @@ class Text(str):
 
     def __radd__(self, other: str) -> str:
         return Text("%(a)s%(b)s", a=other, b=self)
+
+
+class Plural(Text):
+    """A message whose words follow a count ``n`` ("1 time", "26 times"): English picks the singular for 1 and the
+    plural otherwise; another language picks among its catalog's plural forms (``msgid_plural``, ``msgstr[i]``),
+    by the language's own rule (Romanian "de 19 ori" but "de 20 de ori")."""
+
+    plural: str
+
+    def __new__(cls, singular: str, plural: str, n: int, **values: object) -> Plural:
+        text = super().__new__(cls, singular if n == 1 else plural, n=n, **values)
+        assert isinstance(text, Plural)
+        text.message, text.plural = singular, plural
+        return text
+
+    def __reduce__(self) -> tuple[Any, ...]:  # copied or pickled (dataclasses.asdict) as a plural again
+        return (_plural, (self.message, self.plural, dict(self.values)))
+
+
+def _plural(singular: str, plural: str, values: dict[str, Any]) -> Plural:
+    n = values.pop("n")
+    assert isinstance(n, int)
+    return Plural(singular, plural, n=n, **values)
 
 
 def recognised(english: str, messages: Iterable[str]) -> Text:
@@ -99,6 +126,10 @@ def gettext_for(lang: str) -> Gettext:
     t = translations(lang)
 
     def _(message: str, **values: object) -> str:
+        if isinstance(message, Plural) and not values:
+            count = message.values.get("n")
+            text = t.ngettext(message.message, message.plural, count if isinstance(count, int) else 2)
+            return text % {k: said(v) for k, v in message.values.items()}
         if isinstance(message, Text) and not values:
             values = message.values
             message = message.message
@@ -110,7 +141,7 @@ def gettext_for(lang: str) -> Gettext:
         if isinstance(value, Text):
             return _(value)
         if isinstance(value, list):  # a list of messages, one after another
-            return "; ".join(str(said(v)) for v in value)
+            return LIST_SEPARATOR.get(lang, "; ").join(str(said(v)) for v in value)
         return value
 
     return _

@@ -465,6 +465,9 @@ def correct_cmd(game_id: str, turn: int | None, as_json: bool, db: str) -> None:
     """Correct: verification requests first, then every placement's verdict (rule and reason)."""
     game = _open(db, game_id)
     state = game.replay()
+    if not state.ranking and not as_json:
+        click.echo(NO_SLIPS.format(game=game.id))
+        return
     game.record_correction(state, turn)
     turns = [turn] if turn else list(range(1, TURNS + 1))
     if as_json:
@@ -486,6 +489,10 @@ def correct_cmd(game_id: str, turn: int | None, as_json: bool, db: str) -> None:
                 click.echo("  " + line)
 
 
+#: what ``correct`` and ``results`` say of a game no slip has reached yet (rather than nothing at all)
+NO_SLIPS = "no slips yet: 'arbitru anticipation slips {game} FILE.csv' stores them"
+
+
 @anticipation.command("results")
 @click.argument("game_id", metavar="GAME")
 @json_option("Everything as JSON.")
@@ -504,6 +511,8 @@ def results_cmd(game_id: str, as_json: bool, player: str | None, db: str) -> Non
     if state.maximum:
         m = state.maximum_summary()
         click.echo(f"maximum: {m['total']} (beam {m['beam']}, event #{m['seq']})")
+    if not state.ranking:
+        click.echo(NO_SLIPS.format(game=game.id))
     if state.publications:
         last = state.publications[-1]
         click.echo(
@@ -665,12 +674,13 @@ def forms_cmd(game_id: str, out_dir: str, with_groups: bool, as_json: bool, db: 
 
 @anticipation.command("codes")
 @click.argument("game_id", metavar="GAME")
-@click.option("--base-url", default="http://127.0.0.1:8000", show_default=True, help="Address the players use.")
+@click.option("--base-url", default=None,
+              help="Address the players use (default: the one 'arbitru serve' last served this journal at).")
 @click.option("--sheet", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Also write the printable sheet with QR codes (HTML) to this file.")
 @json_option()
 @_db_option
-def codes_cmd(game_id: str, base_url: str, sheet: str | None, as_json: bool, db: str) -> None:
+def codes_cmd(game_id: str, base_url: str | None, sheet: str | None, as_json: bool, db: str) -> None:
     """Each seated player's code for the web app (derived: the same every time), and the sheet to hand out."""
     import html
 
@@ -681,6 +691,7 @@ def codes_cmd(game_id: str, base_url: str, sheet: str | None, as_json: bool, db:
     game = _open(db, game_id)
     state = game.replay()
     secret = auth.server_secret(game.journal)
+    base_url = base_url or auth.served_address(game.journal)
     rows = []
     for player in sorted(state.seating, key=lambda p: (state.seating[p], p)):
         code = auth.player_code(secret, game.id, player)

@@ -193,6 +193,7 @@ def new(
         click.echo(f"game {session.id} in {journal}")
         for line in settings.announcement():
             click.echo(line)
+        click.echo("no rack yet: 'arbitru duplicate next' draws the first one")
 
 
 def _read_text(path: str) -> str:
@@ -275,6 +276,8 @@ def next_(
 def ties(journal: str, game: str | None, as_json: bool) -> None:
     """List the tied top moves for the rack on the stand, in tie-break order (FISE-7, GR-5E)."""
     session = _open(journal, game)
+    if session.game.phase == "rack":
+        raise GameError("no rack is on the stand yet: 'arbitru duplicate next' draws it")
     cands = session.candidates()
     from arbitru.formats.duplicate.master import deciding_criterion
 

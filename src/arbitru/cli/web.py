@@ -22,17 +22,25 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
+DEMO_GAME = "demo"
+
+
 def make_demo(db: str, lexicon: str | None) -> str:
-    """A ready game: three players, the first rack on the stand; returns its id."""
+    """The demo game: three players, the first rack on the stand; made once per journal (its id is
+    :data:`DEMO_GAME`) and served again by every later ``serve --demo``. Returns its id."""
     from arbitru.formats.duplicate.game import Player, Session, Settings
     from arbitru.formats.duplicate.rulesets import ruleset
     from arbitru.journal.store import Journal
     from arbitru.lexicons.synthetic import load_lexicon
 
-    lex = load_lexicon(lexicon, "ro")
-    settings = Settings(ruleset("romanian", moves=15), "ro", lexicon or lex.name, seed="demo", title="Demo game")
     with Journal(db, actor="arbiter") as j:
-        s = Session.create(j, settings, lex, [Player(n, name) for n, name in DEMO_PLAYERS])
+        if any(g.id == DEMO_GAME for g in j.games()):
+            return DEMO_GAME
+        lex = load_lexicon(lexicon, "ro")
+        # a Romanian game, titled in Romanian like every other word on its pages
+        settings = Settings(ruleset("romanian", moves=15), "ro", lexicon or lex.name, seed="demo",
+                            title="Partidă demonstrativă")
+        s = Session.create(j, settings, lex, [Player(n, name) for n, name in DEMO_PLAYERS], game_id=DEMO_GAME)
         s.draw()
         return s.id
 
@@ -87,6 +95,7 @@ def serve(
             if not as_json:
                 click.echo(f"arbiter password (shown once; reset with 'arbitru arbiter password'): {info['password']}")
         secret = auth.server_secret(j)
+        auth.remember_address(j, base)  # the address 'codes' then prints
     if assets.htmx_path() is None:
         assets.install()
     if demo:
@@ -220,11 +229,12 @@ def rotate_secret(journal: str, as_json: bool, force: bool) -> None:
 @click.command(cls=OneLineCommand)
 @journal_option()
 @json_option("Print what is shown as JSON data.")
-@click.option("--base-url", default="http://127.0.0.1:8000", show_default=True, help="Address the phones use.")
+@click.option("--base-url", default=None,
+              help="Address the phones use (default: the one 'arbitru serve' last served this journal at).")
 @click.option("--sheet", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Also write the printable sheet with QR codes (HTML) to this file.")
 @click.argument("game")
-def codes(journal: str, as_json: bool, base_url: str, sheet: str | None, game: str) -> None:
+def codes(journal: str, as_json: bool, base_url: str | None, sheet: str | None, game: str) -> None:
     """Print each player's code for GAME (derived: the same every time), and optionally the sheet to print."""
     import html
 
@@ -240,6 +250,7 @@ def codes(journal: str, as_json: bool, base_url: str, sheet: str | None, game: s
     with Journal(journal) as j:
         s = Session(j, game)
         secret = auth.server_secret(j)
+        base_url = base_url or auth.served_address(j)
     rows = []
     listed = []
     for number, p in sorted(s.game.players.items(), key=lambda kv: (len(kv[0]), kv[0])):

@@ -18,6 +18,7 @@ from arbitru.engine.notation import Coordinate
 from arbitru.engine.placement import Placement
 from arbitru.engine.tiles import BLANK_BIT, Alphabet, letter_of
 from arbitru.errors import BoardFileError, IllegalPlacementError, TileError
+from arbitru.messages import Text
 
 _ASCII_DIGITS = "0123456789"
 
@@ -70,7 +71,8 @@ class Board:
             elif letter_of(here) != letter_of(tile):
                 name = Coordinate(sq // SIZE, sq % SIZE, "H").format()
                 have, want = self.alphabet.label(here), self.alphabet.label(tile)
-                raise IllegalPlacementError([("conflict", f"{name} holds {have}, not {want}")])
+                raise IllegalPlacementError([("conflict", Text("%(square)s holds %(have)s, not %(want)s",
+                                                               square=name, have=have, want=want))])
         return new
 
     def play(self, placement: Placement) -> list[tuple[int, int]]:

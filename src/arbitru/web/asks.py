@@ -8,7 +8,7 @@ from typing import Any
 from arbitru.errors import ArbitruError
 from arbitru.formats.duplicate.game import Game, Session
 from arbitru.journal.store import Journal
-from arbitru.messages import Text
+from arbitru.messages import Plural, Text
 from arbitru.textinput import ascii_number, number_order
 
 #: the most players without a slip a move's close confirmation names; the rest are counted
@@ -39,7 +39,8 @@ def new_rack(s: Session, f: dict[str, str]) -> list[Text]:
     return [
         Text("Move %(move)s: the rack %(rack)s goes back to the bag and a new rack is drawn (FISE-16).",
              move=g.move, rack=g.alphabet.format(g.rack)),
-        Text("%(n)s slip(s) written for this rack are set aside: kept in the journal, not scored.", n=written),
+        Plural("%(n)s slip written for this rack is set aside: kept in the journal, not scored.",
+               "%(n)s slips written for this rack are set aside: kept in the journal, not scored.", n=written),
         Text("The clock goes back to full time (%(time)s) and waits to be started.",
              time=minutes(g.rules.clock.seconds)),
         Text("Every phone and the projection say why the rack changed."),
@@ -55,8 +56,9 @@ def end_game(s: Session, f: dict[str, str]) -> list[Text]:
                  n=closed)]
     if g.phase == "play":
         written = sum(1 for m, _p in g.slips if m == g.move)
-        said.append(Text("Move %(move)s is open: it is not scored; its %(n)s slip(s) stay in the journal.",
-                         move=g.move, n=written))
+        said.append(Plural("Move %(move)s is open: it is not scored; its %(n)s slip stays in the journal.",
+                           "Move %(move)s is open: it is not scored; its %(n)s slips stay in the journal.",
+                           move=g.move, n=written))
     return said
 
 
@@ -68,9 +70,11 @@ def close_move(s: Session, f: dict[str, str]) -> list[Text]:
     names = ", ".join(p.label() for p in absent[:NAMED_MISSING])
     more = len(absent) - NAMED_MISSING
     return [
-        Text("%(n)s player(s) have no slip for move %(move)s: %(names)s and %(more)s more.", n=len(absent),
-             move=g.move, names=names, more=more) if more > 0 else
-        Text("%(n)s player(s) have no slip for move %(move)s: %(names)s.", n=len(absent), move=g.move, names=names),
+        Plural("%(n)s player has no slip for move %(move)s: %(names)s and %(more)s more.",
+               "%(n)s players have no slip for move %(move)s: %(names)s and %(more)s more.", n=len(absent),
+               move=g.move, names=names, more=more) if more > 0 else
+        Plural("%(n)s player has no slip for move %(move)s: %(names)s.",
+               "%(n)s players have no slip for move %(move)s: %(names)s.", n=len(absent), move=g.move, names=names),
         Text("Closed now, the move scores 0 for them; a slip handed in afterwards is late."),
     ]
 

@@ -180,6 +180,27 @@ def server_secret(journal: Journal) -> bytes:
     return found
 
 
+DEFAULT_ADDRESS = "http://127.0.0.1:8000"
+
+
+def remember_address(journal: Journal, url: str) -> None:
+    """Keep the address ``arbitru serve`` gives the phones, so that ``codes`` prints links that reach it."""
+    ensure_schema(journal)
+    with journal.transaction():
+        journal.execute(
+            "INSERT INTO web_secret (name, value) VALUES ('address', ?) "
+            "ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            (url.rstrip("/"),),
+        )
+
+
+def served_address(journal: Journal) -> str:
+    """The address the server last served this journal at (:func:`remember_address`), else the default one."""
+    ensure_schema(journal)
+    rows = journal.execute("SELECT value FROM web_secret WHERE name = 'address'")
+    return str(rows[0][0]) if rows else DEFAULT_ADDRESS
+
+
 def codes_in_use(journal: Journal) -> list[str]:
     """The games whose players' codes still matter: not over (duplicate: no ``end``; anticipation: no final
     publication)."""

@@ -17,7 +17,7 @@ from arbitru.errors import ArbitruError, GameNotFound, JournalError
 from arbitru.journal.store import GameDamage
 from arbitru.web import i18n
 from arbitru.web.damage import refusal
-from arbitru.web.house import identity, web
+from arbitru.web.house import game_language, identity, web
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
@@ -31,12 +31,28 @@ async def http_error(request: Request, exc: Exception) -> Response:
         return web(request).damage_page(request.scope, what)
     if request.url.path.startswith("/api/"):
         return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+    if exc.status_code == 401 and request.method in ("GET", "HEAD"):
+        return await to_login(request, gid if isinstance(gid, str) else None, exc.detail)
     lang = i18n.pick(request.query_params.get("lang"), "en")
     html = web(request).templates.get_template("error.html").render(
         request=request, me=identity(request), status=exc.status_code, message=exc.detail, lang=lang,
         _=i18n.gettext_for(lang)
     )
     return HTMLResponse(html, status_code=exc.status_code)
+
+
+async def to_login(request: Request, gid: str | None, why: str) -> Response:
+    """A page that needs a login, asked for by a visitor who has none (the console address ``serve`` printed):
+    still a 401, but its body is the login form, in the game's language, that comes back here once he is in."""
+    w = web(request)
+    lang = request.query_params.get("lang")
+    if lang not in i18n.LANGUAGES and gid is not None:
+        try:
+            lang = await run_in_threadpool(game_language, w, gid)
+        except (ArbitruError, sqlite3.Error):
+            lang = None  # an unknown or unreadable game: the asked-for language, else English
+    here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    return w.render(request, "login.html", status=401, back=here, lang=i18n.pick(lang, "en"), errors={"form": why})
 
 
 async def library_error(request: Request, exc: Exception) -> Response:

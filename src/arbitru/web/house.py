@@ -103,6 +103,8 @@ class Web:
             finalize=said_in_page_language,
         )
         self.templates.filters["said"] = said_each
+        self.templates.filters["cues_said"] = cues_said
+        self.templates.filters["actor"] = i18n.actor
         self.templates.globals["option"] = i18n.option
         self.templates.globals["keep"] = i18n.keep  # a form keeps the language its reader asked for (?lang=)
 
@@ -355,6 +357,14 @@ def said_each(context: Context, values: Any, separator: str = "; ") -> str:
     """``{{ codes|said }}``: a list of messages (or message codes) said one by one in the page's language."""
     _ = context["_"]
     return separator.join(_(v) if isinstance(v, str) else str(v) for v in values)
+
+
+@pass_context
+def cues_said(context: Context, cues: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``{{ clock.cues|cues_said|tojson }}``: a clock's cues with their words said in the page's language (the
+    browser shows and speaks them as they are)."""
+    _ = context["_"]
+    return [{**c, "text": _(c["text"]) if isinstance(c.get("text"), i18n.Text) else c.get("text")} for c in cues]
 
 
 def page_language(request: Request, context: dict[str, Any]) -> str:

@@ -10,7 +10,8 @@ from arbitru.engine.tiles import NAMES
 from arbitru.messages import LANGUAGES, LOCALES, Gettext, Text, gettext_for, translations
 from arbitru.textinput import InputError
 
-__all__ = ["LANGUAGES", "LOCALES", "Gettext", "Text", "gettext_for", "keep", "no_game", "option", "pick", "refusal",
+__all__ = ["LANGUAGES", "LOCALES", "Gettext", "Text", "actor", "gettext_for", "keep", "no_game", "option", "pick",
+           "refusal",
            "shown", "translations"]
 
 
@@ -42,7 +43,7 @@ def keep(requested: str | None) -> str:
 
 def shown(text: str, _: Gettext) -> str:
     """``text`` in a page's language when it is a :class:`Text`; any other text (a library's) as it is."""
-    return _(text.message, **text.values) if isinstance(text, Text) else text
+    return _(text) if isinstance(text, Text) else text
 
 
 def refusal(e: InputError) -> Text:
@@ -55,3 +56,16 @@ def refusal(e: InputError) -> Text:
 def no_game(gid: str) -> Text:
     """The refusal of a game id that names no game (the journal's own message names its file: not for a page)."""
     return Text("no game %(game)s", game=repr(gid))
+
+
+def actor(who: str) -> str:
+    """Who entered something, as a page says it (``arbiter``, ``desk:maria``, ``player:1``): a message, so that the
+    page says it in its language; any other actor (``cli:ana``) as it is."""
+    kind, _, name = who.partition(":")
+    if who == "arbiter":
+        return Text("the arbiter")
+    if kind == "desk" and name:
+        return Text("desk %(name)s", name=name)
+    if kind == "player" and name:
+        return Text("player %(n)s", n=name)
+    return who

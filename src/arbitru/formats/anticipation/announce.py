@@ -30,6 +30,7 @@ from arbitru.engine.tiles import BLANK, Alphabet
 from arbitru.formats.anticipation.draw import Draw, format_group
 from arbitru.formats.anticipation.turns import ANALYSIS_MINUTES, TURN_MINUTES, TurnOrder
 from arbitru.formats.anticipation.variants import TURNS
+from arbitru.messages import Plural, Text, say
 
 PACE = 2.5  # RO-5.2.f: seconds between letters
 QUICK_PACE = 0.8  # RO-5.2.g: the second reading, "în ritm alert"
@@ -59,10 +60,23 @@ def announced_tiles(alpha: Alphabet, tiles: Sequence[int], variant: str) -> list
     return list(tiles)
 
 
-def minutes_left(n: int) -> str:
-    if n == 1:
-        return "Mai este 1 minut."
-    return f"Mai sunt {n} {'de ' if n >= 20 else ''}minute."
+def minutes_left(n: int) -> Text:
+    return Plural("%(n)s minute left.", "%(n)s minutes left.", n=n)
+
+
+def analysis_starts(minutes: int) -> Text:
+    return Plural("The analysis time starts: %(n)s minute.", "The analysis time starts: %(n)s minutes.", n=minutes)
+
+
+ANALYSIS_OVER = Text("Stop. The analysis time is over.")
+
+
+def thinking_time(minutes: int) -> Text:
+    return Plural("Thinking time: %(n)s minute.", "Thinking time: %(n)s minutes.", n=minutes)
+
+
+def slips_collected(turn: int) -> Text:
+    return Text("Stop. The slips of turn %(turn)s are collected.", turn=turn)
 
 
 def announcement_script(
@@ -84,7 +98,7 @@ def announcement_script(
         kind: str, text: str, group: int | None = None, turn: int | None = None, step: float = 0.0
     ) -> None:
         nonlocal t
-        cues.append(Cue(round(t, 1), kind, text, group, turn))
+        cues.append(Cue(round(t, 1), kind, say(text, "ro"), group, turn))  # the hall's script: Romanian
         t += step
 
     add("say", "Începe extragerea grupelor de litere.", step=pace)
@@ -106,12 +120,12 @@ def announcement_script(
         names = ", ".join(alpha.spelling(x) for x in said)
         add("say", f"Grupa {number}: {names}.", group=number, step=quick_pace * (len(said) + 1))
     start = t
-    add("timer", f"Începe timpul de analiză: {ANALYSIS_MINUTES} de minute.")
+    add("timer", analysis_starts(ANALYSIS_MINUTES))
     for left in ANALYSIS_CALLS:
         t = start + (ANALYSIS_MINUTES - left) * 60
         add("time", minutes_left(left))
     t = start + ANALYSIS_MINUTES * 60
-    add("stop", "Stop. Timpul de analiză s-a încheiat.", step=lot_gap)
+    add("stop", ANALYSIS_OVER, step=lot_gap)
 
     order = order or TurnOrder()
     for turn in range(1, TURNS + 1):
@@ -128,7 +142,7 @@ def announcement_script(
                 add("say", f"Grupa {g}: {', '.join(alpha.spelling(x) for x in said)}.", group=g, turn=turn)
         minutes = TURN_MINUTES[turn]
         begin = t
-        add("timer", f"Timp de gândire: {minutes} minute.", turn=turn)
+        add("timer", thinking_time(minutes), turn=turn)
         calls = (
             sorted({m for m in range(minutes - 2, 0, -2)} | {1}, reverse=True) if not clock_visible else [1]
         )
@@ -136,5 +150,5 @@ def announcement_script(
             t = begin + (minutes - left) * 60
             add("time", minutes_left(left), turn=turn)
         t = begin + minutes * 60
-        add("stop", f"Stop. Se strâng fluturașii turului {turn}.", turn=turn, step=lot_gap)
+        add("stop", slips_collected(turn), turn=turn, step=lot_gap)
     return cues

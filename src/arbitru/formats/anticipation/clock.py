@@ -11,8 +11,8 @@ written on the projected grid), or ``recap`` (the quick second reading, after wh
 >>> c = fold_timers([{"timer": "turn 1", "action": "start", "at": 100.0}])["turn 1"]
 >>> c.remaining(160.0), c.over(100.0 + 8 * 60)
 (420.0, True)
->>> [q.text for q in timer_cues("turn 3", clock_visible=True)]
-['Timp de gândire: 7 minute.', 'Mai este 1 minut.', 'Stop. Se strâng fluturașii turului 3.']
+>>> [str(q.text) for q in timer_cues("turn 3", clock_visible=True)]
+['Thinking time: 7 minutes.', '1 minute left.', 'Stop. The slips of turn 3 are collected.']
 """
 
 from __future__ import annotations
@@ -20,7 +20,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from arbitru.formats.anticipation.announce import ANALYSIS_CALLS, Cue, minutes_left
+from arbitru.formats.anticipation.announce import (
+    ANALYSIS_CALLS,
+    ANALYSIS_OVER,
+    Cue,
+    analysis_starts,
+    minutes_left,
+    slips_collected,
+    thinking_time,
+)
 from arbitru.formats.anticipation.turns import ANALYSIS_MINUTES, TURN_MINUTES
 from arbitru.formats.anticipation.variants import GROUPS, TURNS
 from arbitru.formats.countdown import ClockError, Countdown
@@ -71,15 +79,15 @@ def timer_cues(timer: str, clock_visible: bool = True) -> list[Cue]:
     turn = timer_turn(timer)
     if turn is None:
         total = ANALYSIS_MINUTES
-        cues = [Cue(0.0, "timer", f"Începe timpul de analiză: {ANALYSIS_MINUTES} de minute.")]
+        cues = [Cue(0.0, "timer", analysis_starts(ANALYSIS_MINUTES))]
         cues += [Cue(float((total - m) * 60), "time", minutes_left(m)) for m in ANALYSIS_CALLS]
-        cues.append(Cue(float(total * 60), "stop", "Stop. Timpul de analiză s-a încheiat."))
+        cues.append(Cue(float(total * 60), "stop", ANALYSIS_OVER))
         return cues
     total = TURN_MINUTES[turn]
     calls = sorted({m for m in range(total - 2, 0, -2)} | {1}, reverse=True) if not clock_visible else [1]
-    cues = [Cue(0.0, "timer", f"Timp de gândire: {total} minute.", turn=turn)]
+    cues = [Cue(0.0, "timer", thinking_time(total), turn=turn)]
     cues += [Cue(float((total - m) * 60), "time", minutes_left(m), turn=turn) for m in calls]
-    cues.append(Cue(float(total * 60), "stop", f"Stop. Se strâng fluturașii turului {turn}.", turn=turn))
+    cues.append(Cue(float(total * 60), "stop", slips_collected(turn), turn=turn))
     return cues
 
 

@@ -30,7 +30,7 @@ from typing import Any
 from arbitru.engine.tiles import Alphabet
 from arbitru.formats.duplicate.racks import sort_tiles
 from arbitru.formats.duplicate.rulesets import RuleSet, cites
-from arbitru.messages import Text
+from arbitru.messages import Plural, Text
 
 NEW_ORDERS = ("draw", "vowels-first")
 
@@ -104,8 +104,9 @@ def rack_announcement(
         cues.append(
             Cue(
                 "exchange",
-                Text(
-                    "rack drawn again whole %(n)s time(s): no legal rack before (%(rules)s)",
+                Plural(
+                    "rack drawn again whole %(n)s time: no legal rack before (%(rules)s)",
+                    "rack drawn again whole %(n)s times: no legal rack before (%(rules)s)",
                     n=exchanges,
                     rules=", ".join(cites(rules, "redraw")),
                 ),

@@ -34,7 +34,7 @@ from arbitru.engine.tiles import BLANK, Alphabet, Bag
 from arbitru.errors import ArbitruError, TileError
 from arbitru.formats import payload
 from arbitru.formats.duplicate.rulesets import RackRule
-from arbitru.messages import Text, recognised
+from arbitru.messages import Plural, Text, recognised
 
 Tiles = tuple[int, ...]
 
@@ -284,8 +284,9 @@ def hand_draw(
     for t, n in Counter(drawn).items():
         if in_bag[t] < n:
             left = in_bag[t]
-            raise RackError(Text("%(tile)s drawn %(n)s time(s) but only %(left)s left in the bag",
-                                  tile=alpha.label(t), n=n, left=left))
+            raise RackError(Plural("%(tile)s drawn %(n)s time but only %(left)s left in the bag",
+                                   "%(tile)s drawn %(n)s times but only %(left)s left in the bag",
+                                   tile=alpha.label(t), n=n, left=left))
     want = min(rule.size - len(kept) - len(fixed), len(bag) + len(returned))
     if len(drawn) != want:
         raise RackError(Text("move %(move)s: %(want)s tile(s) must be drawn, not %(n)s", move=move, want=want,

@@ -317,7 +317,12 @@ def screen_context(w: Web, gid: str, me: auth.Identity, request: Request | None 
 async def screen(request: Request) -> Response:
     w = web(request)
     ctx = await run_in_threadpool(screen_context, w, request.path_params["gid"], identity(request))
-    return w.render(request, "anticipation/screen.html", **ctx)
+    return w.render(request, "anticipation/screen.html", **ctx, lang=screen_language(request, ctx["game"]))
+
+
+def screen_language(request: Request, game: AnticipationGame) -> str:
+    """The projection speaks the game's language, or the one its address asks for (``?lang=``)."""
+    return i18n.pick(request.query_params.get("lang"), game.settings.lang)
 
 
 async def screen_live(request: Request) -> Response:
@@ -326,8 +331,9 @@ async def screen_live(request: Request) -> Response:
 
     def load() -> Response:
         ctx = screen_context(w, gid, me)
-        lt = ctx["lt"]
-        return w.fragment(request, gid, lt.last_seq, ticking(lt), "anticipation/_screen.html", lambda: ctx)
+        lt, lang = ctx["lt"], screen_language(request, ctx["game"])
+        return w.fragment(request, gid, lt.last_seq, (lang, ticking(lt)), "anticipation/_screen.html",
+                          lambda: {**ctx, "lang": lang})
 
     return await run_in_threadpool(load)
 

@@ -31,7 +31,17 @@ async def index(request: Request) -> Response:
 
 
 async def login_page(request: Request) -> Response:
-    return web(request).render(request, "login.html")
+    return web(request).render(request, "login.html", back=back_to(request.query_params.get("next")))
+
+
+def back_to(page: str | None) -> str | None:
+    """The page a login came from (``?next=``), when it is a path of this site: never another site's address
+    (``//host``, ``https://…``, a backslash browsers read as a slash) nor a header-splitting line end."""
+    if not page or not page.startswith("/") or page.startswith("//") or "\\" in page:
+        return None
+    if any(ord(c) < 32 or ord(c) == 127 for c in page):
+        return None
+    return page
 
 
 async def login(request: Request) -> Response:
@@ -48,11 +58,14 @@ async def login(request: Request) -> Response:
     except (Refused, auth.AuthError) as e:
         field = e.field if isinstance(e, Refused) else "password"
         throttled = isinstance(e, security.Throttled)
-        refused = w.render(request, "login.html", status=429 if throttled else 401, errors={field: str(e)})
+        back = back_to(f.get("next")) if isinstance(e, auth.AuthError) else None
+        refused = w.render(request, "login.html", status=429 if throttled else 401, errors={field: str(e)},
+                           back=back)
         if isinstance(e, security.Throttled):
             refused.headers["Retry-After"] = str(e.wait)
         return refused
-    response = RedirectResponse("/" + i18n.keep(request.query_params.get("lang")), 303)
+    back = back_to(f.get("next") or request.query_params.get("next"))
+    response = RedirectResponse(back or "/" + i18n.keep(request.query_params.get("lang")), 303)
     await run_in_threadpool(login_as, request, response, auth.Identity(auth.new_sid(), role, name))
     return response
 

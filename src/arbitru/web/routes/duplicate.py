@@ -37,6 +37,7 @@ from arbitru.formats.duplicate.game import (
 from arbitru.formats.duplicate.rulesets import BONUS_MODES, RULESETS, ruleset
 from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal.store import Journal
+from arbitru.messages import recognised
 from arbitru.season import tournament
 from arbitru.textinput import InputError, number_order
 from arbitru.web import asks, auth, confirm, i18n, views, wordlists
@@ -197,7 +198,7 @@ async def console(request: Request) -> Response:
             return console_context(w, j, gid, me)
 
     ctx = await run_in_threadpool(load)
-    ctx["done"] = request.query_params.get("done", "")[:300]
+    ctx["done"] = done_said(request.query_params.get("done", "")[:300])
     return w.render(request, "duplicate/console.html", **ctx)
 
 
@@ -247,13 +248,31 @@ def console_action(role: str, field: str, action: Callable[[Session, dict[str, s
     return act(role, field, in_session(action, ask), CONSOLE)
 
 
+#: what the console says once an action is done: the redirect carries the English text, the console says it again
+#: in its language (:func:`done_said`)
+RACK_DRAWN = "move %(move)s: rack drawn"
+MOVE_CLOSED = "move %(move)s closed: %(points)s points"
+CLOCK_RUNS = "the clock runs"
+CLOCK_PAUSED = "the clock is paused"
+SLIP_STORED = "slip of player %(player)s for move %(move)s stored"
+RULING_STORED = "ruling on %(word)s stored"
+WITHDRAWN = "player %(player)s withdrawn"
+GAME_OVER = "game over"
+DONE = (RACK_DRAWN, MOVE_CLOSED, CLOCK_RUNS, CLOCK_PAUSED, SLIP_STORED, RULING_STORED, WITHDRAWN, GAME_OVER)
+
+
+def done_said(done: str) -> str:
+    """The notice of the action just done (``?done=``), as the message it was made from."""
+    return recognised(done, DONE) if done else ""
+
+
 def _step_message(step: Step) -> str:
     if step.kind == "illegal-rack":
         raise GameError(step.message)
     if step.kind == "rack":
-        return f"move {step.move}: rack drawn"
+        return Text(RACK_DRAWN, move=step.move)
     if step.kind == "master" and step.master is not None:
-        return f"move {step.move} closed: {step.master.score} points"
+        return Text(MOVE_CLOSED, move=step.move, points=step.master.score)
     return step.message or step.kind
 
 
@@ -274,7 +293,7 @@ def do_draw(s: Session, f: dict[str, str]) -> str:
 
 def do_clock(s: Session, f: dict[str, str]) -> str:
     c = s.clock(f.get("action", ""), time.time())
-    return f"clock {c.state}"
+    return Text(CLOCK_RUNS if c.state == "running" else CLOCK_PAUSED) if c.state in ("running", "paused") else c.state
 
 
 def do_close(s: Session, f: dict[str, str]) -> str:
@@ -306,7 +325,7 @@ def do_slip(s: Session, f: dict[str, str]) -> str:
         s.store_slips([slip], replace=f.get("replace") == "1" or bool(f.get(confirm.FIELD)))
     except GameError as e:
         raise Refused("player", str(e)) from None
-    return f"slip of player {player} for move {move} stored"
+    return Text(SLIP_STORED, player=player, move=move)
 
 
 def do_rule(s: Session, f: dict[str, str]) -> str:
@@ -314,17 +333,17 @@ def do_rule(s: Session, f: dict[str, str]) -> str:
     if not word:
         raise Refused("ruling", Text("the word ruled on"))
     s.rule(word, f.get("valid") == "1", f.get("reason", ""))
-    return f"ruling on {word.upper()} stored"
+    return Text(RULING_STORED, word=word.upper())
 
 
 def do_withdraw(s: Session, f: dict[str, str]) -> str:
     s.withdraw(f.get("player", ""))
-    return f"player {f.get('player')} withdrawn"
+    return Text(WITHDRAWN, player=f.get("player", ""))
 
 
 def do_end(s: Session, f: dict[str, str]) -> str:
     s.end_game(f.get("reason") or "ended by the arbiter")
-    return "game over"
+    return Text(GAME_OVER)
 
 
 # --- player codes ---------------------------------------------------------------------------------------------
