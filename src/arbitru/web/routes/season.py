@@ -235,13 +235,15 @@ def _table(w: Web, request: Request) -> dict[str, Any]:
         results = tournament.outcomes(j, t)
         rows = general_table(t, reg, results, method, category=q.get("category") or None,
                              club=q.get("club") or None)
-        games = [(slot, _game_link(slot.game_id, format_of(j.game(slot.game_id))) if slot.result is None else "")
+        games = [(slot, "" if slot.recorded else _game_link(slot.game_id, format_of(j.game(slot.game_id))))
                  for slot in t.games]
     chosen = method or t.event.table_method
     enrolled = {e.player for e in t.enrolments}
     search = q.get("q", "")[:100]
     offered = [r for r in reg.active() if r.id not in enrolled and _matches(r, search)]
-    return {"t": t, "rows": rows, "games": len(results), "method": chosen, "tie_order": TIE_ORDER[chosen],
+    return {"t": t, "rows": rows, "games": len(results), "results": results, "method": chosen,
+            "method_asked": method or "", "tie_order": TIE_ORDER[chosen],
+            "unreadable": [s for s in t.games if s.unreadable],
             "category": q.get("category", ""), "club": q.get("club", ""), "lang": tournament_language(request, t),
             "slots": games, "entrants": [(e, reg.get(e.player)) for e in t.enrolments],
             "offered": offered[:MAX_OFFERED], "more_offered": max(0, len(offered) - MAX_OFFERED), "search": search,
@@ -317,11 +319,12 @@ def do_enrol_new(j: Any, tid: str, f: dict[str, str], checked: list[str]) -> Non
 
 
 def do_record(j: Any, tid: str, f: dict[str, str], checked: list[str]) -> None:
-    masters, scores = tournament.read_result(f.get("result", ""))
-    if not scores:
+    result = tournament.read_result(f.get("result", ""))
+    if not result.scores:
         raise TournamentError(
             i18n.Text("the result: a line master,… and a line per player (registry id, points per move)"))
-    tournament.record(j, tid, scores, masters, title=f.get("title", ""))
+    tournament.record(j, tid, result.scores, result.masters, title=f.get("title", ""), absent=result.absent,
+                      lines=result.lines)
 
 
 def _after(f: dict[str, str], t: Tournament) -> int:
@@ -349,13 +352,16 @@ async def tournament_download(request: Request) -> Response:
     w = web(request)
     ctx = await run_in_threadpool(_table, w, request)
     what = request.path_params["what"]
+    view = "".join(f"-{x}" for x in (ctx["category"], ctx["club"]) if x)
+    name = f"{ctx['t'].id}-table{view}-{ctx['method']}"
     if what == "table.csv":
-        return _csv(table_csv(ctx["rows"], ctx["games"]), f"{ctx['t'].id}-table.csv")
+        return _csv(table_csv(ctx["rows"], ctx["results"], ctx["method"], category=ctx["category"] or None,
+                              club=ctx["club"] or None), f"{name}.csv")
     if what == "table.pdf":
         html = bytes(w.render(request, "season/table.html", printing=True, **ctx).body).decode()
         pdf = await run_in_threadpool(pdf_of, html)
         return Response(pdf, media_type="application/pdf",
-                        headers={"Content-Disposition": f'attachment; filename="{ctx["t"].id}-table.pdf"'})
+                        headers={"Content-Disposition": f'attachment; filename="{name}.pdf"'})
     raise HTTPException(404, Text("no download %(what)s", what=repr(what)))
 
 
