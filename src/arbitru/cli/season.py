@@ -237,14 +237,17 @@ def tournament_() -> None:
 @click.option("--method", type=click.Choice(METHODS), default=None, help="The general table's method (FISE-15).")
 @click.option("--lang", type=click.Choice(LANGUAGES), default=None,
               help="The language of its pages and games (default: the rule set's).")
+@click.option("--rating-system", default="elod", show_default=True,
+              help="The registry's rating system read for seating (RO-5.1) and rated (FISE-21).")
 @click.option("--id", "tournament_id", default=None)
 @journal_option()
 @json_option()
 def tournament_create(name: str, start: str, end: str, place: str, organiser: str, rules: str, game_format: str,
-                      method: str | None, lang: str | None, tournament_id: str | None, journal: str,
-                      as_json: bool) -> None:
+                      method: str | None, lang: str | None, rating_system: str, tournament_id: str | None,
+                      journal: str, as_json: bool) -> None:
     """Create a tournament."""
-    event = tournament.Event(name, start, end, place, organiser, rules, game_format, method or "", lang=lang or "")
+    event = tournament.Event(name, start, end, place, organiser, rules, game_format, method or "",
+                             rating_system=rating_system, lang=lang or "")
     with Journal(journal) as j:
         tid = tournament.create(j, event, tournament_id)
     emit_json({"tournament": tid} | event.to_dict()) if as_json else click.echo(tid)
