@@ -274,3 +274,49 @@ def tiny():
     from arbitru.engine.tiles import alphabet
 
     return Lexicon.from_words(["CASA", "AS"], alphabet("es"), name="tiny")
+
+
+# --- 7. registry files as secretaries have them -------------------------------------------------------------
+
+
+def test_registry_a_semicolon_cp1250_file_is_read_as_written(j):
+    from arbitru.season import csvfile
+
+    data = "Licenta;Nume;Club;Categorie;ELO\n1;Şerban Bălan;Iaşi;junior;1650\n2;Łucja Żółć;Kraków;senior;1500\n"
+    text = csvfile.decode(data.encode("cp1250"))
+    ids = csvfile.import_players(j, text)
+    reg = registry.load(j)
+    assert [reg.get(i).name for i in ids] == ["Şerban Bălan", "Łucja Żółć"]
+    assert reg.get(ids[0]).club == "Iaşi" and reg.get(ids[0]).ratings == {"elod": 1650}
+
+
+def test_registry_a_greek_cp1253_file_is_detected_and_an_encoding_can_be_asked(j):
+    from arbitru.season import csvfile
+
+    data = "Όνομα,Σύλλογος\nΓιώργος Παπαδόπουλος,Αθήνα\nΝίκος Ιωάννου,Πάτρα\n".encode("cp1253")
+    ids = csvfile.import_players(j, csvfile.decode(data))
+    assert registry.load(j).get(ids[1]).club == "Πάτρα"
+    with pytest.raises(RegistryError, match="not utf-8 text"):
+        csvfile.decode(data, "utf-8")
+
+
+def test_registry_rows_of_the_wrong_shape_are_refused_with_their_line(j):
+    from arbitru.season import csvfile
+
+    for text, line in (("name,club\nAna,Arad\nDan,Iasi,extra\n", 3), ("name;club\nAna\nDan;Iasi\n", 2)):
+        with pytest.raises(RegistryError, match=f"line {line}: [13] cells, the header .line 1. has 2"):
+            csvfile.import_players(j, text)
+    assert registry.load(j).records == {}
+
+
+def test_registry_an_export_imports_back_to_the_same_records(j, tmp_path):
+    from arbitru.season import csvfile
+
+    registry.register(j, [Entry("=Ana+1", "7", "ROU", "-Arad", 1990, ("junior",), {"elod": 1650.5}),
+                          Entry("@Dan", club="Iasi")])
+    exported = csvfile.write_players(registry.load(j))
+    assert "'=Ana+1" in exported  # the spreadsheet guard
+    with Journal(tmp_path / "other.db", actor="arbiter") as other:
+        csvfile.import_players(other, exported)
+        again = [r.to_dict() for r in registry.load(other).active()]
+    assert again == [r.to_dict() for r in registry.load(j).active()]

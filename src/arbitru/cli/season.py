@@ -45,6 +45,18 @@ def _ratings(pairs: tuple[str, ...]) -> dict[str, float]:
     return out
 
 
+#: ``--delimiter`` names -> the character
+SEPARATORS = {"comma": ",", "semicolon": ";", "tab": "\t"}
+
+
+def _decoded(path: str, encoding: str | None) -> str:
+    """A CSV file's text (``-``: standard input), in ``encoding`` or the one detected (:func:`csvfile.decode`)."""
+    import sys
+
+    data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    return csvfile.decode(data, encoding or "")
+
+
 def _write(text: str, output: str | None) -> None:
     if output:
         Path(output).write_text(text, encoding="utf-8")
@@ -84,14 +96,20 @@ def registry_add(name: str, licence: str, federation: str, club: str, born: int 
 @click.argument("file")
 @click.option("--map", "maps", multiple=True, help=MAP_HELP)
 @click.option("--rating-system", default="elod", show_default=True, help="What a 'rating' column rates.")
+@click.option("--encoding", type=click.Choice(csvfile.ENCODINGS), default=None,
+              help="The file's encoding (default: UTF-8, else the legacy one its letters show).")
+@click.option("--delimiter", type=click.Choice(["comma", "semicolon", "tab"]), default=None,
+              help="The cells' separator (default: the header line's).")
 @journal_option()
 @json_option()
-def registry_import(file: str, maps: tuple[str, ...], rating_system: str, journal: str, as_json: bool) -> None:
-    """Register every player of a CSV file (header line; UTF-8, with or without BOM), all or none."""
-    text = read_text(file)
+def registry_import(file: str, maps: tuple[str, ...], rating_system: str, encoding: str | None,
+                    delimiter: str | None, journal: str, as_json: bool) -> None:
+    """Register every player of a CSV file (a header line; UTF-8 with or without BOM, cp1250 or cp1253; cells
+    separated by commas, semicolons or tabs), all or none."""
+    text = _decoded(file, encoding)
     with Journal(journal) as j:
         ids = csvfile.import_players(j, text, mapping=_mapping(maps), rating_system=rating_system,
-                                     map_option="--map")
+                                     map_option="--map", delimiter=SEPARATORS.get(delimiter or "", ""))
     emit_json({"registered": ids}) if as_json else click.echo(f"{len(ids)} players registered")
 
 
