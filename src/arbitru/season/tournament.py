@@ -619,6 +619,8 @@ class SharedGame:
     tournament_name: str
     number: int
     game_id: str
+    #: each record's line there: (registry id, points)
+    totals: tuple[tuple[str, int], ...] = ()
 
     def __str__(self) -> str:
         return f"{self.tournament_name} game {self.number} ({self.game_id})"
@@ -637,7 +639,8 @@ def shared_games(journal: Journal, a: str, b: str) -> list[SharedGame]:
                 continue
             present = set(o.lines) - set(slots[number].absent)
             if present & ga and present & gb:
-                found.append(SharedGame(t.id, t.event.name, number, o.game_id))
+                totals = tuple((p, o.lines[p].total) for p in sorted(present & (ga | gb)))
+                found.append(SharedGame(t.id, t.event.name, number, o.game_id, totals))
     return found
 
 
