@@ -663,8 +663,8 @@ def merge(journal: Journal, player: str, into: str, reason: str = "", kept: Mapp
         undecided = [g for g in shared if g.game_id not in kept]
         if undecided:
             raise TournamentError(Text(
-                "%(a)s and %(b)s both have a result in %(games)s: say whose line stands in each "
-                "(--keep GAME=PLAYER), or the merge would lose one", a=a, b=b,
+                "%(a)s and %(b)s both have a result in %(games)s: say whose line stands in each, or the merge "
+                "would lose one", a=a, b=b,
                 games="; ".join(str(g) for g in undecided)))
         extra = sorted(set(kept) - {g.game_id for g in shared})
         if extra:
