@@ -622,8 +622,12 @@ class SharedGame:
     #: each record's line there: (registry id, points)
     totals: tuple[tuple[str, int], ...] = ()
 
+    def said(self) -> Text:
+        return Text("%(tournament)s game %(n)s (%(game)s)", tournament=self.tournament_name, n=self.number,
+                    game=self.game_id)
+
     def __str__(self) -> str:
-        return f"{self.tournament_name} game {self.number} ({self.game_id})"
+        return str(self.said())
 
 
 def shared_games(journal: Journal, a: str, b: str) -> list[SharedGame]:
@@ -665,7 +669,7 @@ def merge(journal: Journal, player: str, into: str, reason: str = "", kept: Mapp
             raise TournamentError(Text(
                 "%(a)s and %(b)s both have a result in %(games)s: say whose line stands in each, or the merge "
                 "would lose one", a=a, b=b,
-                games="; ".join(str(g) for g in undecided)))
+                games=[g.said() for g in undecided]))
         extra = sorted(set(kept) - {g.game_id for g in shared})
         if extra:
             raise TournamentError(Text("%(a)s and %(b)s do not both play game %(game)s", a=a, b=b, game=extra[0]))

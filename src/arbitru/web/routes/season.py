@@ -145,8 +145,8 @@ async def registry_import(request: Request) -> Response:
         await run_in_threadpool(add)
     except (Refused, ArbitruError) as e:
         ctx = await run_in_threadpool(_registry_context, w, request)
-        status = e.status if isinstance(e, Refused) else 422
-        return w.render(request, "season/registry.html", status=status, errors={"import": str(e)}, **ctx)
+        status, said = (e.status, e.message) if isinstance(e, Refused) else (422, str(e))
+        return w.render(request, "season/registry.html", status=status, errors={"import": said}, **ctx)
     return RedirectResponse("/registry" + i18n.keep(request.query_params.get("lang")), 303)
 
 
@@ -248,10 +248,11 @@ async def player_merge(request: Request) -> Response:
         shared = await run_in_threadpool(merge)
         if shared:
             raise Refused("merge", Text("both records have a result in %(games)s: choose whose line stands in each",
-                                        games="; ".join(str(g) for g in shared)))
+                                        games=[g.said() for g in shared]))
     except (Refused, ArbitruError) as e:
         ctx = await run_in_threadpool(_player_context, w, pid, request)
-        return w.render(request, "season/player.html", status=422, errors={"merge": str(e)}, shared=shared,
+        said = e.message if isinstance(e, Refused) else str(e)
+        return w.render(request, "season/player.html", status=422, errors={"merge": said}, shared=shared,
                         merge_form=f, **ctx)
     return RedirectResponse(f"/players/{into}" + i18n.keep(request.query_params.get("lang")), 303)
 
