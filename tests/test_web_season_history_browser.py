@@ -120,7 +120,7 @@ def test_a_secretary_uploads_records_merges_and_downloads_the_junior_table(brows
             assert first.lines["A5"].total == 90 and "A6" not in first.lines  # her 90 points kept
             listed = {r.player: r for r in ratings.rating_list(j)}
             assert "A4" in listed and len(listed["A4"].history) == 2  # absent from game 2: not in its field
-            assert [g.field_size for g in listed["A1"].history] == [6, 5, 5]
+            assert [g.field_size for g in listed["A1"].history] == [6, 5, 6]  # one person once in game 1
 
         # the junior table, by mean percentage: the page, then its CSV and PDF
         sec.goto(f"/tournaments/{tid}?category=junior&method=mean-percentage")
