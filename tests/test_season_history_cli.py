@@ -58,6 +58,18 @@ def test_FISE_21_cli_a_list_dated_after_the_season_leaves_as_of_before_it_unchan
     assert elods(run) == {"A1": 1900.0, "A2": 1400.0, "A3": 1700.0}  # the list in force today
 
 
+def test_FISE_21_cli_a_tournament_rated_in_its_own_system(run):
+    three(run)
+    run("tournament", "create", "Cupa", "--start", "2026-04-01", "--rules", "romanian", "--rating-system", "ro",
+        "--id", "t2")
+    run("registry", "add", "Ion", "--rating", "ro=1900")
+    run("tournament", "enrol", "t2", "A4")
+    run("tournament", "record", "t2", write(run, "g.csv", "master,10\nA4,10\n"))
+    assert "Ion" in run("ratings", "list").output  # listed with no elod (his game is rated in ro): no error
+    ro = json.loads(run("ratings", "list", "--system", "ro", "--json").output)
+    assert {p["player"]: p["elod"] for p in ro["players"]} == {"A4": 1900.0}
+
+
 def test_FISE_22_cli_percentages_rounded_as_on_the_pages_and_games_kept_told(run):
     three(run)
     run("tournament", "record", "t1", write(run, "g1.csv", "master,11,22\nA1,11,0\nA2,4,0\nA3,0,22\n"))

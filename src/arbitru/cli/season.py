@@ -518,7 +518,8 @@ def ratings_list(as_of: str | None, system: str, as_csv: bool, journal: str, as_
         for r in rows:
             d = r.to_dict()
             pct = "-" if r.percentage is None else f"{percent(r.percentage)}%{'*' if r.provisional else ''}"
-            click.echo(f"{d['player']:<6} {d['name']:<30} {d['elod']:>8} ({d['elod_games']})  {pct} "
+            elod = "-" if d["elod"] is None else d["elod"]
+            click.echo(f"{d['player']:<6} {d['name']:<30} {elod:>8} ({d['elod_games']})  {pct} "
                        f"({d['percentage_kept']} of {d['percentage_games']} games kept)")
 
 
