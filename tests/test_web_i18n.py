@@ -364,10 +364,11 @@ def test_a_registry_file_with_no_name_column_is_refused_with_what_the_file_needs
     site = make_site(tmp_path)
     c = site.client()
     login(c)
+    # (issue 31 added Polish and Greek headers after 'jucator')
     for lang, said in (("en", "the file needs a header line with a column called 'name' (or one of 'nume', 'nom', "
-                               "'nombre', 'player', 'jucator')"),
+                               "'nombre', 'player', 'jucator', 'imie i nazwisko'"),
                        ("es", "el archivo necesita una línea de encabezado con una columna llamada 'name' (o una de "
-                              "'nume', 'nom', 'nombre', 'player', 'jucator')")):
+                              "'nume', 'nom', 'nombre', 'player', 'jucator', 'imie i nazwisko'")):
         r = post(c, f"/registry/import?lang={lang}", {"csv": "Licence,Nombre completo\nL1,Ana\n"},
                  f"/registry?lang={lang}")
         assert r.status_code == 422, r.text

@@ -59,7 +59,8 @@ def test_RO_6_6_the_championship_page_gives_tied_players_the_higher_place_points
 def test_FISE_21_FISE_22_the_rating_list_and_a_players_history(site):
     c = site.client()
     ratings = c.get("/ratings.csv").text.splitlines()
-    assert ratings[0].startswith("registry id,name,club,elod,elod games,percentage")
+    # changed by issue 31: the licence beside the name (homonyms), the FISE-22 games kept
+    assert ratings[0] == "registry id,licence,name,club,elod,elod games,percentage,percentage games,games kept"
     assert len(ratings) == 4
     history = c.get("/players/A1").text
     assert "Cupa Arad" in history and "1800" not in c.get("/ratings").text.split("Ana")[0]

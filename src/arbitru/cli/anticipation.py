@@ -107,6 +107,10 @@ def anticipation() -> None:
 @click.option("--lots", "all_lots", is_flag=True, help="Draw every turn's lot now as well (RO-4.4).")
 @click.option("--no-clock", is_flag=True, help="No visible clock: announce time every 2 minutes (RO-5.5.d).")
 @click.option("--id", "game_id", help="The game's id (default: generated).")
+@click.option("--tournament", "tournament_id", default=None,
+              help="The tournament's next game: its enrolled players seated by rating (RO-5.1).")
+@click.option("--absent", "absent", multiple=True,
+              help="With --tournament: an enrolled player (registry id) absent from this game, not seated.")
 @json_option()
 @_db_option
 def new_cmd(
@@ -121,8 +125,15 @@ def new_cmd(
     game_id: str | None,
     as_json: bool,
     db: str,
+    tournament_id: str | None = None,
+    absent: tuple[str, ...] = (),
 ) -> None:
-    """Create a game: its groups (seeded draw or entered by hand), settings and seating."""
+    """Create a game: its groups (seeded draw or entered by hand), settings and seating. With --tournament, the
+    tournament's next game, as on the web: its enrolled players seated by rating (RO-5.1), but those --absent."""
+    if absent and not tournament_id:
+        raise click.UsageError("--absent is for a game of a tournament (--tournament)")
+    if tournament_id and players_file:
+        raise click.UsageError("a tournament's game seats its enrolled players: no --players")
     if seed is not None and groups_file:
         raise click.UsageError("give --seed or --groups, not both")
     if variant != "blind" and seed is None and not groups_file:
@@ -150,9 +161,16 @@ def new_cmd(
             game_draw = draw_groups(rules, seed)
     seating = read_seating_csv(_read(players_file)) if players_file else []
     journal = Journal(db)
-    game = AnticipationGame.create(
-        journal, settings, game_draw, lexicon=lexicon, seating=seating, game_id=game_id
-    )
+    if tournament_id:
+        from arbitru.season import tournament
+
+        made = tournament.create_anticipation_game(journal, tournament_id, settings, game_draw, lexicon=lexicon,
+                                                   game_id=game_id, absent=absent)
+        game = AnticipationGame(journal, made)
+    else:
+        game = AnticipationGame.create(
+            journal, settings, game_draw, lexicon=lexicon, seating=seating, game_id=game_id
+        )
     lots = game.draw_all_lots() if all_lots else []
     if as_json:
         emit_json(

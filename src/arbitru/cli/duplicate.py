@@ -63,8 +63,13 @@ def duplicate() -> None:
 
 @duplicate.command()
 @journal_option
-@click.option("--rules", "rules_name", type=click.Choice(sorted(RULESETS)), default="fise", show_default=True)
+@click.option("--rules", "rules_name", type=click.Choice(sorted(RULESETS)), default=None,
+              help="The rule set (default: the tournament's, else fise).")
 @click.option("--lang", default=None, help="Tile set: ro, es, pl, el, en, fr (default by rule set).")
+@click.option("--tournament", "tournament_id", default=None,
+              help="The tournament's next game: its players the enrolled ones (entry numbers, registry names).")
+@click.option("--absent", "absent", multiple=True,
+              help="With --tournament: an enrolled player (registry id) absent from this game, not seated.")
 @click.option("--lexicon", default=None, help="Word list: catalog name, .kwg/.txt path, or synthetic:N.")
 @click.option("--seed", default=None, help="Seed of the racks (default: random, recorded).")
 @click.option("--moves", type=MOVE, default=None, help="Planned number of moves (FISE-3).")
@@ -137,8 +142,25 @@ def new(
     players_file: str | None,
     title: str,
     as_json: bool,
+    tournament_id: str | None = None,
+    absent: tuple[str, ...] = (),
 ) -> None:
-    """Create a game and print the settings to announce (FISE-3)."""
+    """Create a game and print the settings to announce (FISE-3). With --tournament, the tournament's next game,
+    as the web's "New game in this tournament": its rule set, language and title, the enrolled players seated
+    (but those --absent), its results in the tournament's table."""
+    if absent and not tournament_id:
+        raise click.UsageError("--absent is for a game of a tournament (--tournament)")
+    if tournament_id:
+        if players or players_file:
+            raise click.UsageError("a tournament's game seats its enrolled players: no --player or --players")
+        with Journal(journal) as j:
+            t = tournament.replay(j, tournament_id)
+        if rules_name and rules_name != t.event.rules:
+            raise click.UsageError(f"{t.event.name} plays the rule set {t.event.rules}, not {rules_name}")
+        rules_name = t.event.rules
+        lang = lang or t.event.language
+        title = title or f"{t.event.name} · {len(t.games) + 1}"
+    rules_name = rules_name or "fise"
     lang = lang or {"fise": "es", "greek": "el", "romanian": "ro"}[rules_name]
     rs = ruleset(
         rules_name,
@@ -176,10 +198,13 @@ def new(
         title=title,
     )
     with Journal(journal) as j:
-        registered = [parse_player(p) for p in players]
-        if players_file:
-            registered += read_players_csv(_read_text(players_file), players_file)
-        session = Session.create(j, settings, lex, registered)
+        if tournament_id:
+            session = Session(j, tournament.create_duplicate_game(j, tournament_id, settings, lex, absent=absent), lex)
+        else:
+            registered = [parse_player(p) for p in players]
+            if players_file:
+                registered += read_players_csv(_read_text(players_file), players_file)
+            session = Session.create(j, settings, lex, registered)
         if as_json:
             emit_json(
                 {

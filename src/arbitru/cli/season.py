@@ -10,6 +10,7 @@ import click
 from arbitru.cli.common import Number, OneLineGroup, emit_json, journal_option, json_option, read_text
 from arbitru.engine.tiles import LANGUAGES
 from arbitru.formats import DUPLICATE
+from arbitru.formats.duplicate.results import percent
 from arbitru.journal.store import Journal
 from arbitru.season import championship, csvfile, ratings, registry, tournament
 from arbitru.season.registry import Entry, RegistryError
@@ -42,6 +43,18 @@ def _ratings(pairs: tuple[str, ...]) -> dict[str, float]:
             raise InputError(f"--rating {pair!r}: write SYSTEM=VALUE, e.g. elod=1850")
         out[system.strip()] = float(parse_signed(value, f"--rating {system}"))
     return out
+
+
+#: ``--delimiter`` names -> the character
+SEPARATORS = {"comma": ",", "semicolon": ";", "tab": "\t"}
+
+
+def _decoded(path: str, encoding: str | None) -> str:
+    """A CSV file's text (``-``: standard input), in ``encoding`` or the one detected (:func:`csvfile.decode`)."""
+    import sys
+
+    data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    return csvfile.decode(data, encoding or "")
 
 
 def _write(text: str, output: str | None) -> None:
@@ -83,14 +96,20 @@ def registry_add(name: str, licence: str, federation: str, club: str, born: int 
 @click.argument("file")
 @click.option("--map", "maps", multiple=True, help=MAP_HELP)
 @click.option("--rating-system", default="elod", show_default=True, help="What a 'rating' column rates.")
+@click.option("--encoding", type=click.Choice(csvfile.ENCODINGS), default=None,
+              help="The file's encoding (default: UTF-8, else the legacy one its letters show).")
+@click.option("--delimiter", type=click.Choice(["comma", "semicolon", "tab"]), default=None,
+              help="The cells' separator (default: the header line's).")
 @journal_option()
 @json_option()
-def registry_import(file: str, maps: tuple[str, ...], rating_system: str, journal: str, as_json: bool) -> None:
-    """Register every player of a CSV file (header line; UTF-8, with or without BOM), all or none."""
-    text = read_text(file)
+def registry_import(file: str, maps: tuple[str, ...], rating_system: str, encoding: str | None,
+                    delimiter: str | None, journal: str, as_json: bool) -> None:
+    """Register every player of a CSV file (a header line; UTF-8 with or without BOM, cp1250 or cp1253; cells
+    separated by commas, semicolons or tabs), all or none."""
+    text = _decoded(file, encoding)
     with Journal(journal) as j:
         ids = csvfile.import_players(j, text, mapping=_mapping(maps), rating_system=rating_system,
-                                     map_option="--map")
+                                     map_option="--map", delimiter=SEPARATORS.get(delimiter or "", ""))
     emit_json({"registered": ids}) if as_json else click.echo(f"{len(ids)} players registered")
 
 
@@ -184,12 +203,36 @@ def registry_correct(player: str, name: str | None, licence: str | None, federat
 @click.option("--reason", default="")
 @journal_option()
 @json_option()
-def registry_merge(player: str, into: str, reason: str, journal: str, as_json: bool) -> None:
-    """Two records of one person: PLAYER's results count for INTO in every table from now on."""
+@click.option("--keep", "keeps", multiple=True,
+              help="GAME=PLAYER: where both records have a result in one game, whose line stands (repeatable).")
+def registry_merge(player: str, into: str, reason: str, keeps: tuple[str, ...], journal: str, as_json: bool) -> None:
+    """Two records of one person: PLAYER's results count for INTO in every table from now on. A game where both
+    have a result is refused, named, unless --keep says whose line stands there (kept in the history)."""
+    kept = {}
+    for pair in keeps:
+        game, sep, who = pair.partition("=")
+        if not sep or not game.strip() or not who.strip():
+            raise InputError(f"--keep {pair!r}: write GAME=PLAYER, e.g. t1.2=A4")
+        kept[game.strip()] = who.strip()
     with Journal(journal) as j:
-        registry.merge(j, player, into, reason)
-        kept = registry.load(j).get(into)
-    emit_json({"merged": player, "into": kept.to_dict()}) if as_json else click.echo(f"{player} merged into {into}")
+        decided = tournament.merge(j, player, into, reason, kept)
+        record = registry.load(j).get(into)
+    if as_json:
+        emit_json({"merged": player, "into": record.to_dict(), "kept": kept, "games": [g.game_id for g in decided]})
+    else:
+        click.echo(f"{player} merged into {into}")
+
+
+@registry_.command("unmerge")
+@click.argument("player")
+@click.option("--reason", default="")
+@journal_option()
+@json_option()
+def registry_unmerge(player: str, reason: str, journal: str, as_json: bool) -> None:
+    """Undo a merge: PLAYER (the record merged into another) stands for himself again, in every table."""
+    with Journal(journal) as j:
+        registry.unmerge(j, player, reason)
+    emit_json({"unmerged": player}) if as_json else click.echo(f"{player} unmerged")
 
 
 # --- tournament -----------------------------------------------------------------------------------------
@@ -212,14 +255,17 @@ def tournament_() -> None:
 @click.option("--method", type=click.Choice(METHODS), default=None, help="The general table's method (FISE-15).")
 @click.option("--lang", type=click.Choice(LANGUAGES), default=None,
               help="The language of its pages and games (default: the rule set's).")
+@click.option("--rating-system", default="elod", show_default=True,
+              help="The registry's rating system read for seating (RO-5.1) and rated (FISE-21).")
 @click.option("--id", "tournament_id", default=None)
 @journal_option()
 @json_option()
 def tournament_create(name: str, start: str, end: str, place: str, organiser: str, rules: str, game_format: str,
-                      method: str | None, lang: str | None, tournament_id: str | None, journal: str,
-                      as_json: bool) -> None:
+                      method: str | None, lang: str | None, rating_system: str, tournament_id: str | None,
+                      journal: str, as_json: bool) -> None:
     """Create a tournament."""
-    event = tournament.Event(name, start, end, place, organiser, rules, game_format, method or "", lang=lang or "")
+    event = tournament.Event(name, start, end, place, organiser, rules, game_format, method or "",
+                             rating_system=rating_system, lang=lang or "")
     with Journal(journal) as j:
         tid = tournament.create(j, event, tournament_id)
     emit_json({"tournament": tid} | event.to_dict()) if as_json else click.echo(tid)
@@ -244,17 +290,59 @@ def tournament_enrol(tournament_id: str, players: tuple[str, ...], new_names: tu
 @click.argument("tournament_id")
 @click.argument("player")
 @click.option("--after", type=GAMES, default=None, help="The last game he plays (default: the games so far).")
+@click.option("--undo", is_flag=True, help="Undo his withdrawal: he plays the next games again.")
 @journal_option()
 @json_option()
-def tournament_withdraw(tournament_id: str, player: str, after: int | None, journal: str, as_json: bool) -> None:
-    """A player withdraws: he plays no later game of the tournament."""
+def tournament_withdraw(tournament_id: str, player: str, after: int | None, undo: bool, journal: str,
+                        as_json: bool) -> None:
+    """A player withdraws: he plays no later game of the tournament (refused before a game he has a result in)."""
     with Journal(journal) as j:
-        tournament.withdraw(j, tournament_id, player, after)
+        if undo:
+            tournament.undo_withdrawal(j, tournament_id, player)
+        else:
+            tournament.withdraw(j, tournament_id, player, after)
         e = tournament.replay(j, tournament_id).enrolment(registry.load(j).resolve(player))
     if as_json:
         emit_json({"tournament": tournament_id, "player": e.player, "entry": e.entry, "after_game": e.withdrawn_after})
     else:
-        click.echo(f"{player} withdrawn")
+        click.echo(f"{player} back in" if undo else f"{player} withdrawn")
+
+
+@tournament_.command("absent")
+@click.argument("tournament_id")
+@click.argument("number", type=GAMES)
+@click.argument("player")
+@click.option("--reason", default="")
+@click.option("--undo", is_flag=True, help="Undo the absence: his line counts again.")
+@journal_option()
+@json_option()
+def tournament_absent(tournament_id: str, number: int, player: str, reason: str, undo: bool, journal: str,
+                      as_json: bool) -> None:
+    """Mark PLAYER absent from game NUMBER: not in its field (FISE-21), last in the table (FISE-15), not in his
+    FISE-22 history. Refused for a player who scored in it."""
+    with Journal(journal) as j:
+        if undo:
+            tournament.undo_absence(j, tournament_id, number, player)
+        else:
+            tournament.mark_absent(j, tournament_id, number, player, reason)
+    if as_json:
+        emit_json({"tournament": tournament_id, "game": number, "player": player, "absent": not undo})
+    else:
+        click.echo(f"{player} {'present' if undo else 'absent'} in game {number}")
+
+
+@tournament_.command("set-aside")
+@click.argument("tournament_id")
+@click.argument("number", type=GAMES)
+@click.option("--reason", required=True)
+@journal_option()
+@json_option()
+def tournament_set_aside(tournament_id: str, number: int, reason: str, journal: str, as_json: bool) -> None:
+    """Set aside game NUMBER's result that cannot be read (an old journal): a decision kept with its reason."""
+    with Journal(journal) as j:
+        tournament.set_aside(j, tournament_id, number, reason)
+    emit_json({"tournament": tournament_id, "game": number, "set_aside": reason}) if as_json \
+        else click.echo(f"game {number} set aside")
 
 
 @tournament_.command("record")
@@ -265,10 +353,12 @@ def tournament_withdraw(tournament_id: str, player: str, after: int | None, jour
 @json_option()
 def tournament_record(tournament_id: str, file: str, title: str, journal: str, as_json: bool) -> None:
     """Record a game's result from a CSV file: a line ``master,<score of move 1>,…`` and a line per player
-    ``<registry id>,<points of move 1>,…`` (a game played elsewhere or on paper)."""
-    masters, scores = tournament.read_result(read_text(file))
+    ``<registry id>,<points of move 1>,…`` or ``<registry id>,absent`` (a game played elsewhere or on paper).
+    Every player of the game has his line; points from 0 to the master's in each move."""
+    result = tournament.read_result(read_text(file))
     with Journal(journal) as j:
-        number = tournament.record(j, tournament_id, scores, masters, title=title)
+        number = tournament.record(j, tournament_id, result.scores, result.masters, title=title,
+                                   absent=result.absent, lines=result.lines)
     emit_json({"game": number}) if as_json else click.echo(f"game {number} recorded")
 
 
@@ -296,20 +386,26 @@ def tournament_list(journal: str, as_json: bool) -> None:
 @json_option()
 def tournament_table(tournament_id: str, method: str | None, category: str | None, club: str | None, as_csv: bool,
                      journal: str, as_json: bool) -> None:
-    """The general table, recomputed from the journal, with the rule set's tie order."""
+    """The general table, recomputed from the journal, with the rule set's tie order. A result that cannot be
+    read is named and left out."""
     with Journal(journal) as j:
         t = tournament.replay(j, tournament_id)
         results = tournament.outcomes(j, t)
         rows = general_table(t, registry.load(j), results, method, category=category, club=club)
     chosen = method or t.event.table_method
+    unreadable = [{"game": s.number, "why": s.unreadable, "set_aside": s.set_aside} for s in t.games if s.unreadable]
     if as_json:
-        emit_json({"tournament": t.id, "method": chosen, "tie_order": list(TIE_ORDER[chosen]),
-                   "games": len(results), "rows": [r.to_dict() for r in rows]})
+        emit_json({"tournament": t.id, "method": chosen, "category": category, "club": club,
+                   "tie_order": list(TIE_ORDER[chosen]), "games": [o.number for o in results],
+                   "unreadable": unreadable, "rows": [r.to_dict() for r in rows]})
     elif as_csv:
-        click.echo(table_csv(rows, len(results)), nl=False)
+        click.echo(table_csv(rows, results, chosen, category=category, club=club), nl=False)
     else:
         click.echo(f"{t.event.name} ({t.event.start})")
-        click.echo(table_text(rows, chosen), nl=False)
+        for u in unreadable:
+            what = f"set aside: {u['set_aside']}" if u["set_aside"] is not None else u["why"]
+            click.echo(f"game {u['game']}: a result that cannot be read, left out ({what})")
+        click.echo(table_text(rows, chosen, results), nl=False)
 
 
 # --- championship ---------------------------------------------------------------------------------------
@@ -401,26 +497,30 @@ def ratings_() -> None:
 
 
 @ratings_.command("list")
-@click.option("--as-of", default=None, help="Only tournaments ending on or before this date (YYYY-MM-DD).")
+@click.option("--as-of", default=None, help="Only tournaments ending on or before this date (YYYY-MM-DD), "
+              "from the rating lists dated on or before it.")
+@click.option("--system", default=ratings.SYSTEM, show_default=True, help="The rating system listed.")
 @click.option("--csv", "as_csv", is_flag=True)
 @journal_option()
 @json_option()
-def ratings_list(as_of: str | None, as_csv: bool, journal: str, as_json: bool) -> None:
-    """The rating list, recomputed from the journal."""
+def ratings_list(as_of: str | None, system: str, as_csv: bool, journal: str, as_json: bool) -> None:
+    """The rating list, recomputed from the journal: FISE-21 from the ratings in force at each game's date,
+    FISE-22 with the games it keeps (* : from fewer than 3 games)."""
     if as_of:
         registry.check_date(as_of, "--as-of")
     with Journal(journal) as j:
-        rows = ratings.rating_list(j, as_of)
+        rows = ratings.rating_list(j, as_of, system=system)
     if as_json:
-        emit_json({"as_of": as_of, "players": [r.to_dict() for r in rows]})
+        emit_json({"as_of": as_of, "system": system, "players": [r.to_dict() for r in rows]})
     elif as_csv:
         click.echo(ratings.rating_list_csv(rows), nl=False)
     else:
         for r in rows:
             d = r.to_dict()
-            pct = "-" if d["percentage"] is None else f"{d['percentage']:.2f}%"
-            click.echo(f"{d['player']:<6} {d['name']:<30} {d['elod']:>8} ({d['elod_games']})  {pct} "
-                       f"({d['percentage_games']})")
+            pct = "-" if r.percentage is None else f"{percent(r.percentage)}%{'*' if r.provisional else ''}"
+            elod = "-" if d["elod"] is None else d["elod"]
+            click.echo(f"{d['player']:<6} {d['name']:<30} {elod:>8} ({d['elod_games']})  {pct} "
+                       f"({d['percentage_kept']} of {d['percentage_games']} games kept)")
 
 
 @ratings_.command("player")
@@ -441,8 +541,10 @@ def ratings_player(player: str, as_of: str | None, journal: str, as_json: bool) 
     click.echo(f"{found.player} {found.name}")
     for g in found.history:
         d = g.to_dict()
-        click.echo(f"  {d['date']} {d['tournament_name']} game {d['game']}: place {d['place']}/{d['field']}, "
-                   f"{d['percentage']}%, rating {d['rating_before']} -> {d['rating_after']}")
+        pct = "-" if g.percentage is None else f"{percent(g.percentage)}%"
+        place = "-" if d["place"] is None else d["place"]
+        click.echo(f"  {d['date']} {d['tournament_name']} game {d['game']}: place {place}/{d['field']}, "
+                   f"{pct}, rating {d['rating_before']} -> {d['rating_after']}")
 
 
 registry_.name, tournament_.name, championship_.name, ratings_.name = (

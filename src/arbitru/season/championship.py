@@ -56,9 +56,11 @@ class Standing:
     counted: list[int]
     total: int
     place: int = 0
+    licence: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {"place": self.place, "player": self.player, "name": self.name, "club": self.club,
+                "licence": self.licence,
                 "stage_points": self.stage_points, "counted": self.counted, "total": self.total}
 
 
@@ -159,7 +161,7 @@ def standings(c: Championship, registry: Registry, tables: Mapping[str, Sequence
         counted = scored[: c.best] if c.best else scored
         record = registry.records.get(pid)
         rows.append(Standing(pid, record.name if record else pid, record.club if record else "",
-                             stage_points, counted, sum(counted)))
+                             stage_points, counted, sum(counted), licence=record.licence if record else ""))
     places = competition_places({r.player: (-r.total,) for r in rows})
     for r in rows:
         r.place = places[r.player]

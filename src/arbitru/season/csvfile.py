@@ -17,7 +17,7 @@ import re
 import unicodedata
 from collections.abc import Mapping
 
-from arbitru.formats.spreadsheet import writer
+from arbitru.formats.spreadsheet import FORMULA_STARTS, writer
 from arbitru.journal.store import Journal
 from arbitru.messages import Text
 from arbitru.season.registry import Entry, Registry, RegistryError, rate, register
@@ -33,6 +33,10 @@ ALIASES: dict[str, str] = {
     "year": "birth_year", "an nastere": "birth_year", "categories": "categories", "category": "categories",
     "categorie": "categories", "series": "categories", "serie": "categories", "rating": "rating",
     "elo": "rating", "elod": "rating", "arbitru id": "id",
+    # Polish and Greek headers
+    "imie i nazwisko": "name", "nazwisko": "name", "zawodnik": "name", "klub": "club", "rok urodzenia": "birth_year",
+    "kategoria": "categories", "ranking": "rating", "ονομα": "name", "ονοματεπωνυμο": "name", "παικτης": "name",
+    "συλλογος": "club", "ομιλος": "club", "ετος γεννησης": "birth_year", "κατηγορια": "categories",
 }
 #: what a refusal names: the file imported
 PLAYERS_FILE = Text("players file")
@@ -63,18 +67,29 @@ def _columns(header: list[str], mapping: Mapping[str, str], rating_system: str) 
 
 def read_players(
     text: str, *, mapping: Mapping[str, str] | None = None, rating_system: str = "elod", what: str = PLAYERS_FILE,
-    map_option: str = "",
+    map_option: str = "", delimiter: str | None = None,
 ) -> list[tuple[int, Entry]]:
     """(line, entry) for every player of a CSV file; nothing is stored. ``map_option``: how the caller maps a
     column (the CLI's ``--map``), suggested when no column holds the names; without it the refusal says what the
     file's header needs (a page has no mapping).
 
-    :raises RegistryError: naming the line: no header with a name column, a year or rating that is not a number.
+    ``delimiter``: the cells' separator, else the header line's (:func:`delimiter_of`: ``,``, ``;`` or a tab).
+
+    :raises RegistryError: naming the line: no header with a name column, a row of another shape than the
+        header, a year or rating that is not a number.
     """
-    rows = [(n, cells) for n, cells in csv_rows(text, what) if any(c.strip() for c in cells)]
+    if delimiter is None:
+        delimiter = delimiter_of(text)
+    rows = [(n, [unguarded(c) for c in cells]) for n, cells in csv_rows(text, what, delimiter=delimiter)
+            if any(c.strip() for c in cells)]
     if not rows:
         raise RegistryError(Text("%(what)s: empty", what=what))
     header_line, header = rows[0]
+    for line, cells in rows[1:]:
+        if len(cells) != len(header):  # a cell too many or missing: the columns would be read shifted
+            raise RegistryError(Text(
+                "%(what)s: line %(line)s: %(n)s cells, the header (line %(header)s) has %(columns)s: nothing "
+                "registered", what=what, line=line, n=len(cells), header=header_line, columns=len(header)))
     twice = duplicate_columns([_key(h) for h in header])
     if twice:
         raise RegistryError(Text("%(what)s: line %(line)s: the column %(column)s is given twice", what=what,
@@ -118,6 +133,62 @@ def read_players(
     return out
 
 
+#: the separators a registry file may use: a comma, Excel's semicolon (ro, pl, es, fr locales), a tab
+DELIMITERS = (",", ";", "\t")
+#: the legacy encodings a registry file may come in, besides UTF-8: Central European (ro, pl) and Greek Windows
+ENCODINGS = ("utf-8", "cp1250", "cp1253")
+
+
+def delimiter_of(text: str) -> str:
+    """The separator of a CSV text: of ``,``, ``;`` and a tab, the one its header line holds most (a comma when
+    none)."""
+    header = text.lstrip("\ufeff").split("\n", 1)[0]
+    counts = {d: header.count(d) for d in DELIMITERS}
+    best = max(DELIMITERS, key=lambda d: counts[d])
+    return best if counts[best] else ","
+
+
+def unguarded(cell: str) -> str:
+    """A cell as written before the spreadsheet guard (:func:`arbitru.formats.spreadsheet.safe_cell` puts a
+    ``'`` before a text a spreadsheet would read as a formula): an export imports back to the same records."""
+    return cell[1:] if cell.startswith("'") and cell[1:].startswith(FORMULA_STARTS) else cell
+
+
+def decode(data: bytes, encoding: str = "") -> str:
+    """A file's bytes as text: ``encoding`` when given (``utf-8``, ``cp1250``, ``cp1253``), else UTF-8 (with
+    or without a byte-order mark), else the legacy one its letters show: Greek text is written almost wholly
+    with bytes above 127, Romanian or Polish text in cp1250 with one here and there.
+
+    :raises RegistryError: when the bytes are not text in the encoding given, or in none of :data:`ENCODINGS`
+        (the page then asks for the encoding).
+    """
+    if encoding:
+        if encoding not in ENCODINGS:
+            raise RegistryError(Text("encoding %(name)s; known: %(known)s", name=repr(encoding),
+                                     known=", ".join(ENCODINGS)))
+        try:
+            return data.decode("utf-8-sig" if encoding == "utf-8" else encoding)
+        except UnicodeDecodeError as e:
+            raise RegistryError(Text("%(what)s: not %(encoding)s text (byte %(n)s): choose its encoding",
+                                     what=PLAYERS_FILE, encoding=encoding, n=e.start + 1)) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    words = re.findall(rb"[A-Za-z\x80-\xff]+", data)
+    high = [w for w in words if re.search(rb"[\x80-\xff]", w)]
+    letters = sum(len(w) for w in high)
+    share = sum(1 for w in high for b in w if b >= 0x80) / letters if letters else 0.0
+    for guess in (("cp1253", "cp1250") if share > 0.6 else ("cp1250", "cp1253")):
+        try:
+            text = data.decode(guess)
+        except UnicodeDecodeError:
+            continue
+        if "\x00" not in text:
+            return text
+    raise RegistryError(Text("%(what)s: not UTF-8, cp1250 or cp1253 text: choose its encoding", what=PLAYERS_FILE))
+
+
 def _number(text: str, what: str) -> float:
     cleaned = text.replace(",", ".")
     whole, _, frac = cleaned.lstrip("-").partition(".")
@@ -132,9 +203,11 @@ def import_players(journal: Journal, text: str, **options: str | Mapping[str, st
     mapping = options.get("mapping")
     system = options.get("rating_system", "elod")
     map_option = options.get("map_option", "")
+    delimiter = options.get("delimiter")
     entries = read_players(text, mapping=mapping if isinstance(mapping, Mapping) else None,
                            rating_system=system if isinstance(system, str) else "elod",
-                           map_option=map_option if isinstance(map_option, str) else "")
+                           map_option=map_option if isinstance(map_option, str) else "",
+                           delimiter=delimiter if isinstance(delimiter, str) and delimiter else None)
     try:
         return register(journal, [e for _, e in entries], lines=[n for n, _ in entries])
     except InputError as e:

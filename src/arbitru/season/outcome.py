@@ -40,6 +40,8 @@ class Outcome:
     lines: dict[str, GameLine]
     #: the best score of any player in each move (FISE-15's Mx), empty where moves are not known
     best_by_move: list[int] = field(default_factory=list)
+    #: the registry ids absent from the game (in no line; the table counts it as a game not played)
+    absent: set[str] = field(default_factory=set)
 
     @property
     def size(self) -> int:
@@ -55,15 +57,26 @@ def competition_places(keys: Mapping[str, tuple[int, ...]]) -> dict[str, int]:
     return out
 
 
-def recorded(number: int, game_id: str, p: Mapping[str, Any], tie_breaks: tuple[str, ...]) -> Outcome:
+def recorded(number: int, game_id: str, p: Mapping[str, Any], tie_breaks: tuple[str, ...],
+             needs_master: bool = True) -> Outcome:
     """A recorded game: ``masters`` (the master moves' scores), ``scores`` (registry id -> points per move),
-    ``eliminated`` (registry ids); placed by total then the rule set's single-game tie-breaks (FISE-15)."""
+    ``eliminated`` (registry ids); placed by total then the rule set's single-game tie-breaks (FISE-15).
+
+    :raises payload.PayloadError: for a result the door refuses now (an old journal): a duplicate game without
+        its master line (``needs_master``), points below 0 or above the master's in a move.
+    """
     masters = [payload.integer({"m": m}, "m", low=0) for m in payload.items(p, "masters", [])]
+    if needs_master and not masters:
+        raise payload.PayloadError("a result without its master line")
     scores: dict[str, list[int]] = {}
     for player, moves in payload.mapping(p["scores"], "scores").items():
         scores[player] = [payload.integer({"s": s}, "s") for s in payload.items({"m": moves}, "m")]
         if masters and len(scores[player]) != len(masters):
             raise payload.PayloadError(f"{player} has {len(scores[player])} moves, the game {len(masters)}")
+        for i, m in enumerate(scores[player], 1):
+            top = masters[i - 1] if masters else m
+            if not 0 <= m <= top:
+                raise payload.PayloadError(f"{player} has {m} points in move {i}, the master {top}")
     eliminated = set(payload.texts(p, "eliminated", []))
     best = [max((s[i] for s in scores.values()), default=0) for i in range(len(masters))]
     keys: dict[str, tuple[int, ...]] = {}

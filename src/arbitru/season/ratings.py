@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from arbitru.formats.duplicate.results import rating_percentage
+from arbitru.formats.duplicate.results import percent, rating_percentage
 from arbitru.formats.spreadsheet import writer
 from arbitru.journal.store import Journal
 from arbitru.season.outcome import Lexicons, Outcome
@@ -42,6 +42,8 @@ D = 400.0
 K = 40.0
 START = 1500.0
 SYSTEM = "elod"
+#: FISE-22 figures from fewer games are marked (nothing is dropped from one or two games)
+SURE_GAMES = 3
 
 
 def expected_places(ratings: Sequence[float]) -> list[float]:
@@ -76,14 +78,17 @@ class GameRecord:
     expected: float | None
     rating_before: float | None
     rating_after: float | None
+    #: the rating system the game was rated in (its tournament's)
+    system: str = SYSTEM
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "tournament": self.tournament, "tournament_name": self.tournament_name, "date": self.date,
             "game": self.number, "place": self.place, "field": self.field_size,
-            "percentage": None if self.percentage is None else float(self.percentage * 100),
+            "percentage": None if self.percentage is None else round(float(self.percentage * 100), 2),
             "expected_place": None if self.expected is None else round(self.expected, 3),
             "rating_before": _round(self.rating_before), "rating_after": _round(self.rating_after),
+            "system": self.system,
         }
 
 
@@ -101,13 +106,27 @@ class PlayerRating:
     percentage: Fraction | None
     percentage_games: int
     history: list[GameRecord] = field(default_factory=list)
+    licence: str = ""
+    #: the rating system of ``elod``
+    system: str = SYSTEM
+
+    @property
+    def percentage_kept(self) -> int:
+        """FISE-22: the games the mean is taken over (the best and the worst dropped from three games on)."""
+        return self.percentage_games - 2 if self.percentage_games >= 3 else self.percentage_games
+
+    @property
+    def provisional(self) -> bool:
+        """A FISE-22 figure from fewer than :data:`SURE_GAMES` games (one or two: nothing dropped)."""
+        return 0 < self.percentage_games < SURE_GAMES
 
     def to_dict(self, history: bool = False) -> dict[str, Any]:
         d: dict[str, Any] = {
-            "player": self.player, "name": self.name, "club": self.club, "elod": _round(self.elod),
-            "elod_games": self.elod_games,
+            "player": self.player, "name": self.name, "club": self.club, "licence": self.licence,
+            "system": self.system, "elod": _round(self.elod), "elod_games": self.elod_games,
             "percentage": None if self.percentage is None else round(float(self.percentage * 100), 2),
-            "percentage_games": self.percentage_games,
+            "percentage_games": self.percentage_games, "percentage_kept": self.percentage_kept,
+            "provisional": self.provisional,
         }
         if history:
             d["history"] = [g.to_dict() for g in self.history]
@@ -124,41 +143,63 @@ def season_games(journal: Journal, as_of: str | None = None, lexicons: Lexicons 
 
 
 def rating_list(journal: Journal, as_of: str | None = None, lexicons: Lexicons | None = None,
-                registry: Registry | None = None) -> list[PlayerRating]:
-    """Both ratings of every player who played a game (by ELOd, highest first)."""
+                registry: Registry | None = None, system: str = SYSTEM) -> list[PlayerRating]:
+    """Both ratings of every player who played a game (by ``system``'s rating, highest first), as of ``as_of``.
+
+    FISE-21 "ELOd actual": a game is rated from the ratings in force on its date, in the rating system its
+    tournament names: the latest rating list dated on or before it (:class:`RatingList`), then the games since;
+    before any list, the record's own rating (registered, corrected), else :data:`START`. A list dated after
+    ``as_of`` changes nothing in the list as of that date, whatever is imported afterwards."""
     registry = registry or load(journal)
     games = season_games(journal, as_of, lexicons)
-    ratings: dict[str, float] = {}
+    lists = registry.lists_until(as_of)
+    ratings: dict[tuple[str, str], float] = {}
     counts: dict[str, int] = {}
     history: dict[str, list[GameRecord]] = {}
     percentages: dict[str, list[Fraction]] = {}
+    applied = 0
+
+    def lists_in_force(date: str | None) -> None:
+        nonlocal applied
+        while applied < len(lists) and (date is None or lists[applied].date <= date):
+            listed = lists[applied]
+            for p, value in listed.ratings.items():
+                ratings[(listed.system, registry.resolve(p))] = value
+            applied += 1
+
     for t, o in games:
+        lists_in_force(t.event.date)
+        rated_in = t.event.rating_system or SYSTEM
         placed = [(p, line.place) for p, line in o.lines.items() if line.place is not None]
         for p, _ in placed:
-            if p not in ratings:
+            if (rated_in, p) not in ratings:
                 rec = registry.records.get(p)
-                ratings[p] = rec.ratings.get(SYSTEM, START) if rec else START
-        expected = expected_places([ratings[p] for p, _ in placed]) if len(placed) > 1 else [1.0] * len(placed)
+                ratings[(rated_in, p)] = rec.own_ratings.get(rated_in, START) if rec else START
+        field_ratings = [ratings[(rated_in, p)] for p, _ in placed]
+        expected = expected_places(field_ratings) if len(placed) > 1 else [1.0] * len(placed)
         actual = shared_places([pl for _, pl in placed])
         n = len(placed)
-        before = {p: ratings[p] for p, _ in placed}
+        before = {p: ratings[(rated_in, p)] for p, _ in placed}
         if n > 1:
             for (p, _), e, a in zip(placed, expected, actual, strict=True):
-                ratings[p] += K * (e - a) / (n - 1)
-                counts[p] = counts.get(p, 0) + 1
+                ratings[(rated_in, p)] += K * (e - a) / (n - 1)
+                if rated_in == system:
+                    counts[p] = counts.get(p, 0) + 1
         exp = {p: e for (p, _), e in zip(placed, expected, strict=True)}
         for p, line in o.lines.items():
             if line.percentage is not None:
                 percentages.setdefault(p, []).append(line.percentage)
             history.setdefault(p, []).append(GameRecord(
                 t.id, t.event.name, t.event.date, o.number, line.place, n, line.percentage, exp.get(p),
-                before.get(p), ratings.get(p) if p in before else None))
+                before.get(p), ratings.get((rated_in, p)) if p in before else None, rated_in))
+    lists_in_force(None)  # the lists dated after the last game (and on or before as_of)
     out = []
     for p, h in history.items():
         rec = registry.records.get(p)
         ps = percentages.get(p, [])
-        out.append(PlayerRating(p, rec.name if rec else p, rec.club if rec else "",
-                                ratings.get(p), counts.get(p, 0), rating_percentage(ps) if ps else None, len(ps), h))
+        out.append(PlayerRating(p, rec.name if rec else p, rec.club if rec else "", ratings.get((system, p)),
+                                counts.get(p, 0), rating_percentage(ps) if ps else None, len(ps), h,
+                                licence=rec.licence if rec else "", system=system))
     out.sort(key=lambda r: (-(r.elod if r.elod is not None else -1e9), r.name, r.player))
     return out
 
@@ -167,9 +208,11 @@ def rating_list_csv(rows: Sequence[PlayerRating]) -> str:
     """The rating list as CSV: per player the registry id, both values and the games each counts."""
     out = io.StringIO()
     w = writer(out)
-    w.writerow(["registry id", "name", "club", "elod", "elod games", "percentage", "percentage games"])
+    w.writerow(["registry id", "licence", "name", "club", "elod", "elod games", "percentage", "percentage games",
+                "games kept"])
     for r in rows:
         d = r.to_dict()
-        w.writerow([d["player"], d["name"], d["club"], d["elod"], d["elod_games"], d["percentage"],
-                    d["percentage_games"]])
+        pct = "" if r.percentage is None else percent(r.percentage) + ("*" if r.provisional else "")
+        w.writerow([d["player"], d["licence"], d["name"], d["club"], d["elod"], d["elod_games"], pct,
+                    d["percentage_games"], d["percentage_kept"]])
     return out.getvalue()

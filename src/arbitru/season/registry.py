@@ -5,9 +5,12 @@ Stored in the journal as the events of one entry of format ``registry`` (id ``re
 - ``registered``: ``players``: records (``id``, ``licence``, ``federation``, ``name``, ``club``, ``birth_year``,
   ``categories``, ``ratings``) registered together (one CSV file is one event: all or nothing);
 - ``corrected``: ``player``, ``fields`` (the new values), ``reason``;
-- ``merged``: ``player`` (the duplicate record), ``into`` (the record kept), ``reason``: every result of the
-  duplicate counts for the record kept;
-- ``rated``: ``system``, ``date``, ``source``, ``ratings`` (registry id -> rating): a federation's rating list.
+- ``merged``: ``player`` (the duplicate record), ``into`` (the record kept), ``reason``, ``kept`` (game id ->
+  the registry id whose line stands, where both records have a result in one game: the secretary's decision):
+  every result of the duplicate counts for the record kept;
+- ``unmerged``: ``player``, ``reason``: a merge undone, the two records apart again as before it;
+- ``rated``: ``system``, ``date``, ``source``, ``ratings`` (registry id -> rating): a federation's rating list,
+  in force from its date (:class:`RatingList`): a list changes no rating before its date.
 
 The licence id is unique within a federation; a player without one is known by arbitru's own id (``A12``),
 which is also every record's key. Standings match players by this id, never by spelling.
@@ -71,6 +74,17 @@ class Change:
     reason: str
 
 
+@dataclass(frozen=True)
+class RatingList:
+    """A federation's rating list: the ratings in force from ``date`` on (FISE-21 "ELOd actual")."""
+
+    seq: int
+    system: str
+    date: str
+    source: str
+    ratings: Mapping[str, float]
+
+
 @dataclass
 class Record:
     id: str
@@ -80,9 +94,16 @@ class Record:
     club: str = ""
     birth_year: int | None = None
     categories: tuple[str, ...] = ()
+    #: the ratings in force now: the record's own (registered, corrected), a later-dated list's over them
     ratings: dict[str, float] = field(default_factory=dict)
     merged_into: str | None = None
     history: list[Change] = field(default_factory=list)
+    #: the ratings the record was registered (or corrected) with: in force before any list
+    own_ratings: dict[str, float] = field(default_factory=dict)
+    #: the date of the list each rating in ``ratings`` comes from (system -> date)
+    rated_on: dict[str, str] = field(default_factory=dict)
+    #: while merged: game id -> the registry id whose line stands where both records have one
+    kept: dict[str, str] = field(default_factory=dict)
 
     @property
     def licence_id(self) -> str:
@@ -107,6 +128,8 @@ class Record:
 class Registry:
     records: dict[str, Record] = field(default_factory=dict)
     last_seq: int = 0
+    #: the rating lists, in journal order (each in force from its own date)
+    lists: list[RatingList] = field(default_factory=list)
 
     def resolve(self, player: str) -> str:
         """The id of the record that stands for ``player`` (a merged record points at the one kept)."""
@@ -136,6 +159,26 @@ class Registry:
         record = self.records.get(self.resolve(player))
         return record.name if record else player
 
+    def group(self, player: str) -> set[str]:
+        """Every record that stands for the same person as ``player`` (the one kept and those merged into it)."""
+        kept = self.resolve(player)
+        return {r for r in self.records if self.resolve(r) == kept}
+
+    def line_kept(self, game_id: str, candidates: Sequence[str]) -> str:
+        """Of two or more records of one person each with a line in game ``game_id``, the one whose line stands:
+        the secretary's decision at the merge; without one (a journal from before decisions), the record kept."""
+        for c in candidates:
+            for r in self.group(c):
+                chosen = self.records[r].kept.get(game_id)
+                if chosen is not None and chosen in candidates:
+                    return chosen
+        kept = self.resolve(candidates[0])
+        return kept if kept in candidates else candidates[0]
+
+    def lists_until(self, date: str | None) -> list[RatingList]:
+        """The rating lists dated on or before ``date`` (every one for None), by date, then journal order."""
+        return sorted((x for x in self.lists if date is None or x.date <= date), key=lambda x: (x.date, x.seq))
+
     # --- folding -----------------------------------------------------------------------------------------
 
     def apply(self, e: Event) -> None:
@@ -157,14 +200,34 @@ class Registry:
                 record = self._record(payload.text(p, "player"))
                 into = self._record(payload.text(p, "into"))
                 record.merged_into = into.id
-                change = Change(e.seq, e.recorded, e.actor, "merged", {"player": record.id, "into": into.id},
+                record.kept = {str(k): payload.text({"v": v}, "v")
+                               for k, v in payload.mapping(p.get("kept", {}), "kept").items()}
+                change = Change(e.seq, e.recorded, e.actor, "merged",
+                                {"player": record.id, "into": into.id} | ({"kept": dict(record.kept)}
+                                                                         if record.kept else {}),
                                 payload.text(p, "reason", ""))
                 record.history.append(change)
                 into.history.append(change)
+            elif e.kind == "unmerged":
+                record = self._record(payload.text(p, "player"))
+                into = self._record(record.merged_into or payload.text(p, "player"))
+                change = Change(e.seq, e.recorded, e.actor, "unmerged", {"player": record.id, "into": into.id},
+                                payload.text(p, "reason", ""))
+                record.merged_into, record.kept = None, {}
+                record.history.append(change)
+                if into is not record:
+                    into.history.append(change)
             elif e.kind == "rated":
                 system = payload.text(p, "system")
+                date = payload.text(p, "date", "")
+                values = {}
                 for player, value in payload.mapping(p["ratings"], "ratings").items():
-                    self._record(player).ratings[system] = _rating(value)
+                    record = self._record(player)
+                    values[record.id] = _rating(value)
+                    if record.rated_on.get(system, "") <= date:  # the latest-dated list is the one in force
+                        record.ratings[system] = values[record.id]
+                        record.rated_on[system] = date
+                self.lists.append(RatingList(e.seq, system, date, payload.text(p, "source", ""), values))
             else:
                 raise JournalError(f"unknown kind {e.kind!r} in the registry")
         self.last_seq = e.seq
@@ -201,7 +264,9 @@ def _apply_fields(record: Record, fields: Mapping[str, Any]) -> None:
     if "categories" in fields:
         record.categories = tuple(payload.texts(fields, "categories"))
     if "ratings" in fields:
-        record.ratings = {str(k): _rating(v) for k, v in payload.mapping(fields["ratings"], "ratings").items()}
+        record.own_ratings = {str(k): _rating(v) for k, v in payload.mapping(fields["ratings"], "ratings").items()}
+        record.ratings = dict(record.own_ratings)
+        record.rated_on = {}
 
 
 def load(journal: Journal) -> Registry:
@@ -338,14 +403,40 @@ def correct(journal: Journal, player: str, fields: Mapping[str, Any], reason: st
                                                  "reason": check_text(reason, "reason")})
 
 
-def merge(journal: Journal, player: str, into: str, reason: str = "") -> None:
-    """Two records of one person: ``player``'s results count for ``into`` from now on, in every table."""
+def merge(journal: Journal, player: str, into: str, reason: str = "", kept: Mapping[str, str] | None = None
+          ) -> None:
+    """Two records of one person: ``player``'s results count for ``into`` from now on, in every table.
+
+    This stores the merge as asked; :func:`arbitru.season.tournament.merge` first refuses one that would lose a
+    result (both records with a line in one game) unless ``kept`` says whose line stands in that game."""
     with journal.transaction(REGISTRY_ID):
         registry = _fresh(journal)
         a, b = registry.get(player), registry.get(into)
         if a.id == b.id:
-            raise RegistryError(f"{player} and {into} are one record already")
-        journal.append(REGISTRY_ID, "merged", {"player": a.id, "into": b.id, "reason": check_text(reason, "reason")})
+            raise RegistryError(Text("%(a)s and %(b)s are one record already", a=player, b=into))
+        data: dict[str, Any] = {"player": a.id, "into": b.id, "reason": check_text(reason, "reason")}
+        if kept:
+            both = registry.group(a.id) | registry.group(b.id)
+            for k in kept.values():
+                if k not in both:
+                    raise RegistryError(Text("%(player)s is neither %(a)s nor %(b)s", player=k, a=a.id, b=b.id))
+            data["kept"] = {check_text(g, "game", "title"): k for g, k in kept.items()}
+        journal.append(REGISTRY_ID, "merged", data)
+
+
+def unmerge(journal: Journal, player: str, reason: str = "") -> None:
+    """A merge undone: ``player`` (the record merged into another) stands for himself again; every table shows
+    both records' results as before the merge."""
+    with journal.transaction(REGISTRY_ID):
+        registry = _fresh(journal)
+        record = registry.records.get(player)
+        if record is None:
+            raise RegistryError(Text("no player %(player)s in the registry", player=repr(player)))
+        if record.merged_into is None:
+            raise RegistryError(Text("%(player)s is not merged into another record", player=player))
+        if any(r.merged_into == record.id for r in registry.records.values()):
+            raise RegistryError(Text("undo first the merges into %(player)s", player=player))
+        journal.append(REGISTRY_ID, "unmerged", {"player": record.id, "reason": check_text(reason, "reason")})
 
 
 def rate(journal: Journal, system: str, date: str, ratings: Mapping[str, float], source: str = "") -> None:

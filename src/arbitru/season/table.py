@@ -48,6 +48,9 @@ class Row:
     withdrawn_after: int | None = None
     eliminated: list[int] = field(default_factory=list)
     place: int = 0
+    licence: str = ""
+    #: the numbers of the games he was absent from (counted as games not played)
+    absent: list[int] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -55,7 +58,7 @@ class Row:
             "categories": list(self.categories), "places": self.places, "totals": self.totals,
             "mean_place": float(self.mean_place), "mean_percentage": float(self.mean_percentage * 100),
             "total": self.total, "games": self.games, "withdrawn_after": self.withdrawn_after,
-            "eliminated_in": self.eliminated,
+            "eliminated_in": self.eliminated, "licence": self.licence, "absent_from": self.absent,
         }
 
 
@@ -106,6 +109,7 @@ def general_table(
             Fraction(sum(counted), len(results) or 1), ratio / moves if moves else Fraction(0),
             sum(x for x in totals if x is not None), sum(1 for o in results if pid in o.lines),
             enrolment.withdrawn_after if enrolment else None, eliminated,
+            licence=record.licence if record else "", absent=[o.number for o in results if pid in o.absent],
         ))
     if category is not None:
         rows = [r for r in rows if category in r.categories]
@@ -117,20 +121,39 @@ def general_table(
     return rows
 
 
-def table_csv(rows: Sequence[Row], games: int) -> str:
+def view_line(method: str, category: str | None = None, club: str | None = None) -> list[str]:
+    """What a table shows, as its downloads carry it: the order it is ranked by, its category and club."""
+    return [f"ranked by: {', then '.join(TIE_ORDER[method])}",
+            *([f"category: {category}"] if category else []), *([f"club: {club}"] if club else [])]
+
+
+def table_csv(rows: Sequence[Row], results: Sequence[Outcome], method: str, *, category: str | None = None,
+              club: str | None = None) -> str:
+    """The table as on the page: a first line saying its view (the order it is ranked by, the category, the
+    club), then the header and a row per player, the figures rounded as on the page; a game's cell is the
+    place, ``absent`` or empty (not played)."""
     out = io.StringIO()
     w = writer(out)
-    w.writerow(["place", "registry id", "name", "club", "categories", *(f"game {n}" for n in range(1, games + 1)),
-                "mean place", "mean percentage", "total"])
+    w.writerow(view_line(method, category, club))
+    w.writerow(["place", "registry id", "licence", "name", "club", "categories",
+                *(f"game {o.number}" for o in results), "mean place", "mean percentage", "total"])
     for r in rows:
-        w.writerow([r.place, r.player, r.name, r.club, ";".join(r.categories),
-                    *("" if p is None else p for p in r.places), f"{float(r.mean_place):.2f}",
-                    f"{float(r.mean_percentage * 100):.2f}", r.total])
+        w.writerow([r.place, r.player, r.licence, r.name, r.club, ";".join(r.categories),
+                    *(_cell(r, o.number, p) for o, p in zip(results, r.places, strict=True)),
+                    f"{float(r.mean_place):.2f}", f"{float(r.mean_percentage * 100):.2f}", r.total])
     return out.getvalue()
 
 
-def table_text(rows: Sequence[Row], method: str) -> str:
+def _cell(r: Row, number: int, place: int | None) -> str:
+    if place is not None:
+        return str(place)
+    return "absent" if number in r.absent else ""
+
+
+def table_text(rows: Sequence[Row], method: str, results: Sequence[Outcome] = ()) -> str:
     lines = [f"ranked by: {', then '.join(TIE_ORDER[method])}"]
+    if results:
+        lines.append(f"games: {' '.join(str(o.number) for o in results)}")
     for r in rows:
         places = " ".join("-" if p is None else str(p) for p in r.places)
         gone = f"  (withdrew after game {r.withdrawn_after})" if r.withdrawn_after is not None else ""

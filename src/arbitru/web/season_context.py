@@ -37,17 +37,23 @@ def tournament_of(j: Any, tid: str) -> Tournament:
         raise HTTPException(404, Text("no tournament %(id)s", id=repr(tid))) from None
 
 
+def absent_from(form: Any) -> list[str]:
+    """The registry ids ticked "absent" on a tournament game's creation page (fields ``absent:<id>``)."""
+    return [k.split(":", 1)[1] for k, v in form.items() if k.startswith("absent:") and v]
+
+
 def tournament_game_form(w: Web, request: Request, tid: str, game_format: formats.Format) -> dict[str, Any]:
     """What the game-creation page (``/games/new``, ``/anticipation/new``) shows for the next game of tournament
-    ``tid``: its players (entry number, registry name; anticipation: seated by rating, RO-5.1), the tournament's
-    rule set and language, a title with the game's number."""
+    ``tid``: its players (entry number, registry name, registry id; each with an "absent" box: not seated;
+    anticipation: seated by rating, RO-5.1), the tournament's rule set and language, a title with the game's
+    number."""
     with w.journal("") as j:
         t = tournament_of(j, tid)
         if formats.by_name(t.event.format) is not game_format:
             raise HTTPException(400, Text("%(name)s holds %(format)s games", name=t.event.name, format=t.event.format))
         reg = registry.load(j)
         number = len(t.games) + 1
-        players = [(e.entry, reg.name(e.player)) for e in t.players_of(number)]
+        players = [(e.entry, reg.name(e.player), e.player) for e in t.players_of(number, reg)]
         seats = tournament.seating(t, reg, number) if game_format is formats.ANTICIPATION else []
     lang = tournament_language(request, t)
     form = {"title": f"{t.event.name} · {number}", "rules": t.event.rules, "lang": t.event.language,

@@ -66,7 +66,7 @@ from arbitru.web.forms import MAX_CSV, Refused, need, own_player, player_of_code
 from arbitru.web.house import Endpoint, Web, base_url, identity, web
 from arbitru.web.i18n import Text
 from arbitru.web.pdf import pdf_of
-from arbitru.web.season_context import tournament_game_form
+from arbitru.web.season_context import absent_from, tournament_game_form
 
 FILTERS = ("all", "invalid", "penalties", "warnings", "cascades")
 #: the library's words these pages say in the page's language (``_(v.status)``…): a verdict's status, the
@@ -164,7 +164,8 @@ async def new_game(request: Request) -> Response:
             with w.journal("arbiter") as j:
                 try:
                     if f.get("tournament"):  # seated from the tournament's entries by rating (RO-5.1)
-                        return tournament.create_anticipation_game(j, f["tournament"], settings, draw, lexicon=lex)
+                        return tournament.create_anticipation_game(j, f["tournament"], settings, draw, lexicon=lex,
+                                                                   absent=absent_from(f))
                     return AnticipationGame.create(j, settings, draw, lexicon=lex, seating=seating).id
                 except GroupsError as e:
                     problems.extend(e.problems)

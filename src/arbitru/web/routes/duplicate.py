@@ -58,7 +58,7 @@ from arbitru.web.house import Endpoint, Web, base_url, identity, web
 from arbitru.web.i18n import Text
 from arbitru.web.intake import SlipRequest, at_the_door
 from arbitru.web.pdf import pdf_of
-from arbitru.web.season_context import tournament_game_form
+from arbitru.web.season_context import absent_from, tournament_game_form
 
 # --- creating a game ---------------------------------------------------------------------------------------
 
@@ -140,7 +140,8 @@ async def new_game(request: Request) -> Response:
             with w.journal("arbiter") as j:
                 if f.get("tournament"):  # its players are the tournament's entries
                     try:
-                        return tournament.create_duplicate_game(j, f["tournament"], final, lex)
+                        return tournament.create_duplicate_game(j, f["tournament"], final, lex,
+                                                                absent=absent_from(f))
                     except ArbitruError as e:
                         raise Refused("players", str(e)) from None
                 return Session.create(j, final, lex, players).id

@@ -4,7 +4,9 @@ general tables, championships and the rating list; the arbiter alone registers a
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
+from urllib.parse import urlencode
 
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -19,14 +21,14 @@ from arbitru.season.registry import Entry
 from arbitru.season.table import TIE_ORDER, Row, general_table, table_csv
 from arbitru.season.tournament import METHODS, Event, Tournament, TournamentError
 from arbitru.textinput import ascii_number
-from arbitru.web import confirm, i18n
+from arbitru.web import auth, confirm, i18n
 from arbitru.web.forms import Refused, need, read_form
-from arbitru.web.house import Web, web
+from arbitru.web.house import Web, identity, web
 from arbitru.web.i18n import Text
 from arbitru.web.pdf import pdf_of
 from arbitru.web.season_context import season_language, tournament_language, tournament_of
 
-#: the most characters of a CSV file pasted into the import form
+#: the most bytes of a CSV file uploaded (or characters pasted) into the import form
 MAX_CSV = 2_000_000
 #: the most characters of a game's result typed as CSV (a line per player)
 MAX_RESULT = 50_000
@@ -91,20 +93,60 @@ async def registry_add(request: Request) -> Response:
     return RedirectResponse("/registry" + i18n.keep(request.query_params.get("lang")), 303)
 
 
+async def read_upload(request: Request) -> tuple[dict[str, str], bytes]:
+    """The import form: its fields (the CSRF token checked) and the bytes of the file uploaded (multipart), at
+    most :data:`MAX_CSV` bytes; the encoding is the reader's (:func:`csvfile.decode`)."""
+    w = web(request)
+    try:
+        form = await request.form(max_files=1, max_fields=20, max_part_size=MAX_CSV)
+    except Exception as e:  # a malformed body is the sender's fault, said plainly
+        raise Refused("import", Text("the form could not be read: %(why)s", why=str(e)), 400) from None
+    fields: dict[str, str] = {}
+    data = b""
+    for key, value in form.multi_items():
+        if isinstance(value, str):
+            if "\x00" in value or len(value) > MAX_CSV:
+                raise Refused("import", Text("the field %(name)s cannot be read", name=repr(key)), 400)
+            fields[key] = value.strip() if key != "csv" else value
+        else:
+            data = await value.read(MAX_CSV + 1)
+            if len(data) > MAX_CSV:
+                raise Refused("import", Text("the file is larger than %(n)s bytes", n=MAX_CSV), 413)
+    if not auth.check_csrf(w.secret, identity(request), fields.get("csrf", "")):
+        raise HTTPException(403, Text("the form's security token is missing or stale: reload the page and try again"))
+    return fields, data
+
+
+#: the import form's separators: its choice -> the character ("" : the header line's)
+SEPARATORS = {"": "", "comma": ",", "semicolon": ";", "tab": "\t"}
+
+
 async def registry_import(request: Request) -> Response:
     w = web(request)
     need(request, "arbiter")
     try:
-        f = await read_form(request, {"csv": MAX_CSV})
+        f, data = await read_upload(request)
+        if f.get("delimiter", "") not in SEPARATORS:
+            raise Refused("import", Text("separator %(name)s; known: %(known)s", name=repr(f["delimiter"]),
+                                         known=", ".join(k for k in SEPARATORS if k)))
+        text = f.get("csv", "")
+        if data:
+            try:
+                text = csvfile.decode(data, f.get("encoding", ""))
+            except ArbitruError as e:
+                raise Refused("import", str(e)) from None
+        if not text.strip():
+            raise Refused("import", Text("choose the file to import"))
 
         def add() -> None:
             with w.journal("arbiter") as j:
-                csvfile.import_players(j, f.get("csv", ""))
+                csvfile.import_players(j, text, delimiter=SEPARATORS[f.get("delimiter", "")])
 
         await run_in_threadpool(add)
     except (Refused, ArbitruError) as e:
         ctx = await run_in_threadpool(_registry_context, w, request)
-        return w.render(request, "season/registry.html", status=422, errors={"import": str(e)}, **ctx)
+        status, said = (e.status, e.message) if isinstance(e, Refused) else (422, str(e))
+        return w.render(request, "season/registry.html", status=status, errors={"import": said}, **ctx)
     return RedirectResponse("/registry" + i18n.keep(request.query_params.get("lang")), 303)
 
 
@@ -117,7 +159,38 @@ def _player_context(w: Web, pid: str, request: Request) -> dict[str, Any]:
         except ArbitruError:
             raise HTTPException(404, Text("no player %(player)s in the registry", player=repr(pid))) from None
         rated = next((r for r in ratings.rating_list(j, registry=reg) if r.player == record.id), None)
-    return {"record": record, "rated": rated, "lang": lang}
+        merged = [r for r in reg.records.values() if r.merged_into == record.id]
+    return {"record": record, "rated": rated, "lang": lang, "changes": [_change(c, reg) for c in record.history],
+            "merged": merged, "records": [r for r in reg.active() if r.id != record.id]}
+
+
+def _change(c: registry.Change, reg: registry.Registry) -> Text:
+    """A correction, merge or undone merge of a record, said in the page's words (no Python dict)."""
+    f = c.fields
+
+    def who(pid: str) -> str:
+        return f"{pid} {reg.records[pid].name}" if pid in reg.records else pid
+
+    if c.kind == "merged":
+        said = Text("%(player)s merged into %(into)s", player=who(f["player"]), into=who(f["into"]))
+        kept = [Text("game %(game)s: the line of %(player)s stands", game=g, player=who(p))
+                for g, p in f.get("kept", {}).items()]
+        return Text("%(said)s (%(kept)s)", said=said, kept=kept) if kept else said
+    if c.kind == "unmerged":
+        return Text("the merge of %(player)s into %(into)s undone", player=who(f["player"]), into=who(f["into"]))
+    parts = []
+    for key, value in f.items():
+        if key == "ratings":
+            value = ", ".join(f"{k} {v:g}" for k, v in value.items())
+        elif key == "categories":
+            value = ", ".join(value)
+        parts.append(Text("%(field)s: %(value)s", field=Text(FIELD_NAMES.get(key, key)), value=value))
+    return Text("corrected: %(fields)s", fields=parts)
+
+
+#: a record's fields as a correction names them
+FIELD_NAMES = {"name": "Name", "club": "club", "licence": "licence", "federation": "federation",
+               "birth_year": "birth year", "categories": "categories", "ratings": "rating"}
 
 
 async def player_page(request: Request) -> Response:
@@ -144,6 +217,62 @@ async def player_correct(request: Request) -> Response:
     except (Refused, ArbitruError) as e:
         ctx = await run_in_threadpool(_player_context, w, pid, request)
         return w.render(request, "season/player.html", status=422, errors={"correct": str(e)}, **ctx)
+    return RedirectResponse(f"/players/{pid}" + i18n.keep(request.query_params.get("lang")), 303)
+
+
+async def player_merge(request: Request) -> Response:
+    """The arbiter merges this record into another (two records of one person). Where both have a result in one
+    game, the page names the games and asks whose line stands in each (a radio per game); the merge is stored
+    only with a decision for every such game, kept in the history. It can be undone."""
+    w = web(request)
+    need(request, "arbiter")
+    pid = request.path_params["pid"]
+    shared: list[tournament.SharedGame] = []
+    f: dict[str, str] = {}
+    into = ""
+    try:
+        f = await read_form(request)
+        into = f.get("into", "")
+
+        def merge() -> list[tournament.SharedGame]:
+            with w.journal("arbiter") as j:
+                reg = registry.load(j)
+                a, b = reg.get(pid).id, reg.get(into).id
+                games = tournament.shared_games(j, a, b)
+                kept = {g.game_id: f[f"keep:{g.game_id}"] for g in games if f.get(f"keep:{g.game_id}")}
+                if len(kept) < len(games):
+                    return games
+                tournament.merge(j, a, b, f.get("reason", ""), kept)
+                return []
+
+        shared = await run_in_threadpool(merge)
+        if shared:
+            raise Refused("merge", Text("both records have a result in %(games)s: choose whose line stands in each",
+                                        games=[g.said() for g in shared]))
+    except (Refused, ArbitruError) as e:
+        ctx = await run_in_threadpool(_player_context, w, pid, request)
+        said = e.message if isinstance(e, Refused) else str(e)
+        return w.render(request, "season/player.html", status=422, errors={"merge": said}, shared=shared,
+                        merge_form=f, **ctx)
+    return RedirectResponse(f"/players/{into}" + i18n.keep(request.query_params.get("lang")), 303)
+
+
+async def player_unmerge(request: Request) -> Response:
+    """The arbiter undoes a merge: the record merged stands for itself again, in every table."""
+    w = web(request)
+    need(request, "arbiter")
+    pid = request.path_params["pid"]
+    try:
+        f = await read_form(request)
+
+        def unmerge() -> None:
+            with w.journal("arbiter") as j:
+                registry.unmerge(j, f.get("player", ""), f.get("reason", ""))
+
+        await run_in_threadpool(unmerge)
+    except (Refused, ArbitruError) as e:
+        ctx = await run_in_threadpool(_player_context, w, pid, request)
+        return w.render(request, "season/player.html", status=422, errors={"unmerge": str(e)}, **ctx)
     return RedirectResponse(f"/players/{pid}" + i18n.keep(request.query_params.get("lang")), 303)
 
 
@@ -235,17 +364,35 @@ def _table(w: Web, request: Request) -> dict[str, Any]:
         results = tournament.outcomes(j, t)
         rows = general_table(t, reg, results, method, category=q.get("category") or None,
                              club=q.get("club") or None)
-        games = [(slot, _game_link(slot.game_id, format_of(j.game(slot.game_id))) if slot.result is None else "")
+        games = [(slot, "" if slot.recorded else _game_link(slot.game_id, format_of(j.game(slot.game_id))))
                  for slot in t.games]
     chosen = method or t.event.table_method
+    view = {k: v for k, v in (("method", method or ""), ("category", q.get("category", "")),
+                              ("club", q.get("club", "")), ("lang", q.get("lang", ""))) if v}
+    absences = [(slot.number, p, reg.name(p), why) for slot in t.games for p, why in slot.absent.items()]
     enrolled = {e.player for e in t.enrolments}
     search = q.get("q", "")[:100]
     offered = [r for r in reg.active() if r.id not in enrolled and _matches(r, search)]
-    return {"t": t, "rows": rows, "games": len(results), "method": chosen, "tie_order": TIE_ORDER[chosen],
+    return {"t": t, "rows": rows, "games": len(results), "results": results, "method": chosen,
+            "method_asked": method or "", "tie_order": TIE_ORDER[chosen],
+            "unreadable": [s for s in t.games if s.unreadable],
             "category": q.get("category", ""), "club": q.get("club", ""), "lang": tournament_language(request, t),
             "slots": games, "entrants": [(e, reg.get(e.player)) for e in t.enrolments],
             "offered": offered[:MAX_OFFERED], "more_offered": max(0, len(offered) - MAX_OFFERED), "search": search,
-            "next_game": len(t.games) + 1, "new_game": NEW_GAME[by_name(t.event.format)]}
+            "next_game": len(t.games) + 1, "new_game": NEW_GAME[by_name(t.event.format)],
+            "view_query": ("?" + urlencode(view)) if view else "", "methods": METHODS, "absences": absences,
+            "method_labels": {m: TIE_ORDER[m][0] for m in METHODS},
+            "homonyms": homonyms(r.name for r in rows)}
+
+
+def homonyms(names: Iterable[str]) -> set[str]:
+    """The names two or more records share on a page: the page writes their licence (or id) and club beside."""
+    seen: set[str] = set()
+    twice: set[str] = set()
+    for n in names:
+        key = n.casefold()
+        (twice if key in seen else seen).add(key)
+    return twice
 
 
 async def tournament_page(request: Request) -> Response:
@@ -317,11 +464,12 @@ def do_enrol_new(j: Any, tid: str, f: dict[str, str], checked: list[str]) -> Non
 
 
 def do_record(j: Any, tid: str, f: dict[str, str], checked: list[str]) -> None:
-    masters, scores = tournament.read_result(f.get("result", ""))
-    if not scores:
+    result = tournament.read_result(f.get("result", ""))
+    if not result.scores:
         raise TournamentError(
             i18n.Text("the result: a line master,… and a line per player (registry id, points per move)"))
-    tournament.record(j, tid, scores, masters, title=f.get("title", ""))
+    tournament.record(j, tid, result.scores, result.masters, title=f.get("title", ""), absent=result.absent,
+                      lines=result.lines)
 
 
 def _after(f: dict[str, str], t: Tournament) -> int:
@@ -337,7 +485,7 @@ def _after(f: dict[str, str], t: Tournament) -> int:
 def ask_withdraw(j: Any, tid: str, f: dict[str, str]) -> str:
     t, reg = tournament.replay(j, tid), registry.load(j)
     e = t.enrolment(reg.resolve(f.get("player", "")))
-    return i18n.Text("Withdraw %(player)s from every game after game %(n)s? It cannot be undone.",
+    return i18n.Text("Withdraw %(player)s from every game after game %(n)s?",
                      player=f"{e.player} {reg.name(e.player)}", n=_after(f, t))
 
 
@@ -345,17 +493,50 @@ def do_withdraw(j: Any, tid: str, f: dict[str, str], checked: list[str]) -> None
     tournament.withdraw(j, tid, f.get("player", ""), _after(f, tournament.replay(j, tid)))
 
 
+def do_withdraw_undo(j: Any, tid: str, f: dict[str, str], checked: list[str]) -> None:
+    tournament.undo_withdrawal(j, tid, f.get("player", ""))
+
+
+def _game(f: dict[str, str]) -> int:
+    n = ascii_number(f.get("game", ""))
+    if n is None or n < 1:
+        raise TournamentError(i18n.Text("game %(text)s: a game's number", text=repr(f.get("game", ""))))
+    return n
+
+
+def do_absent(j: Any, tid: str, f: dict[str, str], checked: list[str]) -> None:
+    """The secretary marks a player absent from one game (undone by ``do_absent_undo``)."""
+    tournament.mark_absent(j, tid, _game(f), f.get("player", ""), f.get("reason", ""))
+
+
+def do_absent_undo(j: Any, tid: str, f: dict[str, str], checked: list[str]) -> None:
+    tournament.undo_absence(j, tid, _game(f), f.get("player", ""))
+
+
+def ask_set_aside(j: Any, tid: str, f: dict[str, str]) -> str:
+    t = tournament.replay(j, tid)
+    t.slot(_game(f))
+    return i18n.Text("Set aside the result of game %(n)s that cannot be read? It cannot be undone.", n=_game(f))
+
+
+def do_set_aside(j: Any, tid: str, f: dict[str, str], checked: list[str]) -> None:
+    tournament.set_aside(j, tid, _game(f), f.get("reason", ""))
+
+
 async def tournament_download(request: Request) -> Response:
     w = web(request)
     ctx = await run_in_threadpool(_table, w, request)
     what = request.path_params["what"]
+    view = "".join(f"-{x}" for x in (ctx["category"], ctx["club"]) if x)
+    name = f"{ctx['t'].id}-table{view}-{ctx['method']}"
     if what == "table.csv":
-        return _csv(table_csv(ctx["rows"], ctx["games"]), f"{ctx['t'].id}-table.csv")
+        return _csv(table_csv(ctx["rows"], ctx["results"], ctx["method"], category=ctx["category"] or None,
+                              club=ctx["club"] or None), f"{name}.csv")
     if what == "table.pdf":
         html = bytes(w.render(request, "season/table.html", printing=True, **ctx).body).decode()
         pdf = await run_in_threadpool(pdf_of, html)
         return Response(pdf, media_type="application/pdf",
-                        headers={"Content-Disposition": f'attachment; filename="{ctx["t"].id}-table.pdf"'})
+                        headers={"Content-Disposition": f'attachment; filename="{name}.pdf"'})
     raise HTTPException(404, Text("no download %(what)s", what=repr(what)))
 
 
@@ -373,7 +554,8 @@ def _championship_context(w: Web, request: Request) -> dict[str, Any]:
 
         stages = [tournament.replay(j, tid) for tid in c.stages]
         langs = {t.event.language for t in stages}
-        return {"c": c, "rows": championship.compute(j, c.id, table_of), "stages": stages,
+        standings = championship.compute(j, c.id, table_of)
+        return {"c": c, "rows": standings, "stages": stages, "homonyms": homonyms(r.name for r in standings),
                 "others": [tournament.replay(j, t) for t in tournament.tournaments(j) if t not in c.stages],
                 "lang": i18n.pick(request.query_params.get("lang"), langs.pop() if len(langs) == 1
                                   else season_language(request, j))}
@@ -434,7 +616,9 @@ def _ratings(w: Web, request: Request) -> dict[str, Any]:
         except ArbitruError as e:
             raise HTTPException(400, str(e)) from None
     with w.journal("") as j:
-        return {"rows": ratings.rating_list(j, as_of), "as_of": as_of or "", "lang": season_language(request, j)}
+        rows = ratings.rating_list(j, as_of)
+        return {"rows": rows, "as_of": as_of or "", "lang": season_language(request, j),
+                "homonyms": homonyms(r.name for r in rows)}
 
 
 async def ratings_page(request: Request) -> Response:
