@@ -36,7 +36,13 @@ from arbitru.formats.anticipation.draw import (
     read_sealed_groups_csv,
 )
 from arbitru.formats.anticipation.forms import write_forms
-from arbitru.formats.anticipation.game import AnticipationGame, GameState, read_seating_csv, resolve_lexicon
+from arbitru.formats.anticipation.game import (
+    AnticipationGame,
+    GameState,
+    read_seating_csv,
+    resolve_lexicon,
+    secret_draw,
+)
 from arbitru.formats.anticipation.hall import hall_state
 from arbitru.formats.anticipation.hints import slip_hints
 from arbitru.formats.anticipation.notices import notices
@@ -72,7 +78,12 @@ def anticipation() -> None:
 
 
 @anticipation.command("new")
-@click.option("--seed", type=SEED, help="Draw the groups from this seed (RO-5.2.d–f), reproducibly.")
+@click.option(
+    "--seed",
+    type=SEED,
+    help="Draw the groups and lots from this known seed (RO-5.2.d–f): anyone who knows it knows the lots "
+    "(default: from a secret the journal keeps until the final results).",
+)
 @click.option(
     "--groups",
     "groups_file",
@@ -125,8 +136,6 @@ def new_cmd(
     """Create a game: its groups (seeded draw or entered by hand), settings and seating."""
     if seed is not None and groups_file:
         raise click.UsageError("give --seed or --groups, not both")
-    if variant != "blind" and seed is None and not groups_file:
-        raise click.UsageError("give --seed N (the program draws) or --groups FILE (drawn in the hall)")
     if lexicon_name is None:
         from arbitru.lexicons.catalog import default_name
 
@@ -141,17 +150,20 @@ def new_cmd(
         clock_visible=not no_clock,
     )
     game_draw = None
+    seal = None
     lexicon = resolve_lexicon(lexicon_name)
     rules = GroupRules.for_settings(settings, lexicon.alphabet, lexicon)
     if variant != "blind":
         if groups_file:
             game_draw = manual_draw(rules, parse_groups(lexicon.alphabet, _read(groups_file)))
-        else:
+        elif seed is not None:
             game_draw = draw_groups(rules, seed)
+        else:  # drawn from a secret the journal keeps until the final results (RO-5.3)
+            seal, game_draw = secret_draw(rules, game_id)
     seating = read_seating_csv(_read(players_file)) if players_file else []
     journal = Journal(db)
     game = AnticipationGame.create(
-        journal, settings, game_draw, lexicon=lexicon, seating=seating, game_id=game_id
+        journal, settings, game_draw, lexicon=lexicon, seating=seating, game_id=game_id, seal=seal
     )
     lots = game.draw_all_lots() if all_lots else []
     if as_json:

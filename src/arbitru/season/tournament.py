@@ -338,9 +338,11 @@ def seating(t: Tournament, registry: Registry, number: int) -> list[tuple[str, i
 
 
 def create_anticipation_game(
-    journal: Journal, tournament_id: str, settings: Any, draw: Any, lexicon: Any = None, game_id: str | None = None
+    journal: Journal, tournament_id: str, settings: Any, draw: Any, lexicon: Any = None, game_id: str | None = None,
+    seal: Any = None,
 ) -> str:
-    """An anticipation game of the tournament, seated by rating (RO-5.1)."""
+    """An anticipation game of the tournament, seated by rating (RO-5.1); ``seal``: the secret its groups were
+    drawn from (:func:`arbitru.formats.anticipation.game.secret_draw`)."""
     from arbitru.formats.anticipation.game import AnticipationGame
 
     with journal.transaction(tournament_id):
@@ -349,7 +351,8 @@ def create_anticipation_game(
             raise TournamentError(f"{t.event.name} holds {t.event.format} games")
         number = _next_number(t)
         tables = seating(t, load(journal), number)
-        game = AnticipationGame.create(journal, settings, draw, lexicon=lexicon, seating=tables, game_id=game_id)
+        game = AnticipationGame.create(journal, settings, draw, lexicon=lexicon, seating=tables, game_id=game_id,
+                                       seal=seal)
         journal.append(tournament_id, "game", {"number": number, "game": game.id})
     return game.id
 

@@ -10,7 +10,6 @@ game the duplicate ones. A refusal is shown beside the field it concerns.
 from __future__ import annotations
 
 import re
-import secrets
 import time
 from collections.abc import Callable
 from typing import Any
@@ -34,7 +33,7 @@ from arbitru.formats.anticipation.draw import (
     parse_groups,
     read_sealed_groups_csv,
 )
-from arbitru.formats.anticipation.game import AnticipationGame, read_seating_csv, resolve_lexicon
+from arbitru.formats.anticipation.game import AnticipationGame, read_seating_csv, resolve_lexicon, secret_draw
 from arbitru.formats.anticipation.hints import slip_hints
 from arbitru.formats.anticipation.notices import notices
 from arbitru.formats.anticipation.order import Action
@@ -87,8 +86,8 @@ def settings_from(w: Web, f: dict[str, str]) -> Settings:
     if blank not in BLANK_COUNTS:
         raise Refused("blank_counts", Text("one of %(names)s", names=", ".join(BLANK_COUNTS)))
     seed: int | None = None
-    if f.get("source", "seed") == "seed" and variant != "blind":
-        text = f.get("seed") or str(int.from_bytes(secrets.token_bytes(3), "big"))
+    text = (f.get("seed") or "").strip()
+    if f.get("source", "seed") == "seed" and variant != "blind" and text:  # left empty: drawn from a secret
         if not re.fullmatch(r"[0-9]{1,12}", text):
             raise Refused("seed", Text("the seed is a whole number (at most 12 digits)"))
         seed = int(text)
@@ -152,8 +151,11 @@ async def new_game(request: Request) -> Response:
                 raise Refused("lexicon", str(e)) from None
             rules = GroupRules.for_settings(settings, lex.alphabet, lex)
             draw = None
+            seal = None
             if settings.variant != "blind":
-                if settings.seed is None:
+                if f.get("source", "seed") == "seed" and settings.seed is None:
+                    seal, draw = secret_draw(rules)  # RO-5.3: nobody can foresee the lots
+                elif settings.seed is None:
                     try:
                         draw = manual_draw(rules, parse_groups(lex.alphabet, f.get("groups", "")))
                     except GroupsError as e:
@@ -164,8 +166,9 @@ async def new_game(request: Request) -> Response:
             with w.journal("arbiter") as j:
                 try:
                     if f.get("tournament"):  # seated from the tournament's entries by rating (RO-5.1)
-                        return tournament.create_anticipation_game(j, f["tournament"], settings, draw, lexicon=lex)
-                    return AnticipationGame.create(j, settings, draw, lexicon=lex, seating=seating).id
+                        return tournament.create_anticipation_game(j, f["tournament"], settings, draw, lexicon=lex,
+                                                                   seal=seal)
+                    return AnticipationGame.create(j, settings, draw, lexicon=lex, seating=seating, seal=seal).id
                 except GroupsError as e:
                     problems.extend(e.problems)
                     raise Refused("groups", Text("%(n)s problem(s) with these groups", n=len(e.problems))) from None

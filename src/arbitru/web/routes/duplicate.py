@@ -95,7 +95,7 @@ def settings_from(f: dict[str, str]) -> tuple[Settings, list[Player]]:
             rs,
             lang,
             f.get("lexicon", ""),
-            seed=f.get("seed") or secrets.token_hex(4),
+            seed=(f.get("seed") or "").strip(),
             racks=source,
             variant=variant,
             engine=engine,
