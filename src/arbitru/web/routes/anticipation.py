@@ -45,7 +45,7 @@ from arbitru.formats.anticipation.verdicts import PlayerResult, SlipVerdict, Ver
 from arbitru.journal.store import Journal
 from arbitru.season import tournament
 from arbitru.textinput import InputError, ascii_number, is_ascii_number
-from arbitru.web import asks, auth, confirm, documents, i18n, wordlists
+from arbitru.web import asks, auth, confirm, documents, fair, i18n, wordlists
 from arbitru.web.acting import Confirming, Page, Perform, act
 from arbitru.web.anticipation_pages import (
     LANG,
@@ -207,6 +207,7 @@ def console_context(w: Web, j: Journal, gid: str) -> dict[str, Any]:
                              if g not in {int(x["group"]) for x in lt.lots.values()}],
         "minutes": TURN_MINUTES,
         "rule": VARIANT_RULES[game.settings.variant],
+        "fair": fair.said(j, gid),
     }
 
 
@@ -310,11 +311,12 @@ def screen_context(w: Web, gid: str, me: auth.Identity, request: Request | None 
     with w.journal("") as j:
         game = open_game(j, gid)
         lt = light(j, game)
+        drawn = fair.said(j, gid)
     turn = lt.current_turn
     grid = grid_rows(lt)
     latest = next((r for r in reversed(grid) if r["shown"]), None)
     return {"lt": lt, "game": game, "grid": grid, "turn": turn, "clock": clock_view(lt),
-            "turn_groups": groups_of(lt, turn), "latest": latest if not lt.recap else None}
+            "turn_groups": groups_of(lt, turn), "latest": latest if not lt.recap else None, "fair": drawn}
 
 
 async def screen(request: Request) -> Response:
@@ -549,8 +551,9 @@ async def results_page(request: Request) -> Response:
         with w.journal("") as j:
             game = open_game(j, gid)
             state = replayed(w, j, game)
+            drawn = fair.shown(j, gid)
         return {"game": game, "state": state, "shown": state.results_shown(staff=me.can_enter_slips()),
-                "last": state.publications[-1] if state.publications else None}
+                "last": state.publications[-1] if state.publications else None, "fair": drawn}
 
     return w.render(request, "anticipation/results.html", **(await run_in_threadpool(load)))
 
