@@ -298,7 +298,10 @@ OPENAPI: dict[str, Any] = {
         "/api/games/{id}": {
             "get": {
                 "summary": "Public state of a game, as its format has it (duplicate: board, rack, move, clock, "
-                           "master total; anticipation: groups read out, lots, turn, clock, stage, players)",
+                           "master total; anticipation: groups read out, lots, turn, clock, stage, players); both: "
+                           "`draw`, where the draws come from (`kind` secret, known-seed, hall or prepared; the "
+                           "`commitment` to the secret from the start, the `secret` once the results are final, "
+                           "the `verify` command; docs/fairness.md)",
                 "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}],
                 "responses": {"200": {"description": "the state"}, "404": {"description": "no such game"}},
             }
