@@ -26,6 +26,7 @@ from arbitru.cli.common import (
     read_text,
 )
 from arbitru.errors import ArbitruError
+from arbitru.formats import drawcheck
 from arbitru.formats.anticipation.announce import announcement_script
 from arbitru.formats.anticipation.draw import (
     GroupRules,
@@ -175,10 +176,12 @@ def new_cmd(
                 "lexicon": lexicon.name,
                 "groups": game_draw.labels(lexicon.alphabet) if game_draw is not None else None,
                 "lots": [lot.to_payload() for lot in lots],
+                "draw": drawcheck.account(journal, game.id).to_dict(),
             }
         )
         return
     click.echo(f"game {game.id} ({variant}, list {lexicon.name}) in {db}")
+    click.echo(f"  {_draw_line(drawcheck.account(journal, game.id))}")
     if game_draw is not None:
         for i, g in enumerate(game_draw.labels(lexicon.alphabet), 1):
             click.echo(f"  group {i:2}: {g}")
@@ -187,6 +190,14 @@ def new_cmd(
                 click.echo(f"  regrouped {entry['regroup']}: {entry['why']} (RO-5.2.e)")
     for lot in lots:
         click.echo(f"  turn {lot.turn:2}: group {lot.group}")
+
+
+def _draw_line(shown: drawcheck.Account) -> str:
+    """Where the game's lots come from, as announced (docs/fairness.md)."""
+    if shown.known:
+        return f"{shown.note} (seed {shown.seed})"
+    said = f"lots drawn from a secret shown with the final ranking; commitment (SHA-256): {shown.commitment}"
+    return said + (f"; secret: {shown.secret}" if shown.secret else "")
 
 
 @anticipation.command("show")
@@ -209,6 +220,7 @@ def show_cmd(game_id: str, as_json: bool, db: str) -> None:
                 "lexicon": state.lexicon_name,
                 "blank_counts": s.blank_counts,
                 "seed": s.seed,
+                "draw": drawcheck.account(game.journal, game.id).to_dict(),
                 "groups": state.groups_text(),
                 "lots": [state.order.lots[t].to_payload() for t in sorted(state.order.lots)],
                 "players": len(state.players()),
@@ -221,6 +233,7 @@ def show_cmd(game_id: str, as_json: bool, db: str) -> None:
         f"game {game.id}: {s.variant}, list {state.lexicon_name}, blanks count as {s.blank_counts}, "
         f"seed {s.seed}"
     )
+    click.echo(f"  {_draw_line(drawcheck.account(game.journal, game.id))}")
     for i, g in enumerate(state.groups_text(), 1):
         turn = state.order.turn_of_group(i)
         click.echo(f"  group {i:2}: {g:8} {'turn ' + str(turn) if turn else ''}")

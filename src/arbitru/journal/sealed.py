@@ -10,6 +10,8 @@ game moved mid-way still draws from the secret it committed to.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from arbitru.errors import JournalError
 from arbitru.journal.store import Journal
 
@@ -29,6 +31,15 @@ def keep(journal: Journal, game_id: str, secret: str) -> None:
     if secret_of(journal, game_id) is not None:
         raise JournalError(f"game {game_id} has its draw secret already")
     journal.execute(f"INSERT INTO {TABLE} (game_id, secret) VALUES (?, ?)", (game_id, secret))
+
+
+def forget(journal: Journal, game_ids: Sequence[str]) -> None:
+    """Delete the secrets of games deleted whole (a training store's pruning: :meth:`Journal.discard_games`)."""
+    if not game_ids:
+        return
+    journal.ensure(SCHEMA)
+    marks = ", ".join("?" * len(game_ids))
+    journal.execute(f"DELETE FROM {TABLE} WHERE game_id IN ({marks})", tuple(game_ids))
 
 
 def secret_of(journal: Journal, game_id: str) -> str | None:
