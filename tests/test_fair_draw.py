@@ -333,3 +333,25 @@ def test_fise_10_old_journals_with_short_seeds_replay_draw_on_and_export_exactly
     assert shown.kind == "known-seed" and shown.seed == seed and before.events == len(lines) - 1
     code, out = run("journal", "verify-draw", db, gid)
     assert code == 0 and "every draw the program made matches" in out, out
+
+
+def test_fise_16_a_game_copied_to_another_store_keeps_drawing_from_its_secret(journal_spec, tmp_path):
+    """On SQLite and PostgreSQL: the secret is kept in the store, `journal copy` carries it (a game moved mid-way
+    still draws from the secret it committed to), and the copy's draws check against it."""
+    from arbitru.cli.journal import copy_games
+
+    with Journal(journal_spec) as source:
+        s = duplicate_game(source, moves=5)
+        s.draw()
+        gid = s.id
+        secret = sealed.secret_of(source, gid)
+        assert secret is not None and drawcheck.account(source, gid).secret == ""
+        target_db = str(tmp_path / "copy.db")
+        with Journal(target_db) as target:
+            copy_games(source, target, [gid])
+            assert sealed.secret_of(target, gid) == secret
+            copied = Session(target, gid, load_lexicon(LEXICON, "en"))
+            play_through(copied)
+            assert drawcheck.account(target, gid).secret == secret  # over: shown
+    code, out = run("journal", "verify-draw", target_db, gid)
+    assert code == 0 and "every draw the program made matches" in out, out
