@@ -355,3 +355,24 @@ def test_fise_16_a_game_copied_to_another_store_keeps_drawing_from_its_secret(jo
             assert drawcheck.account(target, gid).secret == secret  # over: shown
     code, out = run("journal", "verify-draw", target_db, gid)
     assert code == 0 and "every draw the program made matches" in out, out
+
+
+def test_fise_10_ro_5_3_the_variants_draw_from_the_secret_too_and_check(tmp_path):
+    """FISE-20 (a blank on every rack) and RO-8.1 (avocalic): their draws come from the secret and check."""
+    db = str(tmp_path / "g.db")
+    with Journal(db) as j:
+        lex = load_lexicon(LEXICON, "es")
+        s = Session.create(j, Settings(ruleset("fise", moves=5), "es", LEXICON, seed="", variant="joker"), lex)
+        play_through(s)
+        joker = s.id
+        assert s.settings.commitment and all(e.payload.get("label") for e in j.events(joker, "draw"))
+        rules = GroupRules(RO, lexicon(), variant="avocalic")
+        seal, groups = secret_draw(rules)
+        g = AnticipationGame.create(j, AntSettings(variant="avocalic", lexicon=lexicon().name), groups,
+                                    lexicon=lexicon(), seal=seal)
+        g.draw_all_lots()
+        g.publish("final", confirmed=True)
+        avocalic = g.id
+    for gid in (joker, avocalic):
+        code, out = run("journal", "verify-draw", db, gid)
+        assert code == 0 and "every draw the program made matches" in out, out
