@@ -295,6 +295,8 @@ class AnticipationGame:
         alpha = alphabet(settings.lang)
         if settings.commitment:
             raise GroupsError(["a game's commitment is made when it is created, not given"])
+        if draw is not None and draw.method == "secret" and seal is None:
+            raise GroupsError(["groups drawn from a secret come with it (secret_draw)"])
         if settings.seed is None:
             seal = seal or fairness.Seal.new(game_id or new_game_id())
             if game_id is not None and game_id != seal.game_id:
