@@ -214,7 +214,8 @@ def test_training_a_new_draw_on_the_pages(site):
     assert r.status_code == 303, r.text
     with Journal(store_address(site.db)) as j:
         (info,) = j.games("anticipation")
-        assert info.settings["training"] and info.settings["seed"] is not None
+        # issue 28: a new draw comes from a secret (its commitment in the settings), not from a short seed
+        assert info.settings["training"] and info.settings["seed"] is None and len(info.settings["commitment"]) == 64
 
 
 def test_training_pages_are_in_romanian_unless_asked(site):

@@ -26,6 +26,7 @@ from arbitru.cli.common import (
     read_text,
 )
 from arbitru.errors import ArbitruError
+from arbitru.formats import drawcheck
 from arbitru.formats.anticipation.announce import announcement_script
 from arbitru.formats.anticipation.draw import (
     GroupRules,
@@ -36,7 +37,13 @@ from arbitru.formats.anticipation.draw import (
     read_sealed_groups_csv,
 )
 from arbitru.formats.anticipation.forms import write_forms
-from arbitru.formats.anticipation.game import AnticipationGame, GameState, read_seating_csv, resolve_lexicon
+from arbitru.formats.anticipation.game import (
+    AnticipationGame,
+    GameState,
+    read_seating_csv,
+    resolve_lexicon,
+    secret_draw,
+)
 from arbitru.formats.anticipation.hall import hall_state
 from arbitru.formats.anticipation.hints import slip_hints
 from arbitru.formats.anticipation.notices import notices
@@ -72,7 +79,12 @@ def anticipation() -> None:
 
 
 @anticipation.command("new")
-@click.option("--seed", type=SEED, help="Draw the groups from this seed (RO-5.2.d–f), reproducibly.")
+@click.option(
+    "--seed",
+    type=SEED,
+    help="Draw the groups and lots from this known seed (RO-5.2.d–f): anyone who knows it knows the lots "
+    "(default: from a secret the journal keeps until the final results).",
+)
 @click.option(
     "--groups",
     "groups_file",
@@ -136,8 +148,6 @@ def new_cmd(
         raise click.UsageError("a tournament's game seats its enrolled players: no --players")
     if seed is not None and groups_file:
         raise click.UsageError("give --seed or --groups, not both")
-    if variant != "blind" and seed is None and not groups_file:
-        raise click.UsageError("give --seed N (the program draws) or --groups FILE (drawn in the hall)")
     if lexicon_name is None:
         from arbitru.lexicons.catalog import default_name
 
@@ -152,24 +162,27 @@ def new_cmd(
         clock_visible=not no_clock,
     )
     game_draw = None
+    seal = None
     lexicon = resolve_lexicon(lexicon_name)
     rules = GroupRules.for_settings(settings, lexicon.alphabet, lexicon)
     if variant != "blind":
         if groups_file:
             game_draw = manual_draw(rules, parse_groups(lexicon.alphabet, _read(groups_file)))
-        else:
+        elif seed is not None:
             game_draw = draw_groups(rules, seed)
+        else:  # drawn from a secret the journal keeps until the final results (RO-5.3)
+            seal, game_draw = secret_draw(rules, game_id)
     seating = read_seating_csv(_read(players_file)) if players_file else []
     journal = Journal(db)
     if tournament_id:
         from arbitru.season import tournament
 
         made = tournament.create_anticipation_game(journal, tournament_id, settings, game_draw, lexicon=lexicon,
-                                                   game_id=game_id, absent=absent)
+                                                   game_id=game_id, absent=absent, seal=seal)
         game = AnticipationGame(journal, made)
     else:
         game = AnticipationGame.create(
-            journal, settings, game_draw, lexicon=lexicon, seating=seating, game_id=game_id
+            journal, settings, game_draw, lexicon=lexicon, seating=seating, game_id=game_id, seal=seal
         )
     lots = game.draw_all_lots() if all_lots else []
     if as_json:
@@ -181,10 +194,12 @@ def new_cmd(
                 "lexicon": lexicon.name,
                 "groups": game_draw.labels(lexicon.alphabet) if game_draw is not None else None,
                 "lots": [lot.to_payload() for lot in lots],
+                "draw": drawcheck.account(journal, game.id).to_dict(),
             }
         )
         return
     click.echo(f"game {game.id} ({variant}, list {lexicon.name}) in {db}")
+    click.echo(f"  {_draw_line(drawcheck.account(journal, game.id))}")
     if game_draw is not None:
         for i, g in enumerate(game_draw.labels(lexicon.alphabet), 1):
             click.echo(f"  group {i:2}: {g}")
@@ -193,6 +208,14 @@ def new_cmd(
                 click.echo(f"  regrouped {entry['regroup']}: {entry['why']} (RO-5.2.e)")
     for lot in lots:
         click.echo(f"  turn {lot.turn:2}: group {lot.group}")
+
+
+def _draw_line(shown: drawcheck.Account) -> str:
+    """Where the game's lots come from, as announced (docs/fairness.md)."""
+    if shown.known:
+        return f"{shown.note} (seed {shown.seed})"
+    said = f"lots drawn from a secret shown with the final ranking; commitment (SHA-256): {shown.commitment}"
+    return said + (f"; secret: {shown.secret}" if shown.secret else "")
 
 
 @anticipation.command("show")
@@ -215,6 +238,7 @@ def show_cmd(game_id: str, as_json: bool, db: str) -> None:
                 "lexicon": state.lexicon_name,
                 "blank_counts": s.blank_counts,
                 "seed": s.seed,
+                "draw": drawcheck.account(game.journal, game.id).to_dict(),
                 "groups": state.groups_text(),
                 "lots": [state.order.lots[t].to_payload() for t in sorted(state.order.lots)],
                 "players": len(state.players()),
@@ -227,6 +251,7 @@ def show_cmd(game_id: str, as_json: bool, db: str) -> None:
         f"game {game.id}: {s.variant}, list {state.lexicon_name}, blanks count as {s.blank_counts}, "
         f"seed {s.seed}"
     )
+    click.echo(f"  {_draw_line(drawcheck.account(game.journal, game.id))}")
     for i, g in enumerate(state.groups_text(), 1):
         turn = state.order.turn_of_group(i)
         click.echo(f"  group {i:2}: {g:8} {'turn ' + str(turn) if turn else ''}")

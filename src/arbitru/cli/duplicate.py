@@ -71,7 +71,12 @@ def duplicate() -> None:
 @click.option("--absent", "absent", multiple=True,
               help="With --tournament: an enrolled player (registry id) absent from this game, not seated.")
 @click.option("--lexicon", default=None, help="Word list: catalog name, .kwg/.txt path, or synthetic:N.")
-@click.option("--seed", default=None, help="Seed of the racks (default: random, recorded).")
+@click.option(
+    "--seed",
+    default=None,
+    help="Draw the racks from this known seed: anyone who knows it knows the racks (default: from a secret the "
+    "journal keeps until the game is over, committed to at creation).",
+)
 @click.option("--moves", type=MOVE, default=None, help="Planned number of moves (FISE-3).")
 @click.option("--seconds", type=Number(1, 3_600), default=None, help="Time per move (FISE-5, GR-5C).")
 @click.option(
@@ -181,15 +186,14 @@ def new(
         text = _read_text(prepared)
         prepared_moves = read_prepared(text, alphabet(lang), rs.notation)
         source = "prepared"
-    if seed is None:
-        import secrets
-
-        seed = secrets.token_hex(4)
+    if seed == "":
+        raise click.BadParameter("a typed seed is not empty (leave --seed out to draw from a secret)",
+                                 param_hint="--seed")
     settings = Settings(
         rs,
         lang,
         lexicon or lex.name,
-        seed=seed,
+        seed=seed or "",
         racks=source,
         variant=variant,
         engine=engine,
@@ -205,6 +209,7 @@ def new(
             if players_file:
                 registered += read_players_csv(_read_text(players_file), players_file)
             session = Session.create(j, settings, lex, registered)
+        settings = session.settings  # with its commitment
         if as_json:
             emit_json(
                 {

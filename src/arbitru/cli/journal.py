@@ -20,7 +20,8 @@ import click
 
 from arbitru.cli.common import OneLineGroup, emit_json, journal_option, json_option
 from arbitru.errors import ArbitruError, JournalError
-from arbitru.formats import ANTICIPATION, DUPLICATE, Format, format_of
+from arbitru.formats import ANTICIPATION, DUPLICATE, Format, drawcheck, fairness, format_of
+from arbitru.journal import sealed
 from arbitru.journal.backends import journal_exists
 from arbitru.journal.store import Event, GameInfo, Journal
 
@@ -103,7 +104,8 @@ DIGESTS: dict[Format, Callable[[Journal, str], tuple[str, int]]] = {
 
 
 def export_lines(journal: Journal, game_id: str) -> list[str]:
-    """One game as JSON lines: the game, then each event with its seq, kind, payload, time and actor."""
+    """One game as JSON lines: the game, then each event with its seq, kind, payload, time and actor. A game
+    whose draws came from a secret carries it (``secret``) once its results are final, never before."""
     info = journal.game(game_id)
     head = {
         "kind": EXPORT_KIND,
@@ -113,6 +115,9 @@ def export_lines(journal: Journal, game_id: str) -> list[str]:
         "created": info.created,
         "settings": info.settings,
     }
+    revealed = _revealed(journal, info)
+    if revealed:
+        head["secret"] = revealed
     lines = [json.dumps(head, ensure_ascii=False, sort_keys=True)]
     for e in journal.iter_events(game_id):
         record = {"seq": e.seq, "kind": e.kind, "payload": e.payload, "recorded": e.recorded, "actor": e.actor}
@@ -151,6 +156,24 @@ def read_export(text: str) -> tuple[GameInfo, list[Event]]:
     return info, events
 
 
+def _revealed(journal: Journal, info: GameInfo) -> str:
+    """A game's secret once its results are final ("" before, or for a game without one)."""
+    if format_of(info) is None or not info.settings.get("commitment"):
+        return ""
+    return drawcheck.account(journal, info.id).secret
+
+
+def export_secret(text: str) -> str | None:
+    """The revealed secret an export's first line carries (None: none)."""
+    first = text.split("\n", 1)[0]
+    try:
+        head = json.loads(first)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    secret = head.get("secret") if isinstance(head, dict) else None
+    return secret if isinstance(secret, str) and fairness.well_formed(secret) else None
+
+
 def _str(record: dict[str, Any], key: str) -> str:
     value = record.get(key)
     if not isinstance(value, str):
@@ -186,7 +209,11 @@ def copy_games(source: Journal, target: Journal, games: list[str] | None = None)
     for gid in games or source.game_ids():
         info = source.game(gid)
         before = replay_game(source, gid)
-        after = import_game(target, info, source.events(gid))
+        with target.transaction():
+            after = import_game(target, info, source.events(gid))
+            secret = sealed.secret_of(source, gid) if info.settings.get("commitment") else None
+            if secret is not None:  # a game moved mid-way still draws from the secret it committed to
+                sealed.keep(target, gid, secret)
         if (before.digest, before.events) != (after.digest, after.events):
             raise JournalError(f"game {gid}: the copy does not replay as the original")
         pairs.append((before, after))
@@ -267,8 +294,11 @@ def import_cmd(file: str, source: str, as_json: bool) -> None:
     """Store a game exported as JSON lines (SOURCE, or - for stdin) in the journal FILE, all or nothing."""
     text = _read(source)
     info, events = read_export(text)
-    with Journal(file) as j:
+    secret = export_secret(text)
+    with Journal(file) as j, j.transaction():
         r = import_game(j, info, events)
+        if secret is not None and info.settings.get("commitment") == fairness.commitment(info.id, secret):
+            sealed.keep(j, info.id, secret)
     if as_json:
         emit_json(_replayed_dict(r))
         return
@@ -294,6 +324,88 @@ def copy_cmd(source: str, target: str, games: tuple[str, ...], as_json: bool) ->
     for before, _after in pairs:
         click.echo(f"game {before.game} ({before.format}): {before.events} events, digest {before.digest}: same")
     click.echo(f"{len(pairs)} games copied")
+
+
+@journal.command(name="verify-draw")
+@click.argument("source", metavar="JOURNAL")
+@click.argument("game_id", metavar="GAME")
+@click.option("--lexicon", default=None, help="The word list the groups were drawn under (default: the game's).")
+@json_option("Print the report as JSON data.")
+def verify_draw_cmd(source: str, game_id: str, lexicon: str | None, as_json: bool) -> None:
+    """Check every draw of GAME against its revealed secret (or its known seed): JOURNAL is the journal file (or
+    address) or the game's export (JSON lines, from the results page or 'journal export'). Says, draw by draw,
+    whether each matches, names the first that differs; exit 1 when one differs or the secret is not the one
+    committed to."""
+    info, events, secret = _game_to_check(source, game_id)
+
+    def word_list() -> Any:
+        from arbitru.formats.anticipation.game import resolve_lexicon
+
+        return resolve_lexicon(lexicon or str(info.settings.get("lexicon", "")))
+
+    report = drawcheck.verify(info, events, secret, word_list)
+    if as_json:
+        emit_json(report.to_dict())
+    else:
+        _show_report(report, info, secret)
+    if not report.ok:
+        sys.exit(1)
+
+
+def _game_to_check(source: str, game_id: str) -> tuple[GameInfo, list[Event], str | None]:
+    """The game, its events and its revealed secret, from a journal or an export file."""
+    path = Path(source)
+    if path.is_file() and path.read_bytes()[:1] == b"{":
+        text = _read(source)
+        info, events = read_export(text)
+        if info.id != game_id:
+            raise JournalError(f"{source} holds game {info.id}, not {game_id}")
+        return info, events, export_secret(text)
+    with _existing(source) as j:
+        info = j.game(game_id)
+        shown = drawcheck.account(j, game_id)
+        return info, j.events(game_id), shown.secret or None
+
+
+def _show_report(report: drawcheck.Report, info: GameInfo, secret: str | None) -> None:
+    what = "racks" if info.format == "duplicate" else "groups and lots"
+    said = {"secret": f"{what} drawn from a secret, revealed after the results",
+            "known-seed": f"{what} drawn from a known seed ({drawcheck.account_of(info).seed}): anyone who knows it "
+                          "knows them",
+            "hall": f"{what} drawn by hand in the hall: the program drew none of them",
+            "prepared": "racks prepared in advance (FISE-7b): the program drew none of them"}
+    click.echo(f"game {report.game} ({report.format}): {said[report.source]}")
+    if report.commitment_ok is not None:
+        commitment = str(info.settings.get("commitment"))
+        verdict = ("matches the secret" if report.commitment_ok
+                   else "does NOT match the secret: not the one committed to")
+        click.echo(f"commitment {commitment}: {verdict}")
+        click.echo(f"  (SHA-256 of \"{report.game}:{secret}\")")
+    for c in report.checks:
+        if c.ok is None:
+            verdict = {"hall": "from the hall (typed, not drawn by the program)", "prepared": "prepared (FISE-7b)",
+                       "past": "a past game's (training)"}.get(c.origin, "not recomputed")
+            if c.note:
+                verdict += f": {c.note}"
+        elif c.ok:
+            verdict = "matches"
+        else:
+            verdict = f"DIFFERS: the secret gives {c.expected}" if report.source == "secret" else \
+                f"DIFFERS: the seed gives {c.expected}"
+            if c.note:
+                verdict += f" ({c.note})"
+        click.echo(f"  event {c.seq:>4}  {c.what:<44} {c.recorded:<26} {verdict}")
+    if report.problem:
+        click.echo(f"the journal does not replay: {report.problem}")
+    program = [c for c in report.checks if c.ok is not None]
+    first = report.first_difference
+    if first is not None:
+        click.echo(f"FIRST DIFFERENCE: event {first.seq}, {first.what}: the journal says {first.recorded}, "
+                   f"the {'secret' if report.source == 'secret' else 'seed'} gives {first.expected}")
+    elif report.ok:
+        typed = len(report.checks) - len(program)
+        click.echo(f"every draw the program made matches: {len(program)} of {len(program)}"
+                   + (f" ({typed} not drawn by the program, listed above)" if typed else ""))
 
 
 def _read(source: str) -> str:

@@ -111,6 +111,12 @@ def audience(events: Iterable[tuple[str, dict[str, Any]]], before: str = "") -> 
     return SLIPS + (",".join(players) if len(players) <= MAX_AUDIENCE else "")
 
 
+def new_game_id() -> str:
+    """A fresh game id (12 hex digits), for a game whose id is needed before it is created (its draw secret's
+    commitment names it, :mod:`arbitru.formats.fairness`)."""
+    return uuid.uuid4().hex[:12]
+
+
 def check_actor(actor: str) -> str:
     """An actor name as stored: printable, at most :data:`MAX_ACTOR` characters.
 
@@ -477,7 +483,7 @@ class Journal:
 
     def create_game(self, format: str, settings: dict[str, Any], game_id: str | None = None) -> str:
         """Register a game with its settings (fixed for its life, FISE-3); returns its id."""
-        game_id = game_id or uuid.uuid4().hex[:12]
+        game_id = game_id or new_game_id()
         _check_game_id(game_id)
         check_payload(settings, "settings")  # nothing stored that replay cannot read
         try:

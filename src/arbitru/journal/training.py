@@ -24,6 +24,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from arbitru.errors import ArbitruError
+from arbitru.journal import sealed
 from arbitru.journal.backends import PostgresBackend, SqliteBackend, backend_for, search_path, with_search_path
 from arbitru.journal.store import Journal
 
@@ -103,5 +104,7 @@ def prune(j: Journal, now: float, *, keep_days: int = KEEP_DAYS, keep_games: int
     over = j.execute("SELECT id FROM game WHERE created >= ? ORDER BY created DESC, id DESC LIMIT 1000000 OFFSET ?",
                      (cutoff, keep_games))
     old += [str(r[0]) for r in over]
-    j.discard_games(old)
+    with j.transaction():
+        j.discard_games(old)
+        sealed.forget(j, old)  # their draw secrets go with them
     return old

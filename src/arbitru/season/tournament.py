@@ -499,8 +499,10 @@ def seating(t: Tournament, registry: Registry, number: int, absent: Sequence[str
 def create_anticipation_game(
     journal: Journal, tournament_id: str, settings: Any, draw: Any, lexicon: Any = None, game_id: str | None = None,
     absent: Sequence[str] = (),
+    seal: Any = None,
 ) -> str:
-    """An anticipation game of the tournament, seated by rating (RO-5.1), the players ``absent`` not seated."""
+    """An anticipation game of the tournament, seated by rating (RO-5.1), the players ``absent`` not seated;
+    ``seal``: the secret its groups were drawn from (:func:`arbitru.formats.anticipation.game.secret_draw`)."""
     from arbitru.formats.anticipation.game import AnticipationGame
 
     with journal.transaction(tournament_id):
@@ -511,7 +513,8 @@ def create_anticipation_game(
         registry = load(journal)
         gone = _seated(t, registry, number, absent)[1]
         tables = seating(t, registry, number, gone)
-        game = AnticipationGame.create(journal, settings, draw, lexicon=lexicon, seating=tables, game_id=game_id)
+        game = AnticipationGame.create(journal, settings, draw, lexicon=lexicon, seating=tables, game_id=game_id,
+                                       seal=seal)
         journal.append(tournament_id, "game", {"number": number, "game": game.id, "absent": gone})
     return game.id
 

@@ -26,7 +26,17 @@ from arbitru.web.damage import DamageGuard
 from arbitru.web.failures import exception_handlers
 from arbitru.web.house import Web, by_format, live_endpoint, live_part_by_format, set_cookie
 from arbitru.web.live import Publisher, publisher_for
-from arbitru.web.routes import anticipation, api, doors, duplicate, results, season, train, train_anticipation
+from arbitru.web.routes import (
+    anticipation,
+    api,
+    doors,
+    duplicate,
+    fairness,
+    results,
+    season,
+    train,
+    train_anticipation,
+)
 from arbitru.web.security import ASGIApp, Message, Receive, Scope, Send
 
 HERE = Path(__file__).parent
@@ -225,6 +235,7 @@ def route_table() -> list[BaseRoute]:
         Route("/games/{gid}/results", both(results.page, anticipation.results_page)),
         Route("/games/{gid}/results/live", only(dup, results.live)),
         Route("/games/{gid}/download/{what}", only(dup, results.download)),
+        Route("/games/{gid}/journal.jsonl", fairness.journal_export),
         Route("/games/{gid}/board/{player}", only(ant, anticipation.board_page)),
         Route("/games/{gid}/sheet/{player}", only(ant, anticipation.sheet)),
         Route("/games/{gid}/forms/{what}", only(ant, anticipation.form_page)),

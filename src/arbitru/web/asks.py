@@ -10,6 +10,7 @@ from arbitru.formats.duplicate.game import Game, Session
 from arbitru.journal.store import Journal
 from arbitru.messages import Plural, Text
 from arbitru.textinput import ascii_number, number_order
+from arbitru.web.forms import Refused
 
 #: the most players without a slip a move's close confirmation names; the rest are counted
 NAMED_MISSING = 30
@@ -35,6 +36,9 @@ def new_rack(s: Session, f: dict[str, str]) -> list[Text]:
     g = s.game
     if f.get("new") != "1" or g.phase != "play":
         return []
+    if s.settings.racks != "seed" and not f.get("tiles", "").strip():
+        # the program never draws a rack of a game whose racks are drawn in the hall: nothing to confirm
+        raise Refused("tiles", Text("move %(move)s: enter the tiles drawn in the hall", move=g.move))
     written = sum(1 for m, _p in g.slips if m == g.move) + sum(1 for x in g.late_apart if x.move == g.move)
     return [
         Text("Move %(move)s: the rack %(rack)s goes back to the bag and a new rack is drawn (FISE-16).",

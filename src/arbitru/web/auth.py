@@ -30,6 +30,7 @@ from typing import Any
 
 from arbitru.errors import ArbitruError
 from arbitru.formats import format_of
+from arbitru.journal import sealed
 from arbitru.journal.backends import APPEND_CURRENT, SqliteBackend
 from arbitru.journal.store import Journal
 from arbitru.messages import Text
@@ -113,7 +114,8 @@ class Identity:
 
 def ensure_schema(journal: Journal) -> None:
     # the function serves the group commit sent at once, on the stores that have it
-    journal.ensure([*SCHEMA, *(PG_SCHEMA if journal.backend.appends_at_once else ())])
+    # and the games' draw secrets (journal/sealed.py): made with the web's tables, so a role without CREATE serves
+    journal.ensure([*SCHEMA, *sealed.SCHEMA, *(PG_SCHEMA if journal.backend.appends_at_once else ())])
 
 
 def secret_file(journal: Journal) -> Path | None:

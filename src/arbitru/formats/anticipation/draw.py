@@ -27,6 +27,7 @@ True
 
 from __future__ import annotations
 
+import random
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -259,7 +260,7 @@ class Draw:
     """The groups (index 0 = group 1), each sorted, and how they were obtained."""
 
     groups: list[list[int]]
-    method: str  # "seeded" or "manual"
+    method: str  # "seeded" (a known seed), "secret" (the game's secret) or "manual"
     seed: int | None = None
     #: redraws per group and every regrouping (RO-5.2.e), for the record
     log: list[dict[str, Any]] = field(default_factory=list)
@@ -311,10 +312,15 @@ def draw_groups(
     bag: Bag | None = None,
     *,
     max_attempts: int = MAX_ATTEMPTS,
+    rng: random.Random | None = None,
 ) -> Draw:
-    """Draw the 15 groups the way the arbiter does in the hall (RO-5.2.d–e), reproducibly from ``seed``."""
+    """Draw the 15 groups the way the arbiter does in the hall (RO-5.2.d–e), reproducibly from ``seed`` (a known
+    seed) or ``rng`` (the game's secret, :mod:`arbitru.formats.fairness`: method ``secret``)."""
     alpha = rules.alpha
     bag = bag if bag is not None else Bag(alpha, seed)
+    method = "seeded"
+    if rng is not None:
+        bag.random, method = rng, "secret"
     log: list[dict[str, Any]] = []
 
     g1: list[int] | None = None
@@ -342,7 +348,7 @@ def draw_groups(
                     bag.remove(tiles)
                     groups.append(sort_group(tiles))
                 log.append({"searched": list(range(2, GROUPS + 1))})
-                return Draw(groups, "seeded", seed, log)
+                return Draw(groups, method, seed, log)
         raise DrawError(
             Text("no split of the letters into 14 groups that each form a 7-letter word was found (RO-8.2)")
         )
@@ -391,7 +397,7 @@ def draw_groups(
             bag.put_back(tiles)
         del groups[-k:]
         supervised_from = number - k
-    return Draw(groups, "seeded", seed, log)
+    return Draw(groups, method, seed, log)
 
 
 def _can_meet(rules: GroupRules, bag: Sequence[int], left: int, supervised: bool) -> bool:

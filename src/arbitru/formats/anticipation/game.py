@@ -31,14 +31,14 @@ import re
 import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.tiles import Alphabet, alphabet
 from arbitru.errors import ArbitruError, JournalError, LexiconError
-from arbitru.formats import payload
+from arbitru.formats import fairness, payload
 from arbitru.formats.anticipation.clock import (
     Timer,
     announced_groups,
@@ -49,7 +49,14 @@ from arbitru.formats.anticipation.clock import (
     turn_timer,
 )
 from arbitru.formats.anticipation.correction import Correction, Setup, SlipEntry
-from arbitru.formats.anticipation.draw import Draw, GroupRules, GroupsError, group_problems, parse_group
+from arbitru.formats.anticipation.draw import (
+    Draw,
+    GroupRules,
+    GroupsError,
+    draw_groups,
+    group_problems,
+    parse_group,
+)
 from arbitru.formats.anticipation.order import Action, HallOrder, OrderError
 from arbitru.formats.anticipation.ranking import rank, ranking_points
 from arbitru.formats.anticipation.slips import Slip, SlipFileError, check_row, read_slips_csv
@@ -60,7 +67,8 @@ from arbitru.formats.countdown import CLOCK_ACTIONS
 from arbitru.formats.players import Seat, resolve
 from arbitru.formats.receipt import Receipt
 from arbitru.formats.refusal import Refusal
-from arbitru.journal.store import Event, Journal, action
+from arbitru.journal import sealed
+from arbitru.journal.store import Event, Journal, action, new_game_id
 from arbitru.messages import Text
 from arbitru.textinput import InputError, ascii_number, check_text, csv_rows
 
@@ -129,6 +137,13 @@ def resolve_lexicon(spec: str, alpha: Alphabet | None = None) -> Lexicon:
 
 
 # --- the replayed state -------------------------------------------------------------------------------------
+
+
+def secret_draw(rules: GroupRules, game_id: str | None = None) -> tuple[fairness.Seal, Draw]:
+    """The groups of a game about to be created (``game_id``, default a new id), drawn from a new secret
+    (RO-5.2.d–e): pass both to :meth:`AnticipationGame.create`."""
+    seal = fairness.Seal.new(game_id or new_game_id())
+    return seal, draw_groups(rules, rng=seal.rng(fairness.GROUPS_LABEL))
 
 
 def results_shown(stage: str, *, staff: bool) -> bool:
@@ -270,9 +285,25 @@ class AnticipationGame:
         lexicon: Lexicon | None = None,
         seating: Sequence[tuple[str, int, str]] = (),
         game_id: str | None = None,
+        seal: fairness.Seal | None = None,
     ) -> AnticipationGame:
-        """Register the game with its draw (checked again against the rules) and, optionally, its seating."""
+        """Register the game with its draw (checked again against the rules) and, optionally, its seating.
+
+        A game without a known seed draws its lots (and, method ``secret``, drew its groups) from a secret: the
+        ``seal`` the groups were drawn from (:func:`secret_draw`), or a new one; its commitment goes into the
+        settings and the secret into the store (:mod:`arbitru.journal.sealed`), in one transaction."""
         alpha = alphabet(settings.lang)
+        if settings.commitment:
+            raise GroupsError(["a game's commitment is made when it is created, not given"])
+        if draw is not None and draw.method == "secret" and seal is None:
+            raise GroupsError(["groups drawn from a secret come with it (secret_draw)"])
+        if settings.seed is None:
+            seal = seal or fairness.Seal.new(game_id or new_game_id())
+            if game_id is not None and game_id != seal.game_id:
+                raise GroupsError([f"the draw's secret is for game {seal.game_id}, not {game_id}"])
+            settings, game_id = replace(settings, commitment=seal.commitment), seal.game_id
+        elif seal is not None:
+            raise GroupsError(["a game drawn from a known seed has no secret"])
         if settings.variant == "blind":
             if draw is not None:
                 raise GroupsError(
@@ -292,9 +323,25 @@ class AnticipationGame:
             events.append(("seating", _seating_payload(seating)))
         with journal.transaction():
             gid = journal.create_game(FORMAT, settings.to_dict(), game_id)
+            if seal is not None:
+                sealed.keep(journal, gid, seal.secret)
             if events:
                 journal.append_many(gid, events)
         return cls(journal, gid, lexicon)
+
+    def draw_source(self) -> fairness.Source:
+        """Where the lots the program draws come from: the game's secret, its known seed, or (journals before
+        secrets) its id.
+
+        :raises ArbitruError: when the secret is not in this journal's store (a game copied without it).
+        """
+        if self.settings.commitment:
+            secret = sealed.secret_of(self.journal, self.id)
+            if secret is None:
+                raise ArbitruError(Text("the secret of game %(game)s is not in this journal: its lots cannot be "
+                                        "drawn here", game=self.id))
+            return fairness.Seal(self.id, secret)
+        return fairness.KnownSeed(self.settings.seed if self.settings.seed is not None else self.id)
 
     # --- recording ------------------------------------------------------------------------------------------
 
@@ -347,7 +394,7 @@ class AnticipationGame:
         if group is None and self.settings.lots_from:
             group = self._past_lot(turn, order)
         if group is None:
-            lot = order.draw(turn, self.settings.seed if self.settings.seed is not None else self.id, by)
+            lot = order.draw(turn, self.draw_source(), by)
         else:
             order.check(turn, group)
             lot = Lot(turn, group, by)

@@ -25,6 +25,7 @@ from arbitru.formats.anticipation.maximum import Line, Loss, Step, computer_game
 from arbitru.formats.anticipation.turns import Lot
 from arbitru.formats.anticipation.variants import TURNS, Settings
 from arbitru.formats.anticipation.verdicts import SlipVerdict
+from arbitru.formats.fairness import Seal
 from arbitru.journal.store import Journal
 from arbitru.messages import Text
 
@@ -70,18 +71,22 @@ def past_draw(journal: Journal, past_id: str) -> tuple[Settings, Draw]:
     if past.settings.variant not in TRAINING_VARIANTS:
         raise TrainingError(f"game {past_id} is a {past.settings.variant} game: it cannot be played alone")
     lots = tuple(lot.group for _, lot in sorted(past.order().lots.items()))
-    return replace(past.settings, training=True, lots_from=past_id, past_lots=lots), draw
+    # the groups are the past game's, not drawn here: this game's own secret (if any) draws only lots it lacks
+    return (replace(past.settings, training=True, lots_from=past_id, past_lots=lots, commitment=""),
+            replace(draw, method="past"))
 
 
 def start(journal: Journal, settings: Settings, draw: Draw, lexicon: Lexicon, now: float,
-          name: str = "trainee") -> AnticipationGame:
+          name: str = "trainee", seal: Seal | None = None) -> AnticipationGame:
     """Create the game: the trainee seated, every group shown (as groups sent ahead, RO-4.4) and read again, the
-    analysis timer started (RO-4.3, RO-5.2.h)."""
+    analysis timer started (RO-4.3, RO-5.2.h). ``seal``: the secret a new draw came from
+    (:func:`~arbitru.formats.anticipation.game.secret_draw`)."""
     if settings.variant not in TRAINING_VARIANTS:
         raise TrainingError(f"a training game is one of {', '.join(TRAINING_VARIANTS)}")
     settings = replace(settings, training=True)
     with journal.transaction():
-        game = AnticipationGame.create(journal, settings, draw, lexicon=lexicon, seating=[(TRAINEE, 1, name)])
+        game = AnticipationGame.create(journal, settings, draw, lexicon=lexicon, seating=[(TRAINEE, 1, name)],
+                                       game_id=seal.game_id if seal else None, seal=seal)
         while not game.announced()[1]:
             game.announce_next()
         game.clock(ANALYSIS, "start", now)

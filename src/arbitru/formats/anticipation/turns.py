@@ -4,9 +4,8 @@ Turn 1 plays group 1 and one 7-letter group drawn by lot; each later turn one of
 lot,
 14 turns in all. The lot of turn ``k`` is drawn by the player at table ``k``, or by the arbiter (said
 publicly).
-Lots drawn by the program are reproducible: the lot of turn ``k`` depends only on the game's seed, ``k`` and
-the
-groups left.
+Lots drawn by the program are reproducible: the lot of turn ``k`` depends only on the game's secret (or known
+seed), ``k`` and the groups left (:mod:`arbitru.formats.fairness`); it is recorded with its label.
 
 >>> order = TurnOrder()
 >>> order.draw(1, seed=3).group in range(2, 16)
@@ -19,13 +18,12 @@ True
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from arbitru.errors import ArbitruError
-from arbitru.formats import payload
+from arbitru.formats import fairness, payload
 from arbitru.formats.anticipation.variants import GROUPS, TURNS
 
 #: RO-4.3: time for the analysis and for each turn, in minutes
@@ -39,19 +37,23 @@ class LotError(ArbitruError):
 
 @dataclass(frozen=True)
 class Lot:
-    """The group drawn for a turn, and who drew it (``table k`` or ``arbiter``)."""
+    """The group drawn for a turn, and who drew it (``table k`` or ``arbiter``); ``label`` names a lot the program
+    drew (:func:`arbitru.formats.fairness.lot_label`), "" for one drawn in the hall."""
 
     turn: int
     group: int
     drawn_by: str
+    label: str = ""
 
     def to_payload(self) -> dict[str, Any]:
-        return {"turn": self.turn, "group": self.group, "drawn_by": self.drawn_by}
+        labelled = {"label": self.label} if self.label else {}
+        return {"turn": self.turn, "group": self.group, "drawn_by": self.drawn_by} | labelled
 
     @classmethod
     def from_payload(cls, data: Mapping[str, Any]) -> Lot:
         """:raises PayloadError: for a field of the wrong type (:meth:`TurnOrder.add` checks the order)."""
-        return cls(payload.integer(data, "turn"), payload.integer(data, "group"), payload.text(data, "drawn_by"))
+        return cls(payload.integer(data, "turn"), payload.integer(data, "group"), payload.text(data, "drawn_by"),
+                   payload.text(data, "label", ""))
 
 
 @dataclass
@@ -88,13 +90,15 @@ class TurnOrder:
         self.check(lot.turn, lot.group)
         self.lots[lot.turn] = lot
 
-    def draw(self, turn: int, seed: int | str | None, drawn_by: str | None = None) -> Lot:
-        """Draw the lot of ``turn`` from the remaining groups, reproducibly from the seed, and record it."""
+    def draw(self, turn: int, seed: fairness.Source | int | str, drawn_by: str | None = None) -> Lot:
+        """Draw the lot of ``turn`` from the remaining groups, reproducibly from the game's secret or seed, and
+        record it."""
         left = self.remaining()
         if not left:
             raise LotError("every group has been drawn")
-        group = random.Random(f"{seed}:lot:{turn}:{','.join(map(str, left))}").choice(left)
-        lot = Lot(turn, group, drawn_by or f"table {turn}")
+        label = fairness.lot_label(turn, left)
+        group = fairness.source_of(seed).rng(label).choice(left)
+        lot = Lot(turn, group, drawn_by or f"table {turn}", label)
         self.add(lot)
         return lot
 

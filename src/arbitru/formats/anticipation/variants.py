@@ -47,7 +47,8 @@ class Settings:
     lexicon: str = ""
     #: whether a blank counts as a vowel, a consonant or neither in draw conditions (a setting: docs/rules.md)
     blank_counts: str = "neither"
-    #: the seed of the draw and of the lots drawn by the program (None: groups entered by hand)
+    #: a known seed of the draw and of the lots drawn by the program, typed by the arbiter (None: groups entered
+    #: by hand, or drawn from the game's secret)
     seed: int | None = None
     #: RO-5.5.d: without a visible clock, time is announced every 2 minutes in a turn
     clock_visible: bool = True
@@ -57,6 +58,9 @@ class Settings:
     lots_from: str = ""
     #: that game's lots, turn by turn (a training game, stored apart from the game it names, keeps them)
     past_lots: tuple[int, ...] = ()
+    #: the commitment to the game's draw secret (:mod:`arbitru.formats.fairness`): groups and lots the program
+    #: draws come from the secret; "" for a known ``seed`` (or, in journals before secrets, the game's id)
+    commitment: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "past_lots", tuple(self.past_lots))  # a JSON list when read back

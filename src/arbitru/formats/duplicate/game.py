@@ -36,7 +36,7 @@ from arbitru.engine.notation import Coordinate
 from arbitru.engine.placement import Placement
 from arbitru.engine.tiles import BLANK, BLANK_BIT, Alphabet, Bag, Rack, alphabet, letter_of
 from arbitru.errors import ArbitruError, JournalError, NotationError, TileError
-from arbitru.formats import payload
+from arbitru.formats import fairness, payload
 from arbitru.formats.countdown import CLOCK_ACTIONS, ClockError, Countdown, refused
 from arbitru.formats.duplicate import announce, master, racks, variants
 from arbitru.formats.duplicate.master import Candidate
@@ -47,7 +47,8 @@ from arbitru.formats.duplicate.slips import Slip, Verdict, checked, judge
 from arbitru.formats.players import PlayerError, Seat, resolve
 from arbitru.formats.receipt import Receipt
 from arbitru.formats.refusal import OrderError as RefusedByOrder
-from arbitru.journal.store import Event, Journal, action
+from arbitru.journal import sealed
+from arbitru.journal.store import Event, Journal, action, new_game_id
 from arbitru.messages import Text, recognised
 from arbitru.textinput import (
     InputError,
@@ -98,6 +99,9 @@ class Settings:
     new_order: str = "draw"
     prepared: tuple[PreparedMove, ...] = ()
     title: str = ""
+    #: the commitment to the game's draw secret (:mod:`arbitru.formats.fairness`): racks drawn from the secret;
+    #: "" for racks from a known ``seed`` (or drawn in the hall, or prepared)
+    commitment: str = ""
 
     def __post_init__(self) -> None:
         if self.racks not in SOURCES:
@@ -145,7 +149,21 @@ class Settings:
             lines.append("Racks prepared in advance (FISE-7b): the prepared move is always placed")
         elif self.racks == "hand":
             lines.append("Racks drawn by hand in the hall")
+        elif self.commitment:
+            lines.append(f"Racks drawn from a secret revealed after the game; commitment (SHA-256): {self.commitment}")
+        else:
+            lines.append(f"Racks: {fairness.KNOWN_SEED} (seed {self.seed})")
         return lines
+
+    @property
+    def secret_draws(self) -> bool:
+        """Whether the program draws the racks from the game's secret."""
+        return self.racks == "seed" and bool(self.commitment)
+
+    @property
+    def known_seed(self) -> bool:
+        """Whether the program draws the racks from a seed anyone may know (typed, or a journal's short seed)."""
+        return self.racks == "seed" and not self.commitment
 
 
 # --- state -------------------------------------------------------------------------------------------------
@@ -731,12 +749,22 @@ class Session:
         players: Sequence[Player] = (),
         game_id: str | None = None,
     ) -> Session:
-        """Register a new game with its settings (FISE-3) and players."""
+        """Register a new game with its settings (FISE-3) and players. A game whose racks the program draws and
+        that has no seed (``seed=""``) gets its secret here: its commitment goes into the settings, the secret
+        into the store (:mod:`arbitru.journal.sealed`), in one transaction."""
         registered = [("player", _player_payload(p)) for p in players]  # checked before anything is stored
         for _, data in registered:
             check_payload(data, "player")
+        seal = None
+        if settings.racks == "seed" and not settings.seed:
+            if settings.commitment:
+                raise GameError("a game's commitment is made when it is created, not given")
+            seal = fairness.Seal.new(game_id or new_game_id())
+            settings, game_id = dataclasses.replace(settings, commitment=seal.commitment), seal.game_id
         with journal.transaction():
             gid = journal.create_game(FORMAT, settings.to_dict(), game_id)
+            if seal is not None:
+                sealed.keep(journal, gid, seal.secret)
             if registered:
                 journal.append_many(gid, registered)
         return cls(journal, gid, lexicon)
@@ -749,6 +777,19 @@ class Session:
     @property
     def id(self) -> str:
         return self.game.id
+
+    def draw_source(self) -> fairness.Source:
+        """Where the program's racks come from: the game's secret, or its known seed.
+
+        :raises GameError: when the secret is not in this journal's store (a game copied without it).
+        """
+        if not self.settings.commitment:
+            return fairness.KnownSeed(self.settings.seed)
+        secret = sealed.secret_of(self.journal, self.id)
+        if secret is None:
+            raise GameError(Text("the secret of game %(game)s is not in this journal: its racks cannot be drawn here",
+                                 game=self.id))
+        return fairness.Seal(self.id, secret)
 
     def _lexicon(self) -> Lexicon:
         if self.lexicon is None:
@@ -965,7 +1006,7 @@ class Session:
                 g.fixed,
                 move,
                 self.settings.rules.racks,
-                self.settings.seed,
+                self.draw_source(),
                 first_attempt=g.attempt + 1,
             )
         elif source == "prepared":
@@ -1035,6 +1076,9 @@ class Session:
         move = g.move
         r = self.settings.rules.racks
         attempt = max(d.attempt for d in g.moves[-1].draws) + 1
+        if tiles is None and self.settings.racks != "seed":
+            # the program never draws a rack of a game whose racks come from the hall (or are prepared)
+            raise GameError(Text("move %(move)s: enter the tiles drawn in the hall", move=move))
         if tiles is None:
             returned = racks.subtract(g.rack, g.fixed) or ()
             scratch = Bag(g.alphabet, tiles=[*g.bag.tiles, *returned])
@@ -1044,7 +1088,7 @@ class Session:
                 g.fixed,
                 move,
                 r,
-                f"{self.settings.seed}:new",
+                self.draw_source(),
                 first_attempt=attempt,
                 source="new-rack",
             )

@@ -9,9 +9,10 @@ board (:meth:`RackRule.condition`); when no legal rack can be formed from them, 
 FISE-13). Because the existence of a legal rack is checked exactly before any attempt, the redraws end with
 probability 1.
 
-Three sources give the tiles: a seed (each attempt draws with ``random.Random(f"{seed}:{move}:{attempt}")``,
-so a game replays and resumes after a crash identically), the referee's hand (the tiles drawn in the hall,
-checked against the bag), or a prepared list (FISE-7b).
+Three sources give the tiles: the program (each attempt draws with its own generator, named by the attempt's
+label, from the game's secret or a known seed: :mod:`arbitru.formats.fairness`; the label is recorded with the
+draw), the referee's hand (the tiles drawn in the hall, checked against the bag), or a prepared list (FISE-7b).
+Every draw is recorded whole, so a game replays and resumes after a crash identically without its secret.
 
 >>> from arbitru.engine.tiles import Bag, alphabet
 >>> from arbitru.formats.duplicate.rulesets import ruleset
@@ -32,7 +33,7 @@ from typing import Any
 
 from arbitru.engine.tiles import BLANK, Alphabet, Bag
 from arbitru.errors import ArbitruError, TileError
-from arbitru.formats import payload
+from arbitru.formats import fairness, payload
 from arbitru.formats.duplicate.rulesets import RackRule
 from arbitru.messages import Plural, Text, recognised
 
@@ -110,7 +111,8 @@ class Draw:
     The tiles in ``returned`` go back to the bag first (a rack the referee replaces, FISE-16; a prepared rack
     that does not keep the leave); ``kept`` stay on the rack; ``drawn`` come out of the bag in draw order;
     ``fixed`` is FISE-20's blank, always on the rack. An illegal rack goes back to the bag whole (but
-    ``fixed``).
+    ``fixed``). ``label`` names a draw the program made (:func:`arbitru.formats.fairness.rack_label`); "" for
+    tiles typed from the hall or prepared.
     """
 
     move: int
@@ -123,13 +125,15 @@ class Draw:
     source: str = "seed"
     returned: Tiles = ()
     fixed: Tiles = ()
+    label: str = ""
 
     @property
     def rack(self) -> Tiles:
         return self.fixed + self.kept + self.drawn
 
     def to_payload(self, alpha: Alphabet) -> dict[str, Any]:
-        return {
+        labelled = {"label": self.label} if self.label else {}
+        return labelled | {
             "move": self.move,
             "attempt": self.attempt,
             "kept": labels(alpha, self.kept),
@@ -155,6 +159,7 @@ class Draw:
             source=payload.text(p, "source", "seed"),
             returned=from_labels(alpha, payload.texts(p, "returned", [])),
             fixed=from_labels(alpha, payload.texts(p, "fixed", [])),
+            label=payload.text(p, "label", ""),
         )
 
 
@@ -215,7 +220,7 @@ def apply(bag: Bag, rack: list[int], draw: Draw) -> None:
         rack[:] = draw.fixed
 
 
-def _need(rule: RackRule, kept: Sequence[int], fixed: Sequence[int], bag: Bag) -> int:
+def need(rule: RackRule, kept: Sequence[int], fixed: Sequence[int], bag: Bag) -> int:
     return min(rule.size - len(kept) - len(fixed), len(bag))
 
 
@@ -225,12 +230,14 @@ def draw_seeded(
     fixed: Sequence[int],
     move: int,
     rule: RackRule,
-    seed: int | str,
+    seed: fairness.Source | int | str,
     *,
     first_attempt: int = 1,
     source: str = "seed",
 ) -> list[Draw]:
-    """Every attempt at the rack of ``move``, the last one legal; the bag loses the tiles of that rack.
+    """Every attempt at the rack of ``move``, the last one legal; the bag loses the tiles of that rack. Each
+    attempt draws from ``seed`` (a game's secret, or a known seed) under its label (a new rack's when ``source``
+    is ``new-rack``).
 
     :raises RackError: when no legal rack can be formed (check :func:`condition_for` first).
     """
@@ -241,18 +248,26 @@ def draw_seeded(
         raise RackError(Text("move %(move)s: no legal rack can be formed from the tiles left", move=move))
     draws = []
     attempt = first_attempt
+    origin = fairness.source_of(seed)
     while True:
         kept = tuple(rack[len(fixed) :])
-        bag.random = random.Random(f"{seed}:{move}:{attempt}")
-        drawn = tuple(bag.draw(_need(rule, kept, fixed, bag)))
-        bag.put_back(drawn)
+        label = fairness.rack_label(move, attempt, new=source == "new-rack")
+        drawn = attempt_tiles(bag, kept, fixed, rule, origin.rng(label))
         legal, cond, reason = judge(rule, alpha, move, [*fixed, *kept, *drawn], pool, fixed)
-        d = Draw(move, attempt, kept, drawn, legal, cond, reason, source, (), tuple(fixed))
+        d = Draw(move, attempt, kept, drawn, legal, cond, reason, source, (), tuple(fixed), label)
         apply(bag, rack, d)
         draws.append(d)
         if legal:
             return draws
         attempt += 1
+
+
+def attempt_tiles(bag: Bag, kept: Sequence[int], fixed: Sequence[int], rule: RackRule, rng: random.Random) -> Tiles:
+    """The tiles one attempt draws with ``rng`` to fill the rack up (the bag is left as it was)."""
+    bag.random = rng
+    drawn = tuple(bag.draw(need(rule, kept, fixed, bag)))
+    bag.put_back(drawn)
+    return drawn
 
 
 def hand_draw(

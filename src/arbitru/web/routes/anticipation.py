@@ -10,7 +10,6 @@ game the duplicate ones. A refusal is shown beside the field it concerns.
 from __future__ import annotations
 
 import re
-import secrets
 import time
 from collections.abc import Callable
 from typing import Any
@@ -34,7 +33,7 @@ from arbitru.formats.anticipation.draw import (
     parse_groups,
     read_sealed_groups_csv,
 )
-from arbitru.formats.anticipation.game import AnticipationGame, read_seating_csv, resolve_lexicon
+from arbitru.formats.anticipation.game import AnticipationGame, read_seating_csv, resolve_lexicon, secret_draw
 from arbitru.formats.anticipation.hints import slip_hints
 from arbitru.formats.anticipation.notices import notices
 from arbitru.formats.anticipation.order import Action
@@ -46,7 +45,7 @@ from arbitru.formats.anticipation.verdicts import PlayerResult, SlipVerdict, Ver
 from arbitru.journal.store import Journal
 from arbitru.season import tournament
 from arbitru.textinput import InputError, ascii_number, is_ascii_number
-from arbitru.web import asks, auth, confirm, documents, i18n, wordlists
+from arbitru.web import asks, auth, confirm, documents, fair, i18n, wordlists
 from arbitru.web.acting import Confirming, Page, Perform, act
 from arbitru.web.anticipation_pages import (
     LANG,
@@ -87,8 +86,8 @@ def settings_from(w: Web, f: dict[str, str]) -> Settings:
     if blank not in BLANK_COUNTS:
         raise Refused("blank_counts", Text("one of %(names)s", names=", ".join(BLANK_COUNTS)))
     seed: int | None = None
-    if f.get("source", "seed") == "seed" and variant != "blind":
-        text = f.get("seed") or str(int.from_bytes(secrets.token_bytes(3), "big"))
+    text = (f.get("seed") or "").strip()
+    if f.get("source", "seed") == "seed" and variant != "blind" and text:  # left empty: drawn from a secret
         if not re.fullmatch(r"[0-9]{1,12}", text):
             raise Refused("seed", Text("the seed is a whole number (at most 12 digits)"))
         seed = int(text)
@@ -152,8 +151,11 @@ async def new_game(request: Request) -> Response:
                 raise Refused("lexicon", str(e)) from None
             rules = GroupRules.for_settings(settings, lex.alphabet, lex)
             draw = None
+            seal = None
             if settings.variant != "blind":
-                if settings.seed is None:
+                if f.get("source", "seed") == "seed" and settings.seed is None:
+                    seal, draw = secret_draw(rules)  # RO-5.3: nobody can foresee the lots
+                elif settings.seed is None:
                     try:
                         draw = manual_draw(rules, parse_groups(lex.alphabet, f.get("groups", "")))
                     except GroupsError as e:
@@ -165,8 +167,8 @@ async def new_game(request: Request) -> Response:
                 try:
                     if f.get("tournament"):  # seated from the tournament's entries by rating (RO-5.1)
                         return tournament.create_anticipation_game(j, f["tournament"], settings, draw, lexicon=lex,
-                                                                   absent=absent_from(f))
-                    return AnticipationGame.create(j, settings, draw, lexicon=lex, seating=seating).id
+                                                                   absent=absent_from(f), seal=seal)
+                    return AnticipationGame.create(j, settings, draw, lexicon=lex, seating=seating, seal=seal).id
                 except GroupsError as e:
                     problems.extend(e.problems)
                     raise Refused("groups", Text("%(n)s problem(s) with these groups", n=len(e.problems))) from None
@@ -205,6 +207,7 @@ def console_context(w: Web, j: Journal, gid: str) -> dict[str, Any]:
                              if g not in {int(x["group"]) for x in lt.lots.values()}],
         "minutes": TURN_MINUTES,
         "rule": VARIANT_RULES[game.settings.variant],
+        "fair": fair.said(j, gid),
     }
 
 
@@ -308,11 +311,12 @@ def screen_context(w: Web, gid: str, me: auth.Identity, request: Request | None 
     with w.journal("") as j:
         game = open_game(j, gid)
         lt = light(j, game)
+        drawn = fair.said(j, gid)
     turn = lt.current_turn
     grid = grid_rows(lt)
     latest = next((r for r in reversed(grid) if r["shown"]), None)
     return {"lt": lt, "game": game, "grid": grid, "turn": turn, "clock": clock_view(lt),
-            "turn_groups": groups_of(lt, turn), "latest": latest if not lt.recap else None}
+            "turn_groups": groups_of(lt, turn), "latest": latest if not lt.recap else None, "fair": drawn}
 
 
 async def screen(request: Request) -> Response:
@@ -553,8 +557,9 @@ async def results_page(request: Request) -> Response:
         with w.journal("") as j:
             game = open_game(j, gid)
             state = replayed(w, j, game)
+            drawn = fair.shown(j, gid)
         return {"game": game, "state": state, "shown": state.results_shown(staff=me.can_enter_slips()),
-                "last": state.publications[-1] if state.publications else None}
+                "last": state.publications[-1] if state.publications else None, "fair": drawn}
 
     return w.render(request, "anticipation/results.html", **(await run_in_threadpool(load)))
 

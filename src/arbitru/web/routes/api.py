@@ -21,8 +21,9 @@ from arbitru.errors import ArbitruError, GameNotFound
 from arbitru.formats import ANTICIPATION
 from arbitru.formats.anticipation.variants import TURNS
 from arbitru.formats.duplicate.game import Session
+from arbitru.journal.store import Journal
 from arbitru.textinput import LIMITS, MAX_INT, InputError, check_whole
-from arbitru.web import auth, i18n, security, views
+from arbitru.web import auth, fair, i18n, security, views
 from arbitru.web.anticipation_pages import clock_view, grid_rows, hand_in, light, open_game
 from arbitru.web.house import client, web
 from arbitru.web.intake import SlipRequest, at_the_door
@@ -83,12 +84,19 @@ async def game_state(request: Request) -> Response:
                 "last_master": master,
                 "players": [{"number": p.number, "name": p.name} for p in g.players.values()],
                 "seq": g.last_seq,
+                "draw": _draw(j, gid),
             }
 
     try:
         return JSONResponse(await run_in_threadpool(load))
     except GameNotFound as e:  # any other failure: library_error checks the game (a damaged one answers 503)
         return _error(404, i18n.no_game(e.game))
+
+
+def _draw(j: Journal, gid: str) -> dict[str, Any] | None:
+    """Where the game's draws come from: the commitment, the secret once the results are final."""
+    shown = fair.shown(j, gid)
+    return None if shown is None else shown.to_dict()
 
 
 def slip_request(data: dict[str, Any], code: str, key: str) -> SlipRequest:
@@ -155,6 +163,7 @@ async def api_state(request: Request) -> Response:
         with w.journal("") as j:
             game = open_game(j, gid)
             lt = light(j, game)
+            draw = _draw(j, gid)
         clock = {k: v for k, v in clock_view(lt).items() if k != "cues"}
         return {"id": gid, "format": ANTICIPATION.name, "variant": game.settings.variant,
                 "groups": [{"group": r["number"], "letters": "".join(r["letters"])}
@@ -162,7 +171,7 @@ async def api_state(request: Request) -> Response:
                 "lots": [lt.lots[t] for t in sorted(lt.lots)], "turn": lt.current_turn, "clock": clock,
                 "stage": lt.stage, "deadline": lt.deadline,
                 "players": [{"player": p, "table": lt.seating[p], "name": lt.names.get(p, p)} for p in lt.players()],
-                "seq": lt.last_seq}
+                "seq": lt.last_seq, "draw": draw}
 
     return JSONResponse(await run_in_threadpool(load))
 
@@ -289,7 +298,10 @@ OPENAPI: dict[str, Any] = {
         "/api/games/{id}": {
             "get": {
                 "summary": "Public state of a game, as its format has it (duplicate: board, rack, move, clock, "
-                           "master total; anticipation: groups read out, lots, turn, clock, stage, players)",
+                           "master total; anticipation: groups read out, lots, turn, clock, stage, players); both: "
+                           "`draw`, where the draws come from (`kind` secret, known-seed, hall or prepared; the "
+                           "`commitment` to the secret from the start, the `secret` once the results are final, "
+                           "the `verify` command; docs/fairness.md)",
                 "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}],
                 "responses": {"200": {"description": "the state"}, "404": {"description": "no such game"}},
             }

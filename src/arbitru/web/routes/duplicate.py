@@ -40,7 +40,7 @@ from arbitru.journal.store import Journal
 from arbitru.messages import recognised
 from arbitru.season import tournament
 from arbitru.textinput import InputError, number_order
-from arbitru.web import asks, auth, confirm, i18n, views, wordlists
+from arbitru.web import asks, auth, confirm, fair, i18n, views, wordlists
 from arbitru.web.acting import Confirming, Page, Perform, act
 from arbitru.web.forms import (
     LANG_BY_RULES,
@@ -96,7 +96,7 @@ def settings_from(f: dict[str, str]) -> tuple[Settings, list[Player]]:
             rs,
             lang,
             f.get("lexicon", ""),
-            seed=f.get("seed") or secrets.token_hex(4),
+            seed=(f.get("seed") or "").strip(),
             racks=source,
             variant=variant,
             engine=engine,
@@ -186,6 +186,7 @@ def console_context(w: Web, j: Journal, gid: str, me: auth.Identity) -> dict[str
         "master": views.master_view(g),
         "cues": views.rack_cues(g, _=_),
         "notation": g.rules.notation,
+        "fair": fair.said(j, gid),
     }
 
 
@@ -403,6 +404,7 @@ def public_context(w: Web, j: Journal, gid: str, lang: str | None = None) -> dic
         "cues": views.rack_cues(g, _),
         "master": views.master_view(g),
         "total": g.master_total(),
+        "fair": fair.said(j, gid),
     }
 
 

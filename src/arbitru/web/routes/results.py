@@ -19,7 +19,7 @@ from arbitru.formats.duplicate import export, gcg, results
 from arbitru.journal.store import Journal
 from arbitru.season import tournament
 from arbitru.season.registry import REGISTRY_ID
-from arbitru.web import documents, i18n
+from arbitru.web import documents, fair, i18n
 from arbitru.web.house import Web, web
 from arbitru.web.i18n import Text
 from arbitru.web.views import result_at
@@ -28,7 +28,8 @@ from arbitru.web.views import result_at
 def _load(w: Web, gid: str) -> dict[str, Any]:
     with w.journal("") as j:
         s = w.session(j, gid)
-        return {"game": s.game, "result": result_at(w, s), "percent": results.percent}
+        return {"game": s.game, "result": result_at(w, s), "percent": results.percent,
+                "fair": fair.shown(j, gid)}
 
 
 async def page(request: Request) -> Response:

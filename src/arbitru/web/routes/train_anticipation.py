@@ -8,7 +8,6 @@ these pages read forms and show its records. Training games live in the training
 
 from __future__ import annotations
 
-import secrets
 import time
 from typing import Any
 
@@ -20,10 +19,12 @@ from starlette.responses import RedirectResponse, Response
 from arbitru.errors import ArbitruError, JournalError
 from arbitru.formats import ANTICIPATION
 from arbitru.formats.anticipation import training
-from arbitru.formats.anticipation.game import AnticipationGame, resolve_lexicon
+from arbitru.formats.anticipation.draw import GroupRules
+from arbitru.formats.anticipation.game import AnticipationGame, resolve_lexicon, secret_draw
 from arbitru.formats.anticipation.hall import hall_state as light
 from arbitru.formats.anticipation.turns import TURN_MINUTES
 from arbitru.formats.anticipation.variants import TURNS, Settings
+from arbitru.formats.fairness import Seal
 from arbitru.journal.store import Journal
 from arbitru.web import i18n, wordlists
 from arbitru.web.anticipation_pages import (
@@ -82,6 +83,7 @@ async def start(request: Request) -> Response:
         f = await read_form(request)
 
         def create() -> str:
+            seal: Seal | None = None
             if f.get("source") == "past":
                 past = f.get("past", "").strip()
                 if not past:
@@ -104,16 +106,15 @@ async def start(request: Request) -> Response:
                     lex = resolve_lexicon(name)
                 except ArbitruError as e:
                     raise Refused("lexicon", str(e)) from None
-                seed = int.from_bytes(secrets.token_bytes(3), "big")
-                settings = Settings(variant=variant, lexicon=name, seed=seed, training=True)
-                try:
-                    draw = training.new_draw(settings, lex)
+                settings = Settings(variant=variant, lexicon=name, training=True)
+                try:  # a new draw from a secret: nobody, the trainee included, can foresee its lots (RO-5.3)
+                    seal, draw = secret_draw(GroupRules.for_settings(settings, lex.alphabet, lex))
                 except ArbitruError as e:
                     raise Refused("variant", str(e)) from None
             with w.training(f"player:{training.TRAINEE}") as j:
                 count_start(request, j)
                 try:
-                    return training.start(j, settings, draw, lex, time.time()).id
+                    return training.start(j, settings, draw, lex, time.time(), seal=seal).id
                 except ArbitruError as e:  # e.g. a past game's groups the variant's checks no longer pass
                     raise Refused("past" if f.get("source") == "past" else "variant", str(e)) from None
 
