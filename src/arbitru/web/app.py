@@ -197,6 +197,8 @@ def route_table() -> list[BaseRoute]:
         Route("/games/{gid}/rule", only(dup, duplicate.rule), methods=post),
         Route("/games/{gid}/withdraw", only(dup, duplicate.withdraw), methods=post),
         Route("/games/{gid}/end", only(dup, duplicate.end), methods=post),
+        Route("/games/{gid}/collected", only(dup, duplicate.collected), methods=post),
+        Route("/games/{gid}/decide", only(dup, duplicate.decide), methods=post),
         Route("/games/{gid}/announce", only(ant, anticipation.announce), methods=post),
         Route("/games/{gid}/lot", only(ant, anticipation.lot), methods=post),
         Route("/games/{gid}/blind", only(ant, anticipation.blind), methods=post),
