@@ -76,14 +76,6 @@ def close_move(s: Session, f: dict[str, str], now: float | None = None) -> list[
     if g.phase != "play":
         return []
     said: list[Text] = []
-    clock = g.clock_for(g.move)
-    at = time.time() if now is None else now
-    if clock.state == "idle":
-        said.append(Text("The clock of move %(move)s never started: the players may still be looking for their "
-                         "move.", move=g.move))
-    elif clock.running(at) or clock.state == "paused":
-        said.append(Text("The clock of move %(move)s still runs: %(left)s left; players may still change their "
-                         "slips.", move=g.move, left=minutes(clock.remaining(at))))
     absent = missing(g)
     if absent:
         names = ", ".join(p.label() for p in absent[:NAMED_MISSING])
@@ -93,6 +85,14 @@ def close_move(s: Session, f: dict[str, str], now: float | None = None) -> list[
                  move=g.move, names=names, more=more) if more > 0 else
             Text("%(n)s player(s) have no slip for move %(move)s: %(names)s.", n=len(absent), move=g.move,
                  names=names))
+    clock = g.clock_for(g.move)
+    at = time.time() if now is None else now
+    if clock.state == "idle":
+        said.append(Text("The clock of move %(move)s never started: the players may still be looking for their "
+                         "move.", move=g.move))
+    elif clock.running(at) or clock.state == "paused":
+        said.append(Text("The clock of move %(move)s still runs: %(left)s left; players may still change their "
+                         "slips.", move=g.move, left=minutes(clock.remaining(at))))
     if not said:
         return []
     said.append(Text("Closed now, a phone's slip for move %(move)s is late and scores 0; the desks may still type "
