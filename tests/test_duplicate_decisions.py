@@ -176,3 +176,32 @@ def test_GR_7_a_decision_changes_the_players_points_and_percentage_not_the_maste
     line = after.line("3")
     assert line.points == written[1][2] and line.percentage == Fraction(line.points, after.master_total)
     assert before.line("3").percentage == 0
+
+
+def test_FISE_17_the_cli_closes_a_collection_and_decides_with_a_reason_listed_with_its_effect(lex, tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from arbitru.cli import cli
+
+    path = str(tmp_path / "cli.db")
+    s = new_game(lex, path)
+    written = play(s, 2, slips=("1",))
+    s.journal.close()
+    runner = CliRunner()
+
+    def run(*args):
+        result = runner.invoke(cli, ["duplicate", *args, "--journal", path, "--json"], catch_exceptions=False)
+        return result.exit_code, result.output
+
+    code, out = run("collect", "--move", "2")
+    assert code == 0 and json.loads(out) == {"collected": 2}
+    code, out = run("slips", "--move", "1", "--player", "2", "--position", written[1][0], "--word", written[1][1])
+    assert code == 2 and "collection of move 1 is closed" in out
+    code, out = run("decide", "--move", "1", "--player", "2", "--position", written[1][0], "--word", written[1][1],
+                    "--reason", "claim: the slip was collected at time", "--rule", "FISE-17")
+    decided = json.loads(out)
+    assert code == 0 and (decided["points_before"], decided["points_after"]) == (0, written[1][2])
+    code, out = run("decide", "--reverse", str(decided["event"]), "--reason", "claim withdrawn")
+    assert code == 0 and json.loads(out)["points_after"] == 0
