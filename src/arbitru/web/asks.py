@@ -106,10 +106,14 @@ def desk_slip(s: Session, f: dict[str, str]) -> list[Text]:
     a slip replacing a stored one says so (:func:`replace_slip`)."""
     g = s.game
     move = ascii_number(f.get("move", ""))
+    if move is None:
+        move = g.collecting
+    if move is None or g.slip_order(move).why_not(SlipAction.TYPE) is not None:
+        return []  # the action refuses it beside the move field
     said: list[Text] = []
-    if move is not None and move != ascii_number(f.get("shown", "")) and 1 <= move <= g.move:
+    if move != ascii_number(f.get("shown", "")):
         state = g.moves[move - 1]
-        if state.master is not None and g.slip_order(move).why_not(SlipAction.TYPE) is None:
+        if state.master is not None:
             said.append(Text("This slip goes to move %(move)s, which is closed: its master move %(master)s is "
                              "placed; the desk form showed move %(shown)s.", move=move,
                              master=state.master.placement.coord.format(g.rules.notation), shown=f.get("shown")
