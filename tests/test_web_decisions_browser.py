@@ -161,8 +161,8 @@ def test_FISE_8_a_paper_event_of_40_where_the_clerks_type_move_n_during_move_n_p
 
 
 @pytest.mark.parametrize("lang", ["fr", "es"])
-def test_FISE_17_a_claim_on_move_2_corrected_by_the_arbiter_after_move_5_with_its_reason_on_the_results(  # noqa: F811
-        browser, tmp_path, lang):
+def test_FISE_17_a_claim_on_move_2_corrected_by_the_arbiter_after_move_5_with_its_reason_on_the_results(
+        browser, tmp_path, lang):  # noqa: F811
     _ = gettext_for(lang)
     db = str(tmp_path / "claim.db")
     set_up(db)
