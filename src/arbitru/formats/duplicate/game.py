@@ -864,6 +864,8 @@ class Session:
         """Store slips as written, all or none, after checking their moves against the latest state; the
         commit comes before anything is computed from them. ``key``: the idempotency key the last slip was
         sent with (a phone's or the API's), stored in its event so that a retry finds it."""
+        for s in slips:  # a move not shown yet, or one whose slips change only by a decision (FISE-8, FISE-17)
+            self._check_slip_window(s.move, SlipAction.TYPE)
         seen: set[tuple[int, str]] = set()
         for s in slips:
             slot = (s.move, s.player.strip())  # a number as written, spaces apart, as the game keys slips
@@ -873,8 +875,6 @@ class Session:
                     "re-enter it as a replacement to change it"
                 )
             seen.add(slot)
-        for s in slips:
-            self._check_slip_window(s.move, SlipAction.TYPE)
         events = [("slip", checked(s).to_payload()) for s in slips]
         if key and events:
             events[-1][1]["key"] = check_text(key, "key")
