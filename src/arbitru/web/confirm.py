@@ -122,8 +122,9 @@ def page(request: Request, needed: Needed, back: str, lang: str) -> Response:
 TITLES = {
     "draw": Text("A new rack (FISE-16)?"),
     "end": Text("End the game?"),
-    "close": Text("Close the move with slips missing?"),
-    "desk": Text("Replace a stored slip?"),
+    "close": Text("Close the move now?"),
+    "desk": Text("Store this slip so?"),
+    "decide": Text("Take this decision?"),
     "table": Text("Replace a stored slip?"),
     "lot": Text("Draw every remaining lot (RO-4.4)?"),
     "publish": Text("Publish the final ranking before the deadline?"),

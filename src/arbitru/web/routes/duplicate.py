@@ -187,6 +187,8 @@ def console_context(w: Web, j: Journal, gid: str, me: auth.Identity) -> dict[str
         "cues": views.rack_cues(g, _=_),
         "notation": g.rules.notation,
         "collecting": g.collecting,
+        # the slips in for the move whose slips the desks type (FISE-8: move N's while move N+1 is played)
+        "typed_in": sum(1 for (m, p) in g.slips if m == g.collecting and p in g.players),
         "typing": g.collecting is not None and g.slip_order(g.collecting).window is Window.TYPING,
         "written": decisions.written,
         "decision_rules": decisions.RULES,
