@@ -144,8 +144,12 @@ def decide(s: Session, f: dict[str, str]) -> list[Text]:
                 return []
             player = s.seat(f.get("player", "")).number
             old = g.slips.get((move, player))
+            if act == "slip" and not (f.get("position") or f.get("word")):
+                return []
             new = (Slip(move, player, f.get("position", ""), f.get("word", ""), ascii_number(f.get("score", "")))
                    if act == "slip" else None)
+            if new == old or (act == "void" and old is None) or f.get("rule", "FISE-17") not in decisions.RULES:
+                return []  # the action refuses it beside its field
         if not f.get("reason", "").strip() or g.slip_order(move).window not in (Window.DECIDED, Window.TYPING):
             return []
         said = [Text("Move %(move)s, player %(player)s: %(old)s (%(before)s points) becomes %(new)s (%(after)s "
