@@ -93,3 +93,18 @@ def test_standings_choose_the_games_ranked_together(site, arbiter):  # noqa: F81
     one = site.client().get(f"/standings?game={second}").text
     assert f'value="{second}" checked' in one and f'value="{first}" checked' not in one
     assert "games: 1" in one
+
+
+def test_FISE_13_the_draw_that_ends_the_game_asks_while_paper_slips_are_being_typed(site, arbiter):  # noqa: F811
+    gid = make_game(site, moves=1)
+    page = f"/games/{gid}"
+    s = session(site, gid)
+    s.clock("start", time.time() - 100)
+    s.clock("stop", time.time())
+    s.place_master()
+    asked = post(arbiter, f"{page}/draw", {"new": "0"}, page, confirm=False)
+    assert asked.status_code == 200 and "The 1 planned moves are played: this ends the game." in asked.text
+    assert "<h1>End the game?</h1>" in asked.text and "still being typed" in asked.text
+    assert not site.events(gid, "end")
+    assert post(arbiter, f"{page}/draw", {"new": "0"}, page).status_code == 303
+    assert len(site.events(gid, "end")) == 1

@@ -37,6 +37,8 @@ def missing(game: Game) -> list[Any]:
 
 def new_rack(s: Session, f: dict[str, str]) -> list[Text]:
     g = s.game
+    if f.get("new") != "1" and g.phase == "rack":
+        return _draw_ends(s)
     if f.get("new") != "1" or g.phase != "play":
         return []
     written = sum(1 for m, _p in g.slips if m == g.move) + sum(1 for x in g.late_apart if x.move == g.move)
@@ -48,6 +50,20 @@ def new_rack(s: Session, f: dict[str, str]) -> list[Text]:
              time=minutes(g.rules.clock.seconds)),
         Text("Every phone and the projection say why the rack changed."),
     ]
+
+
+def _draw_ends(s: Session) -> list[Text]:
+    """The draw after the last planned move ends the game (FISE-13): asked when paper slips are still being typed,
+    which the end leaves to the arbiter's decisions (FISE-17)."""
+    g = s.game
+    closed = sum(1 for m in g.moves if m.master)
+    typing = list(range(g.collected + 1, closed + 1))
+    if g.rules.moves is None or g.move < g.rules.moves or not typing:
+        return []
+    return [Text("The %(n)s planned moves are played: this ends the game.", n=g.rules.moves),
+            Text("The paper slips of move(s) %(moves)s are still being typed: once the game is over, the desks cannot "
+                 "type them; every change is then the arbiter's decision with a reason (FISE-17).",
+                 moves=", ".join(map(str, typing)))]
 
 
 def end_game(s: Session, f: dict[str, str]) -> list[Text]:
