@@ -230,6 +230,10 @@ def test_FISE_17_a_claim_on_move_2_corrected_by_the_arbiter_after_move_5_with_it
             reverse.locator("button").click()
         with arbiter.expect_navigation():
             arbiter.click("#confirm-button")
+        arbiter.goto(f"/games/{gid}")
+        expect(arbiter.locator("#decisions li")).to_have_count(2)
+        arbiter.locator("#decide").scroll_into_view_if_needed()
+        shot(arbiter, f"decisions-console-card-{lang}")
         arbiter.goto(f"/games/{gid}/results")
         expect(arbiter.locator("table.decisions tr.reversed")).to_have_count(1)
         # the public results on a phone: no horizontal scroll in the decisions
