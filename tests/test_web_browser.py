@@ -143,6 +143,9 @@ def test_whole_game_through_the_pages(browser, tmp_path):
         asked: list[str] = []
         phones["1"].on("request", lambda r: asked.append(r.url))
         arbiter.click("button:has-text('Place the master move')")
+        # the clock still runs: the close asks first, with the time left (changed by issue 30: it closed at once)
+        expect(arbiter.locator("#confirmation")).to_contain_text("players may still change their slips")
+        arbiter.click("#confirm-button")
         expect(screen.locator(".master")).to_contain_text(f"{word}")
         expect(screen.locator(".total")).to_contain_text(f"Master total: {top.score}")
         expect(phones["1"].locator("#verdicts")).to_contain_text(str(top.score))

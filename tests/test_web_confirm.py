@@ -97,11 +97,23 @@ def test_FISE_5_more_than_30_missing_slips_are_counted_with_no_stray_period(site
         assert out.endswith(end) and "…" not in out, (lang, out)
 
 
-def test_FISE_5_a_move_with_every_slip_in_closes_at_once(site, arbiter):  # noqa: F811
+def test_FISE_5_a_move_with_every_slip_in_closes_at_once_once_its_time_is_over(site, arbiter):  # noqa: F811
+    """Changed by issue 30: every slip in is not enough while the clock still runs or never started (the players
+    may still change their slips); once the time is over the move closes at once."""
+    import time
+
     gid = make_game(site)
     page = f"/games/{gid}"
     for p in ("1", "2", "3"):
         post(arbiter, f"{page}/desk", {"player": p, "position": "H8", "word": "AB", "score": "4"}, page)
+    never = post(arbiter, f"{page}/close", {"choice": "1"}, page, confirm=False)
+    assert never.status_code == 200 and "The clock of move 1 never started" in never.text
+    s = session(site, gid)
+    s.clock("start", time.time() - 40)
+    runs = post(arbiter, f"{page}/close", {"choice": "1"}, page, confirm=False)
+    assert runs.status_code == 200 and "The clock of move 1 still runs: 0:2" in runs.text
+    assert "players may still change their slips" in runs.text and not site.events(gid, "master")
+    session(site, gid).clock("stop", time.time())
     assert post(arbiter, f"{page}/close", {"choice": "1"}, page, confirm=False).status_code == 303
 
 

@@ -17,7 +17,7 @@ from arbitru.cli.common import BONUS, MOVE, POINTS, Number, OneLineGroup, emit_j
 from arbitru.cli.common import journal_option as common_journal_option
 from arbitru.engine.tiles import alphabet
 from arbitru.formats import DUPLICATE
-from arbitru.formats.duplicate import export, gcg, racks, results
+from arbitru.formats.duplicate import decisions, export, gcg, racks, results
 from arbitru.formats.duplicate.game import (
     ENGINES,
     SOURCES,
@@ -685,6 +685,61 @@ def play(
         if journal:
             click.echo(f"game {session.id} in {journal}", err=True)
         j.close()
+
+
+@duplicate.command()
+@journal_option
+@game_option
+@click.option("--move", type=MOVE, default=None, help="The move (default: the one being collected).")
+@json_option()
+def collect(journal: str, game: str | None, move: int | None, as_json: bool) -> None:
+    """Close the collection of a closed move's paper slips (and of the moves before it): from then on its slips
+    change only by the arbiter's decision (FISE-8, FISE-17)."""
+    session = _open(journal, game, with_lexicon=False)
+    closed = session.close_collection(move)
+    if as_json:
+        emit_json({"collected": closed})
+        return
+    click.echo(Text("the collection of move %(move)s is closed: its slips change only by a decision", move=closed))
+
+
+@duplicate.command()
+@journal_option
+@game_option
+@click.option("--move", type=MOVE, default=None, help="The closed move the decision is about.")
+@click.option("--player", default="", help="The player's number (or a name that is his alone).")
+@click.option("--position", default="", help="The slip as it is to be read: its position ...")
+@click.option("--word", default="", help="... its word (a circled blank in lower case) ...")
+@click.option("--score", type=POINTS, default=None, help="... and its score (FISE-6).")
+@click.option("--void", is_flag=True, help="Strike the slip that counts out: the move scores 0 for him.")
+@click.option("--reverse", type=Number(1, 2**31 - 1), default=None, help="Reverse the decision of this event.")
+@click.option("--reason", required=True, help="Why (a claim, a referee's error): kept and listed on the results.")
+@click.option("--rule", "rule_id", type=click.Choice(["FISE-17", "GR-5D"]), default="FISE-17", show_default=True,
+              help="FISE-17: a claim; GR-5D: a referee's error found later.")
+@json_option()
+def decide(journal: str, game: str | None, move: int | None, player: str, position: str, word: str,
+           score: int | None, void: bool, reverse: int | None, reason: str, rule_id: str, as_json: bool) -> None:
+    """The arbiter's decision on a closed move's slip (FISE-17, GR-5D): the slip as it is to be read, struck out
+    (--void), or an earlier decision reversed (--reverse EVENT); always with a reason."""
+    session = _open(journal, game)
+    if reverse is not None:
+        d = session.decide(0, "", "reverse", reason, rule_id, reverses=reverse)
+    else:
+        if move is None or not player:
+            raise click.UsageError("give --move and --player (or --reverse EVENT)")
+        if not void and not (position or word):
+            raise click.UsageError("give the slip as it is to be read (--position, --word) or --void")
+        slip = None if void else Slip(move, player, position, word, score)
+        d = session.decide(move, player, "void" if void else "slip", reason, rule_id, slip)
+    assert session.lexicon is not None
+    effect = results.compute(session.game, session.lexicon).decisions[-1]
+    if as_json:
+        emit_json({"event": d.seq, "move": d.move, "player": d.player, "action": d.action, "rule": d.rule,
+                   "reason": d.reason, "points_before": effect.points_before, "points_after": effect.points_after})
+        return
+    click.echo(f"decision {d.seq}: move {d.move}, player {d.player}: {decisions.written(d.before)} "
+               f"({effect.points_before}) -> {decisions.written(d.after)} ({effect.points_after}); {d.reason} "
+               f"({d.rule})")
 
 
 def _add_codes() -> None:

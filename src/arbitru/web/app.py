@@ -207,6 +207,7 @@ def route_table() -> list[BaseRoute]:
         Route("/games/{gid}/rule", only(dup, duplicate.rule), methods=post),
         Route("/games/{gid}/withdraw", only(dup, duplicate.withdraw), methods=post),
         Route("/games/{gid}/end", only(dup, duplicate.end), methods=post),
+        Route("/games/{gid}/collected", only(dup, duplicate.collected), methods=post),
         Route("/games/{gid}/announce", only(ant, anticipation.announce), methods=post),
         Route("/games/{gid}/lot", only(ant, anticipation.lot), methods=post),
         Route("/games/{gid}/blind", only(ant, anticipation.blind), methods=post),
@@ -219,7 +220,7 @@ def route_table() -> list[BaseRoute]:
         Route("/games/{gid}/slips", only(ant, anticipation.desk_slip_entered), methods=post),
         # the correction review (anticipation)
         Route("/games/{gid}/review", only(ant, anticipation.review)),
-        Route("/games/{gid}/decide", only(ant, anticipation.decide), methods=post),
+        Route("/games/{gid}/decide", both(duplicate.decide, anticipation.decide), methods=post),
         Route("/games/{gid}/sanction", only(ant, anticipation.sanction), methods=post),
         Route("/games/{gid}/publish", only(ant, anticipation.publish), methods=post),
         Route("/games/{gid}/maximum", only(ant, anticipation.record_maximum), methods=post),

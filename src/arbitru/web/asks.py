@@ -3,10 +3,14 @@ list when it needs no confirmation now (a move closed with every slip in, a fina
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from arbitru.errors import ArbitruError
+from arbitru.formats.duplicate import decisions
 from arbitru.formats.duplicate.game import Game, Session
+from arbitru.formats.duplicate.order import SlipAction, Window
+from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal.store import Journal
 from arbitru.messages import Plural, Text
 from arbitru.textinput import ascii_number, number_order
@@ -34,6 +38,8 @@ def missing(game: Game) -> list[Any]:
 
 def new_rack(s: Session, f: dict[str, str]) -> list[Text]:
     g = s.game
+    if f.get("new") != "1" and g.phase == "rack":
+        return _draw_ends(s)
     if f.get("new") != "1" or g.phase != "play":
         return []
     if s.settings.racks != "seed" and not f.get("tiles", "").strip():
@@ -51,6 +57,20 @@ def new_rack(s: Session, f: dict[str, str]) -> list[Text]:
     ]
 
 
+def _draw_ends(s: Session) -> list[Text]:
+    """The draw after the last planned move ends the game (FISE-13): asked when paper slips are still being typed,
+    which the end leaves to the arbiter's decisions (FISE-17)."""
+    g = s.game
+    closed = sum(1 for m in g.moves if m.master)
+    typing = list(range(g.collected + 1, closed + 1))
+    if g.rules.moves is None or g.move < g.rules.moves or not typing:
+        return []
+    return [Text("The %(n)s planned moves are played: this ends the game.", n=g.rules.moves),
+            Text("The paper slips of move(s) %(moves)s are still being typed: once the game is over, the desks cannot "
+                 "type them; every change is then the arbiter's decision with a reason (FISE-17).",
+                 moves=", ".join(map(str, typing)))]
+
+
 def end_game(s: Session, f: dict[str, str]) -> list[Text]:
     g = s.game
     if g.phase == "over":
@@ -63,24 +83,108 @@ def end_game(s: Session, f: dict[str, str]) -> list[Text]:
         said.append(Plural("Move %(move)s is open: it is not scored; its %(n)s slip stays in the journal.",
                            "Move %(move)s is open: it is not scored; its %(n)s slips stay in the journal.",
                            move=g.move, n=written))
+    typing = list(range(g.collected + 1, closed + 1))
+    if typing:
+        said.append(Text("The paper slips of move(s) %(moves)s are still being typed: once the game is over, the "
+                         "desks cannot type them; every change is then the arbiter's decision with a reason "
+                         "(FISE-17).", moves=", ".join(map(str, typing))))
     return said
 
 
-def close_move(s: Session, f: dict[str, str]) -> list[Text]:
+def close_move(s: Session, f: dict[str, str], now: float | None = None) -> list[Text]:
+    """Asked when the clock of the move still runs or never started (FISE-5, GR-5C), or when slips are missing;
+    its words about late slips are what the game then does (:class:`~.order.SlipOrder`)."""
     g = s.game
-    absent = missing(g)
-    if not absent:
+    if g.phase != "play":
         return []
-    names = ", ".join(p.label() for p in absent[:NAMED_MISSING])
-    more = len(absent) - NAMED_MISSING
-    return [
-        Plural("%(n)s player has no slip for move %(move)s: %(names)s and %(more)s more.",
-               "%(n)s players have no slip for move %(move)s: %(names)s and %(more)s more.", n=len(absent),
-               move=g.move, names=names, more=more) if more > 0 else
-        Plural("%(n)s player has no slip for move %(move)s: %(names)s.",
-               "%(n)s players have no slip for move %(move)s: %(names)s.", n=len(absent), move=g.move, names=names),
-        Text("Closed now, the move scores 0 for them; a slip handed in afterwards is late."),
-    ]
+    said: list[Text] = []
+    absent = missing(g)
+    if absent:
+        names = ", ".join(p.label() for p in absent[:NAMED_MISSING])
+        more = len(absent) - NAMED_MISSING
+        said.append(
+            Plural("%(n)s player has no slip for move %(move)s: %(names)s and %(more)s more.",
+                   "%(n)s players have no slip for move %(move)s: %(names)s and %(more)s more.", n=len(absent),
+                   move=g.move, names=names, more=more) if more > 0 else
+            Plural("%(n)s player has no slip for move %(move)s: %(names)s.",
+                   "%(n)s players have no slip for move %(move)s: %(names)s.", n=len(absent), move=g.move,
+                   names=names))
+    clock = g.clock_for(g.move)
+    at = time.time() if now is None else now
+    if clock.state == "idle":
+        said.append(Text("The clock of move %(move)s never started: the players may still be looking for their "
+                         "move.", move=g.move))
+    elif clock.running(at) or clock.state == "paused":
+        said.append(Text("The clock of move %(move)s still runs: %(left)s left; players may still change their "
+                         "slips.", move=g.move, left=minutes(clock.remaining(at))))
+    if not said:
+        return []
+    said.append(Text("Closed now, a phone's slip for move %(move)s is late and scores 0; the desks may still type "
+                     "the paper slips collected at time until you close the collection of move %(move)s.",
+                     move=g.move))
+    return said
+
+
+def desk_slip(s: Session, f: dict[str, str]) -> list[Text]:
+    """A desk's slip for a closed move other than the one its form showed says which move it goes to (FISE-8);
+    a slip replacing a stored one says so (:func:`replace_slip`)."""
+    g = s.game
+    move = ascii_number(f.get("move", ""))
+    if move is None:
+        move = g.collecting
+    if move is None or g.slip_order(move).why_not(SlipAction.TYPE) is not None:
+        return []  # the action refuses it beside the move field
+    said: list[Text] = []
+    if move != ascii_number(f.get("shown", "")):
+        state = g.moves[move - 1]
+        if state.master is not None:
+            said.append(Text("This slip goes to move %(move)s, which is closed: its master move %(master)s is "
+                             "placed; the desk form showed move %(shown)s.", move=move,
+                             master=state.master.placement.coord.format(g.rules.notation), shown=f.get("shown")
+                             or "—"))
+    return said + replace_slip(s, f)
+
+
+def _points(s: Session, slip: Slip | None) -> int:
+    if slip is None or s.lexicon is None:
+        return 0
+    return s.game.verdict(slip, s.lexicon).score
+
+
+def decide(s: Session, f: dict[str, str]) -> list[Text]:
+    """A decision on a closed move says its effect on the player's points before it is taken (FISE-17, GR-5D)."""
+    g = s.game
+    try:
+        act = f.get("action") or "slip"
+        if act == "reverse":
+            target = g.decision(ascii_number(f.get("reverses", "")) or 0)
+            if target is None or not target.standing:
+                return []
+            move, player = target.slot
+            old, new = g.slips.get(target.slot), target.before
+        else:
+            move = ascii_number(f.get("move", "")) or 0
+            if not 1 <= move <= g.move:
+                return []
+            player = s.seat(f.get("player", "")).number
+            old = g.slips.get((move, player))
+            if act == "slip" and not (f.get("position") or f.get("word")):
+                return []
+            new = (Slip(move, player, f.get("position", ""), f.get("word", ""), ascii_number(f.get("score", "")))
+                   if act == "slip" else None)
+            if new == old or (act == "void" and old is None) or f.get("rule", "FISE-17") not in decisions.RULES:
+                return []  # the action refuses it beside its field
+        if not f.get("reason", "").strip() or g.slip_order(move).window not in (Window.DECIDED, Window.TYPING):
+            return []
+        said = [Text("Move %(move)s, player %(player)s: %(old)s (%(before)s points) becomes %(new)s (%(after)s "
+                     "points).", move=move, player=player, old=decisions.written(old), before=_points(s, old),
+                     new=decisions.written(new), after=_points(s, new))]
+    except ArbitruError:
+        return []  # the action refuses it beside its field
+    said.append(Text("Reason: %(reason)s (%(rule)s). The decision is kept in the journal and listed on the results; "
+                     "a later decision can reverse it.", reason=" ".join(f.get("reason", "").split()),
+                     rule=f.get("rule") or "FISE-17"))
+    return said
 
 
 def replace_slip(s: Session, f: dict[str, str]) -> list[Text]:
@@ -89,7 +193,7 @@ def replace_slip(s: Session, f: dict[str, str]) -> list[Text]:
         player = s.seat(f.get("player", "")).number
     except ArbitruError:
         return []  # the action refuses it beside its field
-    move = ascii_number(f.get("move", "")) or g.move
+    move = ascii_number(f.get("move", "")) or g.collecting or g.move
     old = g.slips.get((move, player))
     if old is None:
         return []

@@ -115,15 +115,23 @@ def page(request: Request, needed: Needed, back: str, lang: str) -> Response:
     """The confirmation page: what will happen, the same form again with its token, and the way back."""
     return web(request).render(request, "confirm.html", status=200, lang=lang, what=needed.what,
                                fields=needed.fields, token=needed.token, action_url=request.url.path, back=back,
-                               title=TITLES.get(needed.action, Text("Confirm")))
+                               title=_title(needed))
+
+
+def _title(needed: Needed) -> str:
+    # a duplicate draw asks only when it is a new rack, or when it ends the game (the planned moves played)
+    if needed.action == "draw" and needed.fields.get("new") != "1":
+        return TITLES["end"]
+    return TITLES.get(needed.action, Text("Confirm"))
 
 
 #: the confirmation page's title for each action (the action's form field)
 TITLES = {
     "draw": Text("A new rack (FISE-16)?"),
     "end": Text("End the game?"),
-    "close": Text("Close the move with slips missing?"),
-    "desk": Text("Replace a stored slip?"),
+    "close": Text("Close the move now?"),
+    "desk": Text("Store this slip so?"),
+    "decide": Text("Take this decision?"),
     "table": Text("Replace a stored slip?"),
     "lot": Text("Draw every remaining lot (RO-4.4)?"),
     "publish": Text("Publish the final ranking before the deadline?"),

@@ -12,6 +12,10 @@ is computed from it, so the game survives a crash at any moment and replays iden
 - ``ruling``: ``word``, ``valid``, ``reason``, ``rule``: the referee's decision on a word (FISE-16, GR-5D); it
   changes verdicts and scores, never the board;
 - ``withdraw``: ``player``, ``after_move``: the player left (GR-7);
+- ``collected``: ``move``: the arbiter closed the collection of the paper slips of the moves up to ``move``
+  (FISE-8); from then on their slips change only by a decision;
+- ``decision``: ``move``, ``player``, ``action``, ``reason``, ``rule``, ``slip`` or ``reverses``: the arbiter's
+  decision on a closed move's slip (FISE-17, GR-5D; :mod:`.decisions`);
 - ``end``: ``after_move``, ``reason``, ``rules``;
 - ``clock``: ``move``, ``action`` (start, pause, resume), ``at`` (the server's time, seconds since the epoch):
   the clock of the open move (FISE-5, GR-5C); time left is computed from these and the time asked about.
@@ -38,15 +42,17 @@ from arbitru.engine.tiles import BLANK, BLANK_BIT, Alphabet, Bag, Rack, alphabet
 from arbitru.errors import ArbitruError, JournalError, NotationError, TileError
 from arbitru.formats import fairness, payload
 from arbitru.formats.countdown import CLOCK_ACTIONS, ClockError, Countdown, refused
-from arbitru.formats.duplicate import announce, master, racks, variants
+from arbitru.formats.duplicate import announce, decisions, master, racks, variants
+from arbitru.formats.duplicate.decisions import Decision
 from arbitru.formats.duplicate.master import Candidate
-from arbitru.formats.duplicate.order import Action, MoveOrder, move_clock
+from arbitru.formats.duplicate.order import Action, MoveOrder, SlipAction, SlipOrder, collecting, move_clock
 from arbitru.formats.duplicate.racks import Draw
 from arbitru.formats.duplicate.rulesets import RuleSet, RuleSetError, cites
 from arbitru.formats.duplicate.slips import Slip, Verdict, checked, judge
 from arbitru.formats.players import PlayerError, Seat, resolve
 from arbitru.formats.receipt import Receipt
 from arbitru.formats.refusal import OrderError as RefusedByOrder
+from arbitru.formats.refusal import Refusal
 from arbitru.journal import sealed
 from arbitru.journal.store import Event, Journal, action, new_game_id
 from arbitru.messages import Text, recognised
@@ -346,6 +352,7 @@ class Game:
         self.clock = MoveClock()
         #: illegal attempts of the move being drawn, waiting for the legal one
         self._pending: list[Draw] = []
+        self._init_decisions()
 
     # --- derived -----------------------------------------------------------------------------------------
 
@@ -382,6 +389,64 @@ class Game:
     def rulings_map(self) -> dict[str, bool]:
         return {w: valid for w, (valid, _, _) in self.rulings.items()}
 
+    # --- what may change in a closed move (FISE-8, FISE-17, GR-5D: :class:`.order.SlipOrder`) ----------------
+
+    def _init_decisions(self) -> None:
+        #: the moves 1 to ``collected`` have their paper slips' collection closed by the arbiter (FISE-8)
+        self.collected = 0
+        #: the arbiter's decisions on closed moves' slips, in order (:mod:`.decisions`)
+        self.decisions: list[Decision] = []
+        self._event: Event | None = None
+
+    def slip_order(self, move: int) -> SlipOrder:
+        """How move ``move``'s slips may change now: handed in, typed, or only by the arbiter's decision."""
+        closed = 1 <= move <= len(self.moves) and self.moves[move - 1].master is not None
+        return SlipOrder(move, self.move, closed, self.collected, self.phase == "over")
+
+    @property
+    def collecting(self) -> int | None:
+        """The move whose slips are being collected and typed now (:func:`.order.collecting`)."""
+        return collecting(self.move, self.collected, self.phase == "over")
+
+    def decision(self, seq: int) -> Decision | None:
+        return next((d for d in self.decisions if d.seq == seq), None)
+
+    def _on_collected(self, p: Mapping[str, Any]) -> None:
+        move = payload.integer(p, "move", low=1)
+        closed = sum(1 for m in self.moves if m.master is not None)
+        if move > closed or move <= self.collected:
+            raise JournalError(f"the collection of move {move} closed while moves 1–{closed} are closed and "
+                               f"1–{self.collected} collected")
+        self.collected = move
+
+    def _on_decision(self, p: Mapping[str, Any]) -> None:
+        move, player, act, reason, rule, slip, reverses = decisions.read(p)
+        if move > len(self.moves) or self.moves[move - 1].master is None:
+            raise JournalError(f"a decision on move {move}, which is not closed")
+        event = self._event
+        slot = (move, player)
+        before, before_seq = self.slips.get(slot), self.slip_seqs.get(slot)
+        after: Slip | None = slip
+        after_seq: int | None = self._folding
+        if act == "void":
+            after, after_seq = None, None
+        elif act == "reverse":
+            target = self.decision(reverses or 0)
+            if target is None or not target.standing or target.slot != slot:
+                raise JournalError(f"a reversal of event {reverses}, no standing decision on move {move}, player "
+                                   f"{player}")
+            target.reversed_by = self._folding
+            after, after_seq = target.before, target.before_seq
+        if after is None:
+            self.slips.pop(slot, None)
+            self.slip_seqs.pop(slot, None)
+        else:
+            self.slips[slot] = after
+            self.slip_seqs[slot] = after_seq if after_seq is not None else self._folding
+        self.decisions.append(Decision(
+            self._folding, move, player, act, reason, rule, event.actor if event else "",
+            event.recorded if event else "", before, before_seq, after, reverses))
+
     # --- folding events ----------------------------------------------------------------------------------
 
     def apply(self, event: Event) -> None:
@@ -398,6 +463,7 @@ class Game:
             counters = (self.last_seq, self.results_seq, self._folding)
             self._undo.append(lambda: self._set_counters(*counters))
         self._folding = event.seq
+        self._event = event
         open_move = self.move if self.phase == "play" else 0
         with payload.folding(self.id, event.seq, event.kind):
             p = payload.mapping(event.payload)
@@ -839,6 +905,8 @@ class Session:
         """Store slips as written, all or none, after checking their moves against the latest state; the
         commit comes before anything is computed from them. ``key``: the idempotency key the last slip was
         sent with (a phone's or the API's), stored in its event so that a retry finds it."""
+        for s in slips:  # a move not shown yet, or one whose slips change only by a decision (FISE-8, FISE-17)
+            self._check_slip_window(s.move, SlipAction.TYPE)
         seen: set[tuple[int, str]] = set()
         for s in slips:
             slot = (s.move, s.player.strip())  # a number as written, spaces apart, as the game keys slips
@@ -848,12 +916,6 @@ class Session:
                     "re-enter it as a replacement to change it"
                 )
             seen.add(slot)
-        for s in slips:
-            if not 1 <= s.move <= self.game.move:
-                raise GameError(
-                    f"slip of player {s.player or '?'} for move {s.move}: "
-                    f"{'no move is open yet' if not self.game.move else f'moves open: 1–{self.game.move}'}"
-                )
         events = [("slip", checked(s).to_payload()) for s in slips]
         if key and events:
             events[-1][1]["key"] = check_text(key, "key")
@@ -871,6 +933,7 @@ class Session:
         g = self.game
         if not 1 <= slip.move <= g.move:
             raise GameError(Text("move %(move)s is not open", move=slip.move))
+        self._check_slip_window(slip.move, SlipAction.HAND_IN)
         state = g.moves[slip.move - 1]
         late = slip.late or state.master is not None or g.clock_for(slip.move).over(now)
         slot = (slip.move, slip.player.strip())
@@ -879,6 +942,87 @@ class Session:
         self.store_slips([stored], replace=True, key=key)
         kept_apart = late and earlier is not None and not earlier.late
         return Receipt(stored, g.last_seq, late, earlier_seq, kept_apart)
+
+    # --- closed moves: the collection, then the arbiter's decisions (FISE-8, FISE-17, GR-5D) ------------------
+
+    def _check_slip_window(self, move: int, act: SlipAction) -> None:
+        refusal = self.game.slip_order(move).why_not(act, self.journal.actor)
+        if refusal is not None:
+            raise OrderError(refusal)
+
+    @action
+    def close_collection(self, move: int | None = None) -> int:
+        """The arbiter closes the collection of the paper slips of ``move`` (default: the move being collected)
+        and of every move before it: from then on their slips change only by a decision (FISE-8, FISE-17).
+        Returns the move."""
+        g = self.game
+        target = g.collecting if move is None else move
+        if target is None:
+            raise GameError(Text("no move's slips are being collected"))
+        if self.journal.actor.startswith("desk:"):
+            raise OrderError(Refusal("FISE-17", Text("the arbiter closes a collection: a desk cannot")))
+        self._check_slip_window(target, SlipAction.CLOSE_COLLECTION)
+        self._append([("collected", {"move": target})])
+        return target
+
+    @action
+    def decide(
+        self,
+        move: int,
+        player: str,
+        act: str,
+        reason: str,
+        rule: str = "FISE-17",
+        slip: Slip | None = None,
+        reverses: int | None = None,
+    ) -> Decision:
+        """The arbiter's decision on a closed move's slip (:mod:`.decisions`): ``act`` ``slip`` (``slip`` counts
+        from now on), ``void`` (no slip counts) or ``reverse`` (the decision of event ``reverses`` is undone;
+        ``move`` and ``player`` are its own), under ``rule`` FISE-17 (a claim) or GR-5D (a referee's error), with
+        its ``reason``. A desk never decides; nothing is stored when it is refused.
+
+        :raises GameError: naming what is wrong (no reason, an open move, nothing to change...).
+        """
+        g = self.game
+        why = " ".join(reason.split())
+        if not why:
+            raise GameError(Text("a decision keeps its reason: write it"))
+        if len(why) > decisions.MAX_REASON:
+            raise GameError(Text("the reason: at most %(n)s characters", n=decisions.MAX_REASON))
+        check_text(why, "reason")
+        if rule not in decisions.RULES:
+            raise GameError(Text("a decision is taken under %(rules)s", rules=", ".join(decisions.RULES)))
+        if act not in decisions.ACTIONS:
+            raise GameError(Text("a decision: %(acts)s", acts=", ".join(decisions.ACTIONS)))
+        data: dict[str, Any] = {"action": act, "reason": why, "rule": rule}
+        if act == "reverse":
+            target = g.decision(reverses or 0)
+            if target is None:
+                raise GameError(Text("no decision was taken at event %(seq)s", seq=reverses))
+            if not target.standing:
+                raise GameError(Text("the decision of event %(seq)s is reversed already", seq=target.seq))
+            later = [d for d in g.decisions if d.slot == target.slot and d.standing and d.seq > target.seq]
+            if later:
+                raise GameError(Text("a later decision (event %(seq)s) stands on this slip: reverse it first",
+                                     seq=later[-1].seq))
+            move, number = target.slot
+            data["reverses"] = target.seq
+        else:
+            number = self.seat(player).number if g.players else player.strip()
+        self._check_slip_window(move, SlipAction.DECIDE)
+        slot = (move, number)
+        if act == "void" and slot not in g.slips:
+            raise GameError(Text("no slip of player %(player)s counts for move %(move)s: nothing to strike out",
+                                 player=number, move=move))
+        if act == "slip":
+            if slip is None:
+                raise GameError(Text("the slip decided: its position and word"))
+            decided = checked(dataclasses.replace(slip, move=move, player=number))
+            if g.slips.get(slot) == decided:
+                raise GameError(Text("this is the slip that counts already: nothing changes"))
+            data["slip"] = decided.to_payload()
+        self._append([("decision", {"move": move, "player": number, **data})])
+        return g.decisions[-1]
 
     @action
     def clock(self, act: str, now: float) -> MoveClock:

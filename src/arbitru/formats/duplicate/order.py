@@ -77,3 +77,91 @@ class MoveOrder:
         if action is Action.START_CLOCK and phase is not Phase.CLOCK_DUE:
             return Refusal(self.time_rule, refused("start", self.clock.state, move_clock(self.move)))
         return None
+
+
+# --- what may change in a move's slips, and how (FISE-5, FISE-8, FISE-17, GR-5D) ------------------------------
+
+
+class Window(enum.Enum):
+    """How a move's slips may change now.
+
+    open → typing → decided: while the move is open slips are handed in (phones, desks; late by the clock); once
+    its master move is placed the paper slips collected at time may still be typed (FISE-8: the clerks type move
+    N's slips while move N+1 is played) until the arbiter closes the collection of that move; after that, and once
+    the game is over (its results final), every change is the arbiter's decision with a reason (FISE-17, GR-5D)."""
+
+    UNSEEN = "unseen"  # the move's rack was not shown yet: no slip for it can exist
+    OPEN = "open"  # the rack is on the stand: slips are handed in
+    TYPING = "typing"  # closed: the paper slips collected at time are being typed
+    DECIDED = "decided"  # the collection is closed or the game over: a change is a decision
+
+
+class SlipAction(enum.Enum):
+    HAND_IN = "hand in"  # a phone's slip, as it arrives
+    TYPE = "type"  # a paper slip typed by a desk (or the CLI)
+    DECIDE = "decide"  # the arbiter's decision on a closed move's slip, with its reason
+    CLOSE_COLLECTION = "close the collection"
+
+
+@dataclass(frozen=True)
+class SlipOrder:
+    """Move ``move``'s slips in a game whose last opened move is ``opened``: ``closed``: its master move is placed;
+    ``collected``: the moves whose collection the arbiter closed (1 to it); ``over``: the game is over."""
+
+    move: int
+    opened: int
+    closed: bool
+    collected: int
+    over: bool
+
+    @property
+    def window(self) -> Window:
+        if not 1 <= self.move <= self.opened:
+            return Window.UNSEEN
+        if self.over or self.move <= self.collected:
+            return Window.DECIDED
+        return Window.TYPING if self.closed else Window.OPEN
+
+    def why_not(self, action: SlipAction, actor: str = "") -> Refusal | None:
+        """Why ``action`` on this move's slips is not allowed now (None when it is); ``actor`` as the journal
+        names him (``desk:NAME`` is a desk clerk)."""
+        window = self.window
+        if window is Window.UNSEEN:
+            if self.move < 1:
+                return Refusal("FISE-6", Text("a slip names its move: 1 or more"))
+            if not self.opened:
+                return Refusal("FISE-8", Text("no move is open yet: no slip can be written"))
+            return Refusal("FISE-8", Text("the rack of move %(move)s has not been shown yet: no slip can be written "
+                                          "for it (moves open: 1–%(opened)s)", move=self.move, opened=self.opened))
+        if action is SlipAction.DECIDE:
+            if actor.startswith("desk:"):
+                return Refusal("FISE-17", Text("a change to a closed move is the arbiter's decision: a desk cannot "
+                                               "make it"))
+            if window is Window.OPEN:
+                return Refusal("FISE-17", Text("move %(move)s is open: its slips are still handed in, no decision "
+                                               "is needed", move=self.move))
+            return None
+        if action is SlipAction.CLOSE_COLLECTION:
+            if self.over:
+                return Refusal("FISE-13", Text("the game is over"))
+            if window is Window.OPEN:
+                return Refusal("FISE-5", Text("move %(move)s is open: place its master move first", move=self.move))
+            if window is Window.DECIDED:
+                return Refusal("FISE-17", Text("the collection of move %(move)s is closed already", move=self.move))
+            return None
+        if window is Window.DECIDED:
+            if self.over:
+                return Refusal("FISE-17", Text("the game is over: its results are final, a change to move %(move)s "
+                                               "is the arbiter's decision with a reason", move=self.move))
+            return Refusal("FISE-17", Text("the collection of move %(move)s is closed: a change is the arbiter's "
+                                           "decision with a reason", move=self.move))
+        return None
+
+
+def collecting(opened: int, collected: int, over: bool) -> int | None:
+    """The move whose slips are being collected and typed now: the first closed move whose collection is still
+    open, else the open move; None when there is none (no rack yet, every collection closed, the game over)."""
+    if over:
+        return None
+    move = collected + 1
+    return move if move <= opened else None

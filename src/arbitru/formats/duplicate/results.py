@@ -13,7 +13,8 @@ standings (FISE-11, FISE-12, FISE-15, FISE-16, FISE-17, FISE-19, FISE-22, GR-5D,
   the program's top score), best single move; players still tied share the place and are flagged for a
   sudden-death playoff when the rule set lists it.
 - Referee errors found later (FISE-16, GR-5D) are rulings on words: they change verdicts and totals, never the
-  board; the results are recomputed from the journal every time.
+  board; the results are recomputed from the journal every time. The arbiter's decisions on closed moves' slips
+  (claims, FISE-17; referee's errors, GR-5D: :mod:`.decisions`) are listed with their effect on the move's points.
 - Multi-game standings (FISE-15): by mean place (a player absent from a game takes the last place, the number
   of players in the standings), or by mean percentage ``(p1/M1 + … + pn/Mn)/n`` where ``px`` is the player's
   points in move ``x``, ``Mx`` the best score of any player in that move and ``n`` the moves of all games
@@ -32,6 +33,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from arbitru.engine.lexicon import Lexicon
+from arbitru.formats.duplicate.decisions import Effect, effects
 from arbitru.formats.duplicate.game import End, Game, Player
 from arbitru.formats.duplicate.racks import sort_tiles
 from arbitru.formats.duplicate.rulesets import Bonus
@@ -116,6 +118,8 @@ class GameResult:
     best_by_move: dict[int, int]
     #: the FISE-19 ranking of a sudden-death game (None for other variants)
     sudden_death: list[SuddenDeathLine] | None = None
+    #: the arbiter's decisions on closed moves, each with its effect (FISE-17, GR-5D)
+    decisions: list[Effect] = field(default_factory=list)
     _lines_by_player: dict[str, PlayerLine] = field(default_factory=dict, repr=False, compare=False)
 
     def line(self, player: str) -> PlayerLine:
@@ -234,6 +238,7 @@ def compute(game: Game, lexicon: Lexicon) -> GameResult:
     )
     if game.settings.variant == "sudden-death":
         result.sudden_death = sudden_death(result)
+    result.decisions = effects(game.decisions, lambda slip: game.verdict(slip, lexicon).score)
     return result
 
 

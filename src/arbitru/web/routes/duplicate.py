@@ -21,19 +21,21 @@ from starlette.responses import RedirectResponse, Response
 
 from arbitru.errors import ArbitruError, JournalError
 from arbitru.formats import DUPLICATE
-from arbitru.formats.duplicate import racks
+from arbitru.formats.duplicate import decisions, racks
 from arbitru.formats.duplicate.game import (
     ENGINES,
     SOURCES,
     VARIANTS,
     Game,
     GameError,
+    OrderError,
     Player,
     Session,
     Settings,
     Step,
     read_players_csv,
 )
+from arbitru.formats.duplicate.order import Window
 from arbitru.formats.duplicate.rulesets import BONUS_MODES, RULESETS, ruleset
 from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal.store import Journal
@@ -187,6 +189,12 @@ def console_context(w: Web, j: Journal, gid: str, me: auth.Identity) -> dict[str
         "cues": views.rack_cues(g, _=_),
         "notation": g.rules.notation,
         "fair": fair.said(j, gid),
+        "collecting": g.collecting,
+        # the slips in for the move whose slips the desks type (FISE-8: move N's while move N+1 is played)
+        "typed_in": sum(1 for (m, p) in g.slips if m == g.collecting and p in g.players),
+        "typing": g.collecting is not None and g.slip_order(g.collecting).window is Window.TYPING,
+        "written": decisions.written,
+        "decision_rules": decisions.RULES,
     }
 
 
@@ -260,7 +268,10 @@ SLIP_STORED = "slip of player %(player)s for move %(move)s stored"
 RULING_STORED = "ruling on %(word)s stored"
 WITHDRAWN = "player %(player)s withdrawn"
 GAME_OVER = "game over"
-DONE = (RACK_DRAWN, MOVE_CLOSED, CLOCK_RUNS, CLOCK_PAUSED, SLIP_STORED, RULING_STORED, WITHDRAWN, GAME_OVER)
+COLLECTED = "the collection of move %(move)s is closed: its slips change only by a decision"
+DECIDED = "decision on move %(move)s, player %(player)s stored"
+DONE = (RACK_DRAWN, MOVE_CLOSED, CLOCK_RUNS, CLOCK_PAUSED, SLIP_STORED, RULING_STORED, WITHDRAWN, GAME_OVER, COLLECTED,
+        DECIDED)
 
 
 def done_said(done: str) -> str:
@@ -312,7 +323,11 @@ def do_slip(s: Session, f: dict[str, str]) -> str:
         player = s.seat(player).number  # a number, or a name that is one player's alone
     except GameError as e:
         raise Refused("player", str(e)) from None
-    move = whole(f, "move", s.game.move) or 0
+    # the move the slip belongs to, as the desk typed it (FISE-8: move N's slips are typed while move N+1 is
+    # played); by default the move whose slips are being collected, shown large on the form
+    move = whole(f, "move", s.game.collecting)
+    if move is None:
+        raise Refused("move", Text("no move's slips are being collected: a change is the arbiter's decision"))
     slip = Slip(
         move,
         player,
@@ -325,9 +340,40 @@ def do_slip(s: Session, f: dict[str, str]) -> str:
     try:
         # a slip already stored is replaced only once the replacement is confirmed (asks.replace_slip)
         s.store_slips([slip], replace=f.get("replace") == "1" or bool(f.get(confirm.FIELD)))
+    except OrderError as e:  # a move not shown yet, or whose collection is closed
+        raise Refused("move", str(e)) from None
     except GameError as e:
         raise Refused("player", str(e)) from None
     return Text(SLIP_STORED, player=player, move=move)
+
+
+def do_collected(s: Session, f: dict[str, str]) -> str:
+    move = s.close_collection(whole(f, "move"))
+    return Text(COLLECTED, move=move)
+
+
+def do_decide(s: Session, f: dict[str, str]) -> str:
+    """The arbiter's decision on a closed move's slip (FISE-17, GR-5D): the slip as it is to be read, struck out,
+    or an earlier decision reversed; always with a reason."""
+    act = f.get("action") or "slip"
+    rule = f.get("rule") or "FISE-17"
+    reason = f.get("reason", "")
+    if act == "reverse":
+        d = s.decide(0, "", "reverse", reason, rule, reverses=whole(f, "reverses"))
+    else:
+        move = whole(f, "move")
+        if move is None:
+            raise Refused("decide", Text("the move the decision is about"))
+        player = f.get("player", "")
+        if not player:
+            raise Refused("decide", Text("the player's number"))
+        slip = None
+        if act == "slip":
+            if not f.get("position") and not f.get("word"):
+                raise Refused("decide", Text("write the position and the word"))
+            slip = Slip(move, player, f.get("position", ""), f.get("word", ""), whole(f, "score"))
+        d = s.decide(move, player, act, reason, rule, slip)
+    return Text(DECIDED, move=d.move, player=d.player)
 
 
 def do_rule(s: Session, f: dict[str, str]) -> str:
@@ -597,7 +643,9 @@ async def player_slip(request: Request) -> Response:
 draw = console_action("arbiter", "draw", do_draw, ask=asks.new_rack)
 clock = console_action("arbiter", "clock", do_clock)
 close = console_action("arbiter", "close", do_close, ask=asks.close_move)
-desk_slip = console_action("desk", "desk", do_slip, ask=asks.replace_slip)
+desk_slip = console_action("desk", "desk", do_slip, ask=asks.desk_slip)
+collected = console_action("arbiter", "decide", do_collected)
+decide = console_action("arbiter", "decide", do_decide, ask=asks.decide)
 rule = console_action("arbiter", "ruling", do_rule)
 withdraw = console_action("arbiter", "withdraw", do_withdraw)
 end = console_action("arbiter", "end", do_end, ask=asks.end_game)

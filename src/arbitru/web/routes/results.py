@@ -85,7 +85,8 @@ async def standings(request: Request) -> Response:
 
     def load() -> dict[str, Any]:
         with w.journal("") as j:
-            ids = wanted or [g.id for g in j.games(DUPLICATE.name)]
+            every = j.games(DUPLICATE.name)
+            ids = wanted or [g.id for g in every]
             # the journal's position of every game: unchanged positions, the same standings (no replay, no sum)
             positions = tuple((gid, j.last_seq(gid)) for gid in ids)
             # and of the season's records, which say who each game's registered players are
@@ -102,7 +103,12 @@ async def standings(request: Request) -> Response:
         # the games' language when they share one (a tournament's), else the one asked for
         langs = known["langs"]
         lang = i18n.pick(request.query_params.get("lang"), next(iter(langs)) if len(langs) == 1 else "en")
-        return {"results": known["results"], "rows": known["rows"], "method": method, "lang": lang}
+        # the chooser: every duplicate game, those ranked ticked
+        chosen = set(ids)
+        games = [{"id": g.id, "title": str(g.settings.get("title") or g.id), "created": g.created[:10],
+                  "chosen": g.id in chosen} for g in every]
+        return {"results": known["results"], "rows": known["rows"], "method": method, "lang": lang,
+                "games": games, "methods": results.STANDING_METHODS}
 
     return w.render(request, "duplicate/standings.html", percent=results.percent, **(await run_in_threadpool(load)))
 

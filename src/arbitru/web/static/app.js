@@ -58,15 +58,19 @@
     });
   }
   function typedFields(form) {
-    return Array.prototype.slice.call(form.querySelectorAll("input[type=text],input[type=number]"));
+    // the fields typed for each slip (the desk's move, kept from slip to slip, apart)
+    return Array.prototype.slice.call(form.querySelectorAll("input[type=text]:not([data-kept]),input[type=number]"));
   }
   function slipForms(root) {
     // the desk's and the phone's slip: Enter on an empty form does nothing; a word all in lower case (a phone's
-    // keyboard starts so) asks "all blanks?" once, beside the field, and the next Enter sends it as it is
+    // keyboard starts so) asks "all blanks?" once, beside the field, answered with one key: Enter stores it as it
+    // is, Escape goes back to the word to type it again; no other key is taken while it asks, so nothing typed
+    // for the next slip lands in this one (a tap on the phone's button answers yes too)
     root.querySelectorAll("form.desk, form.phoneslip").forEach(function (form) {
+      var asking = false, note = form.querySelector("[data-asked]"), word = form.querySelector("input[data-ask-blanks]");
+      function stopAsking() { asking = false; form.removeAttribute("data-asking"); if (note) note.hidden = true; }
       form.addEventListener("submit", function (e) {
         if (typedFields(form).every(function (i) { return !i.value.trim(); })) { e.preventDefault(); return; }
-        var word = form.querySelector("input[data-ask-blanks]"), note = form.querySelector("[data-asked]");
         if (!word || !note) return;
         var v = word.value.trim();
         if (v && v === v.toLowerCase() && v !== v.toUpperCase() && form.getAttribute("data-asked-for") !== v) {
@@ -74,9 +78,18 @@
           form.setAttribute("data-asked-for", v);
           note.textContent = word.getAttribute("data-ask-blanks");
           note.hidden = false;
-          word.focus();
+          asking = true;
+          form.setAttribute("data-asking", "1");
         }
       });
+      document.addEventListener("keydown", function (e) {
+        if (!asking || !form.classList.contains("desk")) return;
+        e.preventDefault();
+        e.stopPropagation();
+        if (e.key === "Enter") { stopAsking(); form.requestSubmit ? form.requestSubmit() : form.submit(); }
+        else if (e.key === "Escape") { stopAsking(); form.removeAttribute("data-asked-for"); word.focus(); word.select(); }
+      }, true);
+      if (word) word.addEventListener("input", stopAsking);
     });
     // the phone: Enter in the position (or score) field goes to the next field instead of sending the slip
     root.querySelectorAll("input[data-next]").forEach(function (input) {
@@ -106,7 +119,12 @@
   }
   function deskForm(root) {
     root.querySelectorAll("form.desk").forEach(function (form) {
-      var inputs = Array.prototype.slice.call(form.querySelectorAll("input[type=text],input[type=number]"));
+      var inputs = typedFields(form);
+      form.querySelectorAll("input[data-kept]").forEach(function (kept) {
+        kept.addEventListener("keydown", function (e) {
+          if (e.key === "Enter") { e.preventDefault(); if (inputs.length) inputs[0].focus(); }
+        });
+      });
       inputs.forEach(function (input, i) {
         input.addEventListener("keydown", function (e) {
           if (e.key !== "Enter") return;
