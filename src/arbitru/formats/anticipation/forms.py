@@ -45,6 +45,13 @@ th { background: #eee; }
 .wide { width: 100%; }
 .small { font-size: 8pt; }
 .invalid { color: #a00; }
+.sheet { break-inside: avoid; font-size: 8.5pt; }
+.sheet h1 { font-size: 12pt; margin-bottom: 2mm; } .sheet p { margin: 1mm 0; }
+.sheet td, .sheet th { padding: 0.3mm 1mm; }
+.sheet .small { font-size: 7pt; }
+.sheet .grid, .sheet .foot { break-inside: avoid; }
+.sheet .grid td, .sheet .grid th { width: 5mm; height: 5mm; font-size: 8pt; }
+.foot { margin-top: 2mm; } .foot > tbody > tr > td { border: none; padding: 0 2mm 0 0; }
 """
 
 
@@ -170,15 +177,17 @@ def results_page(state: GameState, r: PlayerResult) -> str:
         else ""
     )
     place = r.eliminated or (str(r.place) if r.place else "")
+    # one sheet, one page: the board (the control grid) beside the deductions and the total, never split
     return (
-        f'<div class="page"><h1>Rezultate — {escape(name)}</h1>'
+        f'<div class="page sheet"><h1>Rezultate — {escape(name)}</h1>'
         f"<p>CONCURENT: <b>{escape(name)}</b> &nbsp;&nbsp; MASA: <b>{r.table or ''}</b> &nbsp;&nbsp; "
         f"Lista: {escape(state.lexicon_name)}</p>"
         '<table class="wide"><tr><th>Tur</th><th>Grupa</th><th>Poz</th><th>Depunere</th><th>Pct</th>'
         "<th>Total</th>"
-        f"<th>Corectură</th></tr>{''.join(rows)}</table>{ded}"
-        f"<p>TOTAL: <b>{r.total}</b> &nbsp;&nbsp; LOC: <b>{escape(place)}</b></p>"
-        f"{_grid(r.board.to_text() if r.board else None)}</div>"
+        f"<th>Corectură</th></tr>{''.join(rows)}</table>"
+        f'<table class="foot wide"><tr><td>{ded}'
+        f"<p>TOTAL: <b>{r.total}</b> &nbsp;&nbsp; LOC: <b>{escape(place)}</b></p></td>"
+        f'<td style="width: 82mm">{_grid(r.board.to_text() if r.board else None)}</td></tr></table></div>'
     )
 
 
