@@ -12,6 +12,7 @@ is computed from it, so the game survives a crash at any moment and replays iden
 - ``ruling``: ``word``, ``valid``, ``reason``, ``rule``: the referee's decision on a word (FISE-16, GR-5D); it
   changes verdicts and scores, never the board;
 - ``withdraw``: ``player``, ``after_move``: the player left (GR-7);
+- ``seat``: a late entry, a new name, a disqualification (FISE-18), a reinstatement (:mod:`.seats`);
 - ``end``: ``after_move``, ``reason``, ``rules``;
 - ``clock``: ``move``, ``action`` (start, pause, resume), ``at`` (the server's time, seconds since the epoch):
   the clock of the open move (FISE-5, GR-5C); time left is computed from these and the time asked about.
@@ -38,7 +39,7 @@ from arbitru.engine.tiles import BLANK, BLANK_BIT, Alphabet, Bag, Rack, alphabet
 from arbitru.errors import ArbitruError, JournalError, NotationError, TileError
 from arbitru.formats import payload
 from arbitru.formats.countdown import CLOCK_ACTIONS, ClockError, Countdown, refused
-from arbitru.formats.duplicate import announce, master, racks, variants
+from arbitru.formats.duplicate import announce, master, racks, seats, variants
 from arbitru.formats.duplicate.master import Candidate
 from arbitru.formats.duplicate.order import Action, MoveOrder, move_clock
 from arbitru.formats.duplicate.racks import Draw
@@ -158,6 +159,12 @@ class Player:
     table: str = ""
     members: tuple[str, ...] = ()
     withdrawn_after: int | None = None
+    #: a late entry's first move (None: seated from the start); a disqualification (FISE-18); the names he had
+    #: (:mod:`.seats`)
+    entered_at: int | None = None
+    disqualified_after: int | None = None
+    disqualified_reason: str = ""
+    former_names: tuple[str, ...] = ()
 
     def label(self) -> str:
         name = self.name or " + ".join(self.members)
@@ -432,6 +439,9 @@ class Game:
         after = payload.integer(p, "after_move", low=0)
         self.players.setdefault(number, Player(number)).withdrawn_after = after
 
+    def _on_seat(self, p: Mapping[str, Any]) -> None:
+        seats.fold(self, p)
+
     def _on_draw(self, p: Mapping[str, Any]) -> None:
         if self.end is not None:
             raise JournalError("a draw after the end of the game")
@@ -581,7 +591,7 @@ class Game:
         """The verdict on a slip against the board and rack of its move."""
         state = self.moves[slip.move - 1]
         player = self.players.get(slip.player.strip())
-        withdrawn = bool(player and player.withdrawn_after is not None and slip.move > player.withdrawn_after)
+        absent = seats.absent_at(player, slip.move) if player else ""
         known = set(self.players) if self.players else None
         return judge(
             slip,
@@ -591,7 +601,7 @@ class Game:
             self.rules,
             self.rulings_map(),
             players=known,
-            withdrawn=withdrawn,
+            absent=absent,
         )
 
     def verdicts(self, lexicon: Lexicon, move: int | None = None) -> list[Verdict]:
@@ -774,15 +784,10 @@ class Session:
         except PlayerError as e:
             raise GameError(str(e)) from None
 
-    @action
     def withdraw(self, player: str, after_move: int | None = None) -> None:
         """A player leaves: 0 for every move after ``after_move`` (default: the moves closed so far)
-        (GR-7)."""
-        player = self.seat(player).number
-        closed = sum(1 for m in self.game.moves if m.master)
-        self._append(
-            [("withdraw", {"player": player, "after_move": closed if after_move is None else after_move})]
-        )
+        (GR-7; undone by :func:`.seats.reinstate`)."""
+        seats.withdraw(self, player, after_move)
 
     def add_slips(self, slips: Sequence[Slip], *, replace: bool = False) -> list[Verdict]:
         """Store slips as written (one transaction), then judge them. A slip for a move not yet open is
@@ -830,6 +835,10 @@ class Session:
         g = self.game
         if not 1 <= slip.move <= g.move:
             raise GameError(Text("move %(move)s is not open", move=slip.move))
+        seat = g.players.get(slip.player.strip())
+        closed = seats.refusal(seat, slip.move) if seat is not None else None
+        if closed is not None:
+            raise seats.SeatClosed(closed)
         state = g.moves[slip.move - 1]
         late = slip.late or state.master is not None or g.clock_for(slip.move).over(now)
         slot = (slip.move, slip.player.strip())
