@@ -196,6 +196,7 @@ def route_table() -> list[BaseRoute]:
         Route("/games/{gid}/close", only(dup, duplicate.close), methods=post),
         Route("/games/{gid}/rule", only(dup, duplicate.rule), methods=post),
         Route("/games/{gid}/withdraw", only(dup, duplicate.withdraw), methods=post),
+        Route("/games/{gid}/seat", only(dup, duplicate.seat), methods=post),
         Route("/games/{gid}/end", only(dup, duplicate.end), methods=post),
         Route("/games/{gid}/announce", only(ant, anticipation.announce), methods=post),
         Route("/games/{gid}/lot", only(ant, anticipation.lot), methods=post),

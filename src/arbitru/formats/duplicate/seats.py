@@ -134,10 +134,11 @@ def _after(s: Session, after_move: int | None) -> int:
 
 
 @action
-def enter(s: Session, number: str, name: str, table: str = "", from_move: int | None = None) -> Player:
+def enter(s: Session, number: str, name: str, table: str = "", from_move: int | None = None, *,
+          dry: bool = False) -> Player:
     """A latecomer takes a seat (RO-5.1's "late entries" in a duplicate hall): he plays from ``from_move``
     (default: the move open now, or the next one), 0 for the moves played before it."""
-    from arbitru.formats.duplicate.game import GameError, player_of
+    from arbitru.formats.duplicate.game import GameError, Player, player_of
 
     if s.game.phase == "over":
         raise GameError(Text("the game is over"))
@@ -150,13 +151,15 @@ def enter(s: Session, number: str, name: str, table: str = "", from_move: int | 
     if not 1 <= start <= first:
         raise GameError(Text("from move %(move)s: a move between 1 and %(last)s", move=start, last=first))
     check_digits(new.table, "table")
+    if dry:
+        return Player(new.number, new.name, new.table, entered_at=start)
     s._append([("seat", {"change": "enter", "player": new.number, "name": new.name, "table": new.table,
                          "from_move": start})])
     return s.game.players[new.number]
 
 
 @action
-def rename(s: Session, who: str, name: str) -> Player:
+def rename(s: Session, who: str, name: str, *, dry: bool = False) -> Player:
     """A player's new name (a typo on the list); his number, slips and results stay his."""
     from arbitru.formats.duplicate.game import GameError
 
@@ -167,12 +170,13 @@ def rename(s: Session, who: str, name: str) -> Player:
     check_text(name, "name")
     if name == seat.name:
         raise GameError(Text("player %(number)s is %(name)s already", number=seat.number, name=name))
-    s._append([("seat", {"change": "rename", "player": seat.number, "name": name})])
+    if not dry:
+        s._append([("seat", {"change": "rename", "player": seat.number, "name": name})])
     return seat
 
 
 @action
-def withdraw(s: Session, who: str, after_move: int | None = None) -> Player:
+def withdraw(s: Session, who: str, after_move: int | None = None, *, dry: bool = False) -> Player:
     """A player leaves, telling the referee (GR-7): 0 for every move after ``after_move`` (default: the moves
     closed so far), so a slip he handed in before leaving still counts."""
     from arbitru.formats.duplicate.game import GameError
@@ -180,12 +184,15 @@ def withdraw(s: Session, who: str, after_move: int | None = None) -> Player:
     seat = _seat(s, who)
     if seat.withdrawn_after is not None or seat.disqualified_after is not None:
         raise GameError(Text("player %(who)s has left the game already", who=seat.label()))
-    s._append([("withdraw", {"player": seat.number, "after_move": _after(s, after_move)})])
+    after = _after(s, after_move)
+    if not dry:
+        s._append([("withdraw", {"player": seat.number, "after_move": after})])
     return seat
 
 
 @action
-def disqualify(s: Session, who: str, after_move: int | None = None, reason: str = "") -> Player:
+def disqualify(s: Session, who: str, after_move: int | None = None, reason: str = "", *,
+               dry: bool = False) -> Player:
     """FISE-18: a player who left his seat without telling the referee is disqualified: 0 for every move after
     ``after_move`` (default: the moves closed so far)."""
     from arbitru.formats.duplicate.game import GameError
@@ -195,13 +202,15 @@ def disqualify(s: Session, who: str, after_move: int | None = None, reason: str 
         raise GameError(Text("player %(who)s is disqualified already", who=seat.label()))
     reason = reason.strip() or "FISE-18"
     check_text(reason, "reason")
-    s._append([("seat", {"change": "disqualify", "player": seat.number, "after_move": _after(s, after_move),
-                         "reason": reason})])
+    after = _after(s, after_move)
+    if not dry:
+        s._append([("seat", {"change": "disqualify", "player": seat.number, "after_move": after,
+                             "reason": reason})])
     return seat
 
 
 @action
-def reinstate(s: Session, who: str) -> Player:
+def reinstate(s: Session, who: str, *, dry: bool = False) -> Player:
     """A withdrawal or a disqualification undone (a mistake, a decision on appeal): the player's moves count
     again from where they stopped."""
     from arbitru.formats.duplicate.game import GameError
@@ -209,5 +218,35 @@ def reinstate(s: Session, who: str) -> Player:
     seat = _seat(s, who)
     if seat.withdrawn_after is None and seat.disqualified_after is None:
         raise GameError(Text("player %(who)s is in the game", who=seat.label()))
-    s._append([("seat", {"change": "reinstate", "player": seat.number})])
+    if not dry:
+        s._append([("seat", {"change": "reinstate", "player": seat.number})])
     return seat
+
+
+#: what the web's and the CLI's seat changes are called (``withdraw`` is GR-7's event, the others ``seat``)
+ACTIONS = ("enter", "rename", "withdraw", "disqualify", "reinstate")
+
+
+def change(s: Session, what: str, player: str, *, name: str = "", table: str = "", move: int | None = None,
+           reason: str = "", dry: bool = False) -> Player:
+    """One seat change by name (the web's form, the CLI): ``move`` is the late entry's first move, or the last
+    move played before a withdrawal or a disqualification. ``dry``: every check, nothing stored (what a
+    confirmation describes)."""
+    from arbitru.formats.duplicate.game import GameError
+
+    if what == "enter":
+        return enter(s, player, name, table, move, dry=dry)
+    if what == "rename":
+        return rename(s, player, name, dry=dry)
+    if what == "withdraw":
+        return withdraw(s, player, move, dry=dry)
+    if what == "disqualify":
+        return disqualify(s, player, move, reason, dry=dry)
+    if what == "reinstate":
+        return reinstate(s, player, dry=dry)
+    raise GameError(Text("a seat change: one of %(names)s", names=", ".join(ACTIONS)))
+
+
+def last_played(s: Session, move: int | None) -> int:
+    """The last move a leaving player plays when none is given: the moves closed so far."""
+    return _closed(s) if move is None else move
