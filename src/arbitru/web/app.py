@@ -202,6 +202,7 @@ def route_table() -> list[BaseRoute]:
         Route("/games/{gid}/lot", only(ant, anticipation.lot), methods=post),
         Route("/games/{gid}/blind", only(ant, anticipation.blind), methods=post),
         Route("/games/{gid}/seating", only(ant, anticipation.seating), methods=post),
+        Route("/games/{gid}/late-entry", only(ant, anticipation.late_entry), methods=post),
         Route("/games/{gid}/codes", both(duplicate.codes_sheet, anticipation.codes_sheet)),
         Route("/games/{gid}/codes.pdf", only(dup, duplicate.codes_sheet)),
         # the desks

@@ -170,6 +170,18 @@ def publish_early(game: Any, f: dict[str, str], j: Journal) -> list[Text]:
     ]
 
 
+def late_entry(game: Any, f: dict[str, str], j: Journal) -> list[Text]:
+    """RO-5.1: where the latecomer sits and what his missed turns score."""
+    player = f.get("player", "").strip()
+    if not player or player in {s.number for s in game.seats()}:
+        return []  # the action refuses it beside its field
+    return [
+        Text("%(player)s sits at table %(table)s, after the last (RO-5.1: late entries at the last tables).",
+             player=f.get("name", "").strip() or player, table=game.last_table() + 1),
+        Text("The turns played before he came have no slip of his: they score 0."),
+    ]
+
+
 def replace_desk_slip(game: Any, f: dict[str, str], j: Journal) -> list[Text]:
     if f.get("replace") != "1":
         return []

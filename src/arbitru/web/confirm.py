@@ -129,4 +129,5 @@ TITLES = {
     "publish": Text("Publish the final ranking before the deadline?"),
     "seat": Text("Change a player's seat?"),
     "withdraw": Text("Change a player's seat?"),
+    "late": Text("A late entry (RO-5.1)?"),
 }

@@ -266,13 +266,18 @@ def ranking_page(state: GameState) -> str:
         + (f"<td>{points.get(r.player, 0)}</td>" if points else "")
         + f"<td class='small'>{escape(say(r.eliminated, 'ro'))}"
         f"{(' ' + say(Text('dropped out in turn %(n)s', n=r.dropped_out), 'ro')) if r.dropped_out else ''}</td></tr>"
-        for r in state.ranking
+        for r in state.ranked()
     )
+    # RO-5.5.k: an eliminated player does not figure in the ranking; he is named apart, with why
+    out = "".join(f"<li>{escape(state.names.get(r.player, r.player))}: {escape(say(r.eliminated, 'ro'))}</li>"
+                  for r in state.eliminated())
+    eliminated = (f'<h2>Eliminați (RO-5.5.k), nu figurează în clasament</h2><ul id="eliminated">{out}</ul>'
+                  if out else "")
     maximum = f"<p>Maxim: {mx['total']} (căutare cu lățimea {mx['beam']})</p>" if mx else ""
     return (
         f'<div class="page">{ranking_heading(state)}{maximum}<table class="wide">'
         f"<tr><th>Loc</th><th>Concurent</th><th>Masa</th><th>Total</th>{'<th>% din maxim</th>' if mx else ''}"
-        f"{'<th>Puncte de clasament</th>' if points else ''}<th></th></tr>{rows}</table></div>"
+        f"{'<th>Puncte de clasament</th>' if points else ''}<th></th></tr>{rows}</table>{eliminated}</div>"
     )
 
 
