@@ -147,3 +147,4 @@ def test_fise_18_seats_from_the_arbiters_chair(browser, tmp_path, lang):  # noqa
         shot(arbiter, f"{lang}-results")
         arbiter.goto(f"/games/{gid}")
         shot(arbiter, f"{lang}-console")
+        arbiter.locator("#seat").screenshot(path=str(OUTPUT / f"seats-{lang}-card.png"))
