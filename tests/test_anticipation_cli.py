@@ -171,3 +171,11 @@ def test_seat_and_publish(run, tmp_path):
         code=2,
     )
     assert "the ranking is final" in out
+
+
+def test_RO_5_1_cli_late_entry_at_the_last_table(run, tmp_path):
+    run("new", "--seed", "5", "--lexicon", "words.txt", "--id", "g")
+    (tmp_path / "entrants.csv").write_text("player,rating\nana,1900\ndan,1800\n", "utf-8")
+    run("seat", "g", "entrants.csv")
+    assert run("late-entry", "g", "eva", "--name", "Eva Târziu") == "table 3: Eva Târziu (eva) (late entry, RO-5.1)\n"
+    assert "seated already, at table 3" in run("late-entry", "g", "eva", code=2)

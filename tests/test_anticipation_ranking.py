@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
+
 from anticipation_support import csv_text, new_game, play, verdict
 from arbitru.formats.anticipation.ranking import places
 from test_anticipation_correction import AL, CAL, GROUPS, LOTS, VEST, row
@@ -219,3 +221,37 @@ def test_RO_5_5_j_results_shown_to_staff_always_to_players_and_public_once_publi
     assert (lt.results_shown(staff=True), lt.results_shown(staff=False)) == (True, False)
     game.publish("provisional", deadline="18:30")
     assert game.replay().results_shown(staff=False) and hall_state(game.journal, game).results_shown(staff=False)
+
+
+def test_RO_5_5_k_an_eliminated_player_is_not_in_the_ranking(tmp_path):
+    from arbitru.formats.anticipation import forms
+
+    game, _ = play(tmp_path, GROUPS, LOTS, [AL, CAL, ("Dan", 2, *AL[2:])])
+    game.sanction("Ana", "disciplinary", "talking", turn=1)
+    game.sanction("Ana", "disciplinary", "looking at table 3", turn=2)
+    st = game.replay()
+    assert [r.player for r in st.ranked()] == ["Dan"] and [r.player for r in st.eliminated()] == ["Ana"]
+    page = forms.ranking_page(st)
+    table, _, apart = page.partition("</table>")
+    assert "Dan" in table and "Ana" not in table  # the printed ranking has no row for him
+    assert "RO-5.5.k" in apart and "Ana" in apart and "al doilea avertisment disciplinar" in apart
+
+
+def test_RO_5_1_a_late_entry_sits_at_the_last_table(tmp_path):
+    from arbitru.errors import ArbitruError
+    from arbitru.formats.refusal import OrderError
+
+    game, _ = play(tmp_path, GROUPS, LOTS, [AL, CAL])
+    game.add_seating([("Ana", 1, "Ana Pop"), ("Dan", 2, "Dan Ionescu")])
+    assert game.enter_late("Eva", "Eva Târziu") == ("Eva", 3, "Eva Târziu")
+    st = game.replay()
+    assert st.seating["Eva"] == 3 and st.names["Eva"] == "Eva Târziu"
+    late = game.journal.events(game.id, "seating")[-1]
+    assert late.payload["late"] is True and late.payload["players"] == [
+        {"player": "Eva", "table": 3, "name": "Eva Târziu"}]
+    assert "Eva" in [r.player for r in st.ranked()]  # ranked; the turns before she came have no slip: 0
+    with pytest.raises(ArbitruError, match="seated already, at table 3"):
+        game.enter_late("Eva")
+    game.publish("provisional", "18:30")
+    with pytest.raises(OrderError, match=r"RO-5\.5\.j"):
+        game.enter_late("Ion")

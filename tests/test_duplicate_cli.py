@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from arbitru.cli import cli
+from arbitru.journal.store import Journal
 
 
 @pytest.fixture
@@ -186,3 +187,21 @@ def test_cli_prepared_game_from_a_file(run):
     run("next")
     out = run("next").output
     assert "master H5 CASA" in out and "by prepared" in out
+
+
+def test_fise_18_cli_seats_late_entry_rename_withdraw_undo_disqualify(run):
+    run("new", "--lexicon", "fise-2", "--racks", "hand", "--player", "1:Ana", "--player", "2:Ion")
+    run("next", "--draw", "CASAXYZ")
+    assert "late" in run("seat", "enter", "3", "--name", "Eva").output
+    out = json.loads(run("seat", "rename", "ion", "--name", "Ion Popa", "--json").output)
+    assert out["name"] == "Ion Popa" and out["former_names"] == ["2 Ion"]
+    out = json.loads(run("seat", "withdraw", "1", "--move", "1", "--json").output)
+    assert out["withdrawn_after"] == 1 and out["status"] == "withdrawn"
+    assert "player 1 Ana: reinstate" in run("seat", "reinstate", "1").output
+    out = json.loads(run("seat", "disqualify", "2", "--reason", "left the hall", "--json").output)
+    assert out["disqualified_after"] == 0 and out["status"] == "disqualified"
+    refused = run("seat", "disqualify", "2", ok=False)
+    assert refused.exit_code == 2 and "disqualified already" in refused.output
+    with Journal(run.db) as j:
+        gid = j.games("duplicate")[-1].id
+        assert [e.payload["change"] for e in j.events(gid, "seat")] == ["enter", "rename", "reinstate", "disqualify"]

@@ -595,3 +595,29 @@ def test_ro_5_5_b_the_projection_and_its_clock_in_the_language_its_address_asks_
     assert 'data-lang="es"' in site.client().get(f"/games/{gid}/screen?lang=es").text
     # the Romanian fragment is not served to the Spanish address from the fragment cache, nor the other way round
     assert "Turul 1" in site.client().get(f"/games/{gid}/screen/live").text
+
+
+def test_RO_5_1_a_late_entry_from_the_console_confirmed_at_the_last_table(site, arbiter, gid):
+    page = f"/games/{gid}"
+    token = csrf(arbiter.get(page).text)
+    asked = arbiter.post(f"{page}/late-entry", data={"csrf": token, "player": "Dan", "name": "Dan Târziu"})
+    assert asked.status_code == 200 and "Dan Târziu stă la masa 4, după ultima (RO-5.1" in asked.text
+    assert "Dan" not in game_of(site, gid).replay().seating  # nothing done before the second request
+    r = form(arbiter, f"{page}/late-entry", {"player": "Dan", "name": "Dan Târziu"}, page)
+    assert r.status_code == 303
+    assert game_of(site, gid).replay().seating["Dan"] == 4
+    seated = site.events(gid, "seating")[-1]
+    assert seated.actor == "arbiter" and seated.payload["late"] is True
+    again = form(arbiter, f"{page}/late-entry", {"player": "Dan"}, page)
+    assert again.status_code == 422 and "deja așezat, la masa 4" in again.text
+
+
+def test_RO_5_5_k_the_results_page_leaves_the_eliminated_player_out_of_the_ranking(site, arbiter, gid):
+    play_three_turns(site, arbiter, gid)
+    form(arbiter, f"/games/{gid}/sanction", {"player": "Bo", "kind": "cheating", "reason": "phone", "turn": "3"},
+         f"/games/{gid}/review")
+    page = arbiter.get(f"/games/{gid}/results").text
+    ranking, _, after = page.partition('id="eliminated"')
+    ranking = ranking.split('id="ranking"', 1)[1]
+    assert "Bogdan Ionescu" not in ranking and "Ana Popescu" in ranking
+    assert "Bogdan Ionescu" in after and "RO-7.1" in after and "RO-5.5.k" in page

@@ -362,6 +362,22 @@ def seat_cmd(game_id: str, file: str, as_json: bool, db: str) -> None:
         click.echo(f"table {table:3}: {name}" + (f" ({player})" if name != player else ""))
 
 
+@anticipation.command("late-entry")
+@click.argument("game_id", metavar="GAME")
+@click.argument("player")
+@click.option("--name", default="", help="His name as it should be written (RO-6.2a).")
+@json_option()
+@_db_option
+def late_entry_cmd(game_id: str, player: str, name: str, as_json: bool, db: str) -> None:
+    """A late entry sits at the last table (RO-5.1); the turns played before he came score 0."""
+    game = _open(db, game_id)
+    player, table, name = game.enter_late(player, name)
+    if as_json:
+        emit_json({"player": player, "table": table, "name": name, "late": True})
+        return
+    click.echo(f"table {table}: {name}" + (f" ({player})" if name != player else "") + " (late entry, RO-5.1)")
+
+
 @anticipation.command("publish")
 @click.argument("game_id", metavar="GAME")
 @click.option("--provisional", "stage", flag_value="provisional", help="Provisional results (RO-5.5.j).")
@@ -561,9 +577,12 @@ def results_cmd(game_id: str, as_json: bool, player: str | None, db: str) -> Non
         click.echo(
             f"{last['stage']} results" + (f", contests until {last['deadline']}" if last["deadline"] else "")
         )
-    for r in state.ranking:
+    out_of_ranking = state.eliminated()
+    for r in [*state.ranked(), *out_of_ranking]:
         if player and r.player != player:
             continue
+        if out_of_ranking and r is out_of_ranking[0]:
+            click.echo("eliminated, not in the ranking (RO-5.5.k):")
         place = f"{r.place}." if r.place else "—"
         share = ""
         if state.maximum and state.maximum["total"]:

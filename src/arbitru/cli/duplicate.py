@@ -17,7 +17,7 @@ from arbitru.cli.common import BONUS, MOVE, POINTS, Number, OneLineGroup, emit_j
 from arbitru.cli.common import journal_option as common_journal_option
 from arbitru.engine.tiles import alphabet
 from arbitru.formats import DUPLICATE
-from arbitru.formats.duplicate import decisions, export, gcg, racks, results
+from arbitru.formats.duplicate import decisions, export, gcg, racks, results, seats
 from arbitru.formats.duplicate.game import (
     ENGINES,
     SOURCES,
@@ -478,6 +478,33 @@ def withdraw(journal: str, game: str | None, player: str, after: int | None, as_
         emit_json({"player": player, "after_move": session.game.players[player].withdrawn_after})
         return
     click.echo(f"player {seat.label()} withdrawn")
+
+
+@duplicate.command()
+@journal_option
+@game_option
+@click.argument("change", type=click.Choice(seats.ACTIONS))
+@click.argument("player")
+@click.option("--name", default="", help="enter, rename: the player's name.")
+@click.option("--table", default="", help="enter: his table.")
+@click.option("--move", type=Number(0, MOVE.max), default=None,
+              help="enter: his first move (default: the move open, or the next); withdraw, disqualify: the last "
+                   "move he played (default: moves closed).")
+@click.option("--reason", default="", help="disqualify: why (FISE-18).")
+@json_option()
+def seat(journal: str, game: str | None, change: str, player: str, name: str, table: str, move: int | None,
+         reason: str, as_json: bool) -> None:
+    """A seat that changes mid-game: a late entry, a new name, a withdrawal (GR-7), a disqualification
+    (FISE-18: he left without telling the referee), a reinstatement (undoes either)."""
+    session = _open(journal, game, with_lexicon=False)
+    p = seats.change(session, change, player, name=name, table=table, move=move, reason=reason)
+    p = session.game.players[p.number]
+    if as_json:
+        emit_json({"player": p.number, "name": p.name, "change": change, "entered_at": p.entered_at,
+                   "withdrawn_after": p.withdrawn_after, "disqualified_after": p.disqualified_after,
+                   "former_names": list(p.former_names), "status": seats.status(p)})
+        return
+    click.echo(f"player {p.label()}: {change}" + (f" ({seats.status(p)})" if seats.status(p) else ""))
 
 
 @duplicate.command(name="end")

@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from arbitru.errors import ArbitruError
-from arbitru.formats.duplicate import decisions
+from arbitru.formats.duplicate import decisions, seats
 from arbitru.formats.duplicate.game import Game, Session
 from arbitru.formats.duplicate.order import SlipAction, Window
 from arbitru.formats.duplicate.slips import Slip
@@ -33,7 +33,7 @@ def missing(game: Game) -> list[Any]:
     if game.phase != "play":
         return []
     return [p for number, p in sorted(game.players.items(), key=lambda kv: number_order(kv[0]))
-            if p.withdrawn_after is None and (game.move, number) not in game.slips]
+            if not seats.absent_at(p, game.move) and (game.move, number) not in game.slips]
 
 
 def new_rack(s: Session, f: dict[str, str]) -> list[Text]:
@@ -206,6 +206,45 @@ def replace_slip(s: Session, f: dict[str, str]) -> list[Text]:
     ]
 
 
+def seat_change(s: Session, f: dict[str, str]) -> list[Text]:
+    """A seat that changes mid-game (:mod:`arbitru.formats.duplicate.seats`): what it does to the player's moves,
+    his phone and the results; nothing when the change is refused (the action says why, beside the card)."""
+    what, typed = f.get("change", ""), f.get("from", "")
+    move = ascii_number(typed) if typed else None
+    if typed and move is None:
+        return []
+    try:
+        p = seats.change(s, what, f.get("player", ""), name=f.get("name", ""), table=f.get("table", ""),
+                         move=move, reason=f.get("reason", ""), dry=True)
+    except ArbitruError:
+        return []
+    phone = Text("His phone says so and refuses his slips; the results mark him. Reinstating him undoes it.")
+    if what == "enter":
+        assert p.entered_at is not None
+        said = [Text("Player %(who)s takes a seat and plays from move %(move)s.", who=p.label(), move=p.entered_at)]
+        if p.entered_at > 1:
+            said.append(Text("Moves 1 to %(last)s score 0 for him; nobody else's score or bonus changes.",
+                             last=p.entered_at - 1))
+        return [*said, Text("His phone's code is on the players' codes sheet.")]
+    if what == "rename":
+        return [Text("Player %(number)s, %(old)s, is called %(new)s from now on: his number, slips and results "
+                     "stay his; the old name stays in the journal.", number=p.number, old=p.name or "—",
+                     new=f.get("name", "").strip())]
+    if what == "withdraw":
+        after = seats.last_played(s, move)
+        return [Text("Player %(who)s withdraws after move %(after)s: every later move scores 0 for him (GR-7); his "
+                     "slips up to move %(after)s count.", who=p.label(), after=after), phone]
+    if what == "disqualify":
+        after = seats.last_played(s, move)
+        return [Text("Player %(who)s is disqualified after move %(after)s (FISE-18: he left his seat without "
+                     "telling the referee): every later move scores 0 for him.", who=p.label(), after=after),
+                Text("Reason: %(reason)s", reason=f.get("reason", "").strip() or "FISE-18"), phone]
+    left = p.disqualified_after if p.disqualified_after is not None else p.withdrawn_after
+    return [Text("Player %(who)s is back in the game: the moves after move %(after)s count for him again.",
+                 who=p.label(), after=left),
+            Text("Slips his phone could not hand in meanwhile were never stored: a desk types his paper slips.")]
+
+
 # --- anticipation ----------------------------------------------------------------------------------------------
 
 
@@ -239,6 +278,18 @@ def publish_early(game: Any, f: dict[str, str], j: Journal) -> list[Text]:
         *([Text("Contests may be lodged until %(deadline)s (provisional results, no. %(seq)s).",
                 deadline=deadline, seq=seq)] if seq is not None else []),
         Text("A final ranking cannot be withdrawn."),
+    ]
+
+
+def late_entry(game: Any, f: dict[str, str], j: Journal) -> list[Text]:
+    """RO-5.1: where the latecomer sits and what his missed turns score."""
+    player = f.get("player", "").strip()
+    if not player or player in {s.number for s in game.seats()}:
+        return []  # the action refuses it beside its field
+    return [
+        Text("%(player)s sits at table %(table)s, after the last (RO-5.1: late entries at the last tables).",
+             player=f.get("name", "").strip() or player, table=game.last_table() + 1),
+        Text("The turns played before he came have no slip of his: they score 0."),
     ]
 
 

@@ -135,4 +135,7 @@ TITLES = {
     "table": Text("Replace a stored slip?"),
     "lot": Text("Draw every remaining lot (RO-4.4)?"),
     "publish": Text("Publish the final ranking before the deadline?"),
+    "seat": Text("Change a player's seat?"),
+    "withdraw": Text("Change a player's seat?"),
+    "late": Text("A late entry (RO-5.1)?"),
 }

@@ -32,6 +32,7 @@ from typing import Any, Protocol
 
 from arbitru.errors import ArbitruError, GameNotFound
 from arbitru.formats.duplicate.game import Game, GameError, Session
+from arbitru.formats.duplicate.seats import SeatClosed
 from arbitru.formats.duplicate.slips import Slip, checked
 from arbitru.journal.store import Journal, NotAtOnce, check_actor
 from arbitru.textinput import InputError, check_text
@@ -260,6 +261,9 @@ class Intake:
         try:
             receipt = s.hand_in(Slip(req.move, number, req.position, req.word, req.score), req.received, req.key)
             slip, seq = receipt.slip, receipt.seq
+        except SeatClosed as e:  # withdrawn, disqualified, or not entered yet: his phone is told, nothing stored
+            _decide(req, 403, {"error": e.args[0], "stored": False})
+            return False
         except GameError as e:
             _decide(req, 409, {"error": str(e), "stored": False})
             return False

@@ -11,7 +11,7 @@ from typing import Any
 
 from arbitru.engine.layout import ROW_LETTERS, SIZE
 from arbitru.engine.tiles import BLANK, Alphabet, is_blank, letter_of
-from arbitru.formats.duplicate import announce, results
+from arbitru.formats.duplicate import announce, results, seats
 from arbitru.formats.duplicate.game import Game, Master, Session
 from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal.store import Journal
@@ -175,7 +175,8 @@ def grid(session: Session, journal: Journal) -> list[dict[str, Any]]:
         slip = g.slips.get((move, number))
         counted = g.slip_seqs.get((move, number))
         others = [s for seq, s in history.get((move, number), []) if seq != counted and s not in g.set_aside]
-        row: dict[str, Any] = {"player": p, "slip": slip, "by": "", "verdict": None, "others": others}
+        row: dict[str, Any] = {"player": p, "slip": slip, "by": "", "verdict": None, "others": others,
+                               "plays": not seats.absent_at(p, move)}  # a seat out of this move is not missing
         if slip is not None:
             row["by"] = entered.get((move, number), (0, "", ""))[2]
             if lex is not None:

@@ -45,6 +45,13 @@ th { background: #eee; }
 .wide { width: 100%; }
 .small { font-size: 8pt; }
 .invalid { color: #a00; }
+.sheet { break-inside: avoid; font-size: 8.5pt; }
+.sheet h1 { font-size: 12pt; margin-bottom: 2mm; } .sheet p { margin: 1mm 0; }
+.sheet td, .sheet th { padding: 0.3mm 1mm; }
+.sheet .small { font-size: 7pt; }
+.sheet .grid, .sheet .foot { break-inside: avoid; }
+.sheet .grid td, .sheet .grid th { width: 5mm; height: 5mm; font-size: 8pt; }
+.foot { margin-top: 2mm; } .foot > tbody > tr > td { border: none; padding: 0 2mm 0 0; }
 """
 
 
@@ -170,15 +177,17 @@ def results_page(state: GameState, r: PlayerResult) -> str:
         else ""
     )
     place = r.eliminated or (str(r.place) if r.place else "")
+    # one sheet, one page: the board (the control grid) beside the deductions and the total, never split
     return (
-        f'<div class="page"><h1>Rezultate — {escape(name)}</h1>'
+        f'<div class="page sheet"><h1>Rezultate — {escape(name)}</h1>'
         f"<p>CONCURENT: <b>{escape(name)}</b> &nbsp;&nbsp; MASA: <b>{r.table or ''}</b> &nbsp;&nbsp; "
         f"Lista: {escape(state.lexicon_name)}</p>"
         '<table class="wide"><tr><th>Tur</th><th>Grupa</th><th>Poz</th><th>Depunere</th><th>Pct</th>'
         "<th>Total</th>"
-        f"<th>Corectură</th></tr>{''.join(rows)}</table>{ded}"
-        f"<p>TOTAL: <b>{r.total}</b> &nbsp;&nbsp; LOC: <b>{escape(place)}</b></p>"
-        f"{_grid(r.board.to_text() if r.board else None)}</div>"
+        f"<th>Corectură</th></tr>{''.join(rows)}</table>"
+        f'<table class="foot wide"><tr><td>{ded}'
+        f"<p>TOTAL: <b>{r.total}</b> &nbsp;&nbsp; LOC: <b>{escape(place)}</b></p></td>"
+        f'<td style="width: 82mm">{_grid(r.board.to_text() if r.board else None)}</td></tr></table></div>'
     )
 
 
@@ -257,13 +266,18 @@ def ranking_page(state: GameState) -> str:
         + (f"<td>{points.get(r.player, 0)}</td>" if points else "")
         + f"<td class='small'>{escape(say(r.eliminated, 'ro'))}"
         f"{(' ' + say(Text('dropped out in turn %(n)s', n=r.dropped_out), 'ro')) if r.dropped_out else ''}</td></tr>"
-        for r in state.ranking
+        for r in state.ranked()
     )
+    # RO-5.5.k: an eliminated player does not figure in the ranking; he is named apart, with why
+    out = "".join(f"<li>{escape(state.names.get(r.player, r.player))}: {escape(say(r.eliminated, 'ro'))}</li>"
+                  for r in state.eliminated())
+    eliminated = (f'<h2>Eliminați (RO-5.5.k), nu figurează în clasament</h2><ul id="eliminated">{out}</ul>'
+                  if out else "")
     maximum = f"<p>Maxim: {mx['total']} (căutare cu lățimea {mx['beam']})</p>" if mx else ""
     return (
         f'<div class="page">{ranking_heading(state)}{maximum}<table class="wide">'
         f"<tr><th>Loc</th><th>Concurent</th><th>Masa</th><th>Total</th>{'<th>% din maxim</th>' if mx else ''}"
-        f"{'<th>Puncte de clasament</th>' if points else ''}<th></th></tr>{rows}</table></div>"
+        f"{'<th>Puncte de clasament</th>' if points else ''}<th></th></tr>{rows}</table>{eliminated}</div>"
     )
 
 

@@ -184,6 +184,15 @@ class GameState:
         said = {(d.player, d.turn) for d in self.decisions if d.target == "late"}
         return [e for e in self.late if (e.slip.player, e.slip.turn) not in said]
 
+    def ranked(self) -> list[PlayerResult]:
+        """The ranking as published: an eliminated player is not in it (RO-5.5.k: he leaves the hall and does not
+        figure in the ranking; RO-6.4, RO-7.1)."""
+        return [r for r in self.ranking if not r.eliminated]
+
+    def eliminated(self) -> list[PlayerResult]:
+        """The players eliminated (RO-5.5.k, RO-6.4, RO-7.1), each with why: listed apart, never ranked."""
+        return [r for r in self.ranking if r.eliminated]
+
     def players(self) -> list[str]:
         found = dict.fromkeys(sorted(self.seating, key=lambda p: (self.seating[p], p)))
         for player, _turn in self.slips:
@@ -424,6 +433,33 @@ class AnticipationGame:
     @action
     def add_seating(self, seating: Sequence[tuple[str, int, str]]) -> int:
         return self.journal.append(self.id, "seating", _seating_payload(seating))
+
+    def last_table(self) -> int:
+        """The last table taken (0 before any seating): a late entry sits at the next one (RO-5.1)."""
+        return max((t for s in self.seats() if (t := ascii_number(s.table)) is not None), default=0)
+
+    @action
+    def enter_late(self, player: str, name: str = "") -> tuple[str, int, str]:
+        """RO-5.1: a late entry sits at the last tables: the table after the last one taken (a ``seating`` event
+        of his own). The turns played before he came have no slip of his: they score 0. Refused once results are
+        published (RO-5.5.j).
+
+        :raises ArbitruError: for a player seated already, or results published.
+        """
+        player, name = player.strip(), name.strip()
+        if not player:
+            raise ArbitruError(Text("a seated player needs a name or id"))
+        check_text(player, "player")
+        check_text(name, "name")
+        if any(True for _ in self.journal.iter_events(self.id, "publication")):
+            raise OrderError(Refusal("RO-5.5.j", Text("the results are published: nobody enters the game now")))
+        taken = {s.number: s.table for s in self.seats()}
+        if player in taken:
+            raise ArbitruError(Text("%(player)s is seated already, at table %(table)s", player=player,
+                                    table=taken[player]))
+        table = self.last_table() + 1
+        self.journal.append(self.id, "seating", _seating_payload([(player, table, name)]) | {"late": True})
+        return player, table, name or player
 
     @action
     def set_blind_groups(self, player: str, groups: Sequence[Sequence[int]]) -> int:

@@ -16,6 +16,7 @@ is computed from it, so the game survives a crash at any moment and replays iden
   (FISE-8); from then on their slips change only by a decision;
 - ``decision``: ``move``, ``player``, ``action``, ``reason``, ``rule``, ``slip`` or ``reverses``: the arbiter's
   decision on a closed move's slip (FISE-17, GR-5D; :mod:`.decisions`);
+- ``seat``: a late entry, a new name, a disqualification (FISE-18), a reinstatement (:mod:`.seats`);
 - ``end``: ``after_move``, ``reason``, ``rules``;
 - ``clock``: ``move``, ``action`` (start, pause, resume), ``at`` (the server's time, seconds since the epoch):
   the clock of the open move (FISE-5, GR-5C); time left is computed from these and the time asked about.
@@ -42,7 +43,7 @@ from arbitru.engine.tiles import BLANK, BLANK_BIT, Alphabet, Bag, Rack, alphabet
 from arbitru.errors import ArbitruError, JournalError, NotationError, TileError
 from arbitru.formats import fairness, payload
 from arbitru.formats.countdown import CLOCK_ACTIONS, ClockError, Countdown, refused
-from arbitru.formats.duplicate import announce, decisions, master, racks, variants
+from arbitru.formats.duplicate import announce, decisions, master, racks, seats, variants
 from arbitru.formats.duplicate.decisions import Decision
 from arbitru.formats.duplicate.master import Candidate
 from arbitru.formats.duplicate.order import Action, MoveOrder, SlipAction, SlipOrder, collecting, move_clock
@@ -182,6 +183,12 @@ class Player:
     table: str = ""
     members: tuple[str, ...] = ()
     withdrawn_after: int | None = None
+    #: a late entry's first move (None: seated from the start); a disqualification (FISE-18); the names he had
+    #: (:mod:`.seats`)
+    entered_at: int | None = None
+    disqualified_after: int | None = None
+    disqualified_reason: str = ""
+    former_names: tuple[str, ...] = ()
 
     def label(self) -> str:
         name = self.name or " + ".join(self.members)
@@ -516,6 +523,9 @@ class Game:
         after = payload.integer(p, "after_move", low=0)
         self.players.setdefault(number, Player(number)).withdrawn_after = after
 
+    def _on_seat(self, p: Mapping[str, Any]) -> None:
+        seats.fold(self, p)
+
     def _on_draw(self, p: Mapping[str, Any]) -> None:
         if self.end is not None:
             raise JournalError("a draw after the end of the game")
@@ -665,7 +675,7 @@ class Game:
         """The verdict on a slip against the board and rack of its move."""
         state = self.moves[slip.move - 1]
         player = self.players.get(slip.player.strip())
-        withdrawn = bool(player and player.withdrawn_after is not None and slip.move > player.withdrawn_after)
+        absent = seats.absent_at(player, slip.move) if player else ""
         known = set(self.players) if self.players else None
         return judge(
             slip,
@@ -675,7 +685,7 @@ class Game:
             self.rules,
             self.rulings_map(),
             players=known,
-            withdrawn=withdrawn,
+            absent=absent,
         )
 
     def verdicts(self, lexicon: Lexicon, move: int | None = None) -> list[Verdict]:
@@ -881,15 +891,10 @@ class Session:
         except PlayerError as e:
             raise GameError(str(e)) from None
 
-    @action
     def withdraw(self, player: str, after_move: int | None = None) -> None:
         """A player leaves: 0 for every move after ``after_move`` (default: the moves closed so far)
-        (GR-7)."""
-        player = self.seat(player).number
-        closed = sum(1 for m in self.game.moves if m.master)
-        self._append(
-            [("withdraw", {"player": player, "after_move": closed if after_move is None else after_move})]
-        )
+        (GR-7; undone by :func:`.seats.reinstate`)."""
+        seats.withdraw(self, player, after_move)
 
     def add_slips(self, slips: Sequence[Slip], *, replace: bool = False) -> list[Verdict]:
         """Store slips as written (one transaction), then judge them. A slip for a move not yet open is
@@ -934,6 +939,10 @@ class Session:
         if not 1 <= slip.move <= g.move:
             raise GameError(Text("move %(move)s is not open", move=slip.move))
         self._check_slip_window(slip.move, SlipAction.HAND_IN)
+        seat = g.players.get(slip.player.strip())
+        closed = seats.refusal(seat, slip.move) if seat is not None else None
+        if closed is not None:
+            raise seats.SeatClosed(closed)
         state = g.moves[slip.move - 1]
         late = slip.late or state.master is not None or g.clock_for(slip.move).over(now)
         slot = (slip.move, slip.player.strip())

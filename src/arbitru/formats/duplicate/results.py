@@ -2,7 +2,8 @@
 standings (FISE-11, FISE-12, FISE-15, FISE-16, FISE-17, FISE-19, FISE-22, GR-5D, GR-7).
 
 - A move counts the engine's score of the player's slip when it is valid, else 0 with the reasons (FISE-12,
-  FISE-14, GR-6, GR-8.1); no slip is 0; a player who left gets 0 for the rest (GR-7).
+  FISE-14, GR-6, GR-8.1); no slip is 0; a player who left gets 0 for the rest (GR-7), one disqualified too
+  (FISE-18), a late entry 0 for the moves before his first (:mod:`.seats`).
 - Bonuses (FISE-11), added at the end and listed (move, player, value): *automatic* — ``top`` to a player who
   alone matches (or beats, after a ruling) the program's top score; when nobody matched, ``best`` to a player
   who alone has the best score among the players, if that score is above 0; *manual* — ``manual`` to a player
@@ -33,6 +34,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from arbitru.engine.lexicon import Lexicon
+from arbitru.formats.duplicate import seats
 from arbitru.formats.duplicate.decisions import Effect, effects
 from arbitru.formats.duplicate.game import End, Game, Player
 from arbitru.formats.duplicate.racks import sort_tiles
@@ -165,17 +167,19 @@ def compute(game: Game, lexicon: Lexicon) -> GameResult:
         row: dict[str, MoveLine] = {}
         for p in order:
             v = verdicts.get((state.number, p.number))
-            left = p.withdrawn_after is not None and state.number > p.withdrawn_after
+            absent = seats.absent_at(p, state.number)
             if sudden and p.number not in alive:
                 line = MoveLine(state.number, 0, reasons=["out"], verdict=v)
             elif v is None:
-                line = MoveLine(state.number, 0, reasons=["withdrawn" if left else "no-slip"])
+                line = MoveLine(state.number, 0, reasons=[absent or "no-slip"])
             else:
                 line = MoveLine(state.number, v.score, reasons=v.codes(), verdict=v)
             line.top = line.score > 0 and line.score >= top
             row[p.number] = line
             lines[p.number].append(line)
-        active = [n for n, line in row.items() if "withdrawn" not in line.reasons and "out" not in line.reasons]
+        # a seat that does not play the move (not yet entered, withdrawn, disqualified) takes no bonus and is
+        # nobody's best (FISE-11, FISE-15's Mx)
+        active = [n for n, line in row.items() if not {"out", *seats.ABSENCES} & set(line.reasons)]
         best_by_move[state.number] = max((row[n].score for n in active), default=0)
         if sudden:
             alive -= {n for n in alive if row[n].score < best_by_move[state.number]}

@@ -355,6 +355,7 @@ _FISE_CITES: dict[str, tuple[str, ...]] = {
     "unsigned": ("FISE-14",),
     "unknown-player": ("FISE-14",),
     "withdrawn": ("GR-7",),  # FISE has no rule on a player who leaves: the Greek one is applied
+    "disqualified": ("FISE-18",),
     "illegible": ("FISE-14",),
     "no-move": ("FISE-12",),
     "bad-position": ("FISE-14",),
@@ -380,6 +381,7 @@ CITATIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "unsigned": ("GR-4",),
         "unknown-player": ("GR-4",),
         "withdrawn": ("GR-7",),
+        "disqualified": ("GR-7",),  # a player who leaves gets 0 for the remaining rounds
         "illegible": ("GR-4",),
         "no-move": ("GR-4",),
         "bad-position": ("GR-4", "GR-6"),

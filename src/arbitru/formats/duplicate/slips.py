@@ -11,6 +11,8 @@ Every reason for 0 is listed, not only the first:
 - ``unsigned``: no player number, nobody can tell whose slip it is (FISE-14);
 - ``unknown-player``: a player number nobody has (FISE-14);
 - ``withdrawn``: the player had left the game (GR-7);
+- ``disqualified``: the player was disqualified (FISE-18);
+- ``not-entered``: a late entry's slip for a move before his first (:mod:`.seats`);
 - ``illegible``: the referee could not read it (FISE-14);
 - ``no-move``: no position or no word (FISE-12);
 - ``bad-position``: the position cannot be read: a sign missing, a row or column that is none (FISE-14, GR-6);
@@ -69,6 +71,12 @@ from arbitru.textinput import (
 _WRONG_POSITION = PLACING_REASONS
 #: verdicts after which the move as written has no score at all
 _UNREADABLE = ("wrong-position", "not-on-rack", "blank-unmarked")
+#: why a seat did not play a move (:func:`arbitru.formats.duplicate.seats.absent_at`), as a verdict says it
+ABSENT = {
+    "withdrawn": Text("the player had left the game"),
+    "disqualified": Text("the player was disqualified (FISE-18)"),
+    "not-entered": Text("the player entered the game after this move"),
+}
 
 
 class SlipFileError(ArbitruError):
@@ -157,7 +165,7 @@ def judge(
     rulings: Mapping[str, bool] | None = None,
     *,
     players: set[str] | None = None,
-    withdrawn: bool = False,
+    absent: str = "",
 ) -> Verdict:
     """Judge a slip against the board and rack of its move; ``rulings`` maps words (upper case) to the
     referee's decision, which overrides the list (FISE-16, GR-5D). ``players`` (when known) are the numbers
@@ -170,8 +178,8 @@ def judge(
         v.fail("unsigned", Text("no player number on the slip"))
     elif players is not None and slip.player.strip() not in players:
         v.fail("unknown-player", Text("no player %(player)s in this game", player=slip.player))
-    if withdrawn:
-        v.fail("withdrawn", Text("the player had left the game"))
+    if absent:  # the seat did not play this move (.seats.absent_at)
+        v.fail(absent, ABSENT[absent])
     if slip.illegible:
         v.fail("illegible", Text("the referee could not read the slip"))
     if not slip.position.strip() or not slip.word.strip():

@@ -296,6 +296,11 @@ def do_blind(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
     return Text("sealed groups of %(n)s player(s) stored (RO-8.4)", n=len(sets))
 
 
+def do_late_entry(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
+    _player, table, name = game.enter_late(f.get("player", ""), f.get("name", ""))
+    return Text("%(name)s seated at table %(table)s (RO-5.1)", name=name, table=table)
+
+
 def do_seating(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
     seating = seating_from(f)
     if not seating:
@@ -782,6 +787,7 @@ clock = _act("arbiter", "clock", do_clock, CONSOLE)
 lot = _act("arbiter", "lot", do_lot, CONSOLE, ask=asks.all_lots)
 blind = _act("arbiter", "blind", do_blind, CONSOLE, limits={"sets": MAX_CSV})
 seating = _act("arbiter", "players", do_seating, CONSOLE, limits={"players": MAX_CSV})
+late_entry = _act("arbiter", "late", do_late_entry, CONSOLE, ask=asks.late_entry)
 desk_slip_entered = _act("desk", "table", do_desk_slip, DESK, ask=asks.replace_desk_slip)
 decide = _act("arbiter", "decide", do_decide, REVIEW)
 sanction = _act("arbiter", "sanction", do_sanction, REVIEW)

@@ -21,7 +21,7 @@ from starlette.responses import RedirectResponse, Response
 
 from arbitru.errors import ArbitruError, JournalError
 from arbitru.formats import DUPLICATE
-from arbitru.formats.duplicate import decisions, racks
+from arbitru.formats.duplicate import decisions, racks, seats
 from arbitru.formats.duplicate.game import (
     ENGINES,
     SOURCES,
@@ -384,9 +384,26 @@ def do_rule(s: Session, f: dict[str, str]) -> str:
     return Text(RULING_STORED, word=word.upper())
 
 
+def seat_form(s: Session, f: dict[str, str], dry: bool = False) -> Player:
+    """The seats card's change (:func:`arbitru.formats.duplicate.seats.change`): a refusal beside its field."""
+    what = f.get("change", "")
+    if not f.get("player", "").strip():
+        raise Refused("seat", Text("the player's number"))
+    try:
+        return seats.change(s, what, f.get("player", ""), name=f.get("name", ""), table=f.get("table", ""),
+                            move=whole(f, "from"), reason=f.get("reason", ""), dry=dry)
+    except InputError as e:
+        raise Refused("seat", i18n.refusal(e)) from None
+
+
+def do_seat(s: Session, f: dict[str, str]) -> str:
+    p = seat_form(s, f)
+    return f"player {p.number}: {f.get('change')}"
+
+
 def do_withdraw(s: Session, f: dict[str, str]) -> str:
-    s.withdraw(f.get("player", ""))
-    return Text(WITHDRAWN, player=f.get("player", ""))
+    """The withdrawal alone (GR-7), as the seats card's (kept for the forms and scripts that post it)."""
+    return do_seat(s, {**f, "change": "withdraw"})
 
 
 def do_end(s: Session, f: dict[str, str]) -> str:
@@ -509,7 +526,10 @@ def own_context(w: Web, j: Journal, s: Session, me: auth.Identity) -> dict[str, 
     """What only this phone's player sees: who he is, his slip's receipt, his verdicts."""
     g, gid = s.game, s.id
     player = me.player if me.role == "player" and me.game == gid else ""
-    ctx: dict[str, Any] = {"player": g.players.get(player), "receipt": None, "own": []}
+    ctx: dict[str, Any] = {"player": g.players.get(player), "receipt": None, "own": [], "seat_closed": None}
+    seat = g.players.get(player)
+    if seat is not None:  # withdrawn, disqualified, or a late entry before his first move: his phone says so
+        ctx["seat_closed"] = seats.refusal(seat, g.move if g.phase == "play" else g.move + 1)
     if player:
         at = g.last_seq
         slip = g.slips.get((g.move, player)) if g.move else None
@@ -647,5 +667,7 @@ desk_slip = console_action("desk", "desk", do_slip, ask=asks.desk_slip)
 collected = console_action("arbiter", "decide", do_collected)
 decide = console_action("arbiter", "decide", do_decide, ask=asks.decide)
 rule = console_action("arbiter", "ruling", do_rule)
-withdraw = console_action("arbiter", "withdraw", do_withdraw)
+withdraw = console_action("arbiter", "withdraw", do_withdraw, ask=lambda s, f: asks.seat_change(
+    s, {**f, "change": "withdraw"}))
+seat = console_action("arbiter", "seat", do_seat, ask=asks.seat_change)
 end = console_action("arbiter", "end", do_end, ask=asks.end_game)
