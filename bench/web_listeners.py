@@ -97,7 +97,7 @@ class Round:
     what: str
     want: str  # what a phone's live part shows once it has the new state
     started: float = 0.0
-    took: float = 0.0  # the arbiter's own request, click to answer
+    took: float = 0.0  # the arbiter's acting request (confirmed), sent to answered
     cpu: float = 0.0  # the server's CPU seconds (all its processes) from the click until every phone had it
     done: dict[int, float] = field(default_factory=dict)  # phone -> seconds after the click
     wrong: list[int] = field(default_factory=list)  # phones whose part lacked their own verdict
@@ -124,6 +124,8 @@ class Hall:
     connected: int = 0
     connect_errors: list[str] = field(default_factory=list)
     current: int = -1  # the round under way
+    #: where py-spy's samples of the server go, per path and round ("": not profiled)
+    spy: str = ""
 
 
 async def request(port: int, head: str, body: bytes = b"", timeout: float = 60.0, source: str = HOST
@@ -287,21 +289,27 @@ async def notice(hall: Hall, i: int, cookie: str, fetches: asyncio.Semaphore, na
         arrived(hall, r, i, body.decode("utf-8", "replace"))
 
 
-async def arbiter(port: int, cookie: str, gid: str, action: str, fields: str = "") -> None:
+async def arbiter(port: int, cookie: str, gid: str, action: str, fields: str = "") -> float:
+    """The arbiter's action from the console, confirmed when it asks to be; the seconds its acting request took
+    (the one that answers 303), click to answer."""
     # any page has the arbiter's CSRF token (its log-out form): the index, not the console's grid of every player
     status, _, body = await request(port, get("/", cookie))
     token = re.search(rb'name="csrf" value="([^"]+)"', body)
     if status != 200 or token is None:
         raise RuntimeError(f"the index answered {status}")
     form = b"csrf=" + token.group(1) + fields.encode()
+    took = 0.0
     for _ in range(2):  # a move closed with slips missing is confirmed by a second request (web/confirm.py)
+        t0 = time.monotonic()
         status, _, body = await request(port, post(f"/games/{gid}/{action}", cookie, len(form)), form)
+        took = time.monotonic() - t0
         offered = re.search(rb'name="confirm" value="([A-Za-z0-9_-]{20,})"', body) if status == 200 else None
         if offered is None:
             break
         form += b"&confirm=" + offered.group(1)
     if status != 303:
         raise RuntimeError(f"{action} answered {status}")
+    return took
 
 
 async def login(port: int) -> str:
@@ -316,6 +324,16 @@ async def login(port: int) -> str:
     if status != 303 or signed is None:
         raise RuntimeError(f"login answered {status}")
     return signed.group(1)
+
+
+def profile(pid: int, out: str) -> subprocess.Popen[bytes]:
+    """py-spy sampling the server's processes (every thread, idle ones left out) into ``out`` (collapsed stacks)
+    until it is interrupted."""
+    spy = subprocess.Popen([str(Path(sys.executable).with_name("py-spy")), "record", "--pid", str(pid),
+                            "--subprocesses", "--threads", "--rate", "250", "--format", "raw", "--output", out],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(1.0)  # attached before the click
+    return spy
 
 
 def server_rss(pid: int) -> int:
@@ -392,14 +410,17 @@ async def run_path(hall: Hall, name: str, db: str, cookie: str, phones: int, pid
     out.memory = (before, server_rss(pid))
     for n, r in enumerate(hall.rounds):
         hall.current = n
+        spy = profile(pid, f"{hall.spy}.{name}.{r.action}") if hall.spy else None
         cpu0 = cpu_each(children_of(pid))
         r.started = time.monotonic()
-        await arbiter(hall.port, cookie, hall.gid, r.action)
-        r.took = time.monotonic() - r.started
+        r.took = await arbiter(hall.port, cookie, hall.gid, r.action)
         round_end = min(deadline, time.monotonic() + limit / 3)
         while len(r.done) < hall.connected and time.monotonic() < round_end:
             await asyncio.sleep(0.05)
         r.cpu = cpu_since(pid, cpu0)
+        if spy is not None:
+            spy.send_signal(signal.SIGINT)
+            spy.wait(30)
         await asyncio.sleep(1.5)  # past the coalescing second: the next notice is not merged into this one
     out.connected, out.connect_errors = hall.connected, hall.connect_errors
     for t in tasks:
@@ -453,7 +474,7 @@ def report(out: Path_, phones: int, target: float) -> bool:
         missing = out.connected - len(times)
         if times:
             told = f", told to refetch {r.told}" if r.told else ""
-            print(f"    {r.what} (the arbiter's {r.action} answered in {r.took:.2f} s): {len(times)} phones had it; "
+            print(f"    {r.what} (the {r.action} POST answered in {r.took:.2f} s): {len(times)} phones had it; "
                   f"p50 {percentile(times, 0.5):.2f} s, p99 {percentile(times, 0.99):.2f} s, max {times[-1]:.2f} s; "
                   f"errors {len(r.errors)}, not their own {len(r.wrong)}, missed {missing}{told}; "
                   f"server CPU {r.cpu:.1f} s, {r.cpu / len(times) * 1000:.2f} ms per phone")
@@ -475,6 +496,8 @@ def main() -> int:
     p.add_argument("--limit", type=float, help="seconds for each path (default 120 + 0.06 s a phone)")
     p.add_argument("--server-src", help="run the server from this source folder (PYTHONPATH): a before/after")
     p.add_argument("--paths", default=",".join(PATHS), help="the paths measured, comma-separated (default: both)")
+    p.add_argument("--spy", metavar="PREFIX",
+                   help="profile the server with py-spy (pip install py-spy) during each round: PREFIX.path.round")
     p.add_argument("--no-slips", action="store_true", help="phones that handed in nothing (every part the same)")
     a = p.parse_args()
     paths = tuple(x for x in a.paths.split(",") if x)
@@ -503,7 +526,7 @@ def main() -> int:
             proc = serve(db, port, a.workers, a.phones, a.server_src)
             try:
                 hall = Hall(port, gid, [codes[str(i + 1)] for i in range(a.phones)], secret,
-                            cookies=[""] * a.phones)
+                            cookies=[""] * a.phones, spy=a.spy or "")
                 cpu0 = time.process_time()
                 with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:  # a cheap client
                     outs = runner.run(run_hall(hall, db, a.phones, proc.pid, limit, paths, not a.no_slips))
