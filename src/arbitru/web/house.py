@@ -210,6 +210,32 @@ class Web:
             known = self._positions.get(game_id)
         return known[1] if known is not None and time.monotonic() - known[0] < POSITION_S else None
 
+    def started(self, game_id: str, seq: int, key: Hashable, job: Callable[[], Any]) -> Future[Any]:
+        """``job`` handed to the pushing threads once for ``key`` at journal position ``seq`` (as :meth:`at_seq`
+        keeps values): its future, which every asker meanwhile waits for; a job that failed is not kept."""
+        with self._lock:
+            slot = self._memo.get(game_id)
+            if slot is None or slot[0] < seq:
+                slot = (seq, {})
+                self._memo[game_id] = slot
+            known = slot[1] if slot[0] == seq else {}
+            future = known.get(key)
+            if future is not None:
+                return future
+            future = Future()
+            known[key] = future
+
+        def run() -> None:
+            try:
+                future.set_result(job())
+            except BaseException as e:
+                with self._lock:
+                    known.pop(key, None)
+                future.set_exception(e)
+
+        self._pusher.submit(run)
+        return future
+
     def computed(self, game_id: str, seq: int, key: Hashable) -> Future[Any] | None:
         """What :meth:`at_seq` computes for ``key`` at ``seq``: done, or under way; None while nobody asked."""
         with self._lock:
@@ -391,8 +417,13 @@ class Web:
 def _copy_state(game: Game) -> Game:
     """A copy to fold further, sharing what never changes (rules, alphabet, layout)."""
     board = game.board
-    keep = (game.settings, game.rules, game.alphabet, board.alphabet, board.layout)
-    copied: Game = copy.deepcopy(game, {id(x): x for x in keep})
+    # a slip is frozen (as written, never changed), and so are the keys of the slips' tables: shared, not copied
+    # (a national game holds thousands); a player's fields are immutable values: a shallow copy is his own
+    keep = (game.settings, game.rules, game.alphabet, board.alphabet, board.layout, *game.slips.values(),
+            *game.late_apart, *game.set_aside, *game.slips, *game.slip_seqs, *game.slip_keys, *game.players)
+    memo: dict[int, Any] = {id(x): x for x in keep}
+    memo.update((id(p), copy.copy(p)) for p in game.players.values())
+    copied: Game = copy.deepcopy(game, memo)
     return copied
 
 

@@ -565,19 +565,25 @@ def phone_ready(request: Request) -> Ready:
     at = w.known_position(gid)
     if me.role != "player" or me.game != gid or at is None:
         return None
+    lang = request.query_params.get("lang")
+
+    def shared() -> Phones:  # the first phone of a position and language starts it, once, for all
+        with w.journal("") as j:
+            return phones_at(w, j, gid, request)
+
     state = w.computed(gid, at, "state")
     if state is None or not state.done():
-        return state
+        return w.started(gid, at, ("phones", lang), shared)
     if state.exception() is not None:
         return None
     game: Game = state.result()
-    phones = w.computed(gid, game.last_seq, _phones_key(game, request.query_params.get("lang")))
+    phones = w.computed(gid, game.last_seq, _phones_key(game, lang))
     if phones is None or not phones.done():
-        return phones
+        return phones if phones is not None else w.started(gid, game.last_seq, ("phones", lang), shared)
     if phones.exception() is not None:
         return None
-    shared: Phones = phones.result()
-    return shared.part(me.player)
+    view: Phones = phones.result()
+    return view.part(me.player)
 
 
 #: a phone's live part: what the hall sees, drawn once per journal position and language for every phone, around
