@@ -236,6 +236,7 @@ def test_fise_5_each_phone_gets_its_own_verdict_pushed_and_no_other_players_slip
                     name, html = stream.get(timeout=20)
                 assert name == "live", (name, html)
                 mine, theirs = slips[me], slips[other]
+                assert 'id="verdicts"' in html, html
                 verdicts = html[html.index('id="verdicts"'):]
                 assert f"<tr><td>1</td><td>{mine[0]} {mine[1]}" in verdicts  # its own line on the move
                 assert f"{theirs[0]} {theirs[1]}" not in html and theirs[1] not in verdicts

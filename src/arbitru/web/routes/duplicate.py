@@ -519,9 +519,16 @@ class Phones:
     entered: Entered | None
 
     def part(self, player: str) -> str:
-        """The live part of ``player``'s phone: the hall around his own lines."""
-        return self.w.render_shared("duplicate/_play.html", self.lang, game=self.game, hall=self.hall,
-                                    **own_lines(self.game, player, self.result, self.entered))
+        """The live part of ``player``'s phone: the hall around his own lines (his lines drawn alone, the hall set
+        in their place: thousands of phones do not each pass the hall's kilobytes through the template)."""
+        drawn = self.w.render_shared("duplicate/_play.html", self.lang, game=self.game, hall=HALL,
+                                     **own_lines(self.game, player, self.result, self.entered))
+        head, _, tail = drawn.partition(HALL)
+        return "".join((head, str(self.hall), tail))  # plain text: Markup's + would escape the lines around it
+
+
+#: where a phone's own lines take the hall's part (markup: no text a player wrote can spell it, it is escaped)
+HALL = Markup("<!--arbitru:hall-->")
 
 
 def _phones_key(game: Game, lang: str | None) -> tuple[str, str, int]:
