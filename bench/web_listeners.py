@@ -289,11 +289,11 @@ async def notice(hall: Hall, i: int, cookie: str, fetches: asyncio.Semaphore, na
         arrived(hall, r, i, body.decode("utf-8", "replace"))
 
 
-async def arbiter(port: int, cookie: str, gid: str, action: str, fields: str = "") -> float:
+async def arbiter(port: int, cookie: str, gid: str, action: str, fields: str = "", timeout: float = 60.0) -> float:
     """The arbiter's action from the console, confirmed when it asks to be; the seconds its acting request took
     (the one that answers 303), click to answer."""
     # any page has the arbiter's CSRF token (its log-out form): the index, not the console's grid of every player
-    status, _, body = await request(port, get("/", cookie))
+    status, _, body = await request(port, get("/", cookie), timeout=timeout)
     token = re.search(rb'name="csrf" value="([^"]+)"', body)
     if status != 200 or token is None:
         raise RuntimeError(f"the index answered {status}")
@@ -301,7 +301,7 @@ async def arbiter(port: int, cookie: str, gid: str, action: str, fields: str = "
     took = 0.0
     for _ in range(2):  # a move closed with slips missing is confirmed by a second request (web/confirm.py)
         t0 = time.monotonic()
-        status, _, body = await request(port, post(f"/games/{gid}/{action}", cookie, len(form)), form)
+        status, _, body = await request(port, post(f"/games/{gid}/{action}", cookie, len(form)), form, timeout)
         took = time.monotonic() - t0
         offered = re.search(rb'name="confirm" value="([A-Za-z0-9_-]{20,})"', body) if status == 200 else None
         if offered is None:
@@ -413,7 +413,11 @@ async def run_path(hall: Hall, name: str, db: str, cookie: str, phones: int, pid
         spy = profile(pid, f"{hall.spy}.{name}.{r.action}") if hall.spy else None
         cpu0 = cpu_each(children_of(pid))
         r.started = time.monotonic()
-        r.took = await arbiter(hall.port, cookie, hall.gid, r.action)
+        try:
+            r.took = await arbiter(hall.port, cookie, hall.gid, r.action, timeout=limit / 3)
+        except (OSError, RuntimeError, TimeoutError) as e:  # the server did not answer the arbiter: said, not raised
+            r.errors.append(f"the arbiter's {r.action}: {e!r}")
+            break
         round_end = min(deadline, time.monotonic() + limit / 3)
         while len(r.done) < hall.connected and time.monotonic() < round_end:
             await asyncio.sleep(0.05)
