@@ -10,7 +10,9 @@ adds no rule of its own. After a committed append, :mod:`arbitru.web.live` tells
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
+import os
 import threading
 import time
 from collections.abc import Awaitable, Callable, Hashable, Iterator
@@ -43,10 +45,25 @@ from arbitru.web.live import Publisher
 from arbitru.web.security import Scope
 
 Endpoint = Callable[[Request], Awaitable[Response]]
-#: a page's live part: its HTML for this request (who asks, its query), drawn in a worker thread; it refuses with
-#: :class:`HTTPException`. Refetched at its own URL (:func:`live_endpoint`) or pushed on the page's open stream
-#: (:meth:`Web.push`)
-LivePart = Callable[[Request], str]
+#: what a live part may answer from memory, in the event loop: its HTML; a computation under way that it waits
+#: for (then asks again); or None (drawn in a worker thread)
+Ready = str | Future[Any] | None
+
+
+class LivePart:
+    """A page's live part: its HTML for this request (who asks, its query), drawn in a worker thread (``draw``);
+    it refuses with :class:`HTTPException`. Refetched at its own URL (:func:`live_endpoint`) or pushed on the page's
+    open stream (:meth:`Web.push`). ``ready``: the same HTML when what it is drawn from is in memory already (no
+    journal, no waiting), answered in the event loop: ten thousand phones told of one change then cost no trip to
+    a thread each, and none queues behind another's drawing."""
+
+    def __init__(self, draw: Callable[[Request], str], ready: Callable[[Request], Ready] | None = None) -> None:
+        self.draw = draw
+        self.ready = ready
+
+    def __call__(self, request: Request) -> str:
+        return self.draw(request)
+
 #: seconds a reader's journal position is taken without asking the journal again (see Web.position)
 POSITION_S = 0.5
 T = TypeVar("T")
@@ -71,10 +88,12 @@ class Web:
     intake: Intake = field(init=False)
     _lexicons: dict[tuple[str, str], Lexicon] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
-    #: the one thread that draws the live parts pushed on open streams, one after another: ten thousand phones
-    #: told of a change queue there cheaply, where as many trips to the request threads would fight for them
+    #: the threads that draw the live parts pushed on open streams when memory cannot answer them (the first of a
+    #: journal position computes what all share; the others wait for it, then answer from memory in the event
+    #: loop): apart from the request threads, so ten thousand phones told of a change never hold up a request
     _pusher: ThreadPoolExecutor = field(
-        default_factory=lambda: ThreadPoolExecutor(max_workers=1, thread_name_prefix="arbitru-push"))
+        default_factory=lambda: ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1),
+                                                   thread_name_prefix="arbitru-push"))
     _local: threading.local = field(default_factory=threading.local)
     #: per game: the writers' lock and the state they last left (folded forward, never replayed per request)
     _writers: dict[str, tuple[threading.Lock, list[Game | None]]] = field(default_factory=dict)
@@ -168,15 +187,62 @@ class Web:
         last reader of this worker left (never replayed per request); shared by the readers of that position,
         so it is only to read. ``recent``: the position as :meth:`position` takes it (a live fragment that a
         crowd of phones refetches), else asked of the journal."""
+        return self.reader(journal, game_id, self.state(journal, game_id, recent=recent))
+
+    def reader(self, journal: Journal, game_id: str, state: Game) -> Session:
+        """A session only to read ``state`` (a state :meth:`state` gave), with its word list."""
+        s = Session(journal, game_id, state=state, fold=False)
+        s.lexicon = self.lexicon(s.settings.lexicon, s.settings.lang)
+        return s
+
+    def state(self, journal: Journal, game_id: str, *, recent: bool = False) -> Game:
+        """The game at the journal's latest position, as :meth:`session` reads it (shared by its readers: only to
+        read), without a session's settings parsed for each reader."""
         if recent:
             seq = self.position(journal, game_id)
         else:
             seq = journal.last_seq(game_id)
             self.saw(game_id, seq)
-        state = self.at_seq(game_id, seq, "state", lambda: self._folded(journal, game_id, seq))
-        s = Session(journal, game_id, state=state, fold=False)
-        s.lexicon = self.lexicon(s.settings.lexicon, s.settings.lang)
-        return s
+        return self.at_seq(game_id, seq, "state", lambda: self._folded(journal, game_id, seq))
+
+    def known_position(self, game_id: str) -> int | None:
+        """The game's position as :meth:`position` takes it, when that needs no question to the journal (seen
+        within :data:`POSITION_S` seconds), else None."""
+        with self._lock:
+            known = self._positions.get(game_id)
+        return known[1] if known is not None and time.monotonic() - known[0] < POSITION_S else None
+
+    def started(self, game_id: str, seq: int, key: Hashable, job: Callable[[], Any]) -> Future[Any]:
+        """``job`` handed to the pushing threads once for ``key`` at journal position ``seq`` (as :meth:`at_seq`
+        keeps values): its future, which every asker meanwhile waits for; a job that failed is not kept."""
+        with self._lock:
+            slot = self._memo.get(game_id)
+            if slot is None or slot[0] < seq:
+                slot = (seq, {})
+                self._memo[game_id] = slot
+            known = slot[1] if slot[0] == seq else {}
+            future = known.get(key)
+            if future is not None:
+                return future
+            future = Future()
+            known[key] = future
+
+        def run() -> None:
+            try:
+                future.set_result(job())
+            except BaseException as e:
+                with self._lock:
+                    known.pop(key, None)
+                future.set_exception(e)
+
+        self._pusher.submit(run)
+        return future
+
+    def computed(self, game_id: str, seq: int, key: Hashable) -> Future[Any] | None:
+        """What :meth:`at_seq` computes for ``key`` at ``seq``: done, or under way; None while nobody asked."""
+        with self._lock:
+            slot = self._memo.get(game_id)
+            return slot[1].get(key) if slot is not None and slot[0] == seq else None
 
     def _folded(self, journal: Journal, game_id: str, seq: int) -> Game:
         with self._lock:
@@ -288,9 +354,32 @@ class Web:
         """:meth:`fragment`'s HTML."""
         return self.at_seq(game_id, seq, ("fragment", name, key), lambda: self.render_text(request, name, **context()))
 
-    async def push(self, part: LivePart, request: Request) -> str:
-        """``part`` drawn for a page's open stream, in the pushing thread."""
-        return await asyncio.wrap_future(self._pusher.submit(part, request))
+    async def push(self, part: Callable[[Request], str], request: Request) -> str:
+        """``part`` for a page's open stream: from memory when it is ready there (:meth:`from_memory`), else drawn
+        in a pushing thread."""
+        got = await self.from_memory(part, request)
+        return got if got is not None else await asyncio.wrap_future(self._pusher.submit(part, request))
+
+    async def from_memory(self, part: Callable[[Request], str], request: Request) -> str | None:
+        """``part``'s HTML answered in the event loop when what it is drawn from is in memory
+        (:attr:`LivePart.ready`), once the computation it waits for is done; None: it must be drawn."""
+        ready = part.ready if isinstance(part, LivePart) else None
+        if ready is None:
+            return None
+        for _ in range(3):
+            got = ready(request)
+            if got is None or isinstance(got, str):
+                return got
+            with contextlib.suppress(Exception):  # its failure is the drawing's to say
+                await asyncio.wrap_future(got)
+        return None
+
+    def render_shared(self, name: str, lang: str, **context: Any) -> str:
+        """A fragment drawn from what is in memory only, for whoever gets it: no form (no CSRF token), nothing of
+        who asks but what ``context`` says, in ``lang``."""
+        context.setdefault("lang", lang)
+        context.setdefault("_", i18n.gettext_for(lang))
+        return self.templates.get_template(name).render(**context)
 
     def render_text(self, request: Request, name: str, **context: Any) -> str:
         ident = identity(request)
@@ -330,8 +419,13 @@ class Web:
 def _copy_state(game: Game) -> Game:
     """A copy to fold further, sharing what never changes (rules, alphabet, layout)."""
     board = game.board
-    keep = (game.settings, game.rules, game.alphabet, board.alphabet, board.layout)
-    copied: Game = copy.deepcopy(game, {id(x): x for x in keep})
+    # a slip is frozen (as written, never changed), and so are the keys of the slips' tables: shared, not copied
+    # (a national game holds thousands); a player's fields are immutable values: a shallow copy is his own
+    keep = (game.settings, game.rules, game.alphabet, board.alphabet, board.layout, *game.slips.values(),
+            *game.late_apart, *game.set_aside, *game.slips, *game.slip_seqs, *game.slip_keys, *game.players)
+    memo: dict[int, Any] = {id(x): x for x in keep}
+    memo.update((id(p), copy.copy(p)) for p in game.players.values())
+    copied: Game = copy.deepcopy(game, memo)
     return copied
 
 
@@ -464,27 +558,35 @@ def by_format(pages: dict[formats.Format, Endpoint]) -> Endpoint:
     return endpoint
 
 
-def live_part_by_format(parts: dict[formats.Format, LivePart]) -> LivePart:
-    """One live part, each format's: as :func:`by_format`, in the thread that draws it."""
+def live_part_by_format(parts: dict[formats.Format, Callable[[Request], str]]) -> LivePart:
+    """One live part, each format's: as :func:`by_format`, in the thread that draws it (and from memory, when the
+    format's part is a :class:`LivePart` that can answer so and the game's format is known already)."""
 
-    def part(request: Request) -> str:
+    def draw(request: Request) -> str:
         gid = request.path_params["gid"]
         try:
             fmt = game_format(web(request), gid)
         except ArbitruError:
             raise HTTPException(404, i18n.no_game(gid)) from None
-        draw = parts.get(fmt) if fmt is not None else None
-        if draw is None:
+        part = parts.get(fmt) if fmt is not None else None
+        if part is None:
             raise HTTPException(404, i18n.no_game(gid))
-        return draw(request)
+        return part(request)
 
-    return part
+    def ready(request: Request) -> Ready:
+        with _formats_lock:
+            fmt = _formats.get((web(request).db, request.path_params["gid"]))
+        part = parts.get(fmt) if fmt is not None else None
+        return part.ready(request) if isinstance(part, LivePart) and part.ready is not None else None
+
+    return LivePart(draw, ready)
 
 
-def live_endpoint(part: LivePart) -> Endpoint:
+def live_endpoint(part: Callable[[Request], str]) -> Endpoint:
     """The URL a page refetches its live part at (on a ``changed`` notice, or after its stream was lost)."""
 
     async def endpoint(request: Request) -> Response:
-        return HTMLResponse(await run_in_threadpool(part, request))
+        got = await web(request).from_memory(part, request)
+        return HTMLResponse(got if got is not None else await run_in_threadpool(part, request))
 
     return endpoint

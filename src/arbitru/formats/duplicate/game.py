@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -671,13 +671,23 @@ class Game:
 
     # --- judging -----------------------------------------------------------------------------------------
 
-    def verdict(self, slip: Slip, lexicon: Lexicon) -> Verdict:
-        """The verdict on a slip against the board and rack of its move."""
+    def verdict(self, slip: Slip, lexicon: Lexicon, alike: dict[Hashable, Verdict] | None = None) -> Verdict:
+        """The verdict on a slip against the board and rack of its move. ``alike``: verdicts already given in
+        this judging (same rulings): a slip of a registered player written as another one was (move, square,
+        word, score, marks) is judged once, and its verdict shared but for the slip (a hall's phones write the
+        same few moves)."""
         state = self.moves[slip.move - 1]
         player = self.players.get(slip.player.strip())
         absent = seats.absent_at(player, slip.move) if player else ""
-        known = set(self.players) if self.players else None
-        return judge(
+        key: Hashable = None
+        if alike is not None and player is not None:
+            key = (slip.move, slip.position, slip.word, slip.score, slip.late, slip.illegible, absent)
+            seen = alike.get(key)
+            if seen is not None:
+                return dataclasses.replace(seen, slip=slip, reasons=list(seen.reasons), notes=list(seen.notes),
+                                           words=list(seen.words))
+        known = self.players.keys() if self.players else None  # looked in, never copied (a slip each)
+        verdict = judge(
             slip,
             state.board,
             Rack(self.alphabet, state.rack),
@@ -687,6 +697,9 @@ class Game:
             players=known,
             absent=absent,
         )
+        if key is not None and alike is not None:
+            alike[key] = verdict
+        return verdict
 
     def verdicts(self, lexicon: Lexicon, move: int | None = None) -> list[Verdict]:
         """The verdicts on the slips that count (the last one entered per player and move)."""

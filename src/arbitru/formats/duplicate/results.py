@@ -29,7 +29,7 @@ standings (FISE-11, FISE-12, FISE-15, FISE-16, FISE-17, FISE-19, FISE-22, GR-5D,
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -142,10 +142,11 @@ def compute(game: Game, lexicon: Lexicon) -> GameResult:
                 players.setdefault(number, Player(number))
     verdicts: dict[tuple[int, str], Verdict] = {}
     unattributed: list[Verdict] = []
+    alike: dict[Hashable, Verdict] = {}  # slips written alike judged once (Game.verdict)
     for (move, number), slip in game.slips.items():
         if move > len(closed):
             continue
-        verdict = game.verdict(slip, lexicon)
+        verdict = game.verdict(slip, lexicon, alike)
         if number in players:
             verdicts[(move, number)] = verdict
         else:

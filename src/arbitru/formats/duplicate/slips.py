@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -164,7 +164,7 @@ def judge(
     rules: RuleSet,
     rulings: Mapping[str, bool] | None = None,
     *,
-    players: set[str] | None = None,
+    players: Container[str] | None = None,
     absent: str = "",
 ) -> Verdict:
     """Judge a slip against the board and rack of its move; ``rulings`` maps words (upper case) to the

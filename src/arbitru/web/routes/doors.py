@@ -3,7 +3,8 @@ the doors (security), the desks' accounts, the live updates of a game's pages (S
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+import logging
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -16,7 +17,9 @@ from arbitru.formats import DUPLICATE
 from arbitru.messages import Text
 from arbitru.web import assets, auth, i18n, security
 from arbitru.web.forms import Refused, need, read_form
-from arbitru.web.house import Endpoint, LivePart, client, identity, login_as, web
+from arbitru.web.house import Endpoint, client, identity, login_as, web
+
+log = logging.getLogger("arbitru.web")
 
 
 async def index(request: Request) -> Response:
@@ -112,7 +115,7 @@ async def add_desk(request: Request) -> Response:
     return RedirectResponse("/" + i18n.keep(request.query_params.get("lang")), 303)
 
 
-def events(pushed: Mapping[str, LivePart]) -> Endpoint:
+def events(pushed: Mapping[str, Callable[[Request], str]]) -> Endpoint:
     """The live events of a game's pages (Server-Sent Events), with the fragments ``pushed`` by name.
 
     A page is told at most once a second, and only of changes that concern it: the staff's pages (arbiter,
@@ -165,11 +168,15 @@ def events(pushed: Mapping[str, LivePart]) -> Endpoint:
     return endpoint
 
 
-async def _fragment(part: LivePart, request: Request) -> str | None:
-    """``part`` for this stream's request (its path and query, who asks), or None when it refuses."""
+async def _fragment(part: Callable[[Request], str], request: Request) -> str | None:
+    """``part`` for this stream's request (its path and query, who asks), or None when it refuses or fails: the
+    page is then told to fetch it again (a failure is logged; the stream stays open)."""
     try:
         return await web(request).push(part, request)
     except (HTTPException, ArbitruError):
+        return None
+    except Exception:
+        log.exception("a pushed live part failed: %s", request.url.path)
         return None
 
 

@@ -21,7 +21,7 @@ from starlette.responses import RedirectResponse, Response
 
 from arbitru.errors import ArbitruError, JournalError
 from arbitru.formats import DUPLICATE
-from arbitru.formats.duplicate import decisions, racks, seats
+from arbitru.formats.duplicate import decisions, racks, results, seats
 from arbitru.formats.duplicate.game import (
     ENGINES,
     SOURCES,
@@ -56,7 +56,7 @@ from arbitru.web.forms import (
     sign_in_player,
     whole,
 )
-from arbitru.web.house import Endpoint, Web, base_url, identity, web
+from arbitru.web.house import Endpoint, LivePart, Ready, Web, base_url, identity, web
 from arbitru.web.i18n import Text
 from arbitru.web.intake import SlipRequest, at_the_door
 from arbitru.web.pdf import pdf_of
@@ -522,32 +522,51 @@ def player_context(w: Web, j: Journal, gid: str, me: auth.Identity, lang: str | 
     return ctx
 
 
+Entered = tuple[dict[tuple[int, str], tuple[int, str, str]], dict[tuple[int, str], list[tuple[int, Slip]]]]
+
+
+def slips_entered(w: Web, j: Journal, g: Game) -> Entered | None:
+    """The open move's slips as the journal stored them (each one's event, the others a player handed in), read
+    once per journal position; None when the move has none."""
+    if not g.move or not any(move == g.move for move, _ in g.slips):
+        return None
+    at, gid = g.last_seq, g.id
+    return (w.at_seq(gid, at, "slip_events", lambda: views.slip_events(j, gid)),
+            w.at_seq(gid, at, "slip_history", lambda: views.slip_history(j, gid)))
+
+
 def own_context(w: Web, j: Journal, s: Session, me: auth.Identity) -> dict[str, Any]:
     """What only this phone's player sees: who he is, his slip's receipt, his verdicts."""
-    g, gid = s.game, s.id
-    player = me.player if me.role == "player" and me.game == gid else ""
+    player = me.player if me.role == "player" and me.game == s.id else ""
+    if not player:
+        return own_lines(s.game, "", None, None)
+    return own_lines(s.game, player, views.result_at(w, s), slips_entered(w, j, s.game))
+
+
+def own_lines(g: Game, player: str, res: results.GameResult | None, entered: Entered | None) -> dict[str, Any]:
+    """A player's own lines from what every phone shares (the results, the open move's slips): his receipt and
+    his verdicts, nothing of any other player's; a seat that is out (withdrawn, disqualified, or a late entry
+    before his first move) says so on his phone."""
     ctx: dict[str, Any] = {"player": g.players.get(player), "receipt": None, "own": [], "seat_closed": None}
+    if not player:
+        return ctx
     seat = g.players.get(player)
-    if seat is not None:  # withdrawn, disqualified, or a late entry before his first move: his phone says so
+    if seat is not None:
         ctx["seat_closed"] = seats.refusal(seat, g.move if g.phase == "play" else g.move + 1)
-    if player:
-        at = g.last_seq
-        slip = g.slips.get((g.move, player)) if g.move else None
-        if slip is not None:
-            entered = w.at_seq(gid, at, "slip_events", lambda: views.slip_events(j, gid))
-            seq, recorded, _actor = entered.get((g.move, player), (0, "", ""))
-            counted = g.slip_seqs.get((g.move, player))
-            history = w.at_seq(gid, at, "slip_history", lambda: views.slip_history(j, gid))
-            others = [o for q, o in history.get((g.move, player), []) if q != counted]
-            ctx["receipt"] = {"slip": slip, "seq": seq, "recorded": recorded, "others": others}
-        res = views.result_at(w, s)
-        if res is not None:
-            try:
-                line = res.line(player)
-                ctx["own"] = [(m, res.masters[m.move - 1]) for m in line.moves]
-                ctx["line"] = line
-            except KeyError:
-                pass
+    slip = g.slips.get((g.move, player)) if g.move else None
+    if slip is not None and entered is not None:
+        events, history = entered
+        seq, recorded, _actor = events.get((g.move, player), (0, "", ""))
+        counted = g.slip_seqs.get((g.move, player))
+        others = [o for q, o in history.get((g.move, player), []) if q != counted]
+        ctx["receipt"] = {"slip": slip, "seq": seq, "recorded": recorded, "others": others}
+    if res is not None:
+        try:
+            line = res.line(player)
+            ctx["own"] = [(m, res.masters[m.move - 1]) for m in line.moves]
+            ctx["line"] = line
+        except KeyError:
+            pass
     return ctx
 
 
@@ -574,26 +593,98 @@ def new_slip_key() -> str:
     return secrets.token_urlsafe(16)
 
 
-def phone_live(request: Request) -> str:
-    """A phone's live part: what the hall sees (clock, rack, board, master move) drawn once per journal position
-    and language for every phone, around what only this player sees (drawn once per position for him)."""
+@dataclasses.dataclass(frozen=True)
+class Phones:
+    """What every phone's live part shares at one journal position, language and clock second, computed once in
+    this worker: the hall drawn (clock, rack, board, master move), the results (every slip's verdict, the
+    ranking) and the open move's receipts; what differs per phone, its player's own lines, is drawn from these
+    in memory (:meth:`part`): no journal, no thread, so from the event loop itself."""
+
+    w: Web
+    game: Game
+    lang: str
+    hall: Markup
+    result: results.GameResult | None
+    entered: Entered | None
+
+    def part(self, player: str) -> str:
+        """The live part of ``player``'s phone: the hall around his own lines (his lines drawn alone, the hall set
+        in their place: thousands of phones do not each pass the hall's kilobytes through the template)."""
+        drawn = self.w.render_shared("duplicate/_play.html", self.lang, game=self.game, hall=HALL,
+                                     **own_lines(self.game, player, self.result, self.entered))
+        head, _, tail = drawn.partition(HALL)
+        return "".join((head, str(self.hall), tail))  # plain text: Markup's + would escape the lines around it
+
+
+#: where a phone's own lines take the hall's part (markup: no text a player wrote can spell it, it is escaped)
+HALL = Markup("<!--arbitru:hall-->")
+
+
+def _phones_key(game: Game, lang: str | None) -> tuple[str, str, int]:
+    return ("phones", i18n.pick(lang, game.settings.lang), ticking(game))
+
+
+def phones_at(w: Web, j: Journal, gid: str, request: Request) -> Phones:
+    """The phones' shared part at the position the worker knows (:meth:`Web.position`), computed once."""
+    try:
+        game = w.state(j, gid, recent=True)
+    except JournalError as e:
+        raise HTTPException(404, str(e)) from None
+    lang = request.query_params.get("lang")
+    key = _phones_key(game, lang)
+
+    def compute() -> Phones:
+        s = w.reader(j, gid, game)
+        hall = w.at_seq(gid, game.last_seq, ("play-hall", key[1], key[2]), lambda: _Markup(
+            w.render_text(request, "duplicate/_play_hall.html", **public_context(w, j, gid, lang))))
+        return Phones(w, game, key[1], hall, views.result_at(w, s), slips_entered(w, j, game))
+
+    return w.at_seq(gid, game.last_seq, key, compute)
+
+
+def phone_draw(request: Request) -> str:
+    """A phone's live part, drawn in a worker thread: the phones' shared part at the game's position (computed
+    here by the first phone to ask), then this player's own lines."""
     w = web(request)
     gid = request.path_params["gid"]
     me = own_player(request, gid)
-    lang = request.query_params.get("lang")
-    player = me.player
     with w.journal("") as j:
-        s = _reading(w, j, gid)
-        at, tick = s.game.last_seq, ticking(s.game)
-        shown = i18n.pick(lang, s.settings.lang)
+        return phones_at(w, j, gid, request).part(me.player)
 
-        def context() -> dict[str, Any]:
-            hall = w.at_seq(gid, at, ("play-hall", shown, tick), lambda: _Markup(
-                w.render_text(request, "duplicate/_play_hall.html", **public_context(w, j, gid, lang))))
-            return {"game": s.game, "lang": shown, "_": i18n.gettext_for(shown), "hall": hall,
-                    **own_context(w, j, s, me)}
 
-        return w.fragment_text(request, gid, at, (shown, player, tick), "duplicate/_play.html", context)
+def phone_ready(request: Request) -> Ready:
+    """A phone's live part from memory, when the phones' shared part at the position the worker knows is
+    computed (or the computation under way that it waits for); None: it is drawn (:func:`phone_draw`)."""
+    w = web(request)
+    gid = request.path_params["gid"]
+    me = identity(request)
+    at = w.known_position(gid)
+    if me.role != "player" or me.game != gid or at is None:
+        return None
+    lang = request.query_params.get("lang")
+
+    def shared() -> Phones:  # the first phone of a position and language starts it, once, for all
+        with w.journal("") as j:
+            return phones_at(w, j, gid, request)
+
+    state = w.computed(gid, at, "state")
+    if state is None or not state.done():
+        return w.started(gid, at, ("phones", lang), shared)
+    if state.exception() is not None:
+        return None
+    game: Game = state.result()
+    phones = w.computed(gid, game.last_seq, _phones_key(game, lang))
+    if phones is None or not phones.done():
+        return phones if phones is not None else w.started(gid, game.last_seq, ("phones", lang), shared)
+    if phones.exception() is not None:
+        return None
+    view: Phones = phones.result()
+    return view.part(me.player)
+
+
+#: a phone's live part: what the hall sees, drawn once per journal position and language for every phone, around
+#: what only this player sees
+phone_live = LivePart(phone_draw, phone_ready)
 
 
 async def join(request: Request) -> Response:
