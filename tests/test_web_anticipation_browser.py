@@ -88,6 +88,8 @@ def type_paper_slip(desk: Page, table: str, turn: int, placements: list[tuple[st
     for i in (1, 2):
         fields += list(placements[i - 1]) if i <= len(placements) else ["", "", ""]
     fields += [total, note, ""]
+    if desk.locator("input[name=name]").count():  # turn 1: the name as written (RO-6.2a), left empty
+        fields.append("")
     for value in fields:
         if value:
             desk.keyboard.type(value)
