@@ -436,8 +436,7 @@ def do_desk_slip(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
         if j.actor != "arbiter":
             raise Refused("table", str(closed), 409)
         if not f.get("reason", "").strip():
-            raise Refused("reason", Text("the results are published: give the reason of the chief arbiter's "
-                                         "decision (RO-6.5)"))
+            raise Refused("reason", Text("give the reason of the chief arbiter's decision (RO-6.5)"))
         if slip.turn is None:
             raise Refused("collected", Text("the turn"))
         seq = game.decide_slip(slip, f["reason"], by=f.get("by") or "chief arbiter")
