@@ -9,19 +9,28 @@ import csv
 import io
 import re
 
-from test_web_anticipation import (  # noqa: F401 - the fixtures
-    arbiter,
-    desk_client,
-    game_of,
-    gid,
-    lot,
-    play_three_turns,
-    read_all,
-    site,
-    type_slip,
-)
+import pytest
+
+from test_web_anticipation import desk_client, game_of, lot, play_three_turns, read_all, type_slip
 from web_anticipation_support import create_game, form
-from web_support import confirmation, csrf, join
+from web_support import confirmation, csrf, join, login, make_site
+
+
+@pytest.fixture
+def site(tmp_path):
+    return make_site(tmp_path)
+
+
+@pytest.fixture
+def arbiter(site):
+    c = site.client()
+    login(c)
+    return c
+
+
+@pytest.fixture
+def gid(site, arbiter):
+    return create_game(site, arbiter)
 
 
 def two_turns(site, arbiter, gid: str):
