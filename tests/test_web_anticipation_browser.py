@@ -225,7 +225,12 @@ def test_whole_anticipation_game_through_the_pages(browser, tmp_path, monkeypatc
         # provisional results with the contest deadline, then final (RO-5.5.j); the deadline carries its date,
         # far ahead, so the final ranking is early at any hour the test runs and asks its confirmation
         arbiter.fill("input[name=deadline]", FAR_DEADLINE)
-        arbiter.click("#publish-provisional")
+        with arbiter.expect_navigation():
+            arbiter.click("#publish-provisional")
+        # three turns of 14 played: the game ends with this publication, so it asks first (RO-5.5.j)
+        expect(arbiter.locator("main")).to_contain_text("turele 4–14 nu sunt jucate")
+        with arbiter.expect_navigation():
+            arbiter.click("#confirm-button")
         expect(arbiter.locator("#done")).to_contain_text("rezultate provizorii publicate")
         public = new_page(browser, base, {"width": 1280, "height": 800})
         public.goto(f"/games/{gid}/results")

@@ -130,7 +130,7 @@ def test_RO_6_5_after_the_results_a_desk_entry_is_refused_and_the_chief_arbiter_
                                                "reason": "contestația respinsă în apel"}, f"/games/{gid}/review")
     assert r.status_code == 303
     assert game_of(site, gid).replay().results["Cleo"].total == carmen.total
-    assert f"revocată prin decizia nr. {decision.seq + 1}" in arbiter.get(f"/games/{gid}/review").text
+    assert f"revocată prin decizia #{decision.seq + 1}" in arbiter.get(f"/games/{gid}/review").text
 
 
 def test_RO_5_5_j_the_final_ranking_carries_points_title_and_date_from_the_web_and_points_are_decided_after(
