@@ -158,7 +158,9 @@ def desk_slip(game: Any, f: dict[str, str], j: Journal) -> list[Text]:
         return replace_desk_slip(game, f, j)
     if j.actor != "arbiter" or not f.get("reason", "").strip():
         return []  # the action refuses it beside its field
-    who = f.get("player") or Text("table %(n)s", n=f.get("table", "?"))
+    table = f.get("table", "").strip()
+    seated = next((seat.label() for seat in game.seats() if table and seat.table == table), None)
+    who = f.get("player") or seated or Text("table %(n)s", n=table or "?")
     return [
         Text("The results are published: this slip of %(who)s, turn %(turn)s, is a decision of the chief arbiter "
              "(RO-6.5), with the reason: %(reason)s.", who=who, turn=f.get("collected") or "?",

@@ -382,9 +382,10 @@ class AnticipationGame:
     def published(self) -> Published:
         """The publications in force (RO-5.5.j): those a decision withdrew left out."""
         out = Published()
-        for e in self.journal.iter_events(self.id):
-            if e.kind in ("publication", "decision"):
-                out.fold(e.kind, e.seq, e.payload)
+        # only these two kinds, read by kind (every slip asks this: the game's other events are not decoded)
+        events = [*self.journal.iter_events(self.id, "publication"), *self.journal.iter_events(self.id, "decision")]
+        for e in sorted(events, key=lambda e: e.seq):
+            out.fold(e.kind, e.seq, e.payload)
         return out
 
     def refuse(self, change: Change) -> None:
