@@ -185,7 +185,8 @@ def test_an_online_game_published_at_turn_2_ends_cleanly_then_every_change_is_a_
         arbiter.fill("input[name=reason]", "contestație: telefonul a pierdut fluturașul, predat pe hârtie la timp")
         with arbiter.expect_navigation():
             arbiter.click("#store-slip")
-        expect(arbiter.locator("main")).to_contain_text("Rezultatele sunt publicate: acest fluturaș al lui Bo Bogdan Ionescu")
+        asked = arbiter.locator("main")
+        expect(asked).to_contain_text("Rezultatele sunt publicate: acest fluturaș al lui Bo Bogdan Ionescu (masa 2)")
         shot(arbiter, "confirm-decision-ro")
         with arbiter.expect_navigation():
             arbiter.click("#confirm-button")
