@@ -179,3 +179,36 @@ def test_RO_4_4_every_lot_at_once_is_refused_where_the_hall_keeps_time_before_it
     with pytest.raises(OrderError):
         game.draw_all_lots()
     assert len(game.journal.events(game.id, "lot")) == 1
+
+
+def test_RO_6_5_RO_5_5_j_the_cli_decides_a_slip_withdraws_and_corrects_points(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from arbitru.cli import cli
+
+    game = two_turns(tmp_path)
+    db = str(tmp_path / "games.db")
+
+    def run(*args: str) -> tuple[int, str]:
+        result = CliRunner().invoke(cli, ["anticipation", *args, "--db", db])
+        return result.exit_code, result.output
+
+    code, out = run("publish", game.id, "--provisional", "--deadline", "18:30")
+    assert code == 2 and "the game is not over: turns 3 to 14 are not played" in out and "confirm" in out
+    assert run("publish", game.id, "--provisional", "--deadline", "18:30", "--confirm")[0] == 0
+    (tmp_path / "slip.csv").write_text(csv_text([row(2, "H6", "CAL", 3, 3, player="Dan", table=2)]), "utf-8")
+    code, out = run("slips", game.id, str(tmp_path / "slip.csv"))
+    assert code != 0 and "a slip changes only by a decision" in out
+    code, out = run("decide", game.id, "Dan", "--target", "slip", "--action", "replace", "--file",
+                    str(tmp_path / "slip.csv"), "--reason", "contest: handed in on paper in time")
+    assert code == 0 and "decision #" in out and "Dan" in out
+    assert game.replay().results["Dan"].slips[2].placements[0].word == "CAL"
+    code, out = run("decide", game.id, "--target", "publication", "--action", "withdraw", "--reason", "too early")
+    assert code == 0 and game.published().stage == "in play"
+    assert run("publish", game.id, "--provisional", "--deadline", "2000-01-01 10:00", "--confirm")[0] == 0
+    assert run("publish", game.id, "--final", "--points", "25,20,16", "--title", "Cupa")[0] == 0
+    code, out = run("publish", game.id, "--final", "--points", "30,20,10", "--confirm")
+    assert code != 0 and "its ranking points are corrected by a decision" in out
+    code, out = run("decide", game.id, "Eva", "--target", "points", "--action", "set", "--points", "19",
+                    "--reason", "the organiser's scale")
+    assert code == 0 and game.replay().ranking_points()["Eva"] == 19
