@@ -138,10 +138,6 @@ class HallOrder:
             return None
         if self.own_pace and action not in (Action.HAND_IN, Action.ANNOUNCE):
             return None
-        if action is Action.ALL_LOTS and self.timed:
-            return Refusal("RO-5.3", Text(
-                "this game keeps the hall's time: each lot is drawn in its turn; every lot at once is for a game "
-                "without timers (RO-4.4)"))
         if action in (Action.LOT, Action.ALL_LOTS):
             if phase is Phase.ANALYSIS:
                 return Refusal("RO-4.3", Text("the analysis time still runs: the first lot is drawn after it"))
@@ -149,6 +145,10 @@ class HallOrder:
                 return Refusal("RO-4.3", Text("the thinking time of turn %(turn)s still runs", turn=self.turn))
             if phase is Phase.TURN_DUE:
                 return Refusal("RO-4.3", Text("turn %(turn)s is not played yet: start its timer first", turn=self.turn))
+            if action is Action.ALL_LOTS and self.timed:  # the second lot would wait for the first one's turn
+                return Refusal("RO-5.3", Text(
+                    "this game keeps the hall's time: each lot is drawn in its turn; every lot at once is for a game "
+                    "without timers (RO-4.4)"))
             return None
         # a turn's timer or slip: the turn's lot first (RO-5.3)
         turn = timer_turn(timer)
