@@ -153,7 +153,7 @@ def test_seat_and_publish(run, tmp_path):
         "table   2: Ion Vas (ion)",
         "table   3: Dan Ion (dan)",
     ]
-    assert "contests until 18:30" in run("publish", "g", "--provisional", "--deadline", "18:30")
+    assert "contests until 18:30" in run("publish", "g", "--provisional", "--deadline", "18:30", "--confirm")
     assert run("results", "g").splitlines()[0] == "provisional results, contests until 18:30"
     run("publish", "g", "--final", "--confirm")  # before the deadline of 18:30: confirmed (RO-5.5.j)
     out = run(

@@ -76,7 +76,7 @@ def test_RO_5_5_g_the_cli_prints_each_arbiters_notices(tmp_path, monkeypatch):
 
 def test_RO_5_5_j_the_provisional_ranking_says_provizoriu_the_deadline_title_and_date(tmp_path):
     game, _ = hall(tmp_path)
-    game.publish("provisional", "18:30", title="Cupa Bucureștiului", date="2026-05-01")
+    game.publish("provisional", "18:30", title="Cupa Bucureștiului", date="2026-05-01", confirmed=True)
     page = ranking_page(game.replay())
     assert "Clasament provizoriu — Cupa Bucureștiului" in page and "Data: 2026-05-01" in page
     assert "Contestații până la: <b>18:30</b>" in page and "Puncte de clasament" not in page
@@ -87,7 +87,7 @@ def test_RO_5_5_j_the_final_ranking_only_after_the_deadline_or_confirmed(tmp_pat
     with pytest.raises(ArbitruError, match=r"RO-5\.5\.j: provisional results with the deadline for contests come"):
         game.publish("final")
     start = time.mktime((2026, 5, 1, 17, 0, 0, 0, 0, -1))
-    game.publish("provisional", "18:30", title="Cupa", now=start)
+    game.publish("provisional", "18:30", title="Cupa", now=start, confirmed=True)
     with pytest.raises(ArbitruError, match=r"contests may be lodged until 18:30 .*: publish the final ranking after"):
         game.publish("final", points=[25, 20, 16], now=start + 60 * 60)
     assert game.replay().stage == "provisional"
@@ -111,7 +111,7 @@ def test_RO_5_5_j_a_deadline_that_cannot_be_read_needs_confirmation_on_the_cli(t
         result = CliRunner().invoke(cli, ["anticipation", "publish", game.id, *args, "--db", db])
         return result.exit_code, result.output
 
-    assert run("--provisional", "--deadline", "după masă")[0] == 0
+    assert run("--provisional", "--deadline", "după masă", "--confirm")[0] == 0
     code, out = run("--final", "--points", "10,8,6")
     assert code == 2 and "'după masă'" in out and "confirm" in out
     code, out = run("--final", "--points", "10,8,6", "--confirm", "--json")

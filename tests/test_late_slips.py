@@ -127,7 +127,7 @@ def test_RO_5_5_j_a_slip_handed_in_after_the_results_are_published_is_refused_an
 
     game = new_game(tmp_path, GROUPS, [2], seating=SEATING)  # no timer: turn 1 stays open until published
     game.hand_in(_slip("Ana", AL[4], str(AL[5])), T0)
-    game.publish("provisional", "18:30", now=T0 + 60)
+    game.publish("provisional", "18:30", now=T0 + 60, confirmed=True)
     totals = {r.player: r.total for r in game.replay().ranking}
     assert totals == {"Ana": int(AL[5]), "Dan": 0}
     for stage in ("provisional", "final"):
@@ -139,7 +139,7 @@ def test_RO_5_5_j_a_slip_handed_in_after_the_results_are_published_is_refused_an
             assert refused.value.rule == "RO-5.5.j", stage
         assert len(game.journal.events(game.id, "slip")) == 1, stage
         assert {r.player: r.total for r in game.replay().ranking} == totals, stage
-    with pytest.raises(ArbitruError, match=r"the ranking is final .*no more slips"):  # nor from a desk or a file
+    with pytest.raises(ArbitruError, match=r"a slip changes only by a decision .*\(RO-6\.5\)"):  # nor a desk, a file
         game.enter_slips([_slip("Dan", AL[4], str(AL[5]))], replace=True)
     assert len(game.journal.events(game.id, "slip")) == 1
 
@@ -153,7 +153,7 @@ def test_RO_5_4_m_a_slip_after_the_last_turns_stop_is_stored_late_until_the_resu
     game.clock("turn 1", "start", T0)
     late = game.hand_in(_slip("Ana"), T0 + 8 * 60 + 5)
     assert late.late and [e.seq for e in game.replay().late_undecided()] == [late.seq]
-    game.publish("provisional", "18:30", now=T0 + 900)
+    game.publish("provisional", "18:30", now=T0 + 900, confirmed=True)
     with pytest.raises(OrderError, match=r"RO-5\.5\.j"):
         game.hand_in(_slip("Dan"), T0 + 901)
     assert [e.payload["player"] for e in game.journal.events(game.id, "slip")] == ["Ana"]

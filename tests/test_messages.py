@@ -22,7 +22,7 @@ SHARED = {"anulez", "turul", "pas", "scrabble", "program", "valid", "blank", "jo
 #: words that are the same in a language and in English
 SAME = {
     "fr": {"minute", "minutes", "score", "maximum", "place", "change", "points", "stock", "position", "positions",
-           "table", "note", "total", "club", "final", "journal", "projection", "lots", "tables", "code", "date",
+           "table", "note", "total", "club", "final", "journal", "projection", "lot", "lots", "tables", "code", "date",
            "licence", "anticipation", "endurance", "page", "mode", "stop", "absent", "secret"},
     "es": {"total", "club", "final", "control"},
     "ro": {"minute", "total", "note", "final", "control", "avocalic", "rating", "set", "stop", "absent"},

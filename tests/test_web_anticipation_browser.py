@@ -88,6 +88,8 @@ def type_paper_slip(desk: Page, table: str, turn: int, placements: list[tuple[st
     for i in (1, 2):
         fields += list(placements[i - 1]) if i <= len(placements) else ["", "", ""]
     fields += [total, note, ""]
+    if desk.locator("input[name=name]").count():  # turn 1: the name as written (RO-6.2a), left empty
+        fields.append("")
     for value in fields:
         if value:
             desk.keyboard.type(value)
@@ -223,7 +225,12 @@ def test_whole_anticipation_game_through_the_pages(browser, tmp_path, monkeypatc
         # provisional results with the contest deadline, then final (RO-5.5.j); the deadline carries its date,
         # far ahead, so the final ranking is early at any hour the test runs and asks its confirmation
         arbiter.fill("input[name=deadline]", FAR_DEADLINE)
-        arbiter.click("#publish-provisional")
+        with arbiter.expect_navigation():
+            arbiter.click("#publish-provisional")
+        # three turns of 14 played: the game ends with this publication, so it asks first (RO-5.5.j)
+        expect(arbiter.locator("main")).to_contain_text("turele 4–14 nu sunt jucate")
+        with arbiter.expect_navigation():
+            arbiter.click("#confirm-button")
         expect(arbiter.locator("#done")).to_contain_text("rezultate provizorii publicate")
         public = new_page(browser, base, {"width": 1280, "height": 800})
         public.goto(f"/games/{gid}/results")

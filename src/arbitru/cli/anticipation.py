@@ -48,7 +48,7 @@ from arbitru.formats.anticipation.hall import hall_state
 from arbitru.formats.anticipation.hints import slip_hints
 from arbitru.formats.anticipation.notices import notices
 from arbitru.formats.anticipation.seating import read_entrants_csv, seat
-from arbitru.formats.anticipation.slips import Slip
+from arbitru.formats.anticipation.slips import Slip, read_slips_csv
 from arbitru.formats.anticipation.variants import BLANK_COUNTS, GROUPS, TURNS, VARIANTS, Settings
 from arbitru.formats.anticipation.verdicts import PlayerResult, SlipVerdict
 from arbitru.journal.backends import journal_exists
@@ -388,7 +388,8 @@ def late_entry_cmd(game_id: str, player: str, name: str, as_json: bool, db: str)
 @click.option("--title", default="", help="The competition's title, printed on the ranking (Annex 3).")
 @click.option("--date", default="", help="The game's date as printed (default: today).")
 @click.option("--points", "points_text", default="", help="Final: the ranking points by place, e.g. 25,20,16,13.")
-@click.option("--confirm", is_flag=True, help="Final: publish before the deadline for contests (RO-5.5.j).")
+@click.option("--confirm", is_flag=True, help="Publish although the game is not over (it ends: the turns not played "
+              "are named), or the final ranking before the deadline for contests (RO-5.5.j).")
 @json_option()
 @_db_option
 def publish_cmd(
@@ -403,7 +404,9 @@ def publish_cmd(
     db: str,
 ) -> None:
     """Publish provisional results with the deadline for contests, then, once it is over, the final ranking
-    with the ranking points (RO-5.5.j)."""
+    with the ranking points (RO-5.5.j). The first publication ends the game: while turns are not played or slips
+    are missing it asks for --confirm. Afterwards, ranking points are corrected by a decision
+    (``decide GAME PLAYER --target points --action set --points N --reason …``)."""
     if stage is None:
         raise click.UsageError("give --provisional --deadline TIME, or --final")
     points = []
@@ -597,30 +600,36 @@ def results_cmd(game_id: str, as_json: bool, player: str | None, db: str) -> Non
                 click.echo("       " + line)
             click.echo(
                 f"       placements {r.placement_points}, penalties −{r.penalties}, warnings "
-                f"−{r.warning_costs}, disciplinary −{r.disciplinary}"
+                f"{sum(1 for sv in r.slips.values() if sv.warning)} (−{r.warning_costs}), "
+                f"disciplinary −{r.disciplinary}"
             )
 
 
 @anticipation.command("decide")
 @click.argument("game_id", metavar="GAME")
-@click.argument("player")
+@click.argument("player", required=False, default="")
 @click.option(
-    "--target", type=click.Choice(["placement", "warning", "penalty", "discipline", "total", "late"]), required=True
+    "--target", type=click.Choice(["placement", "warning", "penalty", "discipline", "total", "late", "slip", "points",
+                                   "publication", "decision"]), required=True
 )
 @click.option(
     "--action",
     required=True,
     help="placement: valid|invalid|as; warning: cancel; penalty: cancel|set; "
-    "discipline: cancel; total: adjust; late (a slip after time, RO-6.5): accept|refuse.",
+    "discipline: cancel; total: adjust; late (a slip after time, RO-6.5): accept|refuse; slip (typed again once "
+    "results are published, --file): replace; points (of the final ranking): set; publication (the provisional "
+    "results, no PLAYER): withdraw; decision (--event, no PLAYER): revoke.",
 )
+@click.option("--file", "slip_file", type=click.Path(exists=True, dir_okay=False),
+              help="'slip': the slip typed again, as a slips CSV (one slip).")
 @click.option("--reason", required=True, help="Why: it is kept with the decision (RO-6.5).")
 @click.option("--by", default="chief arbiter", show_default=True, help="Who decided (or 'appeal committee').")
 @click.option("--turn", type=Number(1, TURNS))
 @click.option("--index", type=Number(1, 2), help="Placement 1 or 2 of the slip (turn 1).")
 @click.option("--position", help="'as': the position the player meant.")
 @click.option("--word", help="'as': the word as meant (blanks in lower case).")
-@click.option("--points", type=POINTS, help="'set' penalty or 'adjust' total.")
-@click.option("--event", type=EVENT, help="'discipline': the sanction's event number.")
+@click.option("--points", type=POINTS, help="'set' penalty or ranking points, or 'adjust' total.")
+@click.option("--event", type=EVENT, help="'discipline': the sanction's event number; 'decision': the decision's.")
 @json_option()
 @_db_option
 def decide_cmd(
@@ -636,12 +645,36 @@ def decide_cmd(
     word: str | None,
     points: int | None,
     event: int | None,
+    slip_file: str | None,
     as_json: bool,
     db: str,
 ) -> None:
-    """Record a contest or appeal decision (RO-6.5): a new entry with its reason; the old verdict stays."""
+    """Record a contest or appeal decision (RO-6.5): a new entry with its reason; the old verdict stays. Once
+    results are published every change is one: a slip typed again, ranking points, the provisional results
+    withdrawn, an earlier decision revoked."""
     game = _open(db, game_id)
+    if target in ("publication", "decision"):
+        seq = game.decide(player, target, action, reason, by=by, event=event)
+        if as_json:
+            emit_json({"event": seq})
+            return
+        click.echo(f"decision #{seq} stored")
+        return
+    if not player:
+        raise click.UsageError(f"a {target} decision names the PLAYER")
     seat = game.seat(player)  # a seated player's id, or a name that is his alone
+    if target == "slip":
+        if not slip_file:
+            raise click.UsageError("a slip decision gives the slip typed again: --file SLIP.csv")
+        slips = read_slips_csv(_read(slip_file), turn=turn, players=[seat.number], source=Path(slip_file).name)
+        if len(slips) != 1:
+            raise click.BadParameter(f"{len(slips)} slips in the file, not one", param_hint="--file")
+        seq = game.decide_slip(slips[0], reason, by=by)
+        if as_json:
+            emit_json({"event": seq, "player": seat.number})
+            return
+        click.echo(f"decision #{seq} stored for {seat.label()}")
+        return
     seq = game.decide(
         seat.number,
         target,

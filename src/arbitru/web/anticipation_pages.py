@@ -174,15 +174,18 @@ def browser_slip(lt: Light, player: str, turn: int, placements: list[tuple[str, 
 
 
 def hand_in(w: Web, gid: str, player: str, turn: int, placements: list[tuple[str, str, str]], total: str,
-            note: str) -> dict[str, Any]:
-    """Store a player's slip from his browser or the API; late by the server clock (stored, flagged)."""
+            note: str, key: str = "") -> dict[str, Any]:
+    """Store a player's slip from his browser or the API; late by the server clock (stored, flagged). ``key``: the
+    sender's idempotency key: a retry gets the first receipt and stores nothing."""
     with w.journal(f"player:{player}") as j:
         game = open_game(j, gid)
         lt = light(j, game)
         slip = browser_slip(lt, player, turn, placements, total, note)
         now = time.time()
-        receipt = game.hand_in(slip, now)
+        receipt = game.hand_in(slip, now, key)
         seq, late = receipt.seq, receipt.late
         recorded = next(j.iter_events(gid, after=seq - 1)).recorded
-    return {"stored": True, "seq": seq, "received": recorded, "late": late, "turn": turn, "player": player,
-            "table": slip.rows[0].table, "replaces": receipt.replaces, "kept_apart": receipt.kept_apart}
+    stored = receipt.slip
+    return {"stored": True, "seq": seq, "received": recorded, "late": late, "turn": stored.turn, "player": player,
+            "table": stored.rows[0].table if stored.rows else "", "replaces": receipt.replaces,
+            "kept_apart": receipt.kept_apart}

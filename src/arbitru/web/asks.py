@@ -264,6 +264,27 @@ def all_lots(game: Any, f: dict[str, str], j: Journal) -> list[Text]:
     ]
 
 
+def publish(game: Any, f: dict[str, str], j: Journal) -> list[Text]:
+    """Results published while the game is not over end it (RO-5.5.j): the turns not played, a running time and
+    the missing slips are named, and what ending means; the final ranking before the deadline asks too."""
+    from arbitru.formats.anticipation.variants import TURNS
+
+    said: list[Text] = []
+    if game.published().stage == "in play" and f.get("stage") in ("provisional", "final"):
+        gaps = game.unfinished()
+        if gaps:
+            lots = game.order().lots
+            said += [Text("The game is not over (RO-5.5.j):"), *gaps]
+            if len(lots) < TURNS:
+                said.append(Text("Published now, the game ends after turn %(n)s: no further lot is drawn, no timer "
+                                 "runs, every phone says the game is over and takes no more slips.", n=len(lots)))
+            else:
+                said.append(Text("Published now, the game ends: every phone says so and takes no more slips; a "
+                                 "slip still missing is then a contest for the chief arbiter (RO-6.5)."))
+            said.append(Text("The provisional results may be withdrawn by a decision: the game then goes on."))
+    return said + publish_early(game, f, j)
+
+
 def publish_early(game: Any, f: dict[str, str], j: Journal) -> list[Text]:
     if f.get("stage") != "final":
         return []
@@ -290,6 +311,24 @@ def late_entry(game: Any, f: dict[str, str], j: Journal) -> list[Text]:
         Text("%(player)s sits at table %(table)s, after the last (RO-5.1: late entries at the last tables).",
              player=f.get("name", "").strip() or player, table=game.last_table() + 1),
         Text("The turns played before he came have no slip of his: they score 0."),
+    ]
+
+
+def anticipation_desk_slip(game: Any, f: dict[str, str], j: Journal) -> list[Text]:
+    """A slip typed once results are published is the chief arbiter's decision (RO-6.5): said before it is stored;
+    otherwise a stored slip replaced (:func:`replace_desk_slip`)."""
+    if game.published().stage == "in play":
+        return replace_desk_slip(game, f, j)
+    if j.actor != "arbiter" or not f.get("reason", "").strip():
+        return []  # the action refuses it beside its field
+    table = f.get("table", "").strip()
+    seated = next((seat.label() for seat in game.seats() if table and seat.table == table), None)
+    who = f.get("player") or seated or Text("table %(n)s", n=table or "?")
+    return [
+        Text("The results are published: this slip of %(who)s, turn %(turn)s, is a decision of the chief arbiter "
+             "(RO-6.5), with the reason: %(reason)s.", who=who, turn=f.get("collected") or "?",
+             reason=f["reason"].strip()),
+        Text("It changes the results; the decisions list shows its effect; a later decision may revoke it."),
     ]
 
 

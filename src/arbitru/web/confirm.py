@@ -115,14 +115,21 @@ def page(request: Request, needed: Needed, back: str, lang: str) -> Response:
     """The confirmation page: what will happen, the same form again with its token, and the way back."""
     return web(request).render(request, "confirm.html", status=200, lang=lang, what=needed.what,
                                fields=needed.fields, token=needed.token, action_url=request.url.path, back=back,
-                               title=_title(needed))
+                               title=title(needed.action, needed.fields))
 
 
-def _title(needed: Needed) -> str:
+def title(action: str, fields: dict[str, str]) -> Text:
+    """The confirmation page's title: the action's, or what its form says it is (a duplicate draw that ends the
+    game, a provisional publication that ends the game, a slip typed after the results that is the chief
+    arbiter's decision)."""
     # a duplicate draw asks only when it is a new rack, or when it ends the game (the planned moves played)
-    if needed.action == "draw" and needed.fields.get("new") != "1":
+    if action == "draw" and fields.get("new") != "1":
         return TITLES["end"]
-    return TITLES.get(needed.action, Text("Confirm"))
+    if action == "publish" and fields.get("stage") == "provisional":
+        return Text("End the game and publish the provisional results?")
+    if action == "table" and fields.get("reason", "").strip():
+        return Text("Record the chief arbiter's decision (RO-6.5)?")
+    return TITLES.get(action, Text("Confirm"))
 
 
 #: the confirmation page's title for each action (the action's form field)

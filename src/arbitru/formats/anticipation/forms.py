@@ -203,7 +203,8 @@ def ranking_csv(state: GameState) -> str:
             "total",
             "placements",
             "penalties",
-            "warnings",
+            "warnings",  # how many technical warnings (RO-6.2): the first 3 cost 0, each one after −5
+            "warning_costs",
             "disciplinary",
             "eliminated",
             "dropped_out",
@@ -221,6 +222,7 @@ def ranking_csv(state: GameState) -> str:
                 r.total,
                 r.placement_points,
                 r.penalties,
+                sum(1 for sv in r.slips.values() if sv.warning),
                 r.warning_costs,
                 r.disciplinary,
                 r.eliminated,
@@ -232,10 +234,8 @@ def ranking_csv(state: GameState) -> str:
 
 
 def ranking_points_of(state: GameState) -> dict[str, int]:
-    """The ranking points the final ranking awarded (RO-5.5.j), none before it."""
-    last = state.publications[-1] if state.publications else {}
-    points = last.get("points") if last.get("stage") == "final" else None
-    return {str(k): int(v) for k, v in points.items()} if isinstance(points, dict) else {}
+    """The ranking points the final ranking awarded (RO-5.5.j), as corrected by decisions since; none before it."""
+    return state.ranking_points()
 
 
 def ranking_heading(state: GameState) -> str:

@@ -8,7 +8,9 @@ Events (kind: payload):
 - ``lot``: the group drawn for a turn and who drew it (RO-5.3).
 - ``slip``: a slip exactly as written (RO-5.3); a later slip of the same player and turn is a re-entry that
   replaces it, the old one stays in the journal.
-- ``decision``: a contest or appeal decision with its reason (RO-6.5).
+- ``decision``: a contest or appeal decision with its reason (RO-6.5); once results are published every change is
+  one: a slip typed again (target ``slip``, the slip stored just before it, flagged ``decided``), ranking points
+  (``points``), the provisional results withdrawn (``publication``), an earlier decision revoked (``decision``).
 - ``sanction``: a disciplinary warning (RO-6.4) or an elimination for cheating (RO-7.1).
 - ``correction``: the record that a correction was run and what it gave (the state itself is always replayed).
 - ``publication``: provisional results with the deadline for contests, then the final ranking (RO-5.5.j).
@@ -57,7 +59,7 @@ from arbitru.formats.anticipation.draw import (
     group_problems,
     parse_group,
 )
-from arbitru.formats.anticipation.order import Action, HallOrder, OrderError
+from arbitru.formats.anticipation.order import Action, Change, HallOrder, OrderError, Published, why_not_change
 from arbitru.formats.anticipation.ranking import rank, ranking_points
 from arbitru.formats.anticipation.slips import Slip, SlipFileError, check_row, read_slips_csv
 from arbitru.formats.anticipation.turns import Lot, TurnOrder
@@ -80,13 +82,40 @@ DECISION_TARGETS = {
     "discipline": ("cancel",),
     "total": ("adjust",),
     "late": ("accept", "refuse"),  # a slip handed in after its turn's time (RO-6.5)
+    "slip": ("replace",),  # a slip typed again once results are published: the slip event it names counts (RO-6.5)
+    "points": ("set",),  # a player's ranking points of the final ranking (RO-5.5.j)
+    "publication": ("withdraw",),  # the provisional results withdrawn: the game goes on (RO-5.5.j)
+    "decision": ("revoke",),  # an earlier decision no longer applies (RO-6.5)
 }
+#: the decisions that change a player's result (the others: the publication, a revocation, ranking points)
+RESULT_TARGETS = ("placement", "warning", "penalty", "discipline", "total", "late", "slip")
+
+#: the most tables without a slip a turn's line of :meth:`AnticipationGame.unfinished` names
+NAMED_ABSENT = 30
 
 _LEXICONS: dict[str, Lexicon] = {}
 _REGISTERED: dict[str, str] = {}
 #: per journal, game (and its creation time): the seq up to which slips were read, and the (player, turn) keys
 _STORED_SLIPS: dict[tuple[str, str, str], tuple[int, dict[tuple[str, int], int]]] = {}
 _SLIPS_LOCK = threading.Lock()
+#: per journal, game (and its creation time) and decision: its effect (a decision's effect never changes)
+_EFFECTS: dict[tuple[str, str, str, int], Effect] = {}
+
+
+@dataclass(frozen=True)
+class Effect:
+    """What a decision did to its player's result (RO-6.5): total, place and ranking points just before it and
+    with it."""
+
+    seq: int
+    player: str
+    total: tuple[int, int]
+    place: tuple[int | None, int | None]
+    points: tuple[int | None, int | None] = (None, None)
+
+    @property
+    def changed(self) -> bool:
+        return self.total[0] != self.total[1] or self.place[0] != self.place[1] or self.points[0] != self.points[1]
 
 
 def register_lexicon(lexicon: Lexicon, name: str | None = None) -> None:
@@ -178,10 +207,32 @@ class GameState:
     last_seq: int = 0
     #: slips handed in after their turn's time that the arbiter has not accepted (RO-6.5): kept, not counted
     late: list[SlipEntry] = field(default_factory=list)
+    #: slips typed again once results were published, each counted when its decision (target ``slip``) stands
+    decided: list[SlipEntry] = field(default_factory=list)
+    #: the decisions a later one revoked: their seq -> the revoking decision's seq (RO-6.5)
+    revoked: dict[int, int] = field(default_factory=dict)
+    #: the publications a decision withdrew (RO-5.5.j)
+    withdrawn: list[dict[str, Any]] = field(default_factory=list)
+
+    def in_force(self) -> list[Decision]:
+        """The decisions that apply: every one a later decision has not revoked."""
+        return [d for d in self.decisions if d.seq not in self.revoked]
+
+    def ranking_points(self) -> dict[str, int]:
+        """The ranking points of the final ranking (RO-5.5.j), as corrected by the decisions since; none before it."""
+        last = self.publications[-1] if self.publications else {}
+        points = last.get("points") if last.get("stage") == "final" else None
+        if not isinstance(points, dict):
+            return {}
+        out = {str(k): int(v) for k, v in points.items()}
+        for d in self.in_force():
+            if d.target == "points" and d.points is not None:
+                out[d.player] = d.points
+        return out
 
     def late_undecided(self) -> list[SlipEntry]:
         """Late slips the arbiter has not ruled on yet (RO-6.5)."""
-        said = {(d.player, d.turn) for d in self.decisions if d.target == "late"}
+        said = {(d.player, d.turn) for d in self.in_force() if d.target == "late"}
         return [e for e in self.late if (e.slip.player, e.slip.turn) not in said]
 
     def ranked(self) -> list[PlayerResult]:
@@ -234,7 +285,8 @@ class GameState:
             "publications": self.publications,
             "stage": self.stage,
             "events": self.last_seq,
-        } | ({"maximum": self.maximum_summary()} if self.maximum else {})
+        } | ({"maximum": self.maximum_summary()} if self.maximum else {}) | (
+            {"revoked": self.revoked, "withdrawn": self.withdrawn} if self.revoked or self.withdrawn else {})
 
     def maximum_summary(self) -> dict[str, Any]:
         """The stored maximum and each ranked player's total as a percentage of it."""
@@ -380,7 +432,23 @@ class AnticipationGame:
             frozenset(self.order().lots),
             time.time() if now is None else now,
             own_pace=self.settings.training,
+            stage=self.published().stage,
         )
+
+    def published(self) -> Published:
+        """The publications in force (RO-5.5.j): those a decision withdrew left out."""
+        out = Published()
+        # only these two kinds, read by kind (every slip asks this: the game's other events are not decoded)
+        events = [*self.journal.iter_events(self.id, "publication"), *self.journal.iter_events(self.id, "decision")]
+        for e in sorted(events, key=lambda e: e.seq):
+            out.fold(e.kind, e.seq, e.payload)
+        return out
+
+    def refuse(self, change: Change) -> None:
+        """:raises OrderError: when ``change`` is not allowed at the game's stage of publication (RO-5.5.j, RO-6.5)."""
+        refusal = why_not_change(self.published().stage, change)
+        if refusal is not None:
+            raise OrderError(refusal)
 
     def check(self, act: Action, timer: str = "", now: float | None = None) -> None:
         """:raises OrderError: when the order of the game does not allow ``act`` now, naming the rule."""
@@ -503,12 +571,10 @@ class AnticipationGame:
 
         :raises SlipFileError: when a slip of the same player and turn is already stored and ``replace`` is
         not set.
-        :raises ArbitruError: once the ranking is final: nothing may move it any more (RO-5.5.j).
+        :raises OrderError: once results are published: a slip then changes only by a decision of the chief
+            arbiter (:meth:`decide_slip`, RO-6.5).
         """
-        final = self._final()
-        if final is not None:
-            raise ArbitruError(Text("the ranking is final (event #%(seq)s): no more slips (RO-5.5.j, RO-6.5)",
-                                    seq=final))
+        self.refuse(Change.SLIP)
         if not replace:
             stored = self._stored_slips()
             for s in slips:
@@ -524,6 +590,37 @@ class AnticipationGame:
                 check_row(row)
         return self.journal.append_many(self.id, [("slip", s.to_payload()) for s in slips])
 
+    @action
+    def decide_slip(self, slip: Slip, reason: str, *, by: str = "chief arbiter") -> int:
+        """Once results are published, a slip typed again is a decision of the chief arbiter on a contest (RO-6.5):
+        the slip is stored exactly as typed, flagged ``decided``, and the decision naming it with its reason right
+        after it, in one transaction; the slip counts while the decision stands (a later decision may revoke it).
+        Returns the decision's seq.
+
+        :raises OrderError: once the ranking is final (RO-5.5.j).
+        :raises ArbitruError: without a reason, a turn, or for a player not seated.
+        """
+        if not reason.strip():
+            raise ArbitruError(Text("a decision needs its reason (RO-6.5)"))
+        if slip.turn is None or not 1 <= slip.turn <= TURNS:
+            raise ArbitruError(f"turns are 1 to {TURNS}")
+        self.refuse(Change.DECISION)
+        for row in slip.rows:
+            check_row(row)
+        player = self.seat(slip.player).number
+        with self.journal.transaction(self.id):
+            seq = self.journal.append(self.id, "slip", slip.to_payload() | {"player": player, "decided": True})
+            return self._decision({"player": player, "target": "slip", "action": "replace", "reason": reason,
+                                   "by": by, "turn": slip.turn, "event": seq})
+
+    def _decision(self, data: dict[str, Any]) -> int:
+        full = {"turn": None, "index": None, "position": None, "word": None, "points": None, "event": None} | data
+        try:  # what replay reads back, checked before it is stored
+            Decision.from_payload(0, full)
+        except payload.PayloadError as e:
+            raise ArbitruError(f"decision: {e}") from None
+        return self.journal.append(self.id, "decision", full)
+
     def _stored_slips(self) -> dict[tuple[str, int], int]:
         """(player, turn) -> seq of the slips stored, folded incrementally: desks enter thousands of slips a
         game one by one, and each entry must not decode every earlier one again."""
@@ -535,7 +632,7 @@ class AnticipationGame:
             upto, known = 0, {}
         known = dict(known)
         for e in self.journal.iter_events(self.id, "slip", after=upto):
-            if e.payload.get("turn") is not None:
+            if e.payload.get("turn") is not None and not e.payload.get("decided"):
                 known[(e.payload["player"], e.payload["turn"])] = e.seq
             upto = e.seq
         with _SLIPS_LOCK:
@@ -598,7 +695,12 @@ class AnticipationGame:
         points: int | None = None,
         event: int | None = None,
     ) -> int:
-        """Record a contest or appeal decision with its reason (RO-6.5); the verdict it changes stays."""
+        """Record a contest or appeal decision with its reason (RO-6.5); the verdict it changes stays.
+
+        Besides the verdicts: ``points`` sets a player's ranking points once the ranking is final (RO-5.5.j);
+        ``publication`` withdraws the provisional results (``player`` may be empty; the game goes on);
+        ``decision`` revokes the earlier decision ``event``. A slip typed again is :meth:`decide_slip`.
+        """
         if target not in DECISION_TARGETS:
             raise ArbitruError(f"unknown decision target {target!r}; known: {', '.join(DECISION_TARGETS)}")
         if action not in DECISION_TARGETS[target]:
@@ -606,12 +708,26 @@ class AnticipationGame:
                 f"a {target} decision is one of {', '.join(DECISION_TARGETS[target])}, not {action!r}"
             )
         if not reason.strip():
-            raise ArbitruError("a decision needs its reason (RO-6.5)")
+            raise ArbitruError(Text("a decision needs its reason (RO-6.5)"))
+        if target == "slip":
+            raise ArbitruError("a slip decision carries the slip typed again: decide_slip")
+        if target == "publication":
+            self.refuse(Change.WITHDRAW)
+            last = self.published().last
+            assert last is not None
+            return self._decision({"player": "", "target": target, "action": action, "reason": reason, "by": by,
+                                   "event": int(last["seq"])})
+        if target == "decision":
+            self.refuse(Change.DECISION)
+            return self._decision(self._revocation(event, reason, by))
         player = self.seat(player).number
-        final = self._final()
-        if final is not None:
-            raise ArbitruError(Text("the ranking is final (event #%(seq)s): no more decisions (RO-5.5.j, RO-6.5)",
-                                    seq=final))
+        if target == "points":
+            self.refuse(Change.POINTS)
+            if points is None or points < 0:
+                raise ArbitruError(Text("ranking points are 0 or more"))
+            return self._decision({"player": player, "target": target, "action": action, "reason": reason,
+                                   "by": by, "points": points})
+        self.refuse(Change.DECISION)
         if target in ("placement", "warning", "penalty", "late") and turn is None:
             raise ArbitruError(f"a {target} decision names the turn")
         if target == "placement" and index is None:
@@ -639,17 +755,21 @@ class AnticipationGame:
             "points": points,
             "event": event,
         }
-        try:  # what replay reads back, checked before it is stored
-            Decision.from_payload(0, data)
-        except payload.PayloadError as e:
-            raise ArbitruError(f"decision: {e}") from None
-        return self.journal.append(self.id, "decision", data)
+        return self._decision(data)
+
+    def _revocation(self, event: int | None, reason: str, by: str) -> dict[str, Any]:
+        """The decision revoking decision ``event``: one that changes a result, not revoked already."""
+        decisions = {e.seq: e.payload for e in self.journal.iter_events(self.id, "decision")}
+        said = decisions.get(event) if event is not None else None
+        if said is None or said.get("target") not in (*RESULT_TARGETS, "points"):
+            raise ArbitruError(Text("no decision #%(n)s that changes a result to revoke (RO-6.5)", n=event or "?"))
+        if any(p.get("target") == "decision" and p.get("event") == event for p in decisions.values()):
+            raise ArbitruError(Text("decision #%(n)s is revoked already", n=event))
+        return {"player": str(said.get("player", "")), "target": "decision", "action": "revoke", "reason": reason,
+                "by": by, "turn": said.get("turn"), "event": event}
 
     def _final(self) -> int | None:
-        for e in self.journal.iter_events(self.id, "publication"):
-            if e.payload.get("stage") == "final":
-                return e.seq
-        return None
+        return self.published().final()
 
     def finished(self) -> bool:
         """Whether the ranking is final (RO-5.5.j)."""
@@ -673,25 +793,41 @@ class AnticipationGame:
 
         The final ranking comes after the deadline for contests; before it (or when the deadline cannot be read
         as a time, or with no provisional results) only when ``confirmed``.
+
+        The first publication ends the game (RO-5.5.j: results come after the game and its correction): while
+        turns are not played, a turn's time runs or slips of a played turn are missing (:meth:`unfinished`), it
+        is refused unless ``confirmed``; confirmed, it records the turns not played (``unplayed``), stops the
+        running timers, and the hall plays nothing more (:class:`~.order.HallOrder`) until a decision withdraws
+        the provisional results.
         """
         if stage not in ("provisional", "final"):
             raise ArbitruError("results are published 'provisional' or 'final'")
         if stage == "provisional" and not deadline.strip():
             raise ArbitruError("provisional results state the deadline for contests (RO-5.5.j)")
         if any(p < 0 for p in points):
-            raise ArbitruError("ranking points are 0 or more")
-        final = self._final()
-        if final is not None:
-            raise ArbitruError(f"the ranking is final already (event #{final})")
+            raise ArbitruError(Text("ranking points are 0 or more"))
+        self.refuse(Change.PROVISIONAL if stage == "provisional" else Change.FINAL)
         now = time.time() if now is None else now
         data: dict[str, Any] = {"stage": stage, "deadline": deadline}
         if stage == "final":
-            published = list(self.journal.iter_events(self.id, "publication"))
-            last = published[-1].payload if published else None
+            standing = self.published().last
+            last = standing if standing is not None and standing.get("stage") == "provisional" else None
             if not confirmed:
-                _check_deadline(last, published[-1].seq if published else None, now)
+                _check_deadline(last, int(last["seq"]) if last else None, now)
             title = title or (str(last.get("title", "")) if last else "")
             date = date or (str(last.get("date", "")) if last else "")
+        if self.published().stage == "in play":
+            gaps = self.unfinished(now)
+            if gaps and not confirmed:
+                raise ArbitruError(Text(
+                    "RO-5.5.j: the game is not over: %(gaps)s; confirm to end it now and publish",
+                    gaps="; ".join(gaps)))
+            unplayed = [t for t in range(1, TURNS + 1) if t not in self.order().lots]
+            if unplayed:
+                data["unplayed"] = unplayed
+            for timer in self.timers().values():
+                if timer.running(now) or timer.state == "paused":
+                    self.journal.append(self.id, "clock", {"timer": timer.name, "action": "stop", "at": now})
         state = self.replay()
         data |= {"at": now, "title": title, "date": date or _day(now)}
         data |= {"digest": state.digest(), "totals": {r.player: r.total for r in state.ranking}}
@@ -702,14 +838,37 @@ class AnticipationGame:
     def final_too_early(self, now: float | None = None) -> tuple[str, int | None] | None:
         """Why the final ranking would need a confirmation now (RO-5.5.j): the provisional results' deadline and
         event (``("", None)`` when none were published); None when the period for contests is over."""
-        published = list(self.journal.iter_events(self.id, "publication"))
-        last = published[-1] if published else None
+        last = self.published().last
         try:
-            _check_deadline(last.payload if last else None, last.seq if last else None,
-                            time.time() if now is None else now)
+            _check_deadline(last, int(last["seq"]) if last else None, time.time() if now is None else now)
         except ArbitruError:
-            return (str(last.payload.get("deadline", "")), last.seq) if last else ("", None)
+            return (str(last.get("deadline", "")), int(last["seq"])) if last else ("", None)
         return None
+
+    def unfinished(self, now: float | None = None) -> list[Text]:
+        """What is not over yet, said (RO-5.5.j): the turns not played, a turn whose time still runs, the seated
+        players with no slip for a played turn (tables named); empty when the game is played and collected."""
+        now = time.time() if now is None else now
+        lots = self.order().lots
+        said: list[Text] = []
+        unplayed = [t for t in range(1, TURNS + 1) if t not in lots]
+        if unplayed:
+            said.append(Text("turns %(first)s to %(last)s are not played (no lot drawn)", first=unplayed[0],
+                             last=unplayed[-1]) if len(unplayed) > 1 else
+                        Text("turn %(turn)s is not played (no lot drawn)", turn=unplayed[0]))
+        running = [t for t in sorted(lots) if self.timer(turn_timer(t)).running(now)]
+        if running:
+            said.append(Text("the thinking time of turn %(turn)s still runs", turn=running[-1]))
+        seats = self.seats()
+        stored = self._stored_slips()
+        for turn in sorted(lots):
+            absent = [s for s in seats if (s.number, turn) not in stored]
+            if absent:
+                tables = ", ".join(s.table or s.number for s in absent[:NAMED_ABSENT])
+                said.append(Text("turn %(turn)s: %(n)s of %(m)s players have no slip (tables %(tables)s)",
+                                 turn=turn, n=len(absent), m=len(seats),
+                                 tables=tables + (" …" if len(absent) > NAMED_ABSENT else "")))
+        return said
 
     @action
     def sanction(self, player: str, kind: str, reason: str, turn: int | None = None) -> int:
@@ -733,6 +892,29 @@ class AnticipationGame:
             "correction",
             {"turn": turn, "digest": state.digest(), "totals": totals, "events": state.last_seq},
         )
+
+    def effects(self, state: GameState) -> dict[int, Effect]:
+        """Each decision's effect on its player's result (RO-6.5), by the decision's seq: the game replayed up to
+        just before it and up to it (a slip typed again sits just before its decision and counts only with it).
+        Computed once per decision in this process: what came before a decision never changes."""
+        info = self.journal.game(self.id)
+        out: dict[int, Effect] = {}
+        for d in state.decisions:
+            if d.target == "publication" or not d.player:
+                continue
+            key = (self.journal.path, self.id, info.created, d.seq)
+            with _SLIPS_LOCK:
+                known = _EFFECTS.get(key)
+            if known is None:
+                before, after = self.replay(upto=d.seq - 1), self.replay(upto=d.seq)
+                b, a = before.results.get(d.player), after.results.get(d.player)
+                known = Effect(d.seq, d.player, (b.total if b else 0, a.total if a else 0),
+                               (b.place if b else None, a.place if a else None),
+                               (before.ranking_points().get(d.player), after.ranking_points().get(d.player)))
+                with _SLIPS_LOCK:
+                    _EFFECTS[key] = known
+            out[d.seq] = known
+        return out
 
     @action
     def record_maximum(self, payload: dict[str, Any]) -> int:
@@ -780,7 +962,7 @@ class AnticipationGame:
         return current
 
     @action
-    def hand_in(self, slip: Slip, now: float) -> Receipt[Slip]:
+    def hand_in(self, slip: Slip, now: float, key: str = "") -> Receipt[Slip]:
         """A slip from a player's browser at the server time ``now``: stored exactly as written; late when its
         turn's time is up or the next lot is drawn, and then flagged, never refused. A late slip counts only
         when the arbiter accepts it (a ``late`` decision with its reason, RO-6.5), and never replaces one
@@ -790,14 +972,22 @@ class AnticipationGame:
         and nothing stored, so published results cannot move (RO-5.4.m, RO-5.5.j); what a player still has to say
         is a contest to the chief arbiter (RO-6.5).
 
+        ``key``: the sender's idempotency key (the API's ``Idempotency-Key``): a slip sent again with the key of a
+        slip of the same player already stored gets that slip's receipt, and nothing is stored.
+
         :raises OrderError: for a turn whose lot is not drawn yet, or once results are published (naming the rule).
         :raises ArbitruError: for a player not seated.
         """
+        if key:
+            check_text(key, "key")
+            first = self._sent_with(slip.player, key)
+            if first is not None:
+                return first
         if slip.turn is None or not 1 <= slip.turn <= TURNS:
             raise ArbitruError(f"turns are 1 to {TURNS}")
         for row in slip.rows:
             check_row(row)
-        if any(True for _ in self.journal.iter_events(self.id, "publication")):
+        if self.published().stage != "in play":
             raise OrderError(Refusal("RO-5.5.j", Text(
                 "the results are published: slips are no longer handed in; a contest goes to the chief arbiter")))
         self.check(Action.HAND_IN, turn_timer(slip.turn), now)
@@ -805,9 +995,23 @@ class AnticipationGame:
         lots = self.order().lots
         late = self.timer(turn_timer(slip.turn)).over(now) or (slip.turn + 1) in lots
         earlier = self._stored_slips().get((slip.player, slip.turn))
-        payload = slip.to_payload() | {"late": late, "received": now}
+        payload = slip.to_payload() | {"late": late, "received": now} | ({"key": key} if key else {})
         seq = self.journal.append(self.id, "slip", payload)
         return Receipt(slip, seq, late, earlier, kept_apart=late and earlier is not None)
+
+    def _sent_with(self, player: str, key: str) -> Receipt[Slip] | None:
+        """The receipt of ``player``'s slip first stored with idempotency ``key``, as it was given then."""
+        before: dict[tuple[str, int], int] = {}
+        for e in self.journal.iter_events(self.id, "slip"):
+            p = e.payload
+            at = (str(p.get("player")), int(p["turn"])) if p.get("turn") is not None else None
+            if p.get("key") == key and p.get("player") == player and at is not None:
+                late = bool(p.get("late"))
+                earlier = before.get(at)
+                return Receipt(Slip.from_payload(p), e.seq, late, earlier, kept_apart=late and earlier is not None)
+            if at is not None:
+                before[at] = e.seq
+        return None
 
     # --- replay ---------------------------------------------------------------------------------------------
 
@@ -836,6 +1040,7 @@ class AnticipationGame:
             with payload.folding(self.id, e.seq, e.kind):
                 self._apply(state, payload.mapping(e.payload), e)
         _settle_late(state)
+        _settle_decided(state)
         lexicon = self.lexicon
         state.lexicon_name = lexicon.name
         setup = Setup(
@@ -848,7 +1053,7 @@ class AnticipationGame:
             state.names,
             state.blind,
         )
-        correction = Correction(setup, state.players(), state.decisions, state.sanctions)
+        correction = Correction(setup, state.players(), state.in_force(), state.sanctions)
         for player, entry in state.unattributed:
             correction.add_unattributed(player, entry)
         for turn in range(1, TURNS + 1):
@@ -876,7 +1081,9 @@ class AnticipationGame:
             state.order.add(Lot.from_payload(p))
         elif e.kind == "slip":
             slip = Slip.from_payload(p)
-            if p.get("late") and slip.turn is not None:  # counts once the arbiter accepts it (RO-6.5)
+            if p.get("decided") and slip.turn is not None:  # counts while its decision stands (RO-6.5)
+                state.decided.append(SlipEntry(e.seq, slip))
+            elif p.get("late") and slip.turn is not None:  # counts once the arbiter accepts it (RO-6.5)
                 state.late.append(SlipEntry(e.seq, slip))
             elif slip.turn is None:
                 state.unattributed.append((slip.player, SlipEntry(e.seq, slip)))
@@ -890,6 +1097,12 @@ class AnticipationGame:
             if decision.action not in DECISION_TARGETS.get(decision.target, ()):
                 raise JournalError(f"a {decision.target!r} decision cannot be {decision.action!r}")
             state.decisions.append(decision)
+            if decision.target == "decision" and decision.event is not None:
+                state.revoked[decision.event] = e.seq
+            elif decision.target == "publication":
+                state.withdrawn += [x | {"withdrawn_by": e.seq, "reason": decision.reason}
+                                    for x in state.publications if x["seq"] == decision.event]
+                state.publications = [x for x in state.publications if x["seq"] != decision.event]
         elif e.kind == "sanction":
             kind = payload.text(p, "kind")
             if kind not in ("disciplinary", "cheating"):
@@ -972,7 +1185,7 @@ def _check_deadline(provisional: Mapping[str, Any] | None, seq: int | None, now:
 def _settle_late(state: GameState) -> None:
     """RO-6.5: a slip handed in after its turn's time counts when the arbiter's last decision on it accepts it
     (it then replaces the one in time); refused or not decided yet, it stays apart in ``state.late``."""
-    said = {(d.player, d.turn): d.action for d in state.decisions if d.target == "late"}
+    said = {(d.player, d.turn): d.action for d in state.in_force() if d.target == "late"}
     apart = []
     for entry in state.late:
         key = (entry.slip.player, entry.slip.turn or 0)
@@ -983,6 +1196,19 @@ def _settle_late(state: GameState) -> None:
         else:
             apart.append(entry)
     state.late = apart
+
+
+def _settle_decided(state: GameState) -> None:
+    """RO-6.5: a slip typed again once results were published counts while the decision naming it stands."""
+    typed = {entry.seq: entry for entry in state.decided}
+    for d in state.in_force():
+        entry = typed.get(d.event) if d.target == "slip" and d.event is not None else None
+        if entry is None:
+            continue
+        key = (entry.slip.player, entry.slip.turn or 0)
+        old = state.slips.get(key)
+        replaces = [*old.replaces, old.seq] if old and old.seq is not None else []
+        state.slips[key] = SlipEntry(entry.seq, entry.slip, replaces)
 
 
 def _seating_payload(seating: Sequence[tuple[str, int, str]]) -> dict[str, Any]:

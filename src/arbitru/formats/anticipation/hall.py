@@ -10,7 +10,7 @@ from typing import Any
 
 from arbitru.formats.anticipation.clock import Timer, fold_timers
 from arbitru.formats.anticipation.game import AnticipationGame, results_shown
-from arbitru.formats.anticipation.order import HallOrder
+from arbitru.formats.anticipation.order import HallOrder, Published
 from arbitru.journal.store import Journal
 
 
@@ -32,6 +32,13 @@ class HallState:
     stage: str
     deadline: str
     last_seq: int
+    #: the publication in force, when one is (its payload: ``unplayed`` turns when it ended the game early)
+    published: dict[str, Any] | None = None
+
+    @property
+    def unplayed(self) -> list[int]:
+        """The turns the publication in force left unplayed: it ended the game early (RO-5.5.j)."""
+        return [int(t) for t in (self.published or {}).get("unplayed", ())]
 
     @property
     def current_turn(self) -> int:
@@ -58,6 +65,7 @@ class HallState:
             frozenset(self.lots),
             time.time() if now is None else now,
             own_pace=self.game.settings.training,
+            stage=self.stage,
         )
 
 
@@ -69,7 +77,8 @@ def hall_state(j: Journal, game: AnticipationGame) -> HallState:
     names: dict[str, str] = {}
     slips: dict[tuple[str, int], dict[str, Any]] = {}
     blind: list[str] = []
-    announced, recap, stage, deadline = 0, False, "in play", ""
+    announced, recap = 0, False
+    published = Published()
     clocks: list[dict[str, Any]] = []
     last = 0
     for e in j.iter_events(game.id):
@@ -83,7 +92,7 @@ def hall_state(j: Journal, game: AnticipationGame) -> HallState:
             for entry in p["players"]:
                 seating[entry["player"]] = int(entry["table"])
                 names[entry["player"]] = entry.get("name") or entry["player"]
-        elif e.kind == "slip" and p.get("turn") is not None:
+        elif e.kind == "slip" and p.get("turn") is not None and not p.get("decided"):
             key = (str(p["player"]), int(p["turn"]))
             if p.get("late") and key in slips:
                 slips[key]["late_after"] = e.seq
@@ -99,7 +108,9 @@ def hall_state(j: Journal, game: AnticipationGame) -> HallState:
                 announced = max(announced, int(p["group"]))
         elif e.kind == "clock":
             clocks.append(p)
-        elif e.kind == "publication":
-            stage, deadline = str(p["stage"]), str(p.get("deadline", ""))
-    return HallState(game, groups, lots, announced, recap, fold_timers(clocks), seating, names, slips, blind, stage,
-                     deadline, last)
+        elif e.kind in ("publication", "decision"):
+            published.fold(e.kind, e.seq, p)
+    last_published = published.last
+    deadline = str(last_published.get("deadline", "")) if last_published else ""
+    return HallState(game, groups, lots, announced, recap, fold_timers(clocks), seating, names, slips, blind,
+                     published.stage, deadline, last, last_published)

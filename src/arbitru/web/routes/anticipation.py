@@ -33,10 +33,16 @@ from arbitru.formats.anticipation.draw import (
     parse_groups,
     read_sealed_groups_csv,
 )
-from arbitru.formats.anticipation.game import AnticipationGame, read_seating_csv, resolve_lexicon, secret_draw
+from arbitru.formats.anticipation.game import (
+    RESULT_TARGETS,
+    AnticipationGame,
+    read_seating_csv,
+    resolve_lexicon,
+    secret_draw,
+)
 from arbitru.formats.anticipation.hints import slip_hints
-from arbitru.formats.anticipation.notices import notices
-from arbitru.formats.anticipation.order import Action
+from arbitru.formats.anticipation.notices import arbiter_tables, notices
+from arbitru.formats.anticipation.order import Action, Change, why_not_change
 from arbitru.formats.anticipation.seating import read_entrants_csv, seat
 from arbitru.formats.anticipation.slips import Slip, SlipRow, check_row
 from arbitru.formats.anticipation.turns import TURN_MINUTES
@@ -68,11 +74,14 @@ from arbitru.web.pdf import pdf_of
 from arbitru.web.season_context import absent_from, tournament_game_form
 
 FILTERS = ("all", "invalid", "penalties", "warnings", "cascades")
+#: the decisions a later decision may revoke (RO-6.5): those that change a result, and ranking points
+DECISION_REVOCABLE = (*RESULT_TARGETS, "points")
 #: the library's words these pages say in the page's language (``_(v.status)``…): a verdict's status, the
 #: results' stage, the review's filters, a timer's state, a decision's target, a sanction's kind
 WORDS = ("valid", "corrected", "invalid", "cancelled", "void", "missing", "in play", "provisional", "final", *FILTERS,
          "idle", "running", "paused", "stopped", "placement", "warning", "penalty", "discipline", "total",
-         "disciplinary", "cheating", "analysis")
+         "disciplinary", "cheating", "analysis", "slip", "points", "publication", "decision", "replace", "withdraw",
+         "revoke", "set", "accept", "refuse", "as", "cancel", "adjust", "chief arbiter")
 
 
 # --- creating a game ---------------------------------------------------------------------------------------
@@ -208,6 +217,8 @@ def console_context(w: Web, j: Journal, gid: str) -> dict[str, Any]:
         "minutes": TURN_MINUTES,
         "rule": VARIANT_RULES[game.settings.variant],
         "fair": fair.said(j, gid),
+        # every lot at once only where the order allows it (a game without timers, RO-4.4): never offered, then refused
+        "all_lots": lt.order().why_not(Action.ALL_LOTS) is None,
     }
 
 
@@ -357,15 +368,28 @@ def desk_context(w: Web, gid: str, me: auth.Identity, request: Request | None = 
         lt = light(j, game)
     asked = request.query_params.get("turn", "") if request is not None else ""
     turn = asked_turn if (asked_turn := ascii_number(asked)) and asked_turn <= TURNS else (lt.current_turn or 1)
+    search = (request.query_params.get("q", "") if request is not None else "").strip()[:40]
     missing = [(lt.seating[p], lt.label(p)) for p in lt.players() if (p, turn) not in lt.slips]
     entered = sorted(((k[0], v) for k, v in lt.slips.items() if k[1] == turn), key=lambda x: -x[1]["seq"])
     rows = []
-    for player, info in entered[:30]:
+    for player, info in entered:  # every slip of the turn, the last typed first; the search narrows them
+        if search and not desk_match(search, player, lt.label(player), lt.seating.get(player)):
+            continue
         slip = Slip.from_payload(info["payload"])
         rows.append({"player": lt.label(player), "table": lt.seating.get(player), "info": info, "slip": slip,
                      "hints": slip_hints(slip, turn)})
-    return {"lt": lt, "game": game, "turn": turn, "missing": missing, "entered": rows,
-            "lot_drawn": turn in lt.lots, "count": sum(1 for k in lt.slips if k[1] == turn)}
+    return {"lt": lt, "game": game, "turn": turn, "missing": missing, "entered": rows, "search": search,
+            "lot_drawn": turn in lt.lots, "count": sum(1 for k in lt.slips if k[1] == turn),
+            "closed": why_not_change(lt.stage, Change.SLIP)}
+
+
+def desk_match(search: str, player: str, label: str, table: int | None) -> bool:
+    """Whether a desk row is the one searched: a table's number (``7``, ``masa 7``), or part of the name or id."""
+    number = search.rsplit(" ", 1)[-1]
+    if is_ascii_number(number):
+        return table == int(number)
+    folded = search.casefold()
+    return folded in label.casefold() or folded in player.casefold()
 
 
 async def desk(request: Request) -> Response:
@@ -402,9 +426,11 @@ def desk_slip(game: AnticipationGame, f: dict[str, str], j: Journal) -> Slip:
     if not rows:
         rows = [("", "", "")]
     written = f.get("turn", "")
+    # RO-6.2a: the name as written on the turn-1 slip, when the desk types it (or ticks that it is missing)
+    name = "" if f.get("no_name") == "1" else (f.get("name", "").strip() or None)
     slip_rows = [
         SlipRow(line=i, table=table, turn=written, position=pos, word=word, score=score,
-                turn_total=f.get("total", ""), note=f.get("note", ""))
+                turn_total=f.get("total", ""), note=f.get("note", ""), name=name)
         for i, (pos, word, score) in enumerate(rows, 1)
     ]
     return Slip(player, collected, slip_rows, source=f.get("desk_name", "desk")[:40], written_turn=written)
@@ -422,6 +448,16 @@ def do_desk_slip(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
         except InputError as e:
             where = DESK_FIELDS.get(e.field, e.field or "table")
             raise Refused(where.replace("%s", str(i)), i18n.refusal(e)) from None
+    closed = why_not_change(game.published().stage, Change.SLIP)
+    if closed is not None:  # RO-6.5: after the results, a slip typed again is the chief arbiter's decision
+        if j.actor != "arbiter":
+            raise Refused("table", str(closed), 409)
+        if not f.get("reason", "").strip():
+            raise Refused("reason", Text("give the reason of the chief arbiter's decision (RO-6.5)"))
+        if slip.turn is None:
+            raise Refused("collected", Text("the turn"))
+        seq = game.decide_slip(slip, f["reason"], by=f.get("by") or "chief arbiter")
+        return Text("decision #%(n)s stored (RO-6.5)", n=seq)
     if slip.turn is not None and game.hall().why_not(Action.HAND_IN, turn_timer(slip.turn)) is not None:
         raise Refused("collected", Text("the lot of turn %(n)s is not drawn yet (RO-5.3)", n=slip.turn))
     try:
@@ -458,12 +494,16 @@ def review_context(w: Web, gid: str, me: auth.Identity, request: Request | None 
         game = open_game(j, gid)
         lt = light(j, game)
         state = replayed(w, j, game)
+        effects = game.effects(state)
     q = request.query_params if request is not None else {}
     asked = q.get("turn", "")
     turn = asked_turn if (asked_turn := ascii_number(asked)) and asked_turn <= TURNS else (lt.current_turn or 1)
     what = q.get("filter", "all")
     what = what if what in FILTERS else "all"
     said = i18n.gettext_for(game.settings.lang)
+    # RO-5.5.g: the arbiters, in the order of the tables they take (as announced before the game)
+    arbiters = [a.strip()[:40] for a in str(q.get("arbiters", "")).split(",") if a.strip()][:20]
+    by_arbiter = arbiter_tables(list(lt.seating.values()), arbiters)
     verifications = []
     rows = []
     for r in sorted(state.ranking, key=lambda r: (r.table or 10**9, r.player)):
@@ -471,15 +511,24 @@ def review_context(w: Web, gid: str, me: auth.Identity, request: Request | None 
         if sv is None:
             continue
         for ver in sv.verifications:
-            verifications.append({"player": lt.label(r.player), "table": r.table, **ver})
+            verifications.append({"player": lt.label(r.player), "table": r.table,
+                                  "arbiter": by_arbiter.get(r.table or 0, ""), **ver})
         for v in sv.placements:
             if _filter(v, sv, what):
                 rows.append({"r": r, "sv": sv, "v": v, "who": lt.label(r.player)})
-        if not sv.placements and what in ("all", "warnings") and (sv.warning or sv.status != "corrected"):
+        if not sv.placements and what in ("all", "warnings") and (sv.warning or sv.status != "corrected"
+                                                                   or sv.passed):
             rows.append({"r": r, "sv": sv, "v": None, "who": lt.label(r.player)})
+    # the verification answers are said once, in their own card above (RO-5.5.h); the rest split by arbiter
+    told: dict[str, list[dict[str, Any]]] = {}
+    for n in notices(state, turn, arbiters):
+        if n.rule != "RO-5.5.h":
+            told.setdefault(n.arbiter, []).append(n.to_dict() | {"text": said(n.text)})
     return {"lt": lt, "game": game, "state": state, "turn": turn, "filter": what, "filters": FILTERS,
-            "verifications": verifications, "rows": rows,
-            "notices": [n.to_dict() | {"text": said(n.text)} for n in notices(state, turn)]}
+            "verifications": verifications, "rows": rows, "arbiters": ", ".join(arbiters),
+            "notices": [n for group in told.values() for n in group], "told": list(told.items()),
+            "effects": effects, "revocable": DECISION_REVOCABLE,
+            "gaps": game.unfinished() if lt.stage == "in play" else []}
 
 
 async def review(request: Request) -> Response:
@@ -497,6 +546,8 @@ def do_decide(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
         position=f.get("position") or None, word=f.get("word") or None,
         points=whole_in(f, "points", 0, 10_000), event=whole_in(f, "event", 1, 10**9),
     )
+    if f.get("target") == "publication":
+        return Text("the provisional results are withdrawn (decision #%(n)s): the game goes on", n=seq)
     return Text("decision #%(n)s stored (RO-6.5)", n=seq)
 
 
@@ -505,9 +556,22 @@ def do_sanction(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
     return Text("sanction #%(n)s stored", n=seq)
 
 
+def points_scale(text: str) -> list[int]:
+    """The organiser's ranking points by place, ``25, 20, 16`` (RO-5.5.j)."""
+    scale = []
+    for cell in text.replace(";", ",").split(",") if text.strip() else []:
+        number = ascii_number(cell.strip())
+        if number is None:
+            raise Refused("points", Text("%(text)s is not a number of points", text=repr(cell.strip())))
+        scale.append(number)
+    return scale
+
+
 def do_publish(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
-    # the final ranking before the deadline for contests (RO-5.5.j) comes here only confirmed (asks.publish_early)
-    seq = game.publish(f.get("stage", ""), f.get("deadline", ""), confirmed=bool(f.get(confirm.FIELD)))
+    # asked first (asks.publish): a game not over (it ends now, RO-5.5.j), the final ranking before the deadline
+    seq = game.publish(f.get("stage", ""), f.get("deadline", ""), title=f.get("title", "").strip()[:120],
+                       date=f.get("date", "").strip()[:40], points=points_scale(f.get("points", "")),
+                       confirmed=bool(f.get(confirm.FIELD)))
     if f.get("stage") == "provisional":
         return Text("provisional results published (#%(n)s)", n=seq)
     return Text("final results published (#%(n)s)", n=seq)
@@ -563,7 +627,10 @@ async def results_page(request: Request) -> Response:
             game = open_game(j, gid)
             state = replayed(w, j, game)
             drawn = fair.shown(j, gid)
-        return {"game": game, "state": state, "shown": state.results_shown(staff=me.can_enter_slips()),
+            shown = state.results_shown(staff=me.can_enter_slips())
+            effects = game.effects(state) if shown else {}
+        return {"game": game, "state": state, "shown": shown, "effects": effects,
+                "points": state.ranking_points(),
                 "last": state.publications[-1] if state.publications else None, "fair": drawn}
 
     return w.render(request, "anticipation/results.html", **(await run_in_threadpool(load)))
@@ -788,8 +855,8 @@ lot = _act("arbiter", "lot", do_lot, CONSOLE, ask=asks.all_lots)
 blind = _act("arbiter", "blind", do_blind, CONSOLE, limits={"sets": MAX_CSV})
 seating = _act("arbiter", "players", do_seating, CONSOLE, limits={"players": MAX_CSV})
 late_entry = _act("arbiter", "late", do_late_entry, CONSOLE, ask=asks.late_entry)
-desk_slip_entered = _act("desk", "table", do_desk_slip, DESK, ask=asks.replace_desk_slip)
+desk_slip_entered = _act("desk", "table", do_desk_slip, DESK, ask=asks.anticipation_desk_slip)
 decide = _act("arbiter", "decide", do_decide, REVIEW)
 sanction = _act("arbiter", "sanction", do_sanction, REVIEW)
-publish = _act("arbiter", "publish", do_publish, REVIEW, ask=asks.publish_early)
+publish = _act("arbiter", "publish", do_publish, REVIEW, ask=asks.publish)
 record_maximum = _act("arbiter", "maximum", do_maximum, REVIEW)

@@ -178,9 +178,10 @@ async def api_state(request: Request) -> Response:
 
 async def api_slip(request: Request) -> Response:
     """``POST /api/games/{id}/slips``: ``{turn, placements: [{position, word, score}], turn_total, note}`` with
-    the player's code as Bearer token → 201 receipt (``late`` flagged by the server clock); 401 without a valid
-    code; 403 for another player's slip; 409 for a turn whose lot is not drawn, or once results are published
-    (RO-5.5.j): nothing stored."""
+    the player's code as Bearer token → 201 receipt (``late`` flagged by the server clock; sent again with the same
+    ``Idempotency-Key``, the first receipt, nothing stored again); 401 without a valid code; 403 for another
+    player's slip; 409 for a turn whose lot is not drawn, or once results are published (RO-5.5.j): nothing
+    stored."""
     w = web(request)
     gid = request.path_params["gid"]
     sent = await bearer_json(request, "{turn, placements, turn_total, note}")
@@ -200,6 +201,9 @@ async def api_slip(request: Request) -> Response:
         if not all(isinstance(c, str) and len(c) <= FIELD for c in cells):
             return _error(400, f"position, word and score are text (or a number) of at most {FIELD} characters")
         places.append((cells[0], cells[1], cells[2]))
+    key = request.headers.get(KEY_HEADER, "").strip()
+    if key and not (len(key) <= 100 and key.isascii() and key.isprintable() and " " not in key):
+        return _error(400, "Idempotency-Key: printable ASCII without spaces, at most 100 characters", field="key")
     total, note = data.get("turn_total", ""), data.get("note", "")
     total = str(total) if isinstance(total, int) and not isinstance(total, bool) else ("" if total is None else total)
     if not isinstance(total, str) or not isinstance(note, str) or len(total) > FIELD or len(note) > FIELD:
@@ -220,7 +224,7 @@ async def api_slip(request: Request) -> Response:
         if "player" in data and str(data["player"]) != player:
             return _error(403, f"this code is {player}'s: a player sends only his own slip")
         try:
-            receipt = hand_in(w, gid, player, turn, places, total, note)
+            receipt = hand_in(w, gid, player, turn, places, total, note, key)
         except InputError as e:  # storage's door (check_row): the field named
             return _error(400, str(e), field=e.field, stored=False)
         except ArbitruError as e:
