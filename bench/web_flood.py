@@ -24,9 +24,11 @@ import contextlib
 import os
 import shutil
 import signal
+import ssl
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -76,17 +78,33 @@ def urls(ids: dict[str, str]) -> list[tuple[str, str]]:
     ]
 
 
-async def flood(port: int, pid: int, url: str, seconds: float, max_rss: int) -> str:
+def word_list_home(folder: Path) -> Path:
+    """A home for the server with the test word list the anticipation game is played with (``test-ro``,
+    registered only in this process otherwise), as ``arbitru lexicon import`` puts one."""
+    from anticipation_support import WORDS_RO
+    from arbitru.lexicons import catalog
+
+    home = folder / "home"
+    if not (home / "done").exists():
+        shutil.rmtree(home, ignore_errors=True)
+        words = folder / "test-ro.txt"
+        words.write_text("\n".join(WORDS_RO) + "\n", "utf-8")
+        catalog.import_list(words, "ro", "test-ro", home=home)
+        (home / "npm").symlink_to(catalog.home_dir() / "npm")  # htmx, installed by the set-up
+        (home / "done").touch()
+    return home
+
+
+async def flood(port: int, url: str, seconds: float) -> Counter[str]:
+    """``CLIENTS`` anonymous visitors asking ``url`` again and again for ``seconds``: their answers by status."""
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + seconds
     statuses: Counter[str] = Counter()
-    probes: list[float] = []
-    rss = [server_rss(pid)]
-    over = False
     counter = iter(range(10**9))
+    tls = ssl.create_default_context()  # made once: each client making its own costs a second under load
 
     async def visitor(i: int) -> None:
-        transport = httpx.AsyncHTTPTransport(local_address=f"127.0.0.{10 + i}")
+        transport = httpx.AsyncHTTPTransport(local_address=f"127.0.0.{10 + i}", verify=tls)
         async with httpx.AsyncClient(base_url=base, transport=transport) as c:
             while (left := deadline - time.monotonic()) > 0:
                 c.cookies.clear()  # anonymous every time
@@ -96,40 +114,55 @@ async def flood(port: int, pid: int, url: str, seconds: float, max_rss: int) -> 
                 except httpx.HTTPError as e:
                     statuses["timeout" if isinstance(e, httpx.TimeoutException) else type(e).__name__] += 1
 
-    async def probe() -> None:
-        async with httpx.AsyncClient(base_url=base) as c:
-            while deadline - time.monotonic() > 0:
+    for failed in await asyncio.gather(*(visitor(i) for i in range(CLIENTS)), return_exceptions=True):
+        if isinstance(failed, BaseException):
+            statuses[f"bench error {type(failed).__name__}: {failed}"] += 1
+    return statuses
+
+
+def measured(port: int, pid: int, url: str, seconds: float, max_rss: int) -> str:
+    """The flood of ``url``, with the server's memory sampled and a normal page timed meanwhile, each in a thread
+    of its own (the flood's event loop does not delay them)."""
+    rss = [server_rss(pid)]
+    probes: list[float] = []
+    over = threading.Event()
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(0.25):
+            rss.append(server_rss(pid))
+            if rss[-1] > max_rss:
+                over.set()
+                os.killpg(pid, signal.SIGKILL)
+                return
+
+    def probe() -> None:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", verify=ssl.create_default_context()) as c:
+            while not done.wait(0.5):
                 t = time.perf_counter()
                 try:
-                    (await c.get("/", timeout=30)).raise_for_status()
+                    c.get("/", timeout=30).raise_for_status()
                     probes.append(time.perf_counter() - t)
                 except httpx.HTTPError:
                     probes.append(float("inf"))
-                await asyncio.sleep(0.5)
 
-    async def watch() -> None:
-        nonlocal over
-        while deadline - time.monotonic() > 0:
-            rss.append(server_rss(pid))
-            if rss[-1] > max_rss:
-                over = True
-                os.killpg(pid, signal.SIGKILL)
-                return
-            await asyncio.sleep(0.25)
-
-    tasks = [asyncio.create_task(visitor(i)) for i in range(CLIENTS)]
-    tasks += [asyncio.create_task(probe()), asyncio.create_task(watch())]
-    for failed in await asyncio.gather(*tasks, return_exceptions=True):
-        if isinstance(failed, BaseException):
-            statuses[f"bench error {type(failed).__name__}: {failed}"] += 1
-    end = server_rss(pid) if not over else 0
+    threads = [threading.Thread(target=watch, daemon=True), threading.Thread(target=probe, daemon=True)]
+    for t in threads:
+        t.start()
+    try:
+        statuses = asyncio.run(flood(port, url, seconds))
+    finally:
+        done.set()
+        for t in threads:
+            t.join(40)
+    end = 0 if over.is_set() else server_rss(pid)
     answered = ", ".join(f"{k}: {v}" for k, v in sorted(statuses.items()))
-    finite = [p for p in probes if p != float("inf")]
+    unanswered = sum(1 for p in probes if p == float("inf"))
     normal = (f"normal page median {statistics.median(probes) * 1000:.0f} ms, max "
-              f"{max(probes) * 1000:.0f} ms ({len(probes) - len(finite)} of {len(probes)} unanswered)"
+              f"{max(probes) * 1000:.0f} ms ({unanswered} of {len(probes)} unanswered in 30 s)"
               if probes else "normal page: no answer")
     mb = 1024 * 1024
-    stopped = f" STOPPED: RSS over {max_rss // mb} MB" if over else ""
+    stopped = f" STOPPED: RSS over {max_rss // mb} MB" if over.is_set() else ""
     return (f"answers {answered}; RSS {rss[0] // mb} MB -> peak {max(rss) // mb} MB, end {end // mb} MB; "
             f"{normal}{stopped}")
 
@@ -154,6 +187,7 @@ def main() -> int:
             ids = fill(db, a.players, a.moves, a.records)
             ids_file.write_text(" ".join(f"{k}={v}" for k, v in ids.items()))
         ids = dict(kv.split("=", 1) for kv in ids_file.read_text().split())
+        os.environ["ARBITRU_HOME"] = str(word_list_home(folder))  # the servers' home
         print(f"server from {a.server_src or 'this checkout'}; {CLIENTS} anonymous clients, {a.seconds:.0f} s each; "
               f"load average {os.getloadavg()[0]:.1f}", flush=True)
         for label, url in urls(ids):
@@ -165,7 +199,7 @@ def main() -> int:
             try:
                 with contextlib.suppress(httpx.HTTPError):  # warmed up: the server's first page
                     httpx.get(f"http://127.0.0.1:{port}/", timeout=30)
-                line = asyncio.run(flood(port, proc.pid, url, a.seconds, a.max_rss * 1024 * 1024))
+                line = measured(port, proc.pid, url, a.seconds, a.max_rss * 1024 * 1024)
             finally:
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(proc.pid, signal.SIGKILL)

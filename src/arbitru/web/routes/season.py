@@ -187,6 +187,30 @@ async def registry_import(request: Request) -> Response:
     return RedirectResponse("/registry" + i18n.keep(request.query_params.get("lang")), 303)
 
 
+#: tournaments' game results by (journal, tournament, its position with its games' and the registry's)
+_outcomes_kept: OrderedDict[tuple[Any, ...], list[Any]] = OrderedDict()
+MAX_OUTCOMES = 32
+
+
+def kept_outcomes(w: Web, j: Any, t: Tournament) -> list[Any]:
+    """Every game's result of tournament ``t`` (:func:`tournament.outcomes`, which reads each game), computed
+    once per position of the tournament, its games and the registry, and kept: a tournament's page asked again
+    reads no game."""
+    games = [slot.game_id for slot in t.games if slot.result is None]
+    key = (w.db, t.id, tuple((i, j.last_seq(i)) for i in (REGISTRY_ID, t.id, *games)))
+    with _ratings_lock:
+        known = _outcomes_kept.get(key)
+        if known is not None:
+            _outcomes_kept.move_to_end(key)
+            return known
+    made = tournament.outcomes(j, t)
+    with _ratings_lock:
+        _outcomes_kept[key] = made
+        while len(_outcomes_kept) > MAX_OUTCOMES:
+            _outcomes_kept.popitem(last=False)
+    return made
+
+
 def _player_context(w: Web, pid: str, request: Request) -> dict[str, Any]:
     with w.journal("") as j:
         lang = season_language(request, j)
@@ -311,7 +335,7 @@ def _table(w: Web, request: Request) -> dict[str, Any]:
     with w.journal("") as j:
         t = tournament_of(j, request.path_params["tid"])
         reg, active, _ = kept_registry(w, j)
-        results = tournament.outcomes(j, t)
+        results = kept_outcomes(w, j, t)
         rows = general_table(t, reg, results, method, category=q.get("category") or None,
                              club=q.get("club") or None)
         games = [(slot, _game_link(slot.game_id, format_of(j.game(slot.game_id))) if slot.result is None else "")
@@ -448,7 +472,7 @@ def _championship_context(w: Web, request: Request) -> dict[str, Any]:
 
         def table_of(tid: str) -> list[Row]:
             t = tournament.replay(j, tid)
-            return general_table(t, reg, tournament.outcomes(j, t))
+            return general_table(t, reg, kept_outcomes(w, j, t))
 
         stages = [tournament.replay(j, tid) for tid in c.stages]
         langs = {t.event.language for t in stages}
