@@ -299,6 +299,8 @@ def test_unknown_ids_do_not_defeat_the_standings_cache(tmp_path, monkeypatch):
 
     monkeypatch.setattr(results_route, "_standings_of", counting)
     with served(site.client_factory) as base:
+        assert {r.status_code for r in at_once(base, f"/standings?game={gid}&game=nothing", 12)} == {200}
+        assert len(computed) == 1  # twelve at once: one computation, the others wait for it
         for n in range(3 * results_route.MAX_STANDINGS):
             with visitor(base, n) as c:
                 r = c.get(f"/standings?game={gid}&game=nothing-{n}&game={gid}")

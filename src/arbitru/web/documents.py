@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 
@@ -51,6 +52,8 @@ _makers = ThreadPoolExecutor(max_workers=MAKERS, thread_name_prefix="arbitru-pdf
 #: the documents (their paths without suffix) waiting for a maker or being made in this process
 _pending: set[Path] = set()
 _lock = threading.Lock()
+#: why the last maker of a document failed (WeasyPrint without its system libraries, say): told once
+_failed: dict[Path, str] = {}
 
 
 @dataclass(frozen=True)
@@ -161,6 +164,10 @@ def _make(where: Path, doc: Document) -> None:
         del documents, first
         os.replace(tmp, _with(where, ".pdf"))
         _remove_superseded(where)
+    except Exception as e:  # the next request is told (503) and starts another maker
+        with _lock:
+            _failed[where] = f"{type(e).__name__}: {e}"
+        raise
     finally:
         with contextlib.suppress(OSError):
             marker.unlink()
@@ -216,6 +223,10 @@ async def serve_document(request: Request, owner: str, what: str, filename: str,
     if state is None:
         start(where, doc)
     state = await wait(where)
+    with _lock:
+        failed = _failed.pop(where, None)
+    if failed is not None:
+        raise HTTPException(503, f"the document could not be made: {failed}")
     if isinstance(state, Path):
         return FileResponse(state, media_type="application/pdf",
                             headers={"Content-Disposition": f'attachment; filename="{filename}"'})

@@ -111,11 +111,15 @@ async def standings(request: Request) -> Response:
                 if kept is not None:
                     _standings.move_to_end(key)
             if kept is None:
-                kept = _standings_of(w, j, ids, method)
-                with _lock:
-                    _standings[key] = kept
-                    while len(_standings) > MAX_STANDINGS:  # the least recently asked goes
-                        _standings.popitem(last=False)
+                with _making:  # one computation at a time: who asks meanwhile takes what it kept
+                    with _lock:
+                        kept = _standings.get(key)
+                    if kept is None:
+                        kept = _standings_of(w, j, ids, method)
+                        with _lock:
+                            _standings[key] = kept
+                            while len(_standings) > MAX_STANDINGS:  # the least recently asked goes
+                                _standings.popitem(last=False)
         # the games' language when they share one (a tournament's), else the one asked for
         langs = kept["langs"]
         lang = i18n.pick(request.query_params.get("lang"), next(iter(langs)) if len(langs) == 1 else "en")
@@ -127,6 +131,7 @@ async def standings(request: Request) -> Response:
 #: standings by (journal, method, every game's position): a reload while no game moved costs a lookup
 _standings: OrderedDict[tuple[str, str, tuple[tuple[str, int], ...]], dict[str, Any]] = OrderedDict()
 _lock = threading.Lock()
+_making = threading.Lock()
 MAX_STANDINGS = 64
 
 
