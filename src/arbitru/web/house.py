@@ -164,7 +164,7 @@ class Web:
                 self._lexicons[key] = load_lexicon(spec, lang)
             return self._lexicons[key]
 
-    def session(self, journal: Journal, game_id: str, *, recent: bool = False) -> Session:
+    def session(self, journal: Journal, game_id: str, *, recent: bool = False, lexicon: bool = True) -> Session:
         """A session for reading: the game at the journal's latest position, folded forward from the state the
         last reader of this worker left (never replayed per request); shared by the readers of that position,
         so it is only to read. ``recent``: the position as :meth:`position` takes it (a live fragment that a
@@ -176,7 +176,8 @@ class Web:
             self.saw(game_id, seq)
         state = self.at_seq(game_id, seq, "state", lambda: self._folded(journal, game_id, seq))
         s = Session(journal, game_id, state=state, fold=False)
-        s.lexicon = self.lexicon(s.settings.lexicon, s.settings.lang)
+        if lexicon:  # ``lexicon=False``: a reader that judges nothing (the JSON API) loads no word list
+            s.lexicon = self.lexicon(s.settings.lexicon, s.settings.lang)
         return s
 
     def _folded(self, journal: Journal, game_id: str, seq: int) -> Game:

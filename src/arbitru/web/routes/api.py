@@ -68,7 +68,7 @@ async def game_state(request: Request) -> Response:
 
     def load() -> Response:
         with w.journal("") as j:
-            g = w.session(j, gid).game
+            g = w.session(j, gid, lexicon=False).game
 
         def made() -> bytes:
             master = views.master_view(g)
