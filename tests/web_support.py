@@ -6,6 +6,7 @@ import re
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from arbitru.formats.duplicate.game import Player, Session, Settings
 from arbitru.formats.duplicate.rulesets import ruleset
@@ -95,3 +96,16 @@ def confirmation(html: str) -> str | None:
     """The one-time token of a confirmation page (:mod:`arbitru.web.confirm`), None on any other page."""
     m = re.search(r'name="confirm" value="([A-Za-z0-9_-]{20,})"', html)
     return m.group(1) if m else None
+
+
+def document(client: TestClient, url: str) -> Any:
+    """A document (PDF) asked for as its progress page does: again every moment while it is made in the
+    background (202), bounded."""
+    import time
+
+    for _ in range(600):
+        r = client.get(url)
+        if r.status_code != 202:
+            return r
+        time.sleep(0.1)
+    raise AssertionError(f"{url} was never made")

@@ -34,6 +34,7 @@ LANG = "ro"
 _states: dict[tuple[str, str], tuple[int, GameState]] = {}
 _lights: dict[tuple[str, str], Light] = {}
 _lock = threading.Lock()
+_makers: dict[tuple[str, str, str], threading.Lock] = {}
 
 
 def open_game(j: Journal, gid: str) -> AnticipationGame:
@@ -45,6 +46,13 @@ def open_game(j: Journal, gid: str) -> AnticipationGame:
         raise HTTPException(404, str(e)) from None
 
 
+def _maker(key: tuple[str, str, str]) -> threading.Lock:
+    """The lock of whoever computes ``key`` (what, journal, game): the first asker of a new position computes,
+    the others asking meanwhile wait for it and take what it computed (never a computation each)."""
+    with _lock:
+        return _makers.setdefault(key, threading.Lock())
+
+
 def replayed(w: Web, j: Journal, game: AnticipationGame) -> GameState:
     """The replayed state, computed once per journal position (every page of a turn reads the same one)."""
     seq = j.last_seq(game.id)
@@ -53,9 +61,16 @@ def replayed(w: Web, j: Journal, game: AnticipationGame) -> GameState:
         cached = _states.get(key)
     if cached is not None and cached[0] == seq:
         return cached[1]
-    state = game.replay()
-    with _lock:
-        _states[key] = (state.last_seq, state)
+    with _maker(("replayed", *key)):
+        with _lock:
+            cached = _states.get(key)
+        if cached is not None and cached[0] == seq:
+            return cached[1]
+        state = game.replay()
+        with _lock:
+            known = _states.get(key)
+            if known is None or known[0] < state.last_seq:
+                _states[key] = (state.last_seq, state)
     return state
 
 
@@ -70,11 +85,15 @@ def light(j: Journal, game: AnticipationGame) -> Light:
     with _lock:
         cached = _lights.get(key)
     if cached is None or cached.last_seq != seq:
-        cached = hall_state(j, game)
-        with _lock:
-            known = _lights.get(key)
-            if known is None or known.last_seq < cached.last_seq:
-                _lights[key] = cached
+        with _maker(("light", *key)):
+            with _lock:
+                cached = _lights.get(key)
+            if cached is None or cached.last_seq != seq:
+                cached = hall_state(j, game)
+                with _lock:
+                    known = _lights.get(key)
+                    if known is None or known.last_seq < cached.last_seq:
+                        _lights[key] = cached
     # shared by every request of that position, each with its own game (and its own journal connection)
     return dataclasses.replace(cached, game=game)
 

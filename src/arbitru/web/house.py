@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import copy
 import os
+import secrets
 import threading
 import time
 from collections.abc import Awaitable, Callable, Hashable, Iterator
@@ -69,6 +70,8 @@ POSITION_S = 0.5
 T = TypeVar("T")
 
 HERE = Path(__file__).parent
+#: where a kept public page has its visitor's CSRF token (:meth:`Web.public_page`): no page holds it otherwise
+_CSRF_SLOT = "csrf-slot-" + secrets.token_hex(16)
 
 
 
@@ -182,17 +185,19 @@ class Web:
                 self._lexicons[key] = load_lexicon(spec, lang)
             return self._lexicons[key]
 
-    def session(self, journal: Journal, game_id: str, *, recent: bool = False) -> Session:
+    def session(self, journal: Journal, game_id: str, *, recent: bool = False, lexicon: bool = True) -> Session:
         """A session for reading: the game at the journal's latest position, folded forward from the state the
         last reader of this worker left (never replayed per request); shared by the readers of that position,
         so it is only to read. ``recent``: the position as :meth:`position` takes it (a live fragment that a
         crowd of phones refetches), else asked of the journal."""
-        return self.reader(journal, game_id, self.state(journal, game_id, recent=recent))
+        return self.reader(journal, game_id, self.state(journal, game_id, recent=recent), lexicon=lexicon)
 
-    def reader(self, journal: Journal, game_id: str, state: Game) -> Session:
-        """A session only to read ``state`` (a state :meth:`state` gave), with its word list."""
+    def reader(self, journal: Journal, game_id: str, state: Game, *, lexicon: bool = True) -> Session:
+        """A session only to read ``state`` (a state :meth:`state` gave), with its word list (``lexicon=False``:
+        a reader that judges nothing, the JSON API, loads none)."""
         s = Session(journal, game_id, state=state, fold=False)
-        s.lexicon = self.lexicon(s.settings.lexicon, s.settings.lang)
+        if lexicon:
+            s.lexicon = self.lexicon(s.settings.lexicon, s.settings.lang)
         return s
 
     def state(self, journal: Journal, game_id: str, *, recent: bool = False) -> Game:
@@ -392,9 +397,23 @@ class Web:
         if what is not None:
             context.setdefault("damage", banner(what, context["_"]))
         context["errors"] = {k: i18n.shown(v, context["_"]) for k, v in context["errors"].items()}
-        return self.templates.get_template(name).render(
-            request=request, me=ident, csrf=auth.csrf_token(self.secret, ident), now=time.time(), **context
-        )
+        context.setdefault("csrf", auth.csrf_token(self.secret, ident))
+        return self.templates.get_template(name).render(request=request, me=ident, now=time.time(), **context)
+
+    def public_page(self, request: Request, game_id: str, seq: int, name: str,
+                    context: Callable[[], dict[str, Any]], key: Hashable = "") -> HTMLResponse:
+        """A public page (the same for every anonymous visitor) drawn once per journal position ``seq`` of
+        ``game_id`` (and ``key``, the asked-for language) in this worker and kept: each visitor's answer is the
+        kept HTML with his own CSRF token put in. Staff and players get theirs drawn for them. Called in a
+        worker thread."""
+        ident = identity(request)
+        if ident.role != "public":
+            return HTMLResponse(self.render_text(request, name, **context()))
+        asked = request.query_params.get("lang")
+        lang = asked if asked in i18n.LANGUAGES else None
+        html = self.at_seq(game_id, seq, ("page", name, key, lang),
+                           lambda: self.render_text(request, name, csrf=_CSRF_SLOT, **context()))
+        return HTMLResponse(html.replace(_CSRF_SLOT, auth.csrf_token(self.secret, ident)))
 
     def damage_page(self, scope: Scope, what: GameDamage) -> HTMLResponse:
         """The 503 page of a damaged game: the banner alone, in the game's language."""

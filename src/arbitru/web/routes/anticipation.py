@@ -70,7 +70,6 @@ from arbitru.web.anticipation_pages import (
 from arbitru.web.forms import MAX_CSV, Refused, need, own_player, player_of_code, read_form, sign_in_player, whole_in
 from arbitru.web.house import Endpoint, Web, base_url, identity, web
 from arbitru.web.i18n import Text
-from arbitru.web.pdf import pdf_of
 from arbitru.web.season_context import absent_from, tournament_game_form
 
 FILTERS = ("all", "invalid", "penalties", "warnings", "cascades")
@@ -622,18 +621,21 @@ async def results_page(request: Request) -> Response:
     me = identity(request)
     gid = request.path_params["gid"]
 
-    def load() -> dict[str, Any]:
+    def load() -> Response:
         with w.journal("") as j:
             game = open_game(j, gid)
             state = replayed(w, j, game)
             drawn = fair.shown(j, gid)
             shown = state.results_shown(staff=me.can_enter_slips())
-            effects = game.effects(state) if shown else {}
-        return {"game": game, "state": state, "shown": shown, "effects": effects,
-                "points": state.ranking_points(),
-                "last": state.publications[-1] if state.publications else None, "fair": drawn}
 
-    return w.render(request, "anticipation/results.html", **(await run_in_threadpool(load)))
+            def context() -> dict[str, Any]:  # drawn once per position for every anonymous visitor
+                return {"game": game, "state": state, "shown": shown,
+                        "effects": game.effects(state) if shown else {}, "points": state.ranking_points(),
+                        "last": state.publications[-1] if state.publications else None, "fair": drawn}
+
+            return w.public_page(request, gid, state.last_seq, "anticipation/results.html", context)
+
+    return await run_in_threadpool(load)
 
 
 async def sheet(request: Request) -> Response:
@@ -657,68 +659,66 @@ async def sheet(request: Request) -> Response:
 
 async def form_page(request: Request) -> Response:
     """The Annex 3 forms as printable pages and PDF: blank slips, the annotation form, the ranking (and its CSV),
-    the results sheets (``slips.html`` or ``slips.pdf``...)."""
+    the results sheets (``slips.html`` or ``slips.pdf``...). Each is made once per journal position and kept;
+    the PDFs once per content, in the background (web/documents.py): the blank forms once per game."""
     w = web(request)
     me = identity(request)
     gid, what = request.path_params["gid"], request.path_params["what"]
-    if what == "results.pdf":  # a hall's sheets take minutes: made in the background (web/documents.py)
-        return await run_in_threadpool(results_sheets_pdf, request, w, me, gid)
-    if what.endswith(".pdf"):
-        request.path_params["what"] = what.removesuffix(".pdf") + ".html"
-        page = await form_page(request)
-        if not isinstance(page, HTMLResponse):
-            raise HTTPException(404, Text("no form %(what)s", what=repr(what)))
-        pdf = await run_in_threadpool(pdf_of, bytes(page.body).decode("utf-8"))
-        return Response(pdf, media_type="application/pdf",
-                        headers={"Content-Disposition": f'attachment; filename="{gid}-{what}"'})
+    name, _, kind = what.rpartition(".")
+    if name not in FORMS or kind not in ("html", "pdf", "csv") or (kind == "csv" and name != "ranking"):
+        raise HTTPException(404, Text("no form %(what)s", what=repr(what)))
 
-    def load() -> Response:
+    def load() -> tuple[int, list[str] | str]:
+        """The form's journal position and its parts (a CSV's text), kept for that position."""
         with w.journal("") as j:
             game = open_game(j, gid)
             lt = light(j, game)
-            if what in ("ranking.html", "ranking.csv", "results.html"):
-                state = replayed(w, j, game)
-                if not state.results_shown(staff=me.can_enter_slips()):
-                    raise HTTPException(403, Text("results are not published yet (RO-5.5.j)"))
-                if what == "ranking.csv":
-                    return Response(forms.ranking_csv(state), media_type="text/csv; charset=utf-8")
-                if what == "results.html":
-                    body = "\n".join(forms.results_page(state, r) for r in state.ranking)
-                    return HTMLResponse(forms.printable("Rezultate", body))
-                return HTMLResponse(forms.printable("Clasament", forms.ranking_page(state)))
-        players = lt.players()
-        if what == "slips.html":
-            body = "\n".join(forms.slips_page(lt.names.get(p, p), lt.seating.get(p)) for p in players)
-            return HTMLResponse(forms.printable("Fluturași", body or forms.slips_page()))
-        if what == "annotation.html":
-            groups = lt.groups if lt.recap else None
-            body = "\n".join(forms.annotation_page(lt.names.get(p, p), lt.seating.get(p), groups) for p in players)
-            return HTMLResponse(forms.printable("Formular de adnotare", body or forms.annotation_page()))
-        raise HTTPException(404, Text("no form %(what)s", what=repr(what)))
+            if name in ("ranking", "results") and not lt.results_shown(staff=me.can_enter_slips()):
+                raise HTTPException(403, Text("results are not published yet (RO-5.5.j)"))
+            made: list[str] | str = w.at_seq(gid, lt.last_seq, ("form", name, kind),
+                                             lambda: _form_parts(w, j, game, lt, name, kind))
+            return lt.last_seq, made
 
-    return await run_in_threadpool(load)
+    seq, made = await run_in_threadpool(load)
+    if isinstance(made, str):
+        return Response(made, media_type="text/csv; charset=utf-8")
+    if kind == "html":
+        return HTMLResponse(made[0] if len(made) == 1 else _joined(made))
+    return await documents.serve(request, gid, seq, what, f"{gid}-{what}", LANG, lambda: made)
 
 
-#: Annex 3 results sheets per part of the background PDF: the progress moves every few seconds
+#: the forms of an anticipation game, and their titles
+FORMS = {"slips": "Fluturași", "annotation": "Formular de adnotare", "ranking": "Clasament", "results": "Rezultate"}
+#: Annex 3 sheets (or a player's blank forms) per part of a background PDF: the progress moves every few seconds
 SHEETS_PER_PART = 5
 
 
-def results_sheets_pdf(request: Request, w: Web, me: auth.Identity, gid: str) -> Response:
-    with w.journal("") as j:
-        game = open_game(j, gid)
-        lt = light(j, game)
-        seq = j.last_seq(gid)
-    if not lt.results_shown(staff=me.can_enter_slips()):
-        raise HTTPException(403, Text("results are not published yet (RO-5.5.j)"))
-
-    def parts() -> list[str]:
-        with w.journal("") as j:
-            state = replayed(w, j, open_game(j, gid))
+def _form_parts(w: Web, j: Journal, game: AnticipationGame, lt: Any, name: str, kind: str) -> list[str] | str:
+    """A form's printable pages, a few sheets each (or the ranking's CSV)."""
+    if name in ("ranking", "results"):
+        state = replayed(w, j, game)
+        if kind == "csv":
+            return forms.ranking_csv(state)
+        if name == "ranking":
+            return [forms.printable(FORMS[name], forms.ranking_page(state))]
         sheets = [forms.results_page(state, r) for r in state.ranking]
-        return [forms.printable("Rezultate", "\n".join(sheets[i:i + SHEETS_PER_PART]))
-                for i in range(0, max(len(sheets), 1), SHEETS_PER_PART)]
+    else:
+        players = lt.players()
+        if name == "slips":
+            sheets = [forms.slips_page(lt.names.get(p, p), lt.seating.get(p)) for p in players] or [forms.slips_page()]
+        else:
+            groups = lt.groups if lt.recap else None
+            sheets = ([forms.annotation_page(lt.names.get(p, p), lt.seating.get(p), groups) for p in players]
+                      or [forms.annotation_page()])
+    return [forms.printable(FORMS[name], "\n".join(sheets[i:i + SHEETS_PER_PART]))
+            for i in range(0, max(len(sheets), 1), SHEETS_PER_PART)]
 
-    return documents.serve(request, gid, seq, "results.pdf", f"{gid}-results.pdf", LANG, parts)
+
+def _joined(parts: list[str]) -> str:
+    """The parts of a printable form as one page (their bodies one after another)."""
+    head, _, rest = parts[0].partition("<body>")
+    bodies = [p.partition("<body>")[2].rpartition("</body>")[0] for p in parts]
+    return head + "<body>" + "".join(bodies) + "</body>" + rest.rpartition("</body>")[2]
 
 
 async def codes_sheet(request: Request) -> Response:

@@ -20,7 +20,6 @@ from starlette.responses import JSONResponse, Response
 from arbitru.errors import ArbitruError, GameNotFound
 from arbitru.formats import ANTICIPATION
 from arbitru.formats.anticipation.variants import TURNS
-from arbitru.formats.duplicate.game import Session
 from arbitru.journal.store import Journal
 from arbitru.textinput import LIMITS, MAX_INT, InputError, check_whole
 from arbitru.web import auth, fair, i18n, security, views
@@ -57,16 +56,25 @@ async def bearer_json(request: Request, shape: str) -> tuple[str, dict[str, Any]
     return code, data
 
 
+def _answer(fixed: bytes, clock: dict[str, Any]) -> Response:
+    """A game's state as JSON: what is kept for its journal position, with the clock as it is this moment."""
+    return Response(fixed[:-1] + b', "clock": ' + json.dumps(clock).encode() + b"}", media_type="application/json")
+
+
 async def game_state(request: Request) -> Response:
+    """A duplicate game's public state: made once per journal position from the worker's folded state (never
+    replayed per request) and kept; only the running clock is read per request."""
     w = web(request)
     gid = request.path_params["gid"]
 
-    def load() -> dict[str, Any]:
+    def load() -> Response:
         with w.journal("") as j:
-            s = Session(j, gid)
-            g = s.game
+            g = w.session(j, gid, lexicon=False).game
+            draw = _draw(j, gid)  # the commitment, the secret once the results are final: as the journal says now
+
+        def made() -> bytes:
             master = views.master_view(g)
-            return {
+            return json.dumps({
                 "id": g.id,
                 "title": g.settings.title,
                 "rules": g.rules.name,
@@ -79,16 +87,18 @@ async def game_state(request: Request) -> Response:
                     for row in views.board_rows(g)
                 ],
                 "rack": [t["label"] for t in views.rack_tiles(g)],
-                "clock": {k: v for k, v in views.clock(g).items() if k != "cues"},
                 "master_total": g.master_total(),
                 "last_master": master,
                 "players": [{"number": p.number, "name": p.name} for p in g.players.values()],
                 "seq": g.last_seq,
-                "draw": _draw(j, gid),
-            }
+                "draw": draw,
+            }).encode()
+
+        fixed = w.at_seq(gid, g.last_seq, "api", made)
+        return _answer(fixed, {k: v for k, v in views.clock(g).items() if k != "cues"})
 
     try:
-        return JSONResponse(await run_in_threadpool(load))
+        return await run_in_threadpool(load)
     except GameNotFound as e:  # any other failure: library_error checks the game (a damaged one answers 503)
         return _error(404, i18n.no_game(e.game))
 
@@ -156,24 +166,30 @@ async def post_slip(request: Request) -> Response:
 
 
 async def api_state(request: Request) -> Response:
+    """An anticipation game's public state: made once per journal position and kept; the clock per request."""
     w = web(request)
     gid = request.path_params["gid"]
 
-    def load() -> dict[str, Any]:
+    def load() -> Response:
         with w.journal("") as j:
             game = open_game(j, gid)
             lt = light(j, game)
             draw = _draw(j, gid)
-        clock = {k: v for k, v in clock_view(lt).items() if k != "cues"}
-        return {"id": gid, "format": ANTICIPATION.name, "variant": game.settings.variant,
+
+        def made() -> bytes:
+            return json.dumps({
+                "id": gid, "format": ANTICIPATION.name, "variant": game.settings.variant,
                 "groups": [{"group": r["number"], "letters": "".join(r["letters"])}
                            for r in grid_rows(lt) if r["shown"]],
-                "lots": [lt.lots[t] for t in sorted(lt.lots)], "turn": lt.current_turn, "clock": clock,
+                "lots": [lt.lots[t] for t in sorted(lt.lots)], "turn": lt.current_turn,
                 "stage": lt.stage, "deadline": lt.deadline,
                 "players": [{"player": p, "table": lt.seating[p], "name": lt.names.get(p, p)} for p in lt.players()],
-                "seq": lt.last_seq, "draw": draw}
+                "seq": lt.last_seq, "draw": draw}).encode()
 
-    return JSONResponse(await run_in_threadpool(load))
+        fixed = w.at_seq(gid, lt.last_seq, "api", made)
+        return _answer(fixed, {k: v for k, v in clock_view(lt).items() if k != "cues"})
+
+    return await run_in_threadpool(load)
 
 
 async def api_slip(request: Request) -> Response:

@@ -4,8 +4,11 @@ general tables, championships and the rating list; the arbiter alone registers a
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 from starlette.concurrency import run_in_threadpool
@@ -17,17 +20,17 @@ from arbitru.engine.tiles import UNKNOWN_LANGUAGE
 from arbitru.errors import ArbitruError
 from arbitru.formats import ANTICIPATION, DUPLICATE, Format, by_name, format_of
 from arbitru.season import championship, csvfile, ratings, registry, tournament
-from arbitru.season.registry import Entry
+from arbitru.season.registry import REGISTRY_ID, Entry
 from arbitru.season.table import TIE_ORDER, Row, general_table, table_csv
 from arbitru.season.tournament import METHODS, Event, Tournament, TournamentError
 from arbitru.textinput import ascii_number
-from arbitru.web import auth, confirm, i18n
+from arbitru.web import auth, confirm, documents, i18n
 from arbitru.web.forms import Refused, need, read_form
 from arbitru.web.house import Web, identity, web
 from arbitru.web.i18n import Text
-from arbitru.web.pdf import pdf_of
 from arbitru.web.season_context import season_language, tournament_language, tournament_of
 
+T = TypeVar("T")
 #: the most bytes of a CSV file uploaded (or characters pasted) into the import form
 MAX_CSV = 2_000_000
 #: the most characters of a game's result typed as CSV (a line per player)
@@ -43,11 +46,37 @@ def _csv(text: str, name: str) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
+#: registry records, or rating list rows, shown on one page (``?page=N``)
+PAGE = 100
+
+
+def paged(request: Request, rows: Sequence[T]) -> tuple[Sequence[T], dict[str, int]]:
+    """The rows of the page asked for (``?page=``, 1 by default; beyond the last, the last) and where it is."""
+    pages = max(1, -(-len(rows) // PAGE))
+    asked = ascii_number(request.query_params.get("page", "")[:12]) or 1
+    n = min(max(asked, 1), pages)
+    return rows[(n - 1) * PAGE:n * PAGE], {"page": n, "pages": pages, "count": len(rows)}
+
+
+def kept_registry(w: Web, j: Any) -> tuple[registry.Registry, list[registry.Record], list[str]]:
+    """The registry, its active records and their rating systems, read once per registry position in this
+    worker and kept (28,500 records take seconds to read)."""
+    seq = j.last_seq(REGISTRY_ID)
+
+    def load() -> tuple[registry.Registry, list[registry.Record], list[str]]:
+        reg = registry.load(j)
+        active = reg.active()
+        return reg, active, sorted({s for r in active for s in r.ratings})
+
+    return w.at_seq(REGISTRY_ID, seq, "registry", load)
+
+
 def _registry_context(w: Web, request: Request) -> dict[str, Any]:
     with w.journal("") as j:
-        reg = registry.load(j)
+        _, active, systems = kept_registry(w, j)
         lang = season_language(request, j)
-    return {"records": reg.active(), "systems": sorted({s for r in reg.active() for s in r.ratings}), "lang": lang}
+    records, pages = paged(request, active)
+    return {"records": records, "systems": systems, "lang": lang, "paging": pages}
 
 
 async def registry_page(request: Request) -> Response:
@@ -60,9 +89,59 @@ async def registry_csv(request: Request) -> Response:
 
     def load() -> str:
         with w.journal("") as j:
-            return csvfile.write_players(registry.load(j))
+            reg = kept_registry(w, j)[0]
+            text: str = w.at_seq(REGISTRY_ID, j.last_seq(REGISTRY_ID), "registry.csv",
+                                 lambda: csvfile.write_players(reg))
+            return text
 
     return _csv(await run_in_threadpool(load), "registry.csv")
+
+
+@dataclass
+class RatingList:
+    """The rating list at one position of the season, kept: its rows, by player, and as CSV (made once)."""
+
+    rows: list[ratings.PlayerRating]
+    by_player: dict[str, ratings.PlayerRating]
+    csv: str | None = None
+
+
+#: rating lists by (journal, the last date that counts, the season's position): the least recently asked goes
+_ratings_kept: OrderedDict[tuple[Any, ...], RatingList] = OrderedDict()
+_ratings_lock = threading.Lock()
+#: one rating list computed at a time in this worker: who asks meanwhile waits and takes it from what is kept
+_ratings_making = threading.Lock()
+MAX_RATING_LISTS = 8
+
+
+def kept_rating_list(w: Web, j: Any, as_of: str | None = None) -> RatingList:
+    """The rating list as of ``as_of``, computed once per position of what it depends on (the registry, every
+    tournament, every game of theirs) and kept. A date is taken as the last tournament's date on or before it
+    (the same games count), so no date a visitor types makes a new list."""
+    tids = tournament.tournaments(j)
+    ts = [tournament.replay(j, tid) for tid in tids]
+    reg = kept_registry(w, j)[0]
+    # the dates that change the list: the tournaments' and the federations' rating lists' (FISE-21, as of a date)
+    dates = sorted({t.event.date for t in ts} | {x.date for x in reg.lists})
+    if as_of is not None:
+        before = [d for d in dates if d <= as_of]
+        as_of = None if len(before) == len(dates) else (before[-1] if before else "0000-00-00")
+    games = [slot.game_id for t in ts for slot in t.games if slot.result is None]
+    position = tuple((i, j.last_seq(i)) for i in (REGISTRY_ID, *tids, *games))
+    key = (w.db, as_of, position)
+    with _ratings_making:
+        with _ratings_lock:
+            known = _ratings_kept.get(key)
+            if known is not None:
+                _ratings_kept.move_to_end(key)
+                return known
+        rows = ratings.rating_list(j, as_of, registry=reg)
+        made = RatingList(rows, {r.player: r for r in rows})
+        with _ratings_lock:
+            _ratings_kept[key] = made
+            while len(_ratings_kept) > MAX_RATING_LISTS:
+                _ratings_kept.popitem(last=False)
+    return made
 
 
 def entry_from(f: dict[str, str]) -> Entry:
@@ -150,15 +229,39 @@ async def registry_import(request: Request) -> Response:
     return RedirectResponse("/registry" + i18n.keep(request.query_params.get("lang")), 303)
 
 
+#: tournaments' game results by (journal, tournament, its position with its games' and the registry's)
+_outcomes_kept: OrderedDict[tuple[Any, ...], list[Any]] = OrderedDict()
+MAX_OUTCOMES = 32
+
+
+def kept_outcomes(w: Web, j: Any, t: Tournament) -> list[Any]:
+    """Every game's result of tournament ``t`` (:func:`tournament.outcomes`, which reads each game), computed
+    once per position of the tournament, its games and the registry, and kept: a tournament's page asked again
+    reads no game."""
+    games = [slot.game_id for slot in t.games if slot.result is None]
+    key = (w.db, t.id, tuple((i, j.last_seq(i)) for i in (REGISTRY_ID, t.id, *games)))
+    with _ratings_lock:
+        known = _outcomes_kept.get(key)
+        if known is not None:
+            _outcomes_kept.move_to_end(key)
+            return known
+    made = tournament.outcomes(j, t)
+    with _ratings_lock:
+        _outcomes_kept[key] = made
+        while len(_outcomes_kept) > MAX_OUTCOMES:
+            _outcomes_kept.popitem(last=False)
+    return made
+
+
 def _player_context(w: Web, pid: str, request: Request) -> dict[str, Any]:
     with w.journal("") as j:
         lang = season_language(request, j)
-        reg = registry.load(j)
+        reg = kept_registry(w, j)[0]
         try:
             record = reg.get(pid)
         except ArbitruError:
             raise HTTPException(404, Text("no player %(player)s in the registry", player=repr(pid))) from None
-        rated = next((r for r in ratings.rating_list(j, registry=reg) if r.player == record.id), None)
+        rated = kept_rating_list(w, j).by_player.get(record.id)
         merged = [r for r in reg.records.values() if r.merged_into == record.id]
     return {"record": record, "rated": rated, "lang": lang, "changes": [_change(c, reg) for c in record.history],
             "merged": merged, "records": [r for r in reg.active() if r.id != record.id]}
@@ -360,8 +463,8 @@ def _table(w: Web, request: Request) -> dict[str, Any]:
         raise HTTPException(400, Text("table method: one of %(names)s", names=", ".join(METHODS)))
     with w.journal("") as j:
         t = tournament_of(j, request.path_params["tid"])
-        reg = registry.load(j)
-        results = tournament.outcomes(j, t)
+        reg, active, _ = kept_registry(w, j)
+        results = kept_outcomes(w, j, t)
         rows = general_table(t, reg, results, method, category=q.get("category") or None,
                              club=q.get("club") or None)
         games = [(slot, "" if slot.recorded else _game_link(slot.game_id, format_of(j.game(slot.game_id))))
@@ -372,7 +475,7 @@ def _table(w: Web, request: Request) -> dict[str, Any]:
     absences = [(slot.number, p, reg.name(p), why) for slot in t.games for p, why in slot.absent.items()]
     enrolled = {e.player for e in t.enrolments}
     search = q.get("q", "")[:100]
-    offered = [r for r in reg.active() if r.id not in enrolled and _matches(r, search)]
+    offered = [r for r in active if r.id not in enrolled and _matches(r, search)]
     return {"t": t, "rows": rows, "games": len(results), "results": results, "method": chosen,
             "method_asked": method or "", "tie_order": TIE_ORDER[chosen],
             "unreadable": [s for s in t.games if s.unreadable],
@@ -532,17 +635,16 @@ async def tournament_download(request: Request) -> Response:
     if what == "table.csv":
         return _csv(table_csv(ctx["rows"], ctx["results"], ctx["method"], category=ctx["category"] or None,
                               club=ctx["club"] or None), f"{name}.csv")
-    if what == "table.pdf":
-        html = bytes(w.render(request, "season/table.html", printing=True, **ctx).body).decode()
-        pdf = await run_in_threadpool(pdf_of, html)
-        return Response(pdf, media_type="application/pdf",
-                        headers={"Content-Disposition": f'attachment; filename="{name}.pdf"'})
+    if what == "table.pdf":  # made once per content, in the background (web/documents.py)
+        html = w.render_text(request, "season/table.html", printing=True, csrf="", **ctx)
+        doc = await run_in_threadpool(documents.Document.of, [html])
+        return await documents.serve_document(request, ctx["t"].id, what, f"{name}.pdf", ctx["lang"], doc)
     raise HTTPException(404, Text("no download %(what)s", what=repr(what)))
 
 
 def _championship_context(w: Web, request: Request) -> dict[str, Any]:
     with w.journal("") as j:
-        reg = registry.load(j)
+        reg = kept_registry(w, j)[0]
         try:
             c = championship.replay(j, request.path_params["cid"])
         except ArbitruError:
@@ -550,7 +652,7 @@ def _championship_context(w: Web, request: Request) -> dict[str, Any]:
 
         def table_of(tid: str) -> list[Row]:
             t = tournament.replay(j, tid)
-            return general_table(t, reg, tournament.outcomes(j, t))
+            return general_table(t, reg, kept_outcomes(w, j, t))
 
         stages = [tournament.replay(j, tid) for tid in c.stages]
         langs = {t.event.language for t in stages}
@@ -616,20 +718,24 @@ def _ratings(w: Web, request: Request) -> dict[str, Any]:
         except ArbitruError as e:
             raise HTTPException(400, str(e)) from None
     with w.journal("") as j:
-        rows = ratings.rating_list(j, as_of)
-        return {"rows": rows, "as_of": as_of or "", "lang": season_language(request, j),
-                "homonyms": homonyms(r.name for r in rows)}
+        kept = kept_rating_list(w, j, as_of)
+        return {"kept": kept, "rows": kept.rows, "as_of": as_of or "", "lang": season_language(request, j),
+                "homonyms": homonyms(r.name for r in kept.rows)}
 
 
 async def ratings_page(request: Request) -> Response:
     w = web(request)
-    return w.render(request, "season/ratings.html", **await run_in_threadpool(_ratings, w, request))
+    ctx = await run_in_threadpool(_ratings, w, request)
+    rows, pages = paged(request, ctx.pop("rows"))
+    return w.render(request, "season/ratings.html", rows=rows, paging=pages, **ctx)
 
 
 async def ratings_csv(request: Request) -> Response:
     w = web(request)
-    ctx = await run_in_threadpool(_ratings, w, request)
-    return _csv(ratings.rating_list_csv(ctx["rows"]), "ratings.csv")
+    kept: RatingList = (await run_in_threadpool(_ratings, w, request))["kept"]
+    if kept.csv is None:
+        kept.csv = await run_in_threadpool(ratings.rating_list_csv, kept.rows)
+    return _csv(kept.csv, "ratings.csv")
 
 
 PAGES.update(tournament=("tid", "season/table.html", _table),
