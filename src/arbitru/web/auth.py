@@ -351,6 +351,44 @@ def new_sid() -> str:
     return secrets.token_hex(16)
 
 
+# --- remembered devices (OWASP: device cookies against lock-out) --------------------------------------------
+
+#: a browser that got in once carries this signed cookie: its tries at that door then count on their own,
+#: apart from its network's (:func:`arbitru.web.security.login_keys`)
+DEVICE_COOKIE = "arbitru_device"
+#: the doors one device remembers (the latest ones)
+DEVICE_DOORS = 8
+#: how long a device is remembered (seconds)
+DEVICE_MAX = 400 * 86400
+
+
+def device_cookie(secret: bytes, device: str, doors: list[str]) -> str:
+    """The signed cookie of a device (a random id) that got in at ``doors`` (``login:arbiter``, ``code:GAME``)."""
+    body = _b64(json.dumps({"d": device, "k": doors[-DEVICE_DOORS:]}).encode())
+    mac = _b64(hmac.new(secret, b"device:" + body.encode(), hashlib.sha256).digest())
+    return f"{body}.{mac}"
+
+
+def read_device(secret: bytes, value: str) -> tuple[str, list[str]]:
+    """The device's id and the doors it got in at; ("", []) for a missing, forged or damaged cookie."""
+    body, _, mac = value.partition(".")
+    expected = _b64(hmac.new(secret, b"device:" + body.encode(), hashlib.sha256).digest())
+    if not mac or not hmac.compare_digest(mac, expected):
+        return "", []
+    try:
+        data = json.loads(_unb64(body))
+        device, doors = str(data["d"]), [str(k) for k in data["k"]]
+    except (ValueError, TypeError, KeyError):
+        return "", []
+    return (device, doors) if len(device) == 32 and device.isalnum() else ("", [])
+
+
+def known_device(secret: bytes, value: str, door: str) -> str:
+    """The id of the device whose cookie ``value`` says it got in at ``door`` before, else ""."""
+    device, doors = read_device(secret, value)
+    return device if door in doors else ""
+
+
 # --- server-side sessions ---------------------------------------------------------------------------------
 
 

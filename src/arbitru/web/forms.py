@@ -17,7 +17,7 @@ from arbitru.journal import training
 from arbitru.journal.store import Journal
 from arbitru.textinput import MAX_DIGITS, MAX_INT, REASONS, InputError, ascii_number, check_whole, parse_signed
 from arbitru.web import auth, i18n, security
-from arbitru.web.house import client, identity, login_as, web
+from arbitru.web.house import client, device, identity, login_as, remember_device, web
 from arbitru.web.i18n import Text
 
 MAX_FIELD = 200
@@ -90,11 +90,13 @@ async def player_of_code(request: Request, gid: str,
     game wait, 401 for a code of no player."""
     w = web(request)
     f = await read_form(request)
+    not_staff(request, "code")
+    known = device(request, f"{security.CODE}:{gid}")
 
     def find() -> str | None:
         with w.journal("") as j:
             lookup = players(j)
-            return security.try_code(j, w.limits, gid, client(request), lambda: lookup(f.get("code", "")))
+            return security.try_code(j, w.limits, gid, client(request), lambda: lookup(f.get("code", "")), known)
 
     try:
         player = await run_in_threadpool(find)
@@ -106,8 +108,21 @@ async def player_of_code(request: Request, gid: str,
 
 
 def sign_in_player(request: Request, response: Response, gid: str, player: str) -> None:
-    """The visitor becomes ``player`` of game ``gid`` (a new session; the one it replaces ends)."""
+    """The visitor becomes ``player`` of game ``gid`` (a new session; the one it replaces ends); the browser is
+    remembered at the game's code door (:func:`remember_device`)."""
     login_as(request, response, auth.Identity(auth.new_sid(), "player", "", gid, player))
+    remember_device(request, response, f"{security.CODE}:{gid}")
+
+
+def not_staff(request: Request, field: str) -> None:
+    """A player's door (a code, a training game) in the browser of the arbiter or a desk would end their session:
+    refused beside ``field``, the session kept.
+
+    :raises Refused: 409 for a staff session.
+    """
+    if identity(request).can_enter_slips():
+        raise Refused(field, Text("you are logged in as the arbiter or a desk: log out first (or use another "
+                                  "browser) to play; your session stays open"), 409)
 
 
 def whole(fields: dict[str, str], name: str, default: int | None = None) -> int | None:
@@ -140,12 +155,12 @@ def refused(e: InputError, field: str) -> Refused:
 
 
 def count_start(request: Request, j: Journal) -> None:
-    """Count a training game's start against its client's limit (the arbiter's are not counted).
+    """Count a training game's start against its client's limit; refused in the staff's browser (the trainee's
+    session would end theirs: :func:`not_staff`).
 
-    :raises Refused: 429, when the client's address has started its share of the window already.
+    :raises Refused: 429, when the client's address has started its share of the window already; 409 for staff.
     """
-    if identity(request).role == "arbiter":
-        return
+    not_staff(request, "form")
     w = web(request)
     try:
         training.admit(j, training.client_key(w.secret, client(request)), time.time())

@@ -127,19 +127,27 @@ async def post_slip(request: Request) -> Response:
         return _error(400, str(e), field=e.field)
 
     # the throttle after failed codes is asked inside the group commit, once for the whole batch
-    req.throttle = [k.name for k in security.code_keys(gid, client(request), w.limits)]
+    req.throttle = [k.name for k in security.code_keys(gid, client(request))]
     req.asked = w.limits.clock()
     done = await run_in_threadpool(w.intake.hand_in, gid, req)
-    if done.status == 429:
-        refused = security.Throttled(done.waited)
-        return JSONResponse({"error": str(refused)}, status_code=429, headers={"Retry-After": str(refused.wait)})
+    waited = done.waited if done.status == 429 else 0.0
     if done.status == 401:
+        # counted in one step with the throttle's check: a wrong code that finds its client waiting already (a
+        # burst in parallel) is refused as if it had come after the others, as the same codes one by one would be
 
-        def count() -> None:
+        def count() -> float:
             with w.journal("") as j:
-                security.code_failed(j, w.limits, gid, client(request))
+                try:
+                    security.code_failed(j, w.limits, gid, client(request))
+                except security.Throttled as t:
+                    return float(t.wait)
+                return 0.0
 
-        await run_in_threadpool(count)
+        waited = await run_in_threadpool(count)
+    if waited:
+        refused = security.Throttled(waited)
+        return JSONResponse({"error": str(refused), "stored": False}, status_code=429,
+                            headers={"Retry-After": str(refused.wait)})
     return JSONResponse(done.body, status_code=done.status)
 
 

@@ -16,7 +16,7 @@ from arbitru.formats import DUPLICATE
 from arbitru.messages import Text
 from arbitru.web import assets, auth, i18n, security
 from arbitru.web.forms import Refused, need, read_form
-from arbitru.web.house import Endpoint, LivePart, client, identity, login_as, web
+from arbitru.web.house import Endpoint, LivePart, client, device, identity, login_as, remember_device, web
 
 
 async def index(request: Request) -> Response:
@@ -39,10 +39,12 @@ async def login(request: Request) -> Response:
     try:
         f = await read_form(request)
         name = f.get("name") or auth.ARBITER
+        door = f"{security.LOGIN}:{name[: auth.MAX_NAME]}"
 
         def check() -> str:
             with w.journal("") as j:
-                return security.try_login(j, w.limits, name, f.get("password", ""), client(request))
+                return security.try_login(j, w.limits, name, f.get("password", ""), client(request),
+                                          device(request, door))
 
         role = await run_in_threadpool(check)
     except (Refused, auth.AuthError) as e:
@@ -54,6 +56,7 @@ async def login(request: Request) -> Response:
         return refused
     response = RedirectResponse("/" + i18n.keep(request.query_params.get("lang")), 303)
     await run_in_threadpool(login_as, request, response, auth.Identity(auth.new_sid(), role, name))
+    remember_device(request, response, door)
     return response
 
 
@@ -73,8 +76,9 @@ async def security_page(request: Request) -> Response:
     def load() -> dict[str, Any]:
         with w.journal("") as j:
             auth.ensure_schema(j)
-            return {"attempts": security.attempts(j), "waiting": security.waiting(j, w.limits.clock()),
-                    "limits": w.limits}
+            now = w.limits.clock()
+            return {"attempts": security.attempts(j), "waiting": security.waiting(j, now),
+                    "alerts": security.alerts(j, w.limits, now), "limits": w.limits}
 
     return w.render(request, "security.html", **(await run_in_threadpool(load)))
 
