@@ -66,6 +66,9 @@ END $$"""),
 SESSION_IDLE = 4 * 3600
 #: a session ends this long after its login whatever its use (seconds): a tournament day
 SESSION_MAX = 24 * 3600
+#: the sessions one player's code keeps open at once (his phone, a spare, the tablet at his table…): the code
+#: copied to a crowd opens no more
+SESSIONS_PER_PLAYER = 4
 #: a session's last use is written at most this often (seconds), not at every request
 SESSION_TOUCH = 60
 #: scrypt (n=2**14, r=8) takes 16 MB: at most this many at a time, whatever the number of logins at once
@@ -398,11 +401,17 @@ def _sid_key(sid: str) -> str:
 
 
 def open_session(journal: Journal, ident: Identity, now: float | None = None) -> None:
-    """Record a logged-in identity's session (expired ones are swept at the same time)."""
+    """Record a logged-in identity's session (expired ones are swept at the same time); a player's code opens at
+    most :data:`SESSIONS_PER_PLAYER` at once, the oldest ending when one more opens."""
     now = time.time() if now is None else now
     with journal.transaction():
         journal.execute("DELETE FROM web_session WHERE seen < ? OR created < ?",
                         (now - SESSION_IDLE, now - SESSION_MAX))
+        if ident.role == "player":
+            rows = journal.execute("SELECT id FROM web_session WHERE role = 'player' AND game = ? AND player = ? "
+                                   "ORDER BY created DESC, id", (ident.game, ident.player))
+            for (old,) in rows[SESSIONS_PER_PLAYER - 1:]:
+                journal.execute("DELETE FROM web_session WHERE id = ?", (old,))
         journal.execute(
             "INSERT INTO web_session (id, role, name, game, player, created, seen) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (_sid_key(ident.sid), ident.role, ident.name, ident.game, ident.player, now, now),

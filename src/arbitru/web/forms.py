@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.formparsers import MultiPartException
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -22,6 +23,10 @@ from arbitru.web.i18n import Text
 
 MAX_FIELD = 200
 MAX_CSV = 20_000
+#: the most fields of a form
+MAX_FIELDS = 100
+#: the most bytes one character takes in a form: four in UTF-8, each sent as ``%XX`` (``%F0%9F%98%80``)
+FORM_BYTES_PER_CHAR = 12
 #: the refusal of a training game's start beyond its client's share
 TOO_MANY_STARTS = "too many training games started from this address: try again in %(seconds)s seconds"
 #: the language of a game created without one, by its rule set
@@ -38,11 +43,32 @@ class Refused(Exception):
         self.status = status
 
 
+def form_budget(limits: dict[str, int]) -> int:
+    """The most bytes a form whose fields take ``limits`` characters (others :data:`MAX_FIELD`) can need: every
+    field at its longest, each character at its costliest. A body larger than that is refused before it is read."""
+    return FORM_BYTES_PER_CHAR * (sum(limits.values()) + MAX_FIELDS * MAX_FIELD) + 64 * MAX_FIELDS
+
+
 async def read_form(request: Request, limits: dict[str, int] | None = None) -> dict[str, str]:
-    """The form's fields as text, its CSRF token checked; too long or undecodable fields are refused."""
+    """The form's fields as text, its CSRF token checked; too long or undecodable fields are refused. A body
+    larger than the form can need (:func:`form_budget`) is refused from its ``Content-Length`` before it is read,
+    and any field as soon as it passes its longest possible size: beside the form, in the page's language."""
     limits = limits or {}
+    budget = form_budget(limits)
+    declared = security.declared_length(request.scope)
+    too_long = Text("the form is too large: at most %(n)s characters in a field", n=max([MAX_FIELD, *limits.values()]))
+    if declared is not None and declared > budget:
+        raise Refused("form", too_long, 413)
+    longest = FORM_BYTES_PER_CHAR * max([MAX_FIELD, *limits.values()])
     try:
-        form = await request.form(max_files=0, max_fields=100, max_part_size=64 * 1024)
+        form = await request.form(max_files=0, max_fields=MAX_FIELDS, max_part_size=longest)
+    except security.BodyTooLarge:  # the server's limit on any body
+        raise
+    except (HTTPException, MultiPartException) as e:  # Starlette's refusal of the form, in its English
+        why = str(e.detail if isinstance(e, HTTPException) else e)
+        if "maximum size" in why:
+            raise Refused("form", too_long, 413) from None
+        raise Refused("form", Text("the form could not be read: %(why)s", why=why), 400) from None
     except Exception as e:  # a malformed body is the sender's fault, said plainly
         raise Refused("form", Text("the form could not be read: %(why)s", why=str(e)), 400) from None
     fields: dict[str, str] = {}

@@ -23,10 +23,13 @@ import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import parse_qs
+
+from starlette.exceptions import HTTPException
 
 from arbitru.journal.store import Journal
 from arbitru.messages import Text
-from arbitru.web import auth
+from arbitru.web import auth, i18n
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -56,6 +59,10 @@ class Limits:
     #: open live (SSE) connections per client address, per worker: a club's players behind one NAT address
     #: watching the same game stay under it; one client cannot take every file descriptor
     live_per_client: int = 32
+    #: the largest request body any page takes, in bytes (``--max-body``): a registry import of 2,000,000
+    #: characters sent as a form (:func:`arbitru.web.forms.form_budget`); each page takes no more than its own
+    #: form needs, the API no more than a slip. Refused from its ``Content-Length``, or once that many bytes came
+    max_body: int = 25 * 1024 * 1024
     #: reverse proxies whose ``X-Forwarded-For`` is believed (addresses or networks)
     trusted_proxies: tuple[str, ...] = ()
     #: the throttles' clock (tests move it instead of waiting)
@@ -391,10 +398,43 @@ HEADERS = [
 ]
 
 
+class BodyTooLarge(HTTPException):
+    """A request body beyond what the page (or the server) takes: 413, said in the page's language."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__(413, Text("the request is larger than this page takes (at most %(n)s bytes)", n=most))
+
+
+def declared_length(scope: Scope) -> int | None:
+    """The body's ``Content-Length``, or None when the request says none (chunked) or something unreadable."""
+    for k, v in scope.get("headers", []):
+        if k == b"content-length":
+            return int(v) if v.isdigit() and len(v) <= 18 else None
+    return None
+
+
+def limited(receive: Receive, most: int) -> Receive:
+    """``receive`` that stops a body once more than ``most`` bytes came (:class:`BodyTooLarge`): nothing beyond is
+    read, whatever the request declared."""
+    got = 0
+
+    async def receive_limited() -> Message:
+        nonlocal got
+        message = await receive()
+        if message["type"] == "http.request":
+            got += len(message.get("body", b""))
+            if got > most:
+                raise BodyTooLarge(most)
+        return message
+
+    return receive_limited
+
+
 class GuardMiddleware:
     """For every HTTP request: the client's address into ``scope["arbitru.client"]``, the security headers on
-    every answer, and at most :attr:`Limits.live_per_client` open live connections (``…/events``) per client
-    address in this worker (429 beyond)."""
+    every answer, a body of at most :attr:`Limits.max_body` bytes (413 from its ``Content-Length`` before a byte of
+    it is read, or as soon as it passes the limit), and at most :attr:`Limits.live_per_client` open live
+    connections (``…/events``) per client address in this worker (429 beyond)."""
 
     def __init__(self, app: ASGIApp, limits: Limits) -> None:
         self.app = app
@@ -413,6 +453,11 @@ class GuardMiddleware:
                 message["headers"] = [*message.get("headers", []), *(h for h in HEADERS if h[0] not in names)]
             await send(message)
 
+        declared = declared_length(scope)
+        if declared is not None and declared > self.limits.max_body:
+            await too_large(scope, send_with_headers, self.limits.max_body)
+            return
+        receive = limited(receive, self.limits.max_body)
         if not is_live(scope["path"]):
             await self.app(scope, receive, send_with_headers)
             return
@@ -431,6 +476,21 @@ class GuardMiddleware:
 def is_live(path: str) -> bool:
     """The live (SSE) endpoints: ``/games/{id}/events``."""
     return path.startswith("/games/") and path.endswith("/events")
+
+
+async def too_large(scope: Scope, send: Send, most: int) -> None:
+    """413 for a body declared larger than the server takes, unread: JSON under ``/api/``, else a line of text in
+    the language the page asked for (``?lang=``); the connection is closed after it (the body is never read)."""
+    refusal = BodyTooLarge(most)
+    if scope["path"].startswith("/api/"):
+        body, kind = json.dumps({"error": str(refusal.detail)}).encode(), b"application/json"
+    else:
+        asked = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang", [""])[0]
+        said = i18n.shown(refusal.detail, i18n.gettext_for(i18n.pick(asked, "en")))
+        body, kind = (said + "\n").encode(), b"text/plain; charset=utf-8"
+    await send({"type": "http.response.start", "status": 413, "headers": [
+        (b"content-type", kind), (b"content-length", str(len(body)).encode()), (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": body})
 
 
 async def too_many(send: Send, retry: float, message: str) -> None:

@@ -44,9 +44,16 @@ async def bearer_json(request: Request, shape: str) -> tuple[str, dict[str, Any]
     scheme, _, code = request.headers.get("authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not code.strip():
         return _error(401, "send your player code as 'Authorization: Bearer CODE'")
-    body = await request.body()
-    if len(body) > MAX_BODY:
+    declared = security.declared_length(request.scope)
+    if declared is not None and declared > MAX_BODY:  # refused unread
         return _error(413, f"the slip is larger than {MAX_BODY} bytes")
+    chunks, size = [], 0
+    async for chunk in request.stream():  # read no further than a slip
+        size += len(chunk)
+        if size > MAX_BODY:
+            return _error(413, f"the slip is larger than {MAX_BODY} bytes")
+        chunks.append(chunk)
+    body = b"".join(chunks)
     try:
         data = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
@@ -230,7 +237,7 @@ async def api_slip(request: Request) -> Response:
 
 
 #: one line of text: no control characters (the door's rule, :func:`arbitru.textinput.check_text`)
-ONE_LINE = "^[^\\x00-\\x1f\\x7f-\\x9f]*$"
+ONE_LINE = "^[^\\x00-\\x1f\\x7f-\\x9f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]*$"
 SLIP_SCHEMA = {
     "title": "duplicate slip",
     "description": "a duplicate game's slip: the player's placement for the open move",

@@ -50,7 +50,9 @@ async def login(request: Request) -> Response:
     except (Refused, auth.AuthError) as e:
         field = e.field if isinstance(e, Refused) else "password"
         throttled = isinstance(e, security.Throttled)
-        refused = w.render(request, "login.html", status=429 if throttled else 401, errors={field: str(e)})
+        status = 429 if throttled else e.status if isinstance(e, Refused) else 401
+        refused = w.render(request, "login.html", status=status,
+                           errors={field: e.message if isinstance(e, Refused) else str(e)})
         if isinstance(e, security.Throttled):
             refused.headers["Retry-After"] = str(e.wait)
         return refused

@@ -104,7 +104,9 @@ async def registry_import(request: Request) -> Response:
         await run_in_threadpool(add)
     except (Refused, ArbitruError) as e:
         ctx = await run_in_threadpool(_registry_context, w, request)
-        return w.render(request, "season/registry.html", status=422, errors={"import": str(e)}, **ctx)
+        said = e.message if isinstance(e, Refused) else str(e)  # a refusal at the door, in the page's language
+        return w.render(request, "season/registry.html", status=e.status if isinstance(e, Refused) else 422,
+                        errors={"import": said}, **ctx)
     return RedirectResponse("/registry" + i18n.keep(request.query_params.get("lang")), 303)
 
 
