@@ -29,6 +29,9 @@ MAX_FIELDS = 100
 FORM_BYTES_PER_CHAR = 12
 #: the refusal of a training game's start beyond its client's share
 TOO_MANY_STARTS = "too many training games started from this address: try again in %(seconds)s seconds"
+#: the refusal of a player's door in the browser of the arbiter or a desk
+STAFF_SESSION = ("you are logged in as the arbiter or a desk: log out first (or use another browser) to play; "
+                 "your session stays open")
 #: the language of a game created without one, by its rule set
 LANG_BY_RULES = {"fise": "es", "greek": "el", "romanian": "ro"}
 
@@ -147,8 +150,7 @@ def not_staff(request: Request, field: str) -> None:
     :raises Refused: 409 for a staff session.
     """
     if identity(request).can_enter_slips():
-        raise Refused(field, Text("you are logged in as the arbiter or a desk: log out first (or use another "
-                                  "browser) to play; your session stays open"), 409)
+        raise Refused(field, Text(STAFF_SESSION), 409)
 
 
 def whole(fields: dict[str, str], name: str, default: int | None = None) -> int | None:

@@ -97,7 +97,7 @@ def at_the_door(req: SlipRequest) -> SlipRequest:
 
 
 #: the refusal of a slip sent with the idempotency key of another slip (a retry sends the same slip again)
-KEY_REUSED = ("this idempotency key was sent with another slip (stored at seq %(seq)s): a retry sends the same "
+KEY_REUSED = ("this idempotency key was sent with another slip (stored as event #%(seq)s): a retry sends the same "
               "slip again; a new slip needs a new key")
 #: a game another worker was heard writing goes the ordinary way in this one for so long (seconds)
 SHARED_S = 1.0
