@@ -128,12 +128,12 @@ def serve(
     if workers > 1:
         import os
 
-        from arbitru.web.app import ENV_BASE_URL, ENV_DB, limits_to_env
+        from arbitru.web.app import ENV_BASE_URL, ENV_DB
         from arbitru.web.wire import to_env
 
         os.environ[ENV_DB] = journal
         os.environ[ENV_BASE_URL] = base
-        os.environ.update({**limits_to_env(limits), **to_env(wire)})
+        os.environ.update({**security.limits_to_env(limits), **to_env(wire)})
         from uvicorn.supervisors import Multiprocess
 
         config = uvicorn.Config("arbitru.web.app:create_app_from_env", factory=True, host=host, port=port,

@@ -282,24 +282,10 @@ def route_table() -> list[BaseRoute]:
 ENV_DB = "ARBITRU_WEB_DB"
 ENV_BASE_URL = "ARBITRU_WEB_BASE_URL"
 ENV_TEST_LISTS = "ARBITRU_WEB_TEST_LISTS"
-ENV_TRUST_PROXY = "ARBITRU_WEB_TRUST_PROXY"
-ENV_LIVE_PER_CLIENT = "ARBITRU_WEB_LIVE_PER_CLIENT"
-ENV_MAX_BODY = "ARBITRU_WEB_MAX_BODY"
-
-
-def limits_to_env(limits: security.Limits) -> dict[str, str]:
-    """The limits ``arbitru serve`` hands its worker processes (:func:`limits_from_env`)."""
-    return {ENV_TRUST_PROXY: ",".join(limits.trusted_proxies), ENV_LIVE_PER_CLIENT: str(limits.live_per_client),
-            ENV_MAX_BODY: str(limits.max_body)}
-
-
-def limits_from_env() -> security.Limits:
-    proxies = tuple(p for p in os.environ.get(ENV_TRUST_PROXY, "").split(",") if p)
-    live = int(os.environ.get(ENV_LIVE_PER_CLIENT) or security.Limits.live_per_client)
-    body = int(os.environ.get(ENV_MAX_BODY) or security.Limits.max_body)
-    return security.Limits(trusted_proxies=proxies, live_per_client=live, max_body=body)
+#: the limits of the worker processes' apps (:func:`security.limits_from_env`)
+ENV_TRUST_PROXY, ENV_LIVE_PER_CLIENT, ENV_MAX_BODY = security.ENV_LIMITS
 
 
 def create_app_from_env() -> Starlette:
     """The app of one worker among several: the journal, address and limits come from the environment."""
-    return create_app(os.environ[ENV_DB], base_url=os.environ.get(ENV_BASE_URL, ""), limits=limits_from_env())
+    return create_app(os.environ[ENV_DB], base_url=os.environ.get(ENV_BASE_URL, ""), limits=security.limits_from_env())

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import os
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
@@ -91,6 +92,23 @@ class Limits:
             return self.lock
         over = failures - self.free * scale
         return 0.0 if over <= 0 else min(self.delay * 2 ** (over - 1), self.max_delay)
+
+
+#: the environment that hands the limits to ``arbitru serve --workers N``'s processes: trusted proxies, live
+#: connections per client, the largest body
+ENV_LIMITS = ("ARBITRU_WEB_TRUST_PROXY", "ARBITRU_WEB_LIVE_PER_CLIENT", "ARBITRU_WEB_MAX_BODY")
+
+
+def limits_to_env(limits: Limits) -> dict[str, str]:
+    """The limits ``arbitru serve`` hands its worker processes (:func:`limits_from_env`)."""
+    values = (",".join(limits.trusted_proxies), str(limits.live_per_client), str(limits.max_body))
+    return dict(zip(ENV_LIMITS, values, strict=True))
+
+
+def limits_from_env() -> Limits:
+    proxies, live, body = (os.environ.get(name, "") for name in ENV_LIMITS)
+    return Limits(trusted_proxies=tuple(p for p in proxies.split(",") if p),
+                  live_per_client=int(live or Limits.live_per_client), max_body=int(body or Limits.max_body))
 
 
 def check_proxy(address: str) -> str:

@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from arbitru.web.security import Limits
+from arbitru.web.security import Limits, limits_from_env
 
 #: where a request's head ends
 _HEAD_END = b"\r\n\r\n"
@@ -180,8 +180,6 @@ class EnvProtocol(GuardedProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         cls = type(self)
         if "wire" not in cls.__dict__:
-            from arbitru.web.app import limits_from_env
-
             cls.wire, cls.limits, cls.open_by_client = from_env(), limits_from_env(), {}
         super().__init__(*args, **kwargs)
 
