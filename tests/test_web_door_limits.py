@@ -266,7 +266,9 @@ def test_issue_29_a_200_mb_body_is_refused_before_it_is_read(tmp_path):
         for path in (f"/api/games/{gid}/slips", "/login", f"/games/{gid}/join"):
             for declared in (True, False):
                 status, sent = send(path, declared)
-                assert status == 413 and sent < 200, (path, declared, status, sent)
+                # declared: 413 unread; chunked: 413 at the server's limit, or the form's field past its longest
+                assert status in ((413,) if declared or path.startswith("/api/") else (400, 413)), (path, status)
+                assert sent < 200, (path, declared, status, sent)
         grown = rss_kb(pid) - before
         assert grown < 40 * 1024, f"the server grew by {grown} kB"  # flat: not the 1.2 GB it was sent
 

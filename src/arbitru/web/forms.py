@@ -27,6 +27,8 @@ MAX_CSV = 20_000
 MAX_FIELDS = 100
 #: the most bytes one character takes in a form: four in UTF-8, each sent as ``%XX`` (``%F0%9F%98%80``)
 FORM_BYTES_PER_CHAR = 12
+#: a field is read up to this size at least (bytes), so that one too long is refused beside its own name
+PART_FLOOR = 64 * 1024
 #: the refusal of a training game's start beyond its client's share
 TOO_MANY_STARTS = "too many training games started from this address: try again in %(seconds)s seconds"
 #: the refusal of a player's door in the browser of the arbiter or a desk
@@ -49,7 +51,7 @@ class Refused(Exception):
 def form_budget(limits: dict[str, int]) -> int:
     """The most bytes a form whose fields take ``limits`` characters (others :data:`MAX_FIELD`) can need: every
     field at its longest, each character at its costliest. A body larger than that is refused before it is read."""
-    return FORM_BYTES_PER_CHAR * (sum(limits.values()) + MAX_FIELDS * MAX_FIELD) + 64 * MAX_FIELDS
+    return FORM_BYTES_PER_CHAR * (sum(limits.values()) + MAX_FIELDS * MAX_FIELD) + PART_FLOOR + 64 * MAX_FIELDS
 
 
 async def read_form(request: Request, limits: dict[str, int] | None = None) -> dict[str, str]:
@@ -62,15 +64,17 @@ async def read_form(request: Request, limits: dict[str, int] | None = None) -> d
     too_long = Text("the form is too large: at most %(n)s characters in a field", n=max([MAX_FIELD, *limits.values()]))
     if declared is not None and declared > budget:
         raise Refused("form", too_long, 413)
-    longest = FORM_BYTES_PER_CHAR * max([MAX_FIELD, *limits.values()])
+    # a field past its longest possible size stops the reading at once; one merely past its limit (it may hold
+    # costly characters) is read and refused beside its own name below
+    longest = max(PART_FLOOR, FORM_BYTES_PER_CHAR * max([MAX_FIELD, *limits.values()]))
     try:
         form = await request.form(max_files=0, max_fields=MAX_FIELDS, max_part_size=longest)
     except security.BodyTooLarge:  # the server's limit on any body
         raise
     except (HTTPException, MultiPartException) as e:  # Starlette's refusal of the form, in its English
         why = str(e.detail if isinstance(e, HTTPException) else e)
-        if "maximum size" in why:
-            raise Refused("form", too_long, 413) from None
+        if "maximum size" in why:  # a field past its longest: refused as a field too long is (400)
+            raise Refused("form", Text(REASONS[0], n=max([MAX_FIELD, *limits.values()])), 400) from None
         raise Refused("form", Text("the form could not be read: %(why)s", why=why), 400) from None
     except Exception as e:  # a malformed body is the sender's fault, said plainly
         raise Refused("form", Text("the form could not be read: %(why)s", why=str(e)), 400) from None
