@@ -132,12 +132,14 @@ def test_training_floods_the_hall(site):
     r = form(other_browser, "/train/anticipation", {"source": "new", "variant": "classic"}, "/train/anticipation")
     assert r.status_code == 429 and 'id="form-error"' in r.text
     assert len(training_games(site)) == store.LIMIT
-    # another address has its own share; the arbiter is not counted
+    # another address has its own share; in the arbiter's browser a start is refused, his session kept (issue 29:
+    # it used to log him out)
     elsewhere = TestClient(site.client_factory, follow_redirects=False, client=("192.0.2.7", 4000))  # type: ignore[arg-type]
     assert post(elsewhere, "/train", {"rules": "fise", "lang": "en", "lexicon": "synthetic:100"},
                 "/train").status_code == 303
     assert post(arbiter, "/train", {"rules": "fise", "lang": "en", "lexicon": "synthetic:100"},
-                "/train").status_code == 303
+                "/train").status_code == 409
+    assert arbiter.get("/security").status_code == 200
     assert hall_games(site) == []
 
 

@@ -73,8 +73,12 @@ MAX_DEPTH = 8
 
 _ASCII_NUMBER = re.compile(f"[0-9]{{1,{MAX_DIGITS}}}")
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
-_CONTROL_MULTILINE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+#: the line and paragraph separators (U+2028, U+2029: a line end to JSON, JavaScript and many editors) and the
+#: bidirectional controls (U+202E turns the text after it around: ``CASA\u202eXE`` reads as another word in an
+#: export): no stored text holds them, on one line or several
+INVISIBLE = "\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+_CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f{INVISIBLE}]")
+_CONTROL_MULTILINE = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{INVISIBLE}]")
 
 
 class InputError(ArbitruError):
@@ -181,7 +185,7 @@ def one_line(text: str) -> str:
     return "".join(out)
 
 
-_UNSHOWABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+_UNSHOWABLE = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff{INVISIBLE}]")
 #: the mark beside a stored text shown raw because it holds characters a page or file cannot show
 FLAG = "\u26a0"
 

@@ -59,12 +59,23 @@ def make_demo(db: str, lexicon: str | None) -> str:
                    "Without it the client is the socket's peer and the header is ignored.")
 @click.option("--live-per-client", type=Number(1, 10_000), default=32, show_default=True,
               help="Open live connections (SSE) one client address may hold, per worker; more are answered 429.")
+@click.option("--max-body", type=Number(4096, 2**31), default=25 * 1024 * 1024, show_default=True, metavar="BYTES",
+              help="The largest request body taken (a registry import of 2,000,000 characters needs 25 MB); larger "
+                   "ones are refused from their Content-Length, or as soon as they pass it.")
+@click.option("--max-header", type=Number(1024, 1024 * 1024), default=16 * 1024, show_default=True, metavar="BYTES",
+              help="The largest request line and headers; larger ones are answered 431 and closed.")
+@click.option("--header-timeout", type=Number(1, 3600), default=10, show_default=True, metavar="SECONDS",
+              help="Seconds a client has to send a request's line and headers; a slower one is closed.")
+@click.option("--connections-per-client", type=Number(2, 100_000), default=64, show_default=True,
+              help="Open connections one client address may hold, per worker (live pages included); more are "
+                   "answered 503 and closed. A trusted proxy's are not counted.")
 @click.option("--base-url", "public_url", default=None, metavar="URL",
               help="The address the phones use when a reverse proxy serves the app (https://scrabble.example.org): "
                    "the players' links and QR codes carry it. Default: http://HOST:PORT.")
 def serve(
     journal: str, as_json: bool, host: str, port: int, demo: bool, demo_lexicon: str | None, workers: int,
-    proxies: tuple[str, ...], live_per_client: int, public_url: str | None,
+    proxies: tuple[str, ...], live_per_client: int, max_body: int, max_header: int, header_timeout: int,
+    connections_per_client: int, public_url: str | None,
 ) -> None:
     """Start the web app: arbiter console, projection screen, players' phones, results, JSON API."""
     import uvicorn
@@ -73,12 +84,19 @@ def serve(
     from arbitru.journal.store import Journal
     from arbitru.web import assets, auth, security
     from arbitru.web.app import create_app
+    from arbitru.web.wire import Wire, uvicorn_options
 
     for proxy in proxies:
         try:
             security.check_proxy(proxy)
         except ValueError:
             raise click.BadParameter(f"{proxy!r} is not an address or a network", param_hint="--trust-proxy") from None
+    limits = security.Limits(trusted_proxies=proxies, live_per_client=live_per_client, max_body=max_body)
+    wire = Wire(max_header=max_header, header_timeout=float(header_timeout), per_client=connections_per_client)
+    try:
+        wire.check(limits)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--live-per-client") from None
 
     if workers > 1 and not isinstance(backend_for(journal), PostgresBackend):
         raise click.ClickException("several workers share a PostgreSQL journal: give --db postgresql://…")
@@ -119,23 +137,23 @@ def serve(
     if workers > 1:
         import os
 
-        from arbitru.web.app import ENV_BASE_URL, ENV_DB, ENV_LIVE_PER_CLIENT, ENV_TRUST_PROXY
+        from arbitru.web.app import ENV_BASE_URL, ENV_DB
+        from arbitru.web.wire import to_env
 
         os.environ[ENV_DB] = journal
         os.environ[ENV_BASE_URL] = base
-        os.environ[ENV_TRUST_PROXY] = ",".join(proxies)
-        os.environ[ENV_LIVE_PER_CLIENT] = str(live_per_client)
+        os.environ.update({**security.limits_to_env(limits), **to_env(wire)})
         from uvicorn.supervisors import Multiprocess
 
         config = uvicorn.Config("arbitru.web.app:create_app_from_env", factory=True, host=host, port=port,
-                                workers=workers, log_level="warning", proxy_headers=False)
+                                workers=workers, **uvicorn_options(wire, limits, workers))
         # uvicorn's supervisor starts a worker again when one dies; the socket is ours (listening_socket)
         Multiprocess(config, sockets=[listening_socket(host, port)]).run()
         return
-    limits = security.Limits(trusted_proxies=proxies, live_per_client=live_per_client)
     app = create_app(journal, base_url=base, limits=limits)
-    # uvicorn's own X-Forwarded-For handling stays off: the app decides whom to believe (--trust-proxy)
-    uvicorn.run(app, host=host, port=port, log_level="warning", proxy_headers=False)
+    # the connections' limits (arbitru.web.wire); uvicorn's own X-Forwarded-For handling stays off: the app
+    # decides whom to believe (--trust-proxy)
+    uvicorn.run(app, host=host, port=port, **uvicorn_options(wire, limits))
 
 
 def listening_socket(host: str, port: int) -> socket.socket:

@@ -13,7 +13,9 @@ A store is named by ``--db``: a path or ``sqlite:///path`` for SQLite, ``postgre
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 import sqlite3
 import zlib
@@ -222,6 +224,11 @@ class SqliteBackend(Backend):
         self.path = Path(spec)
 
     def connect(self) -> Connection:
+        if str(self.path) != ":memory:" and not self.path.exists():
+            # a new journal is its owner's only: it holds the web's password hashes and sessions (SQLite gives
+            # its -wal and -shm files the database file's mode)
+            with contextlib.suppress(FileExistsError, FileNotFoundError):
+                os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT)
         try:
             db.execute("PRAGMA journal_mode=WAL")

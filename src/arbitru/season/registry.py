@@ -34,7 +34,7 @@ from arbitru.errors import ArbitruError, JournalError
 from arbitru.formats import payload
 from arbitru.journal.store import Event, Journal
 from arbitru.messages import Text
-from arbitru.textinput import check_digits, check_text
+from arbitru.textinput import MAX_ITEMS, check_digits, check_text
 
 FORMAT = "registry"
 REGISTRY_ID = "registry"
@@ -374,9 +374,11 @@ def register(journal: Journal, entries: Sequence[Entry], *, lines: Sequence[int]
                 raise RegistryError(already if one else Text("%(where)s: %(why)s", where=label(n), why=already))
         first = len(registry.records) + 1
         ids = [f"A{first + i}" for i in range(len(checked))]
-        if checked:
-            records = [{"id": i} | f for i, f in zip(ids, checked, strict=True)]
-            journal.append(REGISTRY_ID, "registered", {"players": records})
+        records = [{"id": i} | f for i, f in zip(ids, checked, strict=True)]
+        # an event holds at most MAX_ITEMS players: a larger file (the import's 2,000,000 characters hold some
+        # 30,000) is several events, in one transaction (all or none)
+        for start in range(0, len(records), MAX_ITEMS):
+            journal.append(REGISTRY_ID, "registered", {"players": records[start:start + MAX_ITEMS]})
     return ids
 
 

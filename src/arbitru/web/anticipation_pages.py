@@ -43,7 +43,7 @@ def open_game(j: Journal, gid: str) -> AnticipationGame:
     except GameNotFound:
         raise HTTPException(404, i18n.no_game(gid)) from None
     except JournalError as e:
-        raise HTTPException(404, str(e)) from None
+        raise HTTPException(404, i18n.unreadable(e, gid)) from None
 
 
 def _maker(key: tuple[str, str, str]) -> threading.Lock:

@@ -306,13 +306,10 @@ def route_table() -> list[BaseRoute]:
 ENV_DB = "ARBITRU_WEB_DB"
 ENV_BASE_URL = "ARBITRU_WEB_BASE_URL"
 ENV_TEST_LISTS = "ARBITRU_WEB_TEST_LISTS"
-ENV_TRUST_PROXY = "ARBITRU_WEB_TRUST_PROXY"
-ENV_LIVE_PER_CLIENT = "ARBITRU_WEB_LIVE_PER_CLIENT"
+#: the limits of the worker processes' apps (:func:`security.limits_from_env`)
+ENV_TRUST_PROXY, ENV_LIVE_PER_CLIENT, ENV_MAX_BODY = security.ENV_LIMITS
 
 
 def create_app_from_env() -> Starlette:
-    """The app of one worker among several: the journal, address and trusted proxies come from the environment."""
-    proxies = tuple(p for p in os.environ.get(ENV_TRUST_PROXY, "").split(",") if p)
-    live = int(os.environ.get(ENV_LIVE_PER_CLIENT) or security.Limits.live_per_client)
-    return create_app(os.environ[ENV_DB], base_url=os.environ.get(ENV_BASE_URL, ""),
-                      limits=security.Limits(trusted_proxies=proxies, live_per_client=live))
+    """The app of one worker among several: the journal, address and limits come from the environment."""
+    return create_app(os.environ[ENV_DB], base_url=os.environ.get(ENV_BASE_URL, ""), limits=security.limits_from_env())

@@ -67,6 +67,9 @@ END $$"""),
 SESSION_IDLE = 4 * 3600
 #: a session ends this long after its login whatever its use (seconds): a tournament day
 SESSION_MAX = 24 * 3600
+#: the sessions one player's code keeps open at once (his phone, a spare, the tablet at his table…): the code
+#: copied to a crowd opens no more
+SESSIONS_PER_PLAYER = 4
 #: a session's last use is written at most this often (seconds), not at every request
 SESSION_TOUCH = 60
 #: scrypt (n=2**14, r=8) takes 16 MB: at most this many at a time, whatever the number of logins at once
@@ -374,6 +377,44 @@ def new_sid() -> str:
     return secrets.token_hex(16)
 
 
+# --- remembered devices (OWASP: device cookies against lock-out) --------------------------------------------
+
+#: a browser that got in once carries this signed cookie: its tries at that door then count on their own,
+#: apart from its network's (:func:`arbitru.web.security.login_keys`)
+DEVICE_COOKIE = "arbitru_device"
+#: the doors one device remembers (the latest ones)
+DEVICE_DOORS = 8
+#: how long a device is remembered (seconds)
+DEVICE_MAX = 400 * 86400
+
+
+def device_cookie(secret: bytes, device: str, doors: list[str]) -> str:
+    """The signed cookie of a device (a random id) that got in at ``doors`` (``login:arbiter``, ``code:GAME``)."""
+    body = _b64(json.dumps({"d": device, "k": doors[-DEVICE_DOORS:]}).encode())
+    mac = _b64(hmac.new(secret, b"device:" + body.encode(), hashlib.sha256).digest())
+    return f"{body}.{mac}"
+
+
+def read_device(secret: bytes, value: str) -> tuple[str, list[str]]:
+    """The device's id and the doors it got in at; ("", []) for a missing, forged or damaged cookie."""
+    body, _, mac = value.partition(".")
+    expected = _b64(hmac.new(secret, b"device:" + body.encode(), hashlib.sha256).digest())
+    if not mac or not hmac.compare_digest(mac, expected):
+        return "", []
+    try:
+        data = json.loads(_unb64(body))
+        device, doors = str(data["d"]), [str(k) for k in data["k"]]
+    except (ValueError, TypeError, KeyError):
+        return "", []
+    return (device, doors) if len(device) == 32 and device.isalnum() else ("", [])
+
+
+def known_device(secret: bytes, value: str, door: str) -> str:
+    """The id of the device whose cookie ``value`` says it got in at ``door`` before, else ""."""
+    device, doors = read_device(secret, value)
+    return device if door in doors else ""
+
+
 # --- server-side sessions ---------------------------------------------------------------------------------
 
 
@@ -383,11 +424,17 @@ def _sid_key(sid: str) -> str:
 
 
 def open_session(journal: Journal, ident: Identity, now: float | None = None) -> None:
-    """Record a logged-in identity's session (expired ones are swept at the same time)."""
+    """Record a logged-in identity's session (expired ones are swept at the same time); a player's code opens at
+    most :data:`SESSIONS_PER_PLAYER` at once, the oldest ending when one more opens."""
     now = time.time() if now is None else now
     with journal.transaction():
         journal.execute("DELETE FROM web_session WHERE seen < ? OR created < ?",
                         (now - SESSION_IDLE, now - SESSION_MAX))
+        if ident.role == "player":
+            rows = journal.execute("SELECT id FROM web_session WHERE role = 'player' AND game = ? AND player = ? "
+                                   "ORDER BY created DESC, id", (ident.game, ident.player))
+            for (old,) in rows[SESSIONS_PER_PLAYER - 1:]:
+                journal.execute("DELETE FROM web_session WHERE id = ?", (old,))
         journal.execute(
             "INSERT INTO web_session (id, role, name, game, player, created, seen) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (_sid_key(ident.sid), ident.role, ident.name, ident.game, ident.player, now, now),

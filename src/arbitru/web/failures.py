@@ -5,6 +5,7 @@ the damage banner. Part of the web's house: it imports no route.
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from typing import Any
 
@@ -18,6 +19,9 @@ from arbitru.journal.store import GameDamage
 from arbitru.web import i18n
 from arbitru.web.damage import refusal
 from arbitru.web.house import game_language, identity, web
+from arbitru.web.i18n import Text
+
+log = logging.getLogger(__name__)
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
@@ -68,10 +72,12 @@ async def library_error(request: Request, exc: Exception) -> Response:
                 return w.damage.recheck(j, gid)
 
         await run_in_threadpool(recheck)
-    if isinstance(exc, sqlite3.Error):
-        return await http_error(request, HTTPException(503, f"the journal cannot be read: {exc}"))
     if isinstance(exc, GameNotFound):
         return await http_error(request, HTTPException(404, i18n.no_game(exc.game or str(gid))))
+    if isinstance(exc, sqlite3.Error | JournalError):
+        # the journal's own message names its file: the server's log has it, the page says what to do
+        log.warning("the journal failed on %s: %s", request.url.path, exc)
+        return await http_error(request, HTTPException(503, Text("the journal cannot be read now: try again")))
     return await http_error(request, HTTPException(400, str(exc)))
 
 

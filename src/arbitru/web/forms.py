@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.formparsers import MultiPartException
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -17,13 +18,22 @@ from arbitru.journal import training
 from arbitru.journal.store import Journal
 from arbitru.textinput import MAX_DIGITS, MAX_INT, REASONS, InputError, ascii_number, check_whole, parse_signed
 from arbitru.web import auth, i18n, security
-from arbitru.web.house import client, identity, login_as, web
+from arbitru.web.house import client, device, identity, login_as, remember_device, web
 from arbitru.web.i18n import Text
 
 MAX_FIELD = 200
 MAX_CSV = 20_000
+#: the most fields of a form
+MAX_FIELDS = 100
+#: the most bytes one character takes in a form: four in UTF-8, each sent as ``%XX`` (``%F0%9F%98%80``)
+FORM_BYTES_PER_CHAR = 12
+#: a field is read up to this size at least (bytes), so that one too long is refused beside its own name
+PART_FLOOR = 64 * 1024
 #: the refusal of a training game's start beyond its client's share
 TOO_MANY_STARTS = "too many training games started from this address: try again in %(seconds)s seconds"
+#: the refusal of a player's door in the browser of the arbiter or a desk
+STAFF_SESSION = ("you are logged in as the arbiter or a desk: log out first (or use another browser) to play; "
+                 "your session stays open")
 #: the language of a game created without one, by its rule set
 LANG_BY_RULES = {"fise": "es", "greek": "el", "romanian": "ro"}
 
@@ -38,11 +48,34 @@ class Refused(Exception):
         self.status = status
 
 
+def form_budget(limits: dict[str, int]) -> int:
+    """The most bytes a form whose fields take ``limits`` characters (others :data:`MAX_FIELD`) can need: every
+    field at its longest, each character at its costliest. A body larger than that is refused before it is read."""
+    return FORM_BYTES_PER_CHAR * (sum(limits.values()) + MAX_FIELDS * MAX_FIELD) + PART_FLOOR + 64 * MAX_FIELDS
+
+
 async def read_form(request: Request, limits: dict[str, int] | None = None) -> dict[str, str]:
-    """The form's fields as text, its CSRF token checked; too long or undecodable fields are refused."""
+    """The form's fields as text, its CSRF token checked; too long or undecodable fields are refused. A body
+    larger than the form can need (:func:`form_budget`) is refused from its ``Content-Length`` before it is read,
+    and any field as soon as it passes its longest possible size: beside the form, in the page's language."""
     limits = limits or {}
+    budget = form_budget(limits)
+    declared = security.declared_length(request.scope)
+    too_long = Text("the form is too large: at most %(n)s characters in a field", n=max([MAX_FIELD, *limits.values()]))
+    if declared is not None and declared > budget:
+        raise Refused("form", too_long, 413)
+    # a field past its longest possible size stops the reading at once; one merely past its limit (it may hold
+    # costly characters) is read and refused beside its own name below
+    longest = max(PART_FLOOR, FORM_BYTES_PER_CHAR * max([MAX_FIELD, *limits.values()]))
     try:
-        form = await request.form(max_files=0, max_fields=100, max_part_size=64 * 1024)
+        form = await request.form(max_files=0, max_fields=MAX_FIELDS, max_part_size=longest)
+    except security.BodyTooLarge:  # the server's limit on any body
+        raise
+    except (HTTPException, MultiPartException) as e:  # Starlette's refusal of the form, in its English
+        why = str(e.detail if isinstance(e, HTTPException) else e)
+        if "maximum size" in why:  # a field past its longest: refused as a field too long is (400)
+            raise Refused("form", Text(REASONS[0], n=max([MAX_FIELD, *limits.values()])), 400) from None
+        raise Refused("form", Text("the form could not be read: %(why)s", why=why), 400) from None
     except Exception as e:  # a malformed body is the sender's fault, said plainly
         raise Refused("form", Text("the form could not be read: %(why)s", why=str(e)), 400) from None
     fields: dict[str, str] = {}
@@ -90,11 +123,13 @@ async def player_of_code(request: Request, gid: str,
     game wait, 401 for a code of no player."""
     w = web(request)
     f = await read_form(request)
+    not_staff(request, "code")
+    known = device(request, f"{security.CODE}:{gid}")
 
     def find() -> str | None:
         with w.journal("") as j:
             lookup = players(j)
-            return security.try_code(j, w.limits, gid, client(request), lambda: lookup(f.get("code", "")))
+            return security.try_code(j, w.limits, gid, client(request), lambda: lookup(f.get("code", "")), known)
 
     try:
         player = await run_in_threadpool(find)
@@ -106,8 +141,20 @@ async def player_of_code(request: Request, gid: str,
 
 
 def sign_in_player(request: Request, response: Response, gid: str, player: str) -> None:
-    """The visitor becomes ``player`` of game ``gid`` (a new session; the one it replaces ends)."""
+    """The visitor becomes ``player`` of game ``gid`` (a new session; the one it replaces ends); the browser is
+    remembered at the game's code door (:func:`remember_device`)."""
     login_as(request, response, auth.Identity(auth.new_sid(), "player", "", gid, player))
+    remember_device(request, response, f"{security.CODE}:{gid}")
+
+
+def not_staff(request: Request, field: str) -> None:
+    """A player's door (a code, a training game) in the browser of the arbiter or a desk would end their session:
+    refused beside ``field``, the session kept.
+
+    :raises Refused: 409 for a staff session.
+    """
+    if identity(request).can_enter_slips():
+        raise Refused(field, Text(STAFF_SESSION), 409)
 
 
 def whole(fields: dict[str, str], name: str, default: int | None = None) -> int | None:
@@ -140,12 +187,12 @@ def refused(e: InputError, field: str) -> Refused:
 
 
 def count_start(request: Request, j: Journal) -> None:
-    """Count a training game's start against its client's limit (the arbiter's are not counted).
+    """Count a training game's start against its client's limit; refused in the staff's browser (the trainee's
+    session would end theirs: :func:`not_staff`).
 
-    :raises Refused: 429, when the client's address has started its share of the window already.
+    :raises Refused: 429, when the client's address has started its share of the window already; 409 for staff.
     """
-    if identity(request).role == "arbiter":
-        return
+    not_staff(request, "form")
     w = web(request)
     try:
         training.admit(j, training.client_key(w.secret, client(request)), time.time())

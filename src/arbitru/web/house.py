@@ -507,6 +507,21 @@ def client(request: Request) -> str:
     return str(request.scope.get("arbitru.client") or security.client_address(request.scope, web(request).limits))
 
 
+def device(request: Request, door: str) -> str:
+    """The id of this browser when it got in at ``door`` before (its signed device cookie), else ""."""
+    return auth.known_device(web(request).secret, request.cookies.get(auth.DEVICE_COOKIE, ""), door)
+
+
+def remember_device(request: Request, response: Response, door: str) -> None:
+    """This browser got in at ``door``: its device cookie says so from now on (a new device gets an id)."""
+    w = web(request)
+    known, doors = auth.read_device(w.secret, request.cookies.get(auth.DEVICE_COOKIE, ""))
+    doors = [d for d in doors if d != door] + [door]
+    response.set_cookie(auth.DEVICE_COOKIE, auth.device_cookie(w.secret, known or auth.new_sid(), doors),
+                        httponly=True, samesite="lax", max_age=auth.DEVICE_MAX, path="/",
+                        secure=security.over_https(request.scope, w.limits))
+
+
 def login_as(request: Request, response: Response, ident: auth.Identity) -> None:
     """Replace the session cookie (a new session id at every login: no fixation) and open the session on the
     server; the session it replaces ends."""

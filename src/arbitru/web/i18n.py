@@ -7,6 +7,7 @@ choose another (``?lang=``). English is the source language. The messages and ca
 from __future__ import annotations
 
 from arbitru.engine.tiles import NAMES
+from arbitru.errors import GameNotFound
 from arbitru.messages import LANGUAGES, LOCALES, Gettext, Text, gettext_for, translations
 from arbitru.textinput import InputError
 
@@ -51,6 +52,14 @@ def refusal(e: InputError) -> Text:
     language (:data:`~arbitru.textinput.REASONS`); any other as its English text."""
     said = e.said()
     return said if isinstance(said, Text) else Text(said)
+
+
+def unreadable(e: Exception, gid: str) -> Text:
+    """A journal's refusal of game ``gid``, for a page: the game's id, never the journal's file (the library's
+    messages name it: a visitor has no business knowing where the server keeps its journal)."""
+    if isinstance(e, GameNotFound):
+        return no_game(gid)
+    return Text("game %(game)s cannot be read now: try again", game=repr(gid))
 
 
 def no_game(gid: str) -> Text:

@@ -83,11 +83,13 @@ class SlipRequest:
 
 
 def at_the_door(req: SlipRequest) -> SlipRequest:
-    """The slip checked completely before it joins a batch, by storage's own limits (:func:`checked`): texts
-    bounded, one line, decodable; numbers in range; the key printable ASCII.
+    """The slip checked completely before it joins a batch, by storage's own limits (:func:`checked`): a position
+    or a word written; texts bounded, one line, decodable; numbers in range; the key printable ASCII.
 
     :raises InputError: naming the field.
     """
+    if not req.position.strip() and not req.word.strip():  # the phone's form refuses it too
+        raise InputError(Text("write the position and the word"), field="position")
     checked(Slip(max(req.move, 1), req.claimed or req.player, req.position, req.word, req.score))
     check_text(req.key, "key")
     if req.key and not (req.key.isascii() and req.key.isprintable() and " " not in req.key):
@@ -95,6 +97,9 @@ def at_the_door(req: SlipRequest) -> SlipRequest:
     return req
 
 
+#: the refusal of a slip sent with the idempotency key of another slip (a retry sends the same slip again)
+KEY_REUSED = ("this idempotency key was sent with another slip (stored as event #%(seq)s): a retry sends the same "
+              "slip again; a new slip needs a new key")
 #: a game another worker was heard writing goes the ordinary way in this one for so long (seconds)
 SHARED_S = 1.0
 
@@ -276,9 +281,15 @@ class Intake:
 
 
     def _repeat(self, j: Any, s: Session, req: SlipRequest, seq: int) -> None:
-        """A retry: the receipt of the slip first stored with this key, as it was sent then."""
+        """A retry: the receipt of the slip first stored with this key, as it was sent then; another slip sent with
+        that key is refused (422, nothing stored: the sender learns his new slip was not taken)."""
         event = next(e for e in j.iter_events(s.id, after=seq - 1) if e.seq == seq)
         slip = Slip.from_payload(event.payload)
+        # the move counts when the sender names it (the API); a phone's move is the open one when it arrives
+        sent = (req.move if req.code else slip.move, req.position, req.word, req.score)
+        if sent != (slip.move, slip.position, slip.word, slip.score):
+            _decide(req, 422, {"error": Text(KEY_REUSED, seq=seq), "field": "key", "stored": False})
+            return
         body = {"stored": True, "seq": seq, **slip.to_payload(), "received": event.recorded}
         req.repeated = True
         if slip.late:

@@ -17,7 +17,7 @@ from arbitru.formats import DUPLICATE
 from arbitru.messages import Text
 from arbitru.web import assets, auth, i18n, security
 from arbitru.web.forms import Refused, need, read_form
-from arbitru.web.house import Endpoint, client, identity, login_as, web
+from arbitru.web.house import Endpoint, client, device, identity, login_as, remember_device, web
 
 log = logging.getLogger("arbitru.web")
 
@@ -52,24 +52,28 @@ async def login(request: Request) -> Response:
     try:
         f = await read_form(request)
         name = f.get("name") or auth.ARBITER
+        door = f"{security.LOGIN}:{name[: auth.MAX_NAME]}"
 
         def check() -> str:
             with w.journal("") as j:
-                return security.try_login(j, w.limits, name, f.get("password", ""), client(request))
+                return security.try_login(j, w.limits, name, f.get("password", ""), client(request),
+                                          device(request, door))
 
         role = await run_in_threadpool(check)
     except (Refused, auth.AuthError) as e:
         field = e.field if isinstance(e, Refused) else "password"
         throttled = isinstance(e, security.Throttled)
+        status = 429 if throttled else e.status if isinstance(e, Refused) else 401
         back = back_to(f.get("next")) if isinstance(e, auth.AuthError) else None
-        refused = w.render(request, "login.html", status=429 if throttled else 401, errors={field: str(e)},
-                           back=back)
+        refused = w.render(request, "login.html", status=status, back=back,
+                           errors={field: e.message if isinstance(e, Refused) else str(e)})
         if isinstance(e, security.Throttled):
             refused.headers["Retry-After"] = str(e.wait)
         return refused
     back = back_to(f.get("next") or request.query_params.get("next"))
     response = RedirectResponse(back or "/" + i18n.keep(request.query_params.get("lang")), 303)
     await run_in_threadpool(login_as, request, response, auth.Identity(auth.new_sid(), role, name))
+    remember_device(request, response, door)
     return response
 
 
@@ -89,8 +93,9 @@ async def security_page(request: Request) -> Response:
     def load() -> dict[str, Any]:
         with w.journal("") as j:
             auth.ensure_schema(j)
-            return {"attempts": security.attempts(j), "waiting": security.waiting(j, w.limits.clock()),
-                    "limits": w.limits}
+            now = w.limits.clock()
+            return {"attempts": security.attempts(j), "waiting": security.waiting(j, now),
+                    "alerts": security.alerts(j, w.limits, now), "limits": w.limits}
 
     return w.render(request, "security.html", **(await run_in_threadpool(load)))
 

@@ -502,7 +502,7 @@ def _reading(w: Web, j: Journal, gid: str) -> Session:
     try:
         return w.session(j, gid, recent=True)
     except JournalError as e:
-        raise HTTPException(404, str(e)) from None
+        raise HTTPException(404, i18n.unreadable(e, gid)) from None
 
 
 def _public(w: Web, gid: str) -> dict[str, Any]:
@@ -510,7 +510,7 @@ def _public(w: Web, gid: str) -> dict[str, Any]:
         try:
             return public_context(w, j, gid)
         except JournalError as e:
-            raise HTTPException(404, str(e)) from None
+            raise HTTPException(404, i18n.unreadable(e, gid)) from None
 
 
 # --- the player's phone -----------------------------------------------------------------------------------
@@ -580,7 +580,7 @@ async def play(request: Request) -> Response:
             try:
                 return player_context(w, j, gid, me, request.query_params.get("lang"))
             except JournalError as e:
-                raise HTTPException(404, str(e)) from None
+                raise HTTPException(404, i18n.unreadable(e, gid)) from None
 
     ctx = await run_in_threadpool(load)
     ctx["code"] = auth.normalise_code(request.query_params.get("code", ""))

@@ -139,7 +139,7 @@ def _context(w: Web, gid: str) -> dict[str, Any]:
         try:
             game = AnticipationGame(j, gid)
         except JournalError as e:
-            raise HTTPException(404, str(e)) from None
+            raise HTTPException(404, i18n.unreadable(e, gid)) from None
         if not game.settings.training:
             raise HTTPException(404, Text("game %(game)s is not a training game", game=gid))
         lt = light(j, game)
