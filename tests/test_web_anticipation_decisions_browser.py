@@ -7,12 +7,9 @@ review and on the public results. Screenshots go to ``tests/output/``."""
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
-import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from anticipation_support import WORDS_RO, groups_with
 from arbitru.formats.anticipation.draw import Draw
@@ -20,25 +17,10 @@ from arbitru.formats.anticipation.game import AnticipationGame
 from arbitru.formats.anticipation.variants import Settings
 from arbitru.journal.store import Journal
 from arbitru.web import auth
+from test_web_browser import OUTPUT, PHONE, browser  # noqa: F401 - the fixture
 from web_anticipation_support import GROUPS
 from web_server import running_server
 from web_support import ARBITER_PASSWORD
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-OUTPUT = Path(__file__).parent / "output"
-PHONE = {"width": 360, "height": 740}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"the browser tests need Debian's chromium at {CHROMIUM}: apt-get install chromium")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
 
 
 def shot(page: Page, name: str, full: bool = True) -> None:
@@ -46,8 +28,8 @@ def shot(page: Page, name: str, full: bool = True) -> None:
     page.screenshot(path=str(OUTPUT / f"anticipation-decide-{name}.png"), full_page=full)
 
 
-def new_page(browser: Browser, base: str, size: dict[str, int], mobile: bool = False) -> Page:
-    ctx = browser.new_context(base_url=base, viewport=size, is_mobile=mobile, has_touch=mobile)
+def new_page(chromium: Browser, base: str, size: dict[str, int], mobile: bool = False) -> Page:
+    ctx = chromium.new_context(base_url=base, viewport=size, is_mobile=mobile, has_touch=mobile)
     ctx.set_default_timeout(20_000)
     return ctx.new_page()
 
@@ -83,7 +65,7 @@ def lot(arbiter: Page, turn: int, group: int) -> None:
     expect(arbiter.locator("#done")).to_contain_text(f"turul {turn}: pornit")
 
 
-def test_an_online_game_published_at_turn_2_ends_cleanly_then_every_change_is_a_decision(browser, tmp_path):
+def test_an_online_game_published_at_turn_2_ends_cleanly_then_every_change_is_a_decision(browser, tmp_path):  # noqa: F811
     words = tmp_path / "test-ro.txt"
     words.write_text("\n".join(WORDS_RO) + "\n", "utf-8")
     db = str(tmp_path / "online.db")
