@@ -67,6 +67,8 @@ def test_fise_10_the_results_page_shows_the_commitment_then_the_secret_and_the_c
             expect(page.locator("#verify")).to_have_text(f"arbitru journal verify-draw {gid}.jsonl {gid}")
             expect(page.locator("#journal-download")).to_have_text("descargue el diario de la partida")
             assert fits(page)
+        # the whole results page on the phone: its tables scroll in their own boxes, the page never sideways
+        assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         assert hashlib.sha256(f"{gid}:{desk.locator('#secret').inner_text()}".encode()).hexdigest() == commitment
         shot(desk, "results-final-es")
         shot(phone, "results-final-es-phone")
