@@ -13,6 +13,7 @@ from typing import Any
 from anticipation_support import csv_text, lexicon, new_game
 from arbitru.engine.lexicon import Lexicon
 from arbitru.formats.anticipation.game import AnticipationGame
+from arbitru.formats.duplicate import seats
 from arbitru.formats.duplicate.game import Player, Session, Settings
 from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.formats.duplicate.slips import Slip
@@ -42,7 +43,7 @@ def duplicate_game(journal: Journal) -> Session:
     session.draw()
     session.add_slips([Slip(3, "1", "A1", "CASA", None, late=True, note="tarde")])
     session.rule("CASA", True, "diccionario")
-    session.withdraw("2")
+    seats.withdraw(session, "2")
     session.end_game("time")
     return session
 
@@ -61,7 +62,7 @@ def anticipation_game(tmp_path: Path, db: str = "games.db") -> AnticipationGame:
     game.decide("Dan", "placement", "valid", "contest upheld", turn=1, index=1)
     game.sanction("Dan", "disciplinary", "talking", 2)
     game.record_correction(game.replay(), 2)
-    game.publish("provisional", "18:00")
+    game.publish("provisional", "18:00", confirmed=True)  # turns not played: ended on purpose
     return game
 
 

@@ -252,6 +252,6 @@ def test_RO_5_1_a_late_entry_sits_at_the_last_table(tmp_path):
     assert "Eva" in [r.player for r in st.ranked()]  # ranked; the turns before she came have no slip: 0
     with pytest.raises(ArbitruError, match="seated already, at table 3"):
         game.enter_late("Eva")
-    game.publish("provisional", "18:30")
+    game.publish("provisional", "18:30", confirmed=True)  # turns not played: ended on purpose
     with pytest.raises(OrderError, match=r"RO-5\.5\.j"):
         game.enter_late("Ion")

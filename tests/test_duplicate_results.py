@@ -11,7 +11,7 @@ import pytest
 from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.movegen import generate
 from arbitru.engine.tiles import Rack, alphabet
-from arbitru.formats.duplicate import export, racks
+from arbitru.formats.duplicate import export, racks, seats
 from arbitru.formats.duplicate.game import GameError, Player, Session, Settings, pair
 from arbitru.formats.duplicate.results import (
     GameResult,
@@ -175,7 +175,7 @@ def test_gr_7_a_player_who_leaves_gets_zero_for_the_remaining_rounds():
     s.draw(tiles("CASAXYZ"))
     s.add_slips([slip(1, "1", "H5 O", "CASA")])
     s.place_master()
-    s.withdraw("1")
+    seats.withdraw(s, "1")
     s.draw(tiles("SEEA"))
     top = moves_now(s)[0]
     (v,) = s.add_slips([slip(2, "1", _gr(top[0]), top[1])])
@@ -185,7 +185,7 @@ def test_gr_7_a_player_who_leaves_gets_zero_for_the_remaining_rounds():
     assert [m.score for m in r.line("1").moves] == [12, 0]
     assert r.line("2").moves[1].reasons == ["no-slip"]
     with pytest.raises(GameError, match="no player 9"):
-        s.withdraw("9")
+        seats.withdraw(s, "9")
 
 
 def _gr(position):
@@ -386,7 +386,7 @@ def test_results_change_only_with_the_events_results_seq_names_a_draw_the_clock_
     with slips, rulings, a withdrawal, the clock and late slips, the results equal those at that seq."""
     s, _ = scripted()
     s.rule("SAXE", False, "not in the list")
-    s.withdraw("3")
+    seats.withdraw(s, "3")
     fill(s, "CASAXEO")
     s.clock("start", 1000.0)
     s.add_slips([slip(4, "1", "A1", "ZZ"), slip(4, "2", "H1", "CASA")])

@@ -153,7 +153,7 @@ def test_ro_5_5_j_every_annex_3_results_sheet_on_one_page_its_board_whole(tmp_pa
             game.draw_lot(turn, group)
         for turn in sorted(sim.slips):
             game.enter_slips(sim.slips[turn])
-        game.publish("provisional", "18:30")
+        game.publish("provisional", "18:30", confirmed=True)
         state = game.replay()
         names = [state.names.get(r.player, r.player) for r in state.ranking]
     pdf = fetch(site.client(), f"/games/{game.id}/forms/results.pdf")

@@ -229,7 +229,7 @@ def test_RO_4_4_and_RO_5_5_j_the_anticipation_confirmations_in_romanian(browser,
         with Journal(db) as j:
             assert len(j.events(gid, "lot")) == 14
         with Journal(db, actor="arbiter") as j:
-            AnticipationGame(j, gid).publish("provisional", "23:59")
+            AnticipationGame(j, gid).publish("provisional", "23:59", confirmed=True)
         page.goto(f"/games/{gid}/review")
         with page.expect_navigation():
             page.click("#publish-final")

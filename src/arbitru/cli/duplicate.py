@@ -473,7 +473,7 @@ def withdraw(journal: str, game: str | None, player: str, after: int | None, as_
     session = _open(journal, game, with_lexicon=False)
     seat = session.seat(player)  # a number, or a name that is one player's alone
     player = seat.number
-    session.withdraw(player, after)
+    seats.withdraw(session, player, after)
     if as_json:
         emit_json({"player": player, "after_move": session.game.players[player].withdrawn_after})
         return

@@ -43,7 +43,7 @@ from arbitru.engine.tiles import BLANK, BLANK_BIT, Alphabet, Bag, Rack, alphabet
 from arbitru.errors import ArbitruError, JournalError, NotationError, TileError
 from arbitru.formats import fairness, payload
 from arbitru.formats.countdown import CLOCK_ACTIONS, ClockError, Countdown, refused
-from arbitru.formats.duplicate import announce, decisions, master, racks, seats, variants
+from arbitru.formats.duplicate import announce, decisions, master, racks, variants
 from arbitru.formats.duplicate.decisions import Decision
 from arbitru.formats.duplicate.master import Candidate
 from arbitru.formats.duplicate.order import Action, MoveOrder, SlipAction, SlipOrder, collecting, move_clock
@@ -524,7 +524,28 @@ class Game:
         self.players.setdefault(number, Player(number)).withdrawn_after = after
 
     def _on_seat(self, p: Mapping[str, Any]) -> None:
-        seats.fold(self, p)
+        """One ``seat`` event: a late entry, a new name, a disqualification, a reinstatement (:mod:`.seats`)."""
+        change = payload.text(p, "change")
+        if change not in CHANGES:
+            raise JournalError(f"a seat change {change!r}; known: {', '.join(CHANGES)}")
+        number = payload.text(p, "player")
+        if change == "enter":
+            self.players[number] = Player(number, payload.text(p, "name", ""), payload.text(p, "table", ""),
+                                          entered_at=payload.integer(p, "from_move", low=1))
+            return
+        seat = self.players.get(number)
+        if seat is None:
+            raise JournalError(f"a seat change for player {number}, who has no seat")
+        if change == "rename":
+            seat.former_names = (*seat.former_names, seat.label())
+            seat.name = payload.text(p, "name")
+            seat.members = ()
+        elif change == "disqualify":
+            seat.disqualified_after = payload.integer(p, "after_move", low=0)
+            seat.disqualified_reason = payload.text(p, "reason", "")
+        else:  # reinstate
+            seat.withdrawn_after = seat.disqualified_after = None
+            seat.disqualified_reason = ""
 
     def _on_draw(self, p: Mapping[str, Any]) -> None:
         if self.end is not None:
@@ -678,7 +699,7 @@ class Game:
         same few moves)."""
         state = self.moves[slip.move - 1]
         player = self.players.get(slip.player.strip())
-        absent = seats.absent_at(player, slip.move) if player else ""
+        absent = absent_at(player, slip.move) if player else ""
         key: Hashable = None
         if alike is not None and player is not None:
             key = (slip.move, slip.position, slip.word, slip.score, slip.late, slip.illegible, absent)
@@ -904,11 +925,6 @@ class Session:
         except PlayerError as e:
             raise GameError(str(e)) from None
 
-    def withdraw(self, player: str, after_move: int | None = None) -> None:
-        """A player leaves: 0 for every move after ``after_move`` (default: the moves closed so far)
-        (GR-7; undone by :func:`.seats.reinstate`)."""
-        seats.withdraw(self, player, after_move)
-
     def add_slips(self, slips: Sequence[Slip], *, replace: bool = False) -> list[Verdict]:
         """Store slips as written (one transaction), then judge them. A slip for a move not yet open is
         refused (nothing stored); a bad slip is stored and judged 0 with its reasons. A player's second slip
@@ -953,9 +969,9 @@ class Session:
             raise GameError(Text("move %(move)s is not open", move=slip.move))
         self._check_slip_window(slip.move, SlipAction.HAND_IN)
         seat = g.players.get(slip.player.strip())
-        closed = seats.refusal(seat, slip.move) if seat is not None else None
+        closed = refusal(seat, slip.move) if seat is not None else None
         if closed is not None:
-            raise seats.SeatClosed(closed)
+            raise SeatClosed(closed)
         state = g.moves[slip.move - 1]
         late = slip.late or state.master is not None or g.clock_for(slip.move).over(now)
         slot = (slip.move, slip.player.strip())
@@ -1471,3 +1487,53 @@ def _restore(table: dict[Any, Any], key: Any, old: Any) -> None:
         table.pop(key, None)
     else:
         table[key] = old
+
+
+# --- seats (what a seat's state says; the changes themselves are :mod:`.seats`') -----------------------
+
+CHANGES = ("enter", "rename", "disqualify", "reinstate")
+#: why a seat does not play a move, as the verdicts and the results name it
+ABSENCES = ("not-entered", "withdrawn", "disqualified")
+
+
+def absent_at(player: Player, move: int) -> str:
+    """Why ``player`` does not play ``move`` (one of :data:`ABSENCES`), or "" when he plays it."""
+    if player.entered_at is not None and move < player.entered_at:
+        return "not-entered"
+    if player.disqualified_after is not None and move > player.disqualified_after:
+        return "disqualified"
+    if player.withdrawn_after is not None and move > player.withdrawn_after:
+        return "withdrawn"
+    return ""
+
+
+def status(player: Player) -> str:
+    """The seat's standing for the pages: ``disqualified``, ``withdrawn``, ``late`` or "" (seated from the
+    start)."""
+    if player.disqualified_after is not None:
+        return "disqualified"
+    if player.withdrawn_after is not None:
+        return "withdrawn"
+    if player.entered_at is not None:
+        return "late"
+    return ""
+
+
+class SeatClosed(Exception):
+    """A slip handed in (phone, API) for a move the player does not play: refused, nothing stored."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+
+
+def refusal(player: Player, move: int) -> Text | None:
+    """Why a slip of ``player`` for ``move`` is refused at the phone, None when it is his to hand in."""
+    why = absent_at(player, move)
+    if why == "not-entered":
+        return Text("you play from move %(move)s: this move is not yours", move=player.entered_at)
+    if why == "disqualified":
+        return Text("you were disqualified after move %(move)s (FISE-18): slips are no longer taken",
+                    move=player.disqualified_after)
+    if why == "withdrawn":
+        return Text("you withdrew after move %(move)s: slips are no longer taken", move=player.withdrawn_after)
+    return None

@@ -22,94 +22,26 @@ types his paper slips (stored, and judged 0 for a move he did not play).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from arbitru.formats import payload
 from arbitru.journal.store import action
 from arbitru.messages import Text
 from arbitru.textinput import check_digits, check_text
 
 if TYPE_CHECKING:
-    from arbitru.formats.duplicate.game import Game, Player, Session
+    from arbitru.formats.duplicate.game import Player, Session
 
-CHANGES = ("enter", "rename", "disqualify", "reinstate")
-#: why a seat does not play a move, as the verdicts and the results name it
-ABSENCES = ("not-entered", "withdrawn", "disqualified")
+# what a seat's state says (the game folds it: :mod:`.game`), said again here for the seat's readers
+from arbitru.formats.duplicate.game import (
+    ABSENCES,
+    CHANGES,
+    SeatClosed,
+    absent_at,
+    refusal,
+    status,
+)
 
-
-def absent_at(player: Player, move: int) -> str:
-    """Why ``player`` does not play ``move`` (one of :data:`ABSENCES`), or "" when he plays it."""
-    if player.entered_at is not None and move < player.entered_at:
-        return "not-entered"
-    if player.disqualified_after is not None and move > player.disqualified_after:
-        return "disqualified"
-    if player.withdrawn_after is not None and move > player.withdrawn_after:
-        return "withdrawn"
-    return ""
-
-
-def status(player: Player) -> str:
-    """The seat's standing for the pages: ``disqualified``, ``withdrawn``, ``late`` or "" (seated from the
-    start)."""
-    if player.disqualified_after is not None:
-        return "disqualified"
-    if player.withdrawn_after is not None:
-        return "withdrawn"
-    if player.entered_at is not None:
-        return "late"
-    return ""
-
-
-class SeatClosed(Exception):
-    """A slip handed in (phone, API) for a move the player does not play: refused, nothing stored."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-
-
-def refusal(player: Player, move: int) -> Text | None:
-    """Why a slip of ``player`` for ``move`` is refused at the phone, None when it is his to hand in."""
-    why = absent_at(player, move)
-    if why == "not-entered":
-        return Text("you play from move %(move)s: this move is not yours", move=player.entered_at)
-    if why == "disqualified":
-        return Text("you were disqualified after move %(move)s (FISE-18): slips are no longer taken",
-                    move=player.disqualified_after)
-    if why == "withdrawn":
-        return Text("you withdrew after move %(move)s: slips are no longer taken", move=player.withdrawn_after)
-    return None
-
-
-# --- folding -----------------------------------------------------------------------------------------------------
-
-
-def fold(game: Game, p: Mapping[str, Any]) -> None:
-    """One ``seat`` event folded into ``game``."""
-    from arbitru.errors import JournalError
-    from arbitru.formats.duplicate.game import Player
-
-    change = payload.text(p, "change")
-    if change not in CHANGES:
-        raise JournalError(f"a seat change {change!r}; known: {', '.join(CHANGES)}")
-    number = payload.text(p, "player")
-    if change == "enter":
-        game.players[number] = Player(number, payload.text(p, "name", ""), payload.text(p, "table", ""),
-                                      entered_at=payload.integer(p, "from_move", low=1))
-        return
-    seat = game.players.get(number)
-    if seat is None:
-        raise JournalError(f"a seat change for player {number}, who has no seat")
-    if change == "rename":
-        seat.former_names = (*seat.former_names, seat.label())
-        seat.name = payload.text(p, "name")
-        seat.members = ()
-    elif change == "disqualify":
-        seat.disqualified_after = payload.integer(p, "after_move", low=0)
-        seat.disqualified_reason = payload.text(p, "reason", "")
-    else:  # reinstate
-        seat.withdrawn_after = seat.disqualified_after = None
-        seat.disqualified_reason = ""
+__all__ = ["ABSENCES", "CHANGES", "SeatClosed", "absent_at", "refusal", "status"]
 
 
 # --- the arbiter's actions ---------------------------------------------------------------------------------------

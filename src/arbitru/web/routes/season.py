@@ -23,9 +23,9 @@ from arbitru.season import championship, csvfile, ratings, registry, tournament
 from arbitru.season.registry import REGISTRY_ID, Entry
 from arbitru.season.table import TIE_ORDER, Row, general_table, table_csv
 from arbitru.season.tournament import METHODS, Event, Tournament, TournamentError
-from arbitru.textinput import ascii_number
-from arbitru.web import auth, confirm, documents, i18n
-from arbitru.web.forms import Refused, need, read_form
+from arbitru.textinput import REASONS, ascii_number
+from arbitru.web import auth, confirm, documents, i18n, security
+from arbitru.web.forms import FORM_BYTES_PER_CHAR, Refused, form_budget, need, read_form
 from arbitru.web.house import Web, identity, web
 from arbitru.web.i18n import Text
 from arbitru.web.season_context import season_language, tournament_language, tournament_of
@@ -176,15 +176,26 @@ async def read_upload(request: Request) -> tuple[dict[str, str], bytes]:
     """The import form: its fields (the CSRF token checked) and the bytes of the file uploaded (multipart), at
     most :data:`MAX_CSV` bytes; the encoding is the reader's (:func:`csvfile.decode`)."""
     w = web(request)
+    # as every form (forms.read_form): a body larger than the import can need is refused from its Content-Length,
+    # unread; a field past its longest possible size stops the reading
+    declared = security.declared_length(request.scope)
+    if declared is not None and declared > form_budget({"csv": MAX_CSV}):
+        raise Refused("import", Text("the form is too large: at most %(n)s characters in a field", n=MAX_CSV), 413)
     try:
-        form = await request.form(max_files=1, max_fields=20, max_part_size=MAX_CSV)
+        form = await request.form(max_files=1, max_fields=20, max_part_size=FORM_BYTES_PER_CHAR * MAX_CSV)
+    except security.BodyTooLarge:  # the server's limit on any body
+        raise
     except Exception as e:  # a malformed body is the sender's fault, said plainly
+        if "maximum size" in str(getattr(e, "detail", e)):
+            raise Refused("import", Text(REASONS[0], n=MAX_CSV), 400) from None
         raise Refused("import", Text("the form could not be read: %(why)s", why=str(e)), 400) from None
     fields: dict[str, str] = {}
     data = b""
     for key, value in form.multi_items():
         if isinstance(value, str):
-            if "\x00" in value or len(value) > MAX_CSV:
+            if len(value) > MAX_CSV:  # what the docs say the import takes, and not a character more
+                raise Refused("import", Text(REASONS[0], n=MAX_CSV), 400)
+            if "\x00" in value:
                 raise Refused("import", Text("the field %(name)s cannot be read", name=repr(key)), 400)
             fields[key] = value.strip() if key != "csv" else value
         else:
