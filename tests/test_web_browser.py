@@ -130,7 +130,7 @@ def test_whole_game_through_the_pages(browser, tmp_path):
         expect(desk.locator(".done")).to_contain_text("slip of player 3")
         # the arbiter's grid fills in live, with who entered each slip
         expect(arbiter.locator("#slip-3")).to_contain_text("desk desk1")
-        expect(arbiter.locator("#slip-1")).to_contain_text("player:1")
+        expect(arbiter.locator("#slip-1")).to_contain_text("player 1")
         expect(arbiter.locator("#slip-2")).to_contain_text("not-on-rack")
         shot(arbiter, "web-arbiter-console")
         shot(phones["1"], "web-phone-receipt")
