@@ -408,7 +408,7 @@ def test_the_login_and_desk_doors_refuse_in_the_language_asked_for(tmp_path):
 
 
 @pytest.mark.parametrize(("lang", "words"), [
-    ("ro", ["mutarea 1 s-a încheiat:", "masa de introducere clerk", "jucătorul 1", "arbitrul", "CUVÂNT",
+    ("ro", ["mutarea 1 s-a încheiat:", "masa de arbitraj clerk", "jucătorul 1", "arbitrul", "CUVÂNT",
             "duplicat după practica românească"]),
     ("es", ["jugada 1 cerrada:", "mesa clerk", "jugador 1", "el árbitro", "PALABRA", "duplicada FISE"]),
 ])
