@@ -427,7 +427,8 @@ def declared_length(scope: Scope) -> int | None:
     """The body's ``Content-Length``, or None when the request says none (chunked) or something unreadable."""
     for k, v in scope.get("headers", []):
         if k == b"content-length":
-            return int(v) if v.isdigit() and len(v) <= 18 else None
+            # ASCII digits only, said outright (the header is bytes: 0x30-0x39)
+            return int(v) if 0 < len(v) <= 18 and all(0x30 <= c <= 0x39 for c in v) else None
     return None
 
 
