@@ -445,13 +445,14 @@ async def run_hall(hall: Hall, db: str, phones: int, pid: int, limit: float, pat
 
 def serve(db: str, port: int, workers: int, phones: int, src: str | None) -> subprocess.Popen[bytes]:
     env = dict(os.environ)
+    live = min(10_000, max(32, phones))
     if src:
         env["PYTHONPATH"] = src
     proc = subprocess.Popen(
         # each phone has its own loopback address; the cap on live connections per address is lifted all the
         # same (a hall behind one NAT)
         [sys.executable, "-m", "arbitru", "serve", "--db", db, "--port", str(port), "--workers", str(workers),
-         "--live-per-client", str(min(10_000, max(32, phones)))],
+         "--live-per-client", str(live), "--connections-per-client", str(live + 64)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, env=env,
     )
     deadline = time.monotonic() + 60

@@ -122,14 +122,15 @@ def test_phone_fragments_draw_the_hall_once_per_journal_position_and_each_player
         token = csrf(phones[n].get(f"/games/{gid}/play").text)
         r = phones[n].post(f"/games/{gid}/join", data={"csrf": token, "code": site.code(gid, n)})
         assert r.status_code == 303
+    from arbitru.web import phone_lines
+
     rendered: list[str] = []
     own: list[str] = []
-    real, real_shared = Web.render_text, Web.render_shared
+    real, real_own = Web.render_text, phone_lines.own_html
     monkeypatch.setattr(Web, "render_text",
                         lambda self, r, name, **k: rendered.append(name) or real(self, r, name, **k))
-    monkeypatch.setattr(Web, "render_shared",
-                        lambda self, name, lang, **k: own.append(k["player"].number) or real_shared(self, name, lang,
-                                                                                                    **k))
+    monkeypatch.setattr(phone_lines, "own_html",
+                        lambda words, game, lines: own.append(lines["player"].number) or real_own(words, game, lines))
     first = phones["1"].get(f"/games/{gid}/play/live").text
     assert phones["1"].get(f"/games/{gid}/play/live").text == first  # the same position: the same part
     other = phones["2"].get(f"/games/{gid}/play/live").text

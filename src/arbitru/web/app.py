@@ -8,6 +8,7 @@ Only the entry points import this module (``arbitru serve``, the tests); the pag
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from pathlib import Path
@@ -106,7 +107,7 @@ class SessionMiddleware:
                     k, _, v = part.strip().partition("=")
                     if k == auth.COOKIE:
                         raw = v.strip('"')
-        ident = auth.unsign(self.secret, raw) if raw else None
+        ident = _unsigned(self.secret, raw) if raw else None
         if ident is not None and ident.role != "public" and not self._trusted(ident):
             if await run_in_threadpool(self._open, ident):
                 self._trust(ident)
@@ -116,10 +117,13 @@ class SessionMiddleware:
         if ident is None:
             ident = auth.Identity(auth.new_sid())
         scope["arbitru.identity"] = ident
+        if not fresh:  # a known visitor keeps his cookie: nothing to sign
+            await self.app(scope, receive, send)
+            return
         cookie = auth.sign(self.secret, ident)
 
         async def send_with_cookie(message: Message) -> None:
-            if fresh and message["type"] == "http.response.start":
+            if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 if not any(k == b"set-cookie" for k, _ in headers):
                     probe = Response()
@@ -129,6 +133,13 @@ class SessionMiddleware:
             await send(message)
 
         await self.app(scope, receive, send_with_cookie)
+
+
+@functools.lru_cache(maxsize=16384)
+def _unsigned(secret: bytes, raw: str) -> auth.Identity | None:
+    """:func:`auth.unsign`, remembered for the cookies seen lately: a hall's phones each send theirs at every change
+    (an identity is frozen, and whether its session is still open is asked apart)."""
+    return auth.unsign(secret, raw)
 
 
 class GuardedApp(Starlette):
@@ -183,6 +194,9 @@ def route_table() -> list[BaseRoute]:
     # the phone's live part: refetched at its URL, or pushed on its open stream (``events?push=play``)
     phone_live = live_part_by_format({dup: duplicate.phone_live, ant: anticipation.phone_live})
     return [
+        # first, what a hall's phones ask at every change (the routes are tried in order)
+        Route("/games/{gid}/play/live", live_endpoint(phone_live)),
+        Route("/games/{gid}/events", doors.events({"play": phone_live})),
         # the doors
         Route("/", doors.index),
         Route("/login", doors.login_page, methods=["GET"]),
@@ -191,7 +205,6 @@ def route_table() -> list[BaseRoute]:
         Route("/security", doors.security_page),
         Route("/desks", doors.add_desk, methods=post),
         Route("/static/vendor/htmx.min.js", doors.htmx_js),
-        Route("/games/{gid}/events", doors.events({"play": phone_live})),
         # creating a game
         Route("/games/new", duplicate.new_game_page, methods=["GET"]),
         Route("/games/new", duplicate.new_game, methods=post),
@@ -231,7 +244,6 @@ def route_table() -> list[BaseRoute]:
         Route("/games/{gid}/screen/live", both(duplicate.screen_fragment, anticipation.screen_live)),
         # the player's phone
         Route("/games/{gid}/play", both(duplicate.play, anticipation.play), methods=["GET"]),
-        Route("/games/{gid}/play/live", live_endpoint(phone_live)),
         Route("/games/{gid}/join", both(duplicate.join, anticipation.join), methods=post),
         Route("/games/{gid}/slip", both(duplicate.player_slip, anticipation.player_slip), methods=post),
         # results, boards, sheets and forms

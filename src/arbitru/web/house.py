@@ -39,7 +39,7 @@ from arbitru.journal.store import GameDamage, Journal, check_actor
 from arbitru.journal.training import open_store, store_address
 from arbitru.lexicons.synthetic import load_lexicon
 from arbitru.textinput import shown_raw
-from arbitru.web import auth, i18n, security
+from arbitru.web import auth, i18n, phone_lines, security
 from arbitru.web.damage import DamageWatch, banner, game_of
 from arbitru.web.intake import Intake
 from arbitru.web.live import Publisher
@@ -67,6 +67,8 @@ class LivePart:
 
 #: seconds a reader's journal position is taken without asking the journal again (see Web.position)
 POSITION_S = 0.5
+#: the scope key of the seq a page's stream was last told (its pushed part is drawn at that position at least)
+TOLD = "arbitru.told"
 T = TypeVar("T")
 
 HERE = Path(__file__).parent
@@ -110,6 +112,8 @@ class Web:
     _memo: dict[str, tuple[int, dict[Hashable, Future[Any]]]] = field(default_factory=dict)
     #: per game and key: a value and the version it was computed at (:meth:`kept`)
     _kept: dict[tuple[str, Hashable], tuple[int, Any]] = field(default_factory=dict)
+    #: per game and key: a value folded forward to a journal position, and that seq (:meth:`forward`)
+    _forward: dict[tuple[str, Hashable], tuple[int, Any]] = field(default_factory=dict)
     #: per game: its journal position as readers last took it (monotonic time, seq): :meth:`position`
     _positions: dict[str, tuple[float, int]] = field(default_factory=dict)
     #: per game: the latest state folded for readers (copied before folding further: readers share each one)
@@ -125,6 +129,7 @@ class Web:
             finalize=said_in_page_language,
         )
         self.templates.filters["said"] = said_each
+        self.templates.globals["own_html"] = own_lines_html
         self.templates.filters["cues_said"] = cues_said
         self.templates.filters["actor"] = i18n.actor
         self.templates.globals["option"] = i18n.option
@@ -347,6 +352,24 @@ class Web:
                 self._kept[(game_id, key)] = (version, value)
         return value
 
+    def forward(self, game_id: str, key: Hashable, seq: int, advance: Callable[[int, Any], T]) -> T:
+        """What ``advance(after, value)`` folds forward to journal position ``seq`` from the ``value`` it left at
+        an earlier position ``after`` (0 and None: from the start), kept per game and key, the latest only: a
+        crowd's pages never read the whole journal again at each change. ``advance`` returns a new value (the
+        one it starts from is shared with its readers)."""
+        with self._lock:
+            known = self._forward.get((game_id, key))
+        if known is not None and known[0] == seq:
+            kept: T = known[1]
+            return kept
+        after, value = known if known is not None and known[0] < seq else (0, None)
+        value = advance(after, value)
+        with self._lock:
+            latest = self._forward.get((game_id, key))
+            if latest is None or latest[0] < seq:
+                self._forward[(game_id, key)] = (seq, value)
+        return value
+
     def fragment(self, request: Request, game_id: str, seq: int, key: Hashable, name: str,
                  context: Callable[[], dict[str, Any]]) -> HTMLResponse:
         """A live fragment (what a page refetches on each notice), rendered once per journal position and
@@ -378,13 +401,6 @@ class Web:
             with contextlib.suppress(Exception):  # its failure is the drawing's to say
                 await asyncio.wrap_future(got)
         return None
-
-    def render_shared(self, name: str, lang: str, **context: Any) -> str:
-        """A fragment drawn from what is in memory only, for whoever gets it: no form (no CSRF token), nothing of
-        who asks but what ``context`` says, in ``lang``."""
-        context.setdefault("lang", lang)
-        context.setdefault("_", i18n.gettext_for(lang))
-        return self.templates.get_template(name).render(**context)
 
     def render_text(self, request: Request, name: str, **context: Any) -> str:
         ident = identity(request)
@@ -466,10 +482,18 @@ def said_in_page_language(context: Context, value: Any) -> Any:
 
 
 @pass_context
-def said_each(context: Context, values: Any, separator: str = "; ") -> str:
-    """``{{ codes|said }}``: a list of messages (or message codes) said one by one in the page's language."""
-    _ = context["_"]
-    return separator.join(_(v) if isinstance(v, str) else str(v) for v in values)
+def said_each(context: Context, values: Any, separator: str | None = None) -> str:
+    """``{{ codes|said }}``: a list of messages (or message codes) said one by one in the page's language,
+    separated as the language separates a list (or by ``separator``)."""
+    return phone_lines.Words(context["_"], context.get("lang", "en")).each(values, separator)
+
+
+@pass_context
+def own_lines_html(context: Context) -> tuple[Markup, Markup]:
+    """``{% set head, tail = own_html() %}``: a duplicate phone's own lines around the hall, drawn as its live part
+    draws them (:mod:`arbitru.web.phone_lines`)."""
+    words = phone_lines.Words(context["_"], context.get("lang", "en"))
+    return phone_lines.own_html(words, context["game"], {k: context.get(k) for k in phone_lines.LINES})
 
 
 @pass_context

@@ -145,30 +145,39 @@ def master_view(game: Game) -> dict[str, Any] | None:
     return None
 
 
-def slip_events(journal: Journal, game_id: str) -> dict[tuple[int, str], tuple[int, str, str]]:
-    """(move, player) -> (seq, recorded, actor) of the slip that counts (the last one entered)."""
-    out = {}
-    for e in journal.iter_events(game_id, "slip"):
-        out[(int(e.payload["move"]), str(e.payload.get("player") or ""))] = (e.seq, e.recorded, e.actor)
-    return out
+#: (move, player) -> (seq, recorded, actor) of the slip that counts (the last one entered)
+SlipEvents = dict[tuple[int, str], tuple[int, str, str]]
+#: (move, player) -> every slip entered for it, in order, with its event: a replacement shows the slip it replaced,
+#: a late slip kept apart the one that counts
+SlipHistory = dict[tuple[int, str], list[tuple[int, Slip]]]
+Entered = tuple[SlipEvents, SlipHistory]
 
 
-def slip_history(journal: Journal, game_id: str) -> dict[tuple[int, str], list[tuple[int, Slip]]]:
-    """(move, player) -> every slip entered for it, in order, with its event: a replacement shows the slip it
-    replaced, a late slip kept apart the one that counts."""
-    out: dict[tuple[int, str], list[tuple[int, Slip]]] = {}
-    for e in journal.iter_events(game_id, "slip"):
-        s = Slip.from_payload(e.payload)
-        out.setdefault((s.move, s.player.strip()), []).append((e.seq, s))
-    return out
+def slips_entered(w: Web, journal: Journal, game_id: str, at: int) -> Entered:
+    """The game's slips as the journal stored them, up to journal position ``at``: read once per position in this
+    worker, and only the slip events since the position read last (a close at a national game reads none again)."""
+
+    def advance(after: int, known: Entered | None) -> Entered:
+        events: SlipEvents = dict(known[0]) if known else {}
+        history: SlipHistory = dict(known[1]) if known else {}
+        for e in journal.iter_events(game_id, "slip", after=after):
+            if e.seq > at:
+                break
+            s = Slip.from_payload(e.payload)
+            events[(int(e.payload["move"]), str(e.payload.get("player") or ""))] = (e.seq, e.recorded, e.actor)
+            key = (s.move, s.player.strip())
+            history[key] = [*history.get(key, ()), (e.seq, s)]  # a new list: the one read before is shared
+        return events, history
+
+    return w.at_seq(game_id, at, "slips_entered", lambda: w.forward(game_id, "slips_entered", at, advance))
 
 
-def grid(session: Session, journal: Journal) -> list[dict[str, Any]]:
-    """One row per player for the open (or last) move: the slip, who entered it, its verdict."""
+def grid(session: Session, slips: Entered) -> list[dict[str, Any]]:
+    """One row per player for the open (or last) move: the slip, who entered it, its verdict (``slips``:
+    :func:`slips_entered` at the session's position)."""
     g = session.game
     move = g.move
-    entered = slip_events(journal, g.id)
-    history = slip_history(journal, g.id)
+    entered, history = slips
     lex = session.lexicon
     rows = []
     for number, p in sorted(g.players.items(), key=lambda kv: number_order(kv[0])):

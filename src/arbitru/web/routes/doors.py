@@ -17,7 +17,7 @@ from arbitru.formats import DUPLICATE
 from arbitru.messages import Text
 from arbitru.web import assets, auth, i18n, security
 from arbitru.web.forms import Refused, need, read_form
-from arbitru.web.house import Endpoint, client, device, identity, login_as, remember_device, web
+from arbitru.web.house import TOLD, Endpoint, client, device, identity, login_as, remember_device, web
 
 log = logging.getLogger("arbitru.web")
 
@@ -161,6 +161,7 @@ def events(pushed: Mapping[str, Callable[[Request], str]]) -> Endpoint:
                         yield ": keep-alive\n\n"
                         continue
                     w.saw(gid, seq)  # the fragment (pushed or refetched) reads that position at least
+                    request.scope[TOLD] = seq
                     html = await _fragment(page, request) if page is not None else None
                     yield f"event: changed\ndata: {seq}\n\n" if html is None else _event("live", html)
             finally:

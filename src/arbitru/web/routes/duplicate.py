@@ -42,7 +42,7 @@ from arbitru.journal.store import Journal
 from arbitru.messages import recognised
 from arbitru.season import tournament
 from arbitru.textinput import InputError, number_order
-from arbitru.web import asks, auth, confirm, fair, i18n, views, wordlists
+from arbitru.web import asks, auth, confirm, fair, i18n, phone_lines, views, wordlists
 from arbitru.web.acting import Confirming, Page, Perform, act
 from arbitru.web.forms import (
     LANG_BY_RULES,
@@ -56,7 +56,7 @@ from arbitru.web.forms import (
     sign_in_player,
     whole,
 )
-from arbitru.web.house import Endpoint, LivePart, Ready, Web, base_url, identity, web
+from arbitru.web.house import TOLD, Endpoint, LivePart, Ready, Web, base_url, identity, web
 from arbitru.web.i18n import Text
 from arbitru.web.intake import SlipRequest, at_the_door
 from arbitru.web.pdf import pdf_of
@@ -182,7 +182,7 @@ def console_context(w: Web, j: Journal, gid: str, me: auth.Identity) -> dict[str
         "_": _,
         "cands": cands,
         "alpha": g.alphabet,
-        "grid": views.grid(s, j),
+        "grid": views.grid(s, views.slips_entered(w, j, s.id, s.game.last_seq)),
         "clock": views.clock(g, _=_),
         "rack": views.rack_tiles(g),
         "master": views.master_view(g),
@@ -220,8 +220,9 @@ async def grid_fragment(request: Request) -> Response:
     def load() -> Response:
         with w.journal(me.actor) as j:
             s = w.session(j, gid)
+            slips = views.slips_entered(w, j, s.id, s.game.last_seq)
             return w.fragment(request, gid, s.game.last_seq, "", "duplicate/_grid.html",
-                              lambda: {"game": s.game, "grid": views.grid(s, j)})
+                              lambda: {"game": s.game, "grid": views.grid(s, slips)})
 
     return await run_in_threadpool(load)
 
@@ -522,17 +523,12 @@ def player_context(w: Web, j: Journal, gid: str, me: auth.Identity, lang: str | 
     return ctx
 
 
-Entered = tuple[dict[tuple[int, str], tuple[int, str, str]], dict[tuple[int, str], list[tuple[int, Slip]]]]
-
-
-def slips_entered(w: Web, j: Journal, g: Game) -> Entered | None:
-    """The open move's slips as the journal stored them (each one's event, the others a player handed in), read
-    once per journal position; None when the move has none."""
+def slips_entered(w: Web, j: Journal, g: Game) -> views.Entered | None:
+    """The open move's slips as the journal stored them (each one's event, the others a player handed in)
+    (:func:`views.slips_entered`); None when the move has none."""
     if not g.move or not any(move == g.move for move, _ in g.slips):
         return None
-    at, gid = g.last_seq, g.id
-    return (w.at_seq(gid, at, "slip_events", lambda: views.slip_events(j, gid)),
-            w.at_seq(gid, at, "slip_history", lambda: views.slip_history(j, gid)))
+    return views.slips_entered(w, j, g.id, g.last_seq)
 
 
 def own_context(w: Web, j: Journal, s: Session, me: auth.Identity) -> dict[str, Any]:
@@ -543,7 +539,7 @@ def own_context(w: Web, j: Journal, s: Session, me: auth.Identity) -> dict[str, 
     return own_lines(s.game, player, views.result_at(w, s), slips_entered(w, j, s.game))
 
 
-def own_lines(g: Game, player: str, res: results.GameResult | None, entered: Entered | None) -> dict[str, Any]:
+def own_lines(g: Game, player: str, res: results.GameResult | None, entered: views.Entered | None) -> dict[str, Any]:
     """A player's own lines from what every phone shares (the results, the open move's slips): his receipt and
     his verdicts, nothing of any other player's; a seat that is out (withdrawn, disqualified, or a late entry
     before his first move) says so on his phone."""
@@ -600,24 +596,18 @@ class Phones:
     ranking) and the open move's receipts; what differs per phone, its player's own lines, is drawn from these
     in memory (:meth:`part`): no journal, no thread, so from the event loop itself."""
 
-    w: Web
     game: Game
-    lang: str
-    hall: Markup
+    words: phone_lines.Words
+    hall: str
     result: results.GameResult | None
-    entered: Entered | None
+    entered: views.Entered | None
 
     def part(self, player: str) -> str:
-        """The live part of ``player``'s phone: the hall around his own lines (his lines drawn alone, the hall set
-        in their place: thousands of phones do not each pass the hall's kilobytes through the template)."""
-        drawn = self.w.render_shared("duplicate/_play.html", self.lang, game=self.game, hall=HALL,
-                                     **own_lines(self.game, player, self.result, self.entered))
-        head, _, tail = drawn.partition(HALL)
-        return "".join((head, str(self.hall), tail))  # plain text: Markup's + would escape the lines around it
-
-
-#: where a phone's own lines take the hall's part (markup: no text a player wrote can spell it, it is escaped)
-HALL = Markup("<!--arbitru:hall-->")
+        """The live part of ``player``'s phone: the hall around his own lines (drawn by
+        :func:`phone_lines.own_html`, as the page's template draws them)."""
+        head, tail = phone_lines.own_html(self.words, self.game,
+                                          own_lines(self.game, player, self.result, self.entered))
+        return "".join((head, "\n", self.hall, "\n", tail))
 
 
 def _phones_key(game: Game, lang: str | None) -> tuple[str, str, int]:
@@ -637,7 +627,8 @@ def phones_at(w: Web, j: Journal, gid: str, request: Request) -> Phones:
         s = w.reader(j, gid, game)
         hall = w.at_seq(gid, game.last_seq, ("play-hall", key[1], key[2]), lambda: _Markup(
             w.render_text(request, "duplicate/_play_hall.html", **public_context(w, j, gid, lang))))
-        return Phones(w, game, key[1], hall, views.result_at(w, s), slips_entered(w, j, game))
+        words = phone_lines.Words(i18n.gettext_for(key[1]), key[1])
+        return Phones(game, words, str(hall), views.result_at(w, s), slips_entered(w, j, game))
 
     return w.at_seq(gid, game.last_seq, key, compute)
 
@@ -659,6 +650,8 @@ def phone_ready(request: Request) -> Ready:
     gid = request.path_params["gid"]
     me = identity(request)
     at = w.known_position(gid)
+    if at is None:  # a stream's part drawn after the shared work of a close: at the position its notice told
+        at = request.scope.get(TOLD)
     if me.role != "player" or me.game != gid or at is None:
         return None
     lang = request.query_params.get("lang")
