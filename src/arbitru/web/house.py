@@ -16,6 +16,7 @@ import os
 import secrets
 import threading
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Hashable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
@@ -112,6 +113,9 @@ class Web:
     _memo: dict[str, tuple[int, dict[Hashable, Future[Any]]]] = field(default_factory=dict)
     #: per game and key: a value and the version it was computed at (:meth:`kept`)
     _kept: dict[tuple[str, Hashable], tuple[int, Any]] = field(default_factory=dict)
+    #: the computations under way that pages wait for, each awaitable once in the event loop (:meth:`_awaited`)
+    _waits: weakref.WeakKeyDictionary[Future[Any], asyncio.Future[Any]] = field(
+        default_factory=weakref.WeakKeyDictionary)
     #: per game and key: a value folded forward to a journal position, and that seq (:meth:`forward`)
     _forward: dict[tuple[str, Hashable], tuple[int, Any]] = field(default_factory=dict)
     #: per game: its journal position as readers last took it (monotonic time, seq): :meth:`position`
@@ -399,8 +403,20 @@ class Web:
             if got is None or isinstance(got, str):
                 return got
             with contextlib.suppress(Exception):  # its failure is the drawing's to say
-                await asyncio.wrap_future(got)
+                await self._awaited(got)
         return None
+
+    def _awaited(self, future: Future[Any]) -> asyncio.Future[Any]:
+        """``future`` awaitable in this event loop, one wrapper for all who wait for it: ten thousand phones
+        waiting for one close are woken by one call from the thread that computed it, not ten thousand."""
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            waited = self._waits.get(future)
+        if waited is None or waited.get_loop() is not loop:
+            waited = asyncio.wrap_future(future, loop=loop)
+            with self._lock:
+                self._waits[future] = waited
+        return waited
 
     def render_text(self, request: Request, name: str, **context: Any) -> str:
         ident = identity(request)

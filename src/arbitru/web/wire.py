@@ -187,6 +187,14 @@ class EnvProtocol(GuardedProtocol):
 def uvicorn_options(wire: Wire, limits: Limits, workers: int = 1) -> dict[str, Any]:
     """What ``arbitru serve`` gives ``uvicorn.Config`` besides the app, host and port: the guarded protocol (by
     its import path for worker processes, which read the limits from the environment), uvicorn's own
-    ``X-Forwarded-For`` handling off (the app decides whom to believe: ``--trust-proxy``)."""
+    ``X-Forwarded-For`` handling off (the app decides whom to believe: ``--trust-proxy``); several workers are
+    asked whether they live within :data:`WORKER_HEALTHCHECK_S` rather than uvicorn's 5 s."""
     http: Any = f"{__name__}:EnvProtocol" if workers > 1 else protocol(wire, limits)
-    return {"http": http, "log_level": "warning", "proxy_headers": False}
+    return {"http": http, "log_level": "warning", "proxy_headers": False,
+            "timeout_worker_healthcheck": WORKER_HEALTHCHECK_S}
+
+
+#: seconds a worker may take to answer the supervisor's ping before it is killed and started again: a worker
+#: pushing ten thousand verdicts on a loaded machine is busy, not hung, and killing it drops all its phones'
+#: streams at the moment they wait for their verdicts
+WORKER_HEALTHCHECK_S = 60
