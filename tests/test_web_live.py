@@ -325,3 +325,35 @@ def test_fise_5_a_phones_page_and_its_live_part_draw_the_same_own_lines_escaped(
     assert "Ana &lt;b&gt;&amp;amp;&lt;/b&gt;" in live and "<b>&amp;</b>" not in live
     assert f"{position} {word}" in live and 'id="verdicts"' in live and 'id="receipt"' in live
     assert "ZZ" not in live  # the other phone's slip is never in this one's lines
+
+
+def test_a_crowd_of_phones_after_a_quiet_minute_asks_for_its_games_sessions_once(tmp_path, monkeypatch):
+    """Phones refetching once their worker's trust ran out: one question for every open session of the game (not
+    one read and one write per phone); a session closed on the server is not believed."""
+    from arbitru.web import auth
+
+    site = make_site(tmp_path)
+    gid = make_game(site, players=(("1", "Ana"), ("2", "Bo"), ("3", "Cleo")))
+    phones = {}
+    for n in ("1", "2", "3"):
+        phones[n] = site.client()
+        token = csrf(phones[n].get(f"/games/{gid}/play").text)
+        assert phones[n].post(f"/games/{gid}/join", data={"csrf": token, "code": site.code(gid, n)}).status_code == 303
+    web = site.client_factory.state.web
+    asked: list[str] = []
+    real = auth.live_player_sessions
+    monkeypatch.setattr(auth, "live_player_sessions",
+                        lambda j, game, now=None: asked.append(game) or real(j, game, now))
+    # the third phone's session ends on the server (another device took its place, say)
+    cookie = phones["3"].cookies.get(auth.COOKIE)
+    assert cookie
+    third = auth.unsign(site.secret, cookie)
+    assert third is not None
+    with Journal(site.db, actor="arbiter") as j:
+        auth.close_session(j, third)
+    web.players_seen.clear()  # a quiet minute: the worker believes no session any more
+    for n, name in (("1", "Ana"), ("2", "Bo")):
+        live = phones[n].get(f"/games/{gid}/play/live")
+        assert live.status_code == 200 and name in live.text
+    assert asked == [gid]
+    assert "Cleo" not in phones["3"].get(f"/games/{gid}/play/live").text

@@ -52,6 +52,10 @@ def act(role: str, field: str, perform: Perform, page: Page, limits: dict[str, i
 
     async def endpoint(request: Request) -> Response:
         w = web(request)
+        with w.answered_first() as answer:  # the arbiter's answer before the pages his action wakes
+            return answer(await answered(request, w))
+
+    async def answered(request: Request, w: Web) -> Response:
         me = need(request, role)
         gid = request.path_params["gid"]
         f: dict[str, str] = {}
