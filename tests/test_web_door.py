@@ -17,7 +17,7 @@ from arbitru.journal.store import Journal
 from test_web_anticipation import desk_client, lot, read_all, type_slip
 from web_anticipation_support import create_game
 from web_server import running_server
-from web_support import csrf, join, login, make_game, make_site, post
+from web_support import csrf, document, join, login, make_game, make_site, post
 
 VALID = {"move": 1, "position": "H8", "word": "ABC", "score": 10}
 #: what clumsy or hostile phones send (raw JSON: ``1e400`` and a lone surrogate cannot come from json.dumps)
@@ -246,7 +246,7 @@ def test_nul_characters_in_a_word_never_reach_the_html_csv_or_pdf(site, gid, arb
         r = arbiter.get(url)
         assert r.status_code == 200 and "\x00" not in r.text, url
     assert "A\\x00B\u26a0" in arbiter.get(f"/games/{gid}/download/moves.csv").text
-    pdf = arbiter.get(f"/games/{gid}/download/results.pdf")
+    pdf = document(arbiter, f"/games/{gid}/download/results.pdf")
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
 
 

@@ -20,7 +20,7 @@ from arbitru.journal.training import store_address
 from arbitru.lexicons.synthetic import load_lexicon
 from arbitru.web import auth
 from arbitru.web.live import LocalPublisher
-from web_support import ARBITER_PASSWORD, confirmation, csrf, join, login, make_game, make_site, post
+from web_support import ARBITER_PASSWORD, confirmation, csrf, document, join, login, make_game, make_site, post
 
 
 @pytest.fixture
@@ -429,7 +429,7 @@ def test_message_catalogs_are_complete_in_every_language():
 
 def test_results_as_pdf(site, gid, arbiter):
     post(arbiter, f"/games/{gid}/close", {"choice": "1"}, f"/games/{gid}")
-    r = site.client().get(f"/games/{gid}/download/results.pdf")
+    r = document(site.client(), f"/games/{gid}/download/results.pdf")
     assert r.status_code == 200 and r.content.startswith(b"%PDF-") and r.headers["content-type"] == "application/pdf"
 
 

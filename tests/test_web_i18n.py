@@ -19,7 +19,7 @@ from arbitru.web.i18n import LANGUAGES
 from messages_support import VALUES, catalog, library_messages
 from web_anticipation_support import route_messages, template_messages
 from web_server import running_server
-from web_support import csrf, join, login, make_game, make_site, post
+from web_support import csrf, document, join, login, make_game, make_site, post
 
 RULES = {"ro": "romanian", "el": "greek", "es": "fise", "pl": "fise", "fr": "fise", "en": "fise"}
 
@@ -135,7 +135,7 @@ def test_results_pdf_in_the_games_language_and_codes_sheet_as_pdf(tmp_path):
     c = site.client()
     login(c)
     post(c, f"/games/{gid}/close", {"choice": "1"}, f"/games/{gid}")
-    r = c.get(f"/games/{gid}/download/results.pdf")
+    r = document(c, f"/games/{gid}/download/results.pdf")
     assert r.status_code == 200 and r.content.startswith(b"%PDF-")
     sheet = c.get(f"/games/{gid}/codes").text
     assert "Codurile jucătorilor" in sheet and f"/games/{gid}/codes.pdf" in sheet
