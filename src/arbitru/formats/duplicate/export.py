@@ -276,20 +276,18 @@ def player_sheet(result: GameResult, line: PlayerLine) -> str:
     """A player's record (FISE-6b): direction, position, word, score and running total of each move, beside
     the master moves."""
     out = [f"{line.player.label()} — {result.title}", ""]
-    out.append(
-        f"{Text('move'):>4}  {Text('dir'):<3} {Text('position'):<8} {Text('word'):<15} {Text('score'):>5} "
-        f"{Text('total'):>6}   {Text('master'):<24} {Text('score'):>5} {Text('total'):>6}"
-    )
+    cols = _columns((Text("move"), ">4"), (Text("dir"), "<3"), (Text("position"), "<8"), (Text("word"), "<15"),
+                    (Text("score"), ">5"), (Text("total"), ">6"), (Text("master"), "<24"), (Text("score"), ">5"),
+                    (Text("total"), ">6"))
+    gaps = ("  ", " ", " ", " ", " ", "   ", " ", " ")
+    out.append(_row(cols, [h for h, _ in cols], *gaps))
     for m, master in zip(line.moves, result.masters, strict=True):
         v = m.verdict
         placement = v.placement if v else None
         direction = ("H" if placement.coord.horizontal else "V") if placement else ""
         slip = v.slip if v else None
-        out.append(
-            f"{m.move:>4}  {direction:<3} {slip.position if slip else '':<8} {slip.word if slip else '':<15} "
-            f"{m.score:>5} {m.running:>6}   {master.position + ' ' + master.word:<24} {master.score:>5} "
-            f"{master.running:>6}"
-        )
+        out.append(_row(cols, [m.move, direction, slip.position if slip else "", slip.word if slip else "", m.score,
+                               m.running, master.position + " " + master.word, master.score, master.running], *gaps))
     return "\n".join(out) + "\n"
 
 
