@@ -9,7 +9,7 @@ typed, and the files made for programs (CSV, JSON, GCG) keep the plain machine f
 from __future__ import annotations
 
 import datetime
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 from babel.dates import format_date, format_datetime
@@ -41,10 +41,9 @@ def number(value: int | Decimal | Fraction | float, lang: str, digits: int = 0) 
     ``digits`` decimals (rounded half up: a :class:`~fractions.Fraction` exactly)."""
     if isinstance(value, Fraction):
         exact = Decimal(percent(value / 100, digits))
-    elif isinstance(value, float):
-        exact = Decimal(f"{value:.{digits}f}")
-    else:
-        exact = Decimal(value)
+    else:  # a float as it is written (1512.25, not its binary neighbour), then rounded half up
+        exact = Decimal(repr(value) if isinstance(value, float) else value).quantize(
+            Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
     lang = locale(lang)
     grouped = abs(exact) >= 10 ** (3 + MIN_GROUPING.get(lang, 1) - 1)
     pattern = ("#,##0" if grouped else "0") + ("." + "0" * digits if digits else "")
