@@ -81,3 +81,26 @@ def test_fise_6b_a_players_record_sheet_prints_its_headings_in_the_readers_langu
     assert _("move") in head and _("master") in head and _("score") in head
     for english in {"move", "position", "word", "score", "master"} - SAME.get(lang, set()):
         assert not re.search(rf"\b{english}\b", head), (lang, head)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_fise_17_the_html_results_are_in_the_readers_language(game, lang):
+    out = results(game, lang, "--format", "html")
+    _ = gettext_for(lang)
+    assert f'<html lang="{lang}">' in out
+    for heading in ("Ranking", "Master moves", "Bonuses (FISE-11)", "Move by move (FISE-17)"):
+        assert f"<h2>{_(heading)}</h2>" in out and f"<h2>{heading}</h2>" not in out
+    assert "<td>100,00</td>" in out and "100.00" not in out
+
+
+@pytest.mark.parametrize("lang", ["en", *TRANSLATED])
+def test_fise_15_standings_print_their_headings_and_figures_in_the_readers_language(game, lang):
+    done = CliRunner().invoke(cli, ["--lang", lang, "duplicate", "standings", "-j", game])
+    assert done.exit_code == 0, done.output
+    _ = gettext_for(lang)
+    head, first = done.output.splitlines()[:2]
+    assert _("mean place") in head and _("mean %") in head
+    if lang != "en":
+        assert "mean place" not in head
+    point = "." if lang == "en" else ","
+    assert first.split()[:2] == ["1", "Ana"] and f"1{point}00" in first and f"100{point}00" in first

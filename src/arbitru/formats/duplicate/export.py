@@ -215,38 +215,51 @@ def _cell(m: MoveLine) -> str:
 
 
 def html_page(result: GameResult) -> str:
-    """The same as :func:`text`, as a printable HTML page."""
-    e = html.escape
+    """The same as :func:`text`, as a printable HTML page, in the reader's language (``--lang``)."""
+    lang = reader.get()
+
+    def e(text: object) -> str:  # said in the reader's language, then escaped
+        return html.escape(f"{text}")
+
+    def n(value: int) -> str:
+        return figures.number(value, lang)
+
     rows = []
     for m in result.masters:
         rows.append(
             f"<tr><td>{m.move}</td><td>{e(m.rack)}</td><td>{e(m.position)}</td><td>{e(m.word)}</td>"
-            f"<td>{m.score}</td><td>{m.running}</td><td>{e('; '.join(m.remarks))}</td></tr>"
+            f"<td>{m.score}</td><td>{n(m.running)}</td><td>{e(joined(list(m.remarks)))}</td></tr>"
         )
     ranking = []
     for line in result.lines:
         ranking.append(
-            f"<tr><td>{line.place}</td><td>{e(line.player.label())}</td><td>{line.points}</td>"
-            f"<td>{line.bonus}</td><td>{line.total}</td><td>{percent(line.percentage)}</td>"
+            f"<tr><td>{line.place}</td><td>{e(line.player.label())}</td><td>{n(line.points)}</td>"
+            f"<td>{n(line.bonus)}</td><td>{n(line.total)}</td><td>{figures.percentage(line.percentage, lang)}</td>"
             f"<td>{line.top_moves}</td><td>{line.best_move}</td>"
-            f"<td>{'playoff' if line.playoff else ''}</td></tr>"
+            f"<td>{e(Text('playoff')) if line.playoff else ''}</td></tr>"
         )
     grid_head = "".join(f"<th>{m.move}</th>" for m in result.masters)
     grid = [
-        f"<tr><th>master</th>{''.join(f'<td>{m.score}</td>' for m in result.masters)}"
-        f"<td>{result.master_total}</td></tr>"
+        f"<tr><th>{e(Text('master'))}</th>{''.join(f'<td>{m.score}</td>' for m in result.masters)}"
+        f"<td>{n(result.master_total)}</td></tr>"
     ]
     for line in sorted(result.lines, key=lambda ln: number_order(ln.player.number)):
         cells = "".join(
             f'<td title="{e(" ".join(m.reasons) or m.written())}">{e(_cell(m))}</td>' for m in line.moves
         )
-        grid.append(f"<tr><th>{e(line.player.label())}</th>{cells}<td>{line.total}</td></tr>")
+        grid.append(f"<tr><th>{e(line.player.label())}</th>{cells}<td>{n(line.total)}</td></tr>")
     bonuses = "".join(
-        f"<li>move {b.move}: player {e(b.player)} +{b.value} ({e(b.why)})</li>" for b in result.bonuses
+        "<li>" + e(Text("move %(move)s: player %(player)s +%(value)s (%(why)s)", move=b.move, player=b.player,
+                        value=b.value, why=b.why)) + "</li>"
+        for b in result.bonuses
     )
-    end = f"<p>End after move {result.end.after_move}: {e(result.end.reason)}</p>" if result.end else ""
+    end = ("<p>" + e(Text("End after move %(n)s: %(reason)s (%(rules)s)", n=result.end.after_move,
+                          reason=result.end.reason, rules=", ".join(result.end.rules))) + "</p>"
+           if result.end else "")
+    head = Text("%(title)s — %(rules)s; word list %(lexicon)s", title=result.title, rules=result.rules,
+                lexicon=result.lexicon)
     return f"""<!DOCTYPE html>
-<html><head><meta charset="utf-8"><title>{e(result.title)}</title>
+<html lang="{lang}"><head><meta charset="utf-8"><title>{e(result.title)}</title>
 <style>
 body {{ font-family: sans-serif; font-size: 11pt; }}
 table {{ border-collapse: collapse; margin-bottom: 1em; }}
@@ -254,19 +267,19 @@ td, th {{ border: 1px solid #999; padding: 2px 6px; text-align: right; }}
 @media print {{ h2 {{ page-break-before: always; }} h2:first-of-type {{ page-break-before: avoid; }} }}
 </style></head><body>
 <h1>{e(result.title)}</h1>
-<p>{e(result.rules)}; word list {e(result.lexicon)}</p>
-<h2>Ranking</h2>
-<table><tr><th>place</th><th>player</th><th>points</th><th>bonus</th><th>total</th><th>%</th><th>top
-moves</th>
-<th>best move</th><th></th></tr>
+<p>{e(head)}</p>
+<h2>{e(Text("Ranking"))}</h2>
+<table><tr><th>{e(Text("place"))}</th><th>{e(Text("player"))}</th><th>{e(Text("points"))}</th><th>{e(Text("bonus"))}</th>
+<th>{e(Text("total"))}</th><th>%</th><th>{e(Text("top moves"))}</th><th>{e(Text("best move"))}</th><th></th></tr>
 {"".join(ranking)}</table>
-<h2>Master moves</h2>
-<table><tr><th>move</th><th>rack</th><th>position</th><th>word</th><th>score</th><th>total</th><th>notes</th></tr>
+<h2>{e(Text("Master moves"))}</h2>
+<table><tr><th>{e(Text("move"))}</th><th>{e(Text("rack"))}</th><th>{e(Text("position"))}</th><th>{e(Text("word"))}</th>
+<th>{e(Text("score"))}</th><th>{e(Text("total"))}</th><th>{e(Text("notes"))}</th></tr>
 {"".join(rows)}</table>
-<p>Master total: {result.master_total}</p>{end}
-<h2>Bonuses (FISE-11)</h2><ul>{bonuses or "<li>none</li>"}</ul>
-<h2>Move by move (FISE-17)</h2>
-<table><tr><th>player</th>{grid_head}<th>total</th></tr>
+<p>{e(Text("Master total: %(n)s", n=n(result.master_total)))}</p>{end}
+<h2>{e(Text("Bonuses (FISE-11)"))}</h2><ul>{bonuses or "<li>" + e(Text("none")) + "</li>"}</ul>
+<h2>{e(Text("Move by move (FISE-17)"))}</h2>
+<table><tr><th>{e(Text("player"))}</th>{grid_head}<th>{e(Text("total"))}</th></tr>
 {"".join(grid)}</table>
 </body></html>
 """
@@ -292,14 +305,16 @@ def player_sheet(result: GameResult, line: PlayerLine) -> str:
 
 
 def standings_text(rows: list[Standing]) -> str:
-    out = [f"{'place':>5}  {'player':<24} {'places':<20} {'mean place':>10} {'mean %':>8} {'total':>6}"]
+    """Standings over several games (FISE-15), its words and figures in the reader's language (``--lang``)."""
+    lang = reader.get()
+    cols = _columns((Text("place"), ">5"), (Text("player"), "<24"), (Text("places"), "<20"),
+                    (Text("mean place"), ">10"), (Text("mean %"), ">8"), (Text("total"), ">6"))
+    gaps = ("  ", " ", " ", " ", " ")
+    out = [_row(cols, [h for h, _ in cols], *gaps)]
     for s in rows:
         places = " ".join("-" if p is None else str(p) for p in s.places)
-        mean_place = f"{float(s.mean_place):.2f}"
-        out.append(
-            f"{s.place:>5}  {s.name:<24} {places:<20} {mean_place:>10} {percent(s.mean_percentage):>8} "
-            f"{s.total:>6}"
-        )
+        out.append(_row(cols, [s.place, s.name, places, figures.number(s.mean_place, lang, 2),
+                               figures.percentage(s.mean_percentage, lang), figures.number(s.total, lang)], *gaps))
     return "\n".join(out) + "\n"
 
 
