@@ -104,3 +104,12 @@ def test_fise_15_standings_print_their_headings_and_figures_in_the_readers_langu
         assert "mean place" not in head
     point = "." if lang == "en" else ","
     assert first.split()[:2] == ["1", "Ana"] and f"1{point}00" in first and f"100{point}00" in first
+
+
+def test_the_readers_language_lasts_for_one_command(game):
+    """``--lang`` says one command in its language; the next, run in the same program, is in English again."""
+    from arbitru.messages import reader
+
+    results(game, "el")
+    assert reader.get() == "en"
+    assert "Master moves" in results(game, "en")
