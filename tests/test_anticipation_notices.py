@@ -78,7 +78,8 @@ def test_RO_5_5_j_the_provisional_ranking_says_provizoriu_the_deadline_title_and
     game, _ = hall(tmp_path)
     game.publish("provisional", "18:30", title="Cupa Bucureștiului", date="2026-05-01", confirmed=True)
     page = ranking_page(game.replay())
-    assert "Clasament provizoriu — Cupa Bucureștiului" in page and "Data: 2026-05-01" in page
+    # the date as Romanian writes it (arbitru.figures: Babel's format for the locale), not the ISO text typed
+    assert "Clasament provizoriu — Cupa Bucureștiului" in page and "Data: 1 mai 2026" in page
     assert "Contestații până la: <b>18:30</b>" in page and "Puncte de clasament" not in page
 
 

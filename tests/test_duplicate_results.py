@@ -11,6 +11,7 @@ import pytest
 from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.movegen import generate
 from arbitru.engine.tiles import Rack, alphabet
+from arbitru.figures import percent
 from arbitru.formats.duplicate import export, racks, seats
 from arbitru.formats.duplicate.game import GameError, Player, Session, Settings, pair
 from arbitru.formats.duplicate.results import (
@@ -19,7 +20,6 @@ from arbitru.formats.duplicate.results import (
     MoveLine,
     PlayerLine,
     compute,
-    percent,
     rank,
     rating_percentage,
     standings,

@@ -15,15 +15,17 @@ from test_anticipation_correction import AL, CAL, CASCADE, GROUPS, LOTS, row
 TRANSLATED = sorted(lang for lang in LANGUAGES if lang != "en")
 NAMED = re.compile(r"%\((\w+)\)s")
 #: words a translation may share with the English: rule IDs' letters, the player's own note ("Anulez turul"), the
-#: PAS note, a recorded result's "master" line, names of things that are the same word in that language
+#: PAS note, a recorded result's "master" line, a file's format (CSV), the grid's mark "out", names of things that
+#: are the same word in that language
 SHARED = {"anulez", "turul", "pas", "scrabble", "program", "valid", "blank", "joker", "top", "turn", "total", "bonus",
           "rack", "start", "tiempo", "fise", "duplicate", "duplicada", "nul", "utf",
-          "master"}
+          "master", "csv", "out"}
 #: words that are the same in a language and in English
 SAME = {
     "fr": {"minute", "minutes", "score", "maximum", "place", "change", "points", "stock", "position", "positions",
            "table", "note", "total", "club", "final", "journal", "projection", "lot", "lots", "tables", "code", "date",
-           "licence", "anticipation", "endurance", "page", "mode", "stop", "absent", "secret"},
+           "licence", "anticipation", "endurance", "page", "mode", "stop", "absent", "secret",
+           "tops", "notes", "places"},
     "es": {"total", "club", "final", "control"},
     "ro": {"minute", "total", "note", "final", "control", "avocalic", "rating", "set", "stop", "absent"},
     "pl": {"ranking", "stop"},

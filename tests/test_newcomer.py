@@ -128,3 +128,27 @@ def test_anticipation_correct_and_results_of_a_game_without_slips_say_so(tmp_pat
     for command in ("correct", "results"):
         out = runner.invoke(cli, ["anticipation", command, "h2", "--db", db])
         assert out.exit_code == 0 and "no slips yet: 'arbitru anticipation slips h2 FILE.csv'" in out.output
+
+
+def test_next_years_list_imported_into_a_new_home_builds_that_list_only(tmp_path):
+    """The README's "Next year's list" through the real launcher (``./arbitru``, whose set-up installs the nine
+    built-in lists into a new home before any other command): a ``lexicon`` command builds its own list and nothing
+    else, so importing into a new home takes a second, not minutes."""
+    import os
+    import sys
+
+    words = tmp_path / "loc-7.0.txt"
+    words.write_text("șah\nșa\nșahul\nx\n", encoding="utf-8")
+    home = tmp_path / "home"
+    env = {**os.environ, "ARBITRU_HOME": str(home), "ARBITRU_VENV": str(Path(sys.executable).parent.parent)}
+    done = subprocess.run([str(ROOT / "arbitru"), "lexicon", "import", str(words), "--lang", "ro", "--name",
+                           "loc-7.0", "--official", "--default"], env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"loc-7.0 ({words}, official, 3 words): 4 entries")
+    assert "building from" not in done.stderr  # no built-in list was fetched or compiled
+    assert sorted(p.name for p in home.iterdir()) == ["lexicons"]  # no word packages, no htmx fetched either
+    assert sorted(p.name for p in (home / "lexicons").iterdir()) == ["_defaults.json", "loc-7.0.json", "loc-7.0.kwg"]
+    listed = subprocess.run([str(ROOT / "arbitru"), "lexicon", "list"], env=env, capture_output=True, text=True,
+                            timeout=120).stdout
+    assert re.search(r"^loc-7\.0\s+ro\s+yes\s+yes\s+3\s", listed, re.M) and listed.count("(not installed)") == 9

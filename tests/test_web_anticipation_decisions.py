@@ -78,7 +78,7 @@ def test_RO_5_5_j_publishing_at_turn_2_of_14_asks_first_names_the_turns_and_ends
                              headers={"Authorization": f"Bearer {site.code(gid, 'Bo')}"})
     assert api.status_code == 409 and "RO-5.5.j" in api.json()["error"]
     results = site.client().get(f"/games/{gid}/results").text
-    assert "Cupa Iașului · 2026-05-01" in results and "turele 3–14 nejucate" in results
+    assert "Cupa Iașului · 1 mai 2026" in results and "turele 3–14 nejucate" in results
 
     # withdrawn by a decision with its reason: the game goes on where it stood
     r = form(arbiter, f"/games/{gid}/decide", {"target": "publication", "action": "withdraw", "reason": ""}, review)
@@ -148,7 +148,7 @@ def test_RO_5_5_j_the_final_ranking_carries_points_title_and_date_from_the_web_a
     points = state.ranking_points()
     assert sorted(points.values(), reverse=True)[0] == 25 and state.publications[-1]["title"] == "Cupa Iașului"
     results = site.client().get(f"/games/{gid}/results").text
-    assert "Cupa Iașului · 2026-05-02" in results and "puncte de clasament" in results
+    assert "Cupa Iașului · 2 mai 2026" in results and "puncte de clasament" in results
     rows = {r["player"]: r for r in csv.DictReader(io.StringIO(site.client().get(
         f"/games/{gid}/forms/ranking.csv").text))}
     assert {p: int(r["ranking_points"]) for p, r in rows.items()} == points

@@ -187,7 +187,8 @@ def test_training_pages_a_game_alone_from_a_past_draw(site):
     html = me.get(url).text
     top = int(re.search(r'id="maximum">(\d+)<', html).group(1))
     computer = int(re.search(r'id="computer">(\d+)<', html).group(1))
-    assert top >= 22 and computer > 0 and f"{round(100 * 22 / top, 1)} %" in html
+    # the share of the maximum as the Romanian page writes it: a decimal comma (arbitru.figures)
+    assert top >= 22 and computer > 0 and f"{round(100 * 22 / top, 1)} %".replace(".", ",") in html
     assert html.count('class="nums"') == 14
     with Journal(store_address(site.db)) as j:
         state = AnticipationGame(j, tid).replay()

@@ -62,7 +62,10 @@ class ArbitruGroup(OneLineGroup):
 )
 def cli(lang: str) -> None:
     """arbitru: referee software for tournament Scrabble (anticipation and duplicate)."""
-    reader.set(lang)
+    # the language lasts for this command only: a program that runs commands one after another (the tests, a
+    # script through click's runner) is back in English after one run with --lang
+    token = reader.set(lang)
+    click.get_current_context().call_on_close(lambda: reader.reset(token))
 
 
 for _module, _attr in AREAS:

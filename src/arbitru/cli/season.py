@@ -9,8 +9,8 @@ import click
 
 from arbitru.cli.common import Number, OneLineGroup, emit_json, journal_option, json_option, read_text
 from arbitru.engine.tiles import LANGUAGES
+from arbitru.figures import percent
 from arbitru.formats import DUPLICATE
-from arbitru.formats.duplicate.results import percent
 from arbitru.journal.store import Journal
 from arbitru.season import championship, csvfile, ratings, registry, tournament
 from arbitru.season.registry import Entry, RegistryError

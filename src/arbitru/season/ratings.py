@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from arbitru.formats.duplicate.results import percent, rating_percentage
+from arbitru.figures import percent
+from arbitru.formats.duplicate.results import rating_percentage
 from arbitru.formats.spreadsheet import writer
 from arbitru.journal.store import Journal
 from arbitru.season.outcome import Lexicons, Outcome

@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable, Hashable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -33,7 +34,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
-from arbitru import formats
+from arbitru import figures, formats
 from arbitru.engine.lexicon import Lexicon
 from arbitru.errors import ArbitruError
 from arbitru.formats.duplicate.game import Game, Session
@@ -137,6 +138,11 @@ class Web:
         self.templates.globals["own_html"] = own_lines_html
         self.templates.filters["cues_said"] = cues_said
         self.templates.filters["actor"] = i18n.actor
+        # figures as the page's language writes them (arbitru.figures): {{ n|number }}, {{ x|percent }}, {{ d|date }}
+        self.templates.filters["number"] = number_in_page_language
+        self.templates.filters["percent"] = percent_in_page_language
+        self.templates.filters["date"] = date_in_page_language
+        self.templates.filters["moment"] = moment_in_page_language
         self.templates.globals["option"] = i18n.option
         self.templates.globals["keep"] = i18n.keep  # a form keeps the language its reader asked for (?lang=)
 
@@ -548,6 +554,35 @@ def cues_said(context: Context, cues: list[dict[str, Any]]) -> list[dict[str, An
     browser shows and speaks them as they are)."""
     _ = context["_"]
     return [{**c, "text": _(c["text"]) if isinstance(c.get("text"), i18n.Text) else c.get("text")} for c in cues]
+
+
+def _language(context: Context) -> str:
+    lang = context.get("lang")
+    return lang if isinstance(lang, str) else "en"
+
+
+@pass_context
+def number_in_page_language(context: Context, value: Any, digits: int = 0) -> str:
+    """``{{ line.total|number }}``: a figure as the page's language writes it ("1.234", "1 234")."""
+    return figures.number(value, _language(context), digits)
+
+
+@pass_context
+def percent_in_page_language(context: Context, value: Fraction, digits: int = 2) -> str:
+    """``{{ line.percentage|percent }}``: a fraction as a percentage as the page's language writes it ("66,67")."""
+    return figures.percentage(value, _language(context), digits)
+
+
+@pass_context
+def date_in_page_language(context: Context, value: Any) -> str:
+    """``{{ g.created|date }}``: a day as the page's language writes it ("26 nov. 2026")."""
+    return figures.date(value, _language(context))
+
+
+@pass_context
+def moment_in_page_language(context: Context, value: Any) -> str:
+    """``{{ g.created|moment }}``: a day and its time as the page's language writes them."""
+    return figures.moment(value, _language(context))
 
 
 def page_language(request: Request, context: dict[str, Any]) -> str:

@@ -15,6 +15,7 @@ import io
 from html import escape
 from pathlib import Path
 
+from arbitru import figures
 from arbitru.engine.layout import ROW_LETTERS, SIZE
 from arbitru.formats import spreadsheet
 from arbitru.formats.anticipation.game import GameState
@@ -247,7 +248,7 @@ def ranking_heading(state: GameState) -> str:
     name = {"provisional": "Clasament provizoriu", "final": "Clasament final"}.get(stage, "Clasament")
     lines = [f"<h1>{name} — {escape(title)}</h1>"]
     if last.get("date"):
-        lines.append(f"<p>Data: {escape(str(last['date']))}</p>")
+        lines.append(f"<p>Data: {escape(figures.date(str(last['date']), 'ro'))}</p>")
     if stage == "provisional":
         lines.append(
             f"<p><b>Rezultate provizorii.</b> Contestații până la: <b>{escape(str(last.get('deadline', '')))}</b>"
@@ -256,13 +257,18 @@ def ranking_heading(state: GameState) -> str:
     return "".join(lines)
 
 
+def _percent(p: float | None) -> str:
+    """A share of the maximum as the sheets' language writes it ("87,5"), none when there is no maximum."""
+    return "—" if p is None else figures.number(p, "ro", 1)
+
+
 def ranking_page(state: GameState) -> str:
     mx = state.maximum_summary() if state.maximum else None
     points = ranking_points_of(state)
     rows = "".join(
         f"<tr><td>{r.place or '—'}</td><td>{escape(state.names.get(r.player, r.player))}</td>"
         f"<td>{r.table or ''}</td>"
-        f"<td>{r.total}</td>" + (f"<td>{mx['percent'][r.player]} %</td>" if mx else "")
+        f"<td>{r.total}</td>" + (f"<td>{_percent(mx['percent'][r.player])} %</td>" if mx else "")
         + (f"<td>{points.get(r.player, 0)}</td>" if points else "")
         + f"<td class='small'>{escape(say(r.eliminated, 'ro'))}"
         f"{(' ' + say(Text('dropped out in turn %(n)s', n=r.dropped_out), 'ro')) if r.dropped_out else ''}</td></tr>"

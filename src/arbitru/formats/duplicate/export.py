@@ -9,8 +9,11 @@ import io
 import json
 from typing import Any
 
+from arbitru import figures
+from arbitru.figures import percent
 from arbitru.formats import spreadsheet
-from arbitru.formats.duplicate.results import GameResult, MoveLine, PlayerLine, Standing, percent
+from arbitru.formats.duplicate.results import GameResult, MoveLine, PlayerLine, Standing
+from arbitru.messages import Text, joined, reader
 from arbitru.textinput import number_order
 
 FORMATS = ("text", "csv", "csv-moves", "html", "json")
@@ -101,71 +104,104 @@ def moves_csv(result: GameResult) -> str:
 
 
 
+#: who chose a master move other than the program's first (MasterLine.by), as the printed results say it
+CHOSEN = {"referee": Text("by the referee"), "prepared": Text("prepared before the game")}
+
+
 def text(result: GameResult) -> str:
-    """Printable results: master moves, ranking, bonuses, the move-by-move grid (FISE-17)."""
-    lines = [f"{result.title} — {result.rules}; word list {result.lexicon}", ""]
-    lines.append("Master moves")
-    lines.append(f"{'move':>4}  {'rack':<9} {'position':<8} {'word':<15} {'score':>5} {'total':>6}  notes")
+    """Printable results: master moves, ranking, bonuses, the move-by-move grid (FISE-17); its words and figures in
+    the reader's language (the CLI's ``--lang``, :data:`arbitru.messages.reader`), through the pages' catalogs."""
+    lang = reader.get()
+
+    def n(value: int) -> str:  # a total as the language writes it ("1.234")
+        return figures.number(value, lang)
+
+    head = Text("%(title)s — %(rules)s; word list %(lexicon)s", title=result.title, rules=result.rules,
+                lexicon=result.lexicon)
+    lines = [f"{head}", ""]
+    lines.append(f"{Text('Master moves')}")
+    # a column is as wide as its heading in the reader's language, at least as wide as in English
+    cols = _columns((Text("move"), ">4"), (Text("rack"), "<9"), (Text("position"), "<8"), (Text("word"), "<15"),
+                    (Text("score"), ">5"), (Text("total"), ">6"))
+    lines.append(_row(cols, [h for h, _ in cols], "  ", " ", " ", " ", " ") + f"  {Text('notes')}")
     for m in result.masters:
-        notes = []
+        notes: list[str] = []
         if m.ties > 1:
-            notes.append(f"{m.ties} tied")
-        if m.by != "program":
-            notes.append(f"by the {m.by}")
+            notes.append(Text("%(n)s tied", n=m.ties))
+        if m.by in CHOSEN:
+            notes.append(CHOSEN[m.by])
         notes.extend(m.remarks)
         lines.append(
-            f"{m.move:>4}  {m.rack:<9} {m.position:<8} {m.word:<15} {m.score:>5} {m.running:>6}  "
-            + "; ".join(notes)
+            _row(cols, [m.move, m.rack, m.position, m.word, m.score, n(m.running)], "  ", " ", " ", " ", " ")
+            + "  " + (f"{joined(notes)}" if notes else "")
         )
-    lines.append(f"Master total: {result.master_total}")
+    lines.append(f"{Text('Master total: %(n)s', n=n(result.master_total))}")
     if result.end:
-        lines.append(
-            f"End after move {result.end.after_move}: {result.end.reason} ({', '.join(result.end.rules)})"
-        )
-    lines += ["", "Ranking"]
-    lines.append(
-        f"{'place':>5}  {'player':<24} {'points':>6} {'bonus':>5} {'total':>6} {'%':>7} {'tops':>4} "
-        f"{'best':>4}"
-    )
+        end = Text("End after move %(n)s: %(reason)s (%(rules)s)", n=result.end.after_move,
+                   reason=result.end.reason, rules=", ".join(result.end.rules))
+        lines.append(f"{end}")
+    lines += ["", f"{Text('Ranking')}"]
+    cols = _columns((Text("place"), ">5"), (Text("player"), "<24"), (Text("points"), ">6"), (Text("bonus"), ">5"),
+                    (Text("total"), ">6"), ("%", ">7"), (Text("tops"), ">4"), (Text("best"), ">4"))
+    gaps = ("  ", " ", " ", " ", " ", " ", " ")
+    lines.append(_row(cols, [h for h, _ in cols], *gaps))
     for line in result.lines:
-        flag = "  playoff" if line.playoff else ""
+        flag = f"  {Text('playoff')}" if line.playoff else ""
         lines.append(
-            f"{line.place:>5}  {line.player.label():<24} {line.points:>6} {line.bonus:>5} {line.total:>6} "
-            f"{percent(line.percentage):>7} {line.top_moves:>4} {line.best_move:>4}{flag}"
+            _row(cols, [line.place, line.player.label(), n(line.points), n(line.bonus), n(line.total),
+                        figures.percentage(line.percentage, lang), line.top_moves, line.best_move], *gaps)
+            + flag
         )
     if result.sudden_death is not None:
-        lines += ["", "Sudden death (FISE-19): moves played, then the score of the last one"]
+        lines += ["", f"{Text('Sudden death (FISE-19): moves played, then the score of the last one')}"]
         for sd in result.sudden_death:
-            out = f"out at move {sd.out_at}" if sd.out_at else "still in"
+            out = Text("out at move %(n)s", n=sd.out_at) if sd.out_at else Text("still in")
             lines.append(
-                f"{sd.place:>5}  {sd.name:<24} {sd.moves:>3} moves, last {sd.last_score:>4}  ({out})"
+                f"{sd.place:>5}  {sd.name:<24} "
+                f"{Text('%(n)s moves, last %(score)s', n=f'{sd.moves:>3}', score=f'{sd.last_score:>4}')}  ({out})"
             )
     if result.bonuses:
-        lines += ["", "Bonuses (FISE-11)"]
+        lines += ["", f"{Text('Bonuses (FISE-11)')}"]
         for b in result.bonuses:
-            lines.append(f"  move {b.move}: player {b.player} +{b.value} ({b.why})")
-    lines += ["", "Move by move (FISE-17)"]
-    header = f"{'player':<24}" + "".join(f"{m.move:>5}" for m in result.masters) + f"{'total':>7}"
+            bonus = Text("move %(move)s: player %(player)s +%(value)s (%(why)s)", move=b.move, player=b.player,
+                         value=b.value, why=b.why)
+            lines.append(f"  {bonus}")
+    lines += ["", f"{Text('Move by move (FISE-17)')}"]
+    header = f"{Text('player'):<24}" + "".join(f"{m.move:>5}" for m in result.masters) + f"{Text('total'):>7}"
     lines.append(header)
     lines.append(
-        f"{'master':<24}" + "".join(f"{m.score:>5}" for m in result.masters) + f"{result.master_total:>7}"
+        f"{Text('master'):<24}" + "".join(f"{m.score:>5}" for m in result.masters) + f"{n(result.master_total):>7}"
     )
     for line in sorted(result.lines, key=lambda ln: number_order(ln.player.number)):
         cells = "".join(f"{_cell(m):>5}" for m in line.moves)
-        lines.append(f"{line.player.label():<24}{cells}{line.total:>7}")
+        lines.append(f"{line.player.label():<24}{cells}{n(line.total):>7}")
     lines.append(
-        "(+b: bonus; z: 0 for a reason, see the CSV of moves"
-        + ("; out: after the player is out, FISE-19)" if result.sudden_death is not None else ")")
+        f"{Text('(+b: bonus; z: 0 for a reason, see the CSV of moves; out: after the player is out, FISE-19)')}"
+        if result.sudden_death is not None else f"{Text('(+b: bonus; z: 0 for a reason, see the CSV of moves)')}"
     )
     if result.unattributed:
-        lines += ["", "Slips nobody can be credited with (FISE-14)"]
+        lines += ["", f"{Text('Slips nobody can be credited with (FISE-14)')}"]
         for v in result.unattributed:
             s = v.slip
-            lines.append(
-                f"  move {s.move}: player {s.player or '?'} {s.position} {s.word}: "
-                + "; ".join(t for _, t in v.reasons)
-            )
+            nobody = Text("move %(move)s: player %(player)s %(slip)s: %(why)s", move=s.move, player=s.player or "?",
+                          slip=f"{s.position} {s.word}", why=[t for _, t in v.reasons])
+            lines.append(f"  {nobody}")
     return "\n".join(lines) + "\n"
+
+
+def _columns(*specs: tuple[str, str]) -> list[tuple[str, str]]:
+    """A table's columns: each heading said in the reader's language, and its alignment and width (``">5"``)
+    widened to the heading's."""
+    said = [(f"{h}", spec) for h, spec in specs]
+    return [(h, f"{spec[0]}{max(int(spec[1:]), len(h))}") for h, spec in said]
+
+
+def _row(cols: list[tuple[str, str]], cells: list[object], *gaps: str) -> str:
+    """One line of a table of :func:`_columns`: each cell at its column's width, ``gaps`` between them."""
+    out = ""
+    for i, ((_, spec), cell) in enumerate(zip(cols, cells, strict=True)):
+        out += (gaps[i - 1] if i else "") + format(str(cell), spec)
+    return out
 
 
 def _cell(m: MoveLine) -> str:
@@ -179,38 +215,51 @@ def _cell(m: MoveLine) -> str:
 
 
 def html_page(result: GameResult) -> str:
-    """The same as :func:`text`, as a printable HTML page."""
-    e = html.escape
+    """The same as :func:`text`, as a printable HTML page, in the reader's language (``--lang``)."""
+    lang = reader.get()
+
+    def e(text: object) -> str:  # said in the reader's language, then escaped
+        return html.escape(f"{text}")
+
+    def n(value: int) -> str:
+        return figures.number(value, lang)
+
     rows = []
     for m in result.masters:
         rows.append(
             f"<tr><td>{m.move}</td><td>{e(m.rack)}</td><td>{e(m.position)}</td><td>{e(m.word)}</td>"
-            f"<td>{m.score}</td><td>{m.running}</td><td>{e('; '.join(m.remarks))}</td></tr>"
+            f"<td>{m.score}</td><td>{n(m.running)}</td><td>{e(joined(list(m.remarks)))}</td></tr>"
         )
     ranking = []
     for line in result.lines:
         ranking.append(
-            f"<tr><td>{line.place}</td><td>{e(line.player.label())}</td><td>{line.points}</td>"
-            f"<td>{line.bonus}</td><td>{line.total}</td><td>{percent(line.percentage)}</td>"
+            f"<tr><td>{line.place}</td><td>{e(line.player.label())}</td><td>{n(line.points)}</td>"
+            f"<td>{n(line.bonus)}</td><td>{n(line.total)}</td><td>{figures.percentage(line.percentage, lang)}</td>"
             f"<td>{line.top_moves}</td><td>{line.best_move}</td>"
-            f"<td>{'playoff' if line.playoff else ''}</td></tr>"
+            f"<td>{e(Text('playoff')) if line.playoff else ''}</td></tr>"
         )
     grid_head = "".join(f"<th>{m.move}</th>" for m in result.masters)
     grid = [
-        f"<tr><th>master</th>{''.join(f'<td>{m.score}</td>' for m in result.masters)}"
-        f"<td>{result.master_total}</td></tr>"
+        f"<tr><th>{e(Text('master'))}</th>{''.join(f'<td>{m.score}</td>' for m in result.masters)}"
+        f"<td>{n(result.master_total)}</td></tr>"
     ]
     for line in sorted(result.lines, key=lambda ln: number_order(ln.player.number)):
         cells = "".join(
             f'<td title="{e(" ".join(m.reasons) or m.written())}">{e(_cell(m))}</td>' for m in line.moves
         )
-        grid.append(f"<tr><th>{e(line.player.label())}</th>{cells}<td>{line.total}</td></tr>")
+        grid.append(f"<tr><th>{e(line.player.label())}</th>{cells}<td>{n(line.total)}</td></tr>")
     bonuses = "".join(
-        f"<li>move {b.move}: player {e(b.player)} +{b.value} ({e(b.why)})</li>" for b in result.bonuses
+        "<li>" + e(Text("move %(move)s: player %(player)s +%(value)s (%(why)s)", move=b.move, player=b.player,
+                        value=b.value, why=b.why)) + "</li>"
+        for b in result.bonuses
     )
-    end = f"<p>End after move {result.end.after_move}: {e(result.end.reason)}</p>" if result.end else ""
+    end = ("<p>" + e(Text("End after move %(n)s: %(reason)s (%(rules)s)", n=result.end.after_move,
+                          reason=result.end.reason, rules=", ".join(result.end.rules))) + "</p>"
+           if result.end else "")
+    head = Text("%(title)s — %(rules)s; word list %(lexicon)s", title=result.title, rules=result.rules,
+                lexicon=result.lexicon)
     return f"""<!DOCTYPE html>
-<html><head><meta charset="utf-8"><title>{e(result.title)}</title>
+<html lang="{lang}"><head><meta charset="utf-8"><title>{e(result.title)}</title>
 <style>
 body {{ font-family: sans-serif; font-size: 11pt; }}
 table {{ border-collapse: collapse; margin-bottom: 1em; }}
@@ -218,19 +267,19 @@ td, th {{ border: 1px solid #999; padding: 2px 6px; text-align: right; }}
 @media print {{ h2 {{ page-break-before: always; }} h2:first-of-type {{ page-break-before: avoid; }} }}
 </style></head><body>
 <h1>{e(result.title)}</h1>
-<p>{e(result.rules)}; word list {e(result.lexicon)}</p>
-<h2>Ranking</h2>
-<table><tr><th>place</th><th>player</th><th>points</th><th>bonus</th><th>total</th><th>%</th><th>top
-moves</th>
-<th>best move</th><th></th></tr>
+<p>{e(head)}</p>
+<h2>{e(Text("Ranking"))}</h2>
+<table><tr><th>{e(Text("place"))}</th><th>{e(Text("player"))}</th><th>{e(Text("points"))}</th><th>{e(Text("bonus"))}</th>
+<th>{e(Text("total"))}</th><th>%</th><th>{e(Text("top moves"))}</th><th>{e(Text("best move"))}</th><th></th></tr>
 {"".join(ranking)}</table>
-<h2>Master moves</h2>
-<table><tr><th>move</th><th>rack</th><th>position</th><th>word</th><th>score</th><th>total</th><th>notes</th></tr>
+<h2>{e(Text("Master moves"))}</h2>
+<table><tr><th>{e(Text("move"))}</th><th>{e(Text("rack"))}</th><th>{e(Text("position"))}</th><th>{e(Text("word"))}</th>
+<th>{e(Text("score"))}</th><th>{e(Text("total"))}</th><th>{e(Text("notes"))}</th></tr>
 {"".join(rows)}</table>
-<p>Master total: {result.master_total}</p>{end}
-<h2>Bonuses (FISE-11)</h2><ul>{bonuses or "<li>none</li>"}</ul>
-<h2>Move by move (FISE-17)</h2>
-<table><tr><th>player</th>{grid_head}<th>total</th></tr>
+<p>{e(Text("Master total: %(n)s", n=n(result.master_total)))}</p>{end}
+<h2>{e(Text("Bonuses (FISE-11)"))}</h2><ul>{bonuses or "<li>" + e(Text("none")) + "</li>"}</ul>
+<h2>{e(Text("Move by move (FISE-17)"))}</h2>
+<table><tr><th>{e(Text("player"))}</th>{grid_head}<th>{e(Text("total"))}</th></tr>
 {"".join(grid)}</table>
 </body></html>
 """
@@ -240,32 +289,32 @@ def player_sheet(result: GameResult, line: PlayerLine) -> str:
     """A player's record (FISE-6b): direction, position, word, score and running total of each move, beside
     the master moves."""
     out = [f"{line.player.label()} — {result.title}", ""]
-    out.append(
-        f"{'move':>4}  {'dir':<3} {'position':<8} {'word':<15} {'score':>5} {'total':>6}   "
-        f"{'master':<24} {'score':>5} {'total':>6}"
-    )
+    cols = _columns((Text("move"), ">4"), (Text("dir"), "<3"), (Text("position"), "<8"), (Text("word"), "<15"),
+                    (Text("score"), ">5"), (Text("total"), ">6"), (Text("master"), "<24"), (Text("score"), ">5"),
+                    (Text("total"), ">6"))
+    gaps = ("  ", " ", " ", " ", " ", "   ", " ", " ")
+    out.append(_row(cols, [h for h, _ in cols], *gaps))
     for m, master in zip(line.moves, result.masters, strict=True):
         v = m.verdict
         placement = v.placement if v else None
         direction = ("H" if placement.coord.horizontal else "V") if placement else ""
         slip = v.slip if v else None
-        out.append(
-            f"{m.move:>4}  {direction:<3} {slip.position if slip else '':<8} {slip.word if slip else '':<15} "
-            f"{m.score:>5} {m.running:>6}   {master.position + ' ' + master.word:<24} {master.score:>5} "
-            f"{master.running:>6}"
-        )
+        out.append(_row(cols, [m.move, direction, slip.position if slip else "", slip.word if slip else "", m.score,
+                               m.running, master.position + " " + master.word, master.score, master.running], *gaps))
     return "\n".join(out) + "\n"
 
 
 def standings_text(rows: list[Standing]) -> str:
-    out = [f"{'place':>5}  {'player':<24} {'places':<20} {'mean place':>10} {'mean %':>8} {'total':>6}"]
+    """Standings over several games (FISE-15), its words and figures in the reader's language (``--lang``)."""
+    lang = reader.get()
+    cols = _columns((Text("place"), ">5"), (Text("player"), "<24"), (Text("places"), "<20"),
+                    (Text("mean place"), ">10"), (Text("mean %"), ">8"), (Text("total"), ">6"))
+    gaps = ("  ", " ", " ", " ", " ")
+    out = [_row(cols, [h for h, _ in cols], *gaps)]
     for s in rows:
         places = " ".join("-" if p is None else str(p) for p in s.places)
-        mean_place = f"{float(s.mean_place):.2f}"
-        out.append(
-            f"{s.place:>5}  {s.name:<24} {places:<20} {mean_place:>10} {percent(s.mean_percentage):>8} "
-            f"{s.total:>6}"
-        )
+        out.append(_row(cols, [s.place, s.name, places, figures.number(s.mean_place, lang, 2),
+                               figures.percentage(s.mean_percentage, lang), figures.number(s.total, lang)], *gaps))
     return "\n".join(out) + "\n"
 
 

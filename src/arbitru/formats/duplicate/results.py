@@ -44,6 +44,9 @@ from arbitru.messages import Text
 from arbitru.textinput import number_order
 
 STANDING_METHODS = ("mean-place", "mean-percentage", "total")
+#: the rule sets whose rulebook defines a game's percentage as the points without bonuses over the master total:
+#: only the Greek one (GR-7); the others' pages show the same figure without citing a rule for it
+PERCENTAGE_RULES = {"greek": "GR-7"}
 
 
 @dataclass
@@ -122,6 +125,8 @@ class GameResult:
     sudden_death: list[SuddenDeathLine] | None = None
     #: the arbiter's decisions on closed moves, each with its effect (FISE-17, GR-5D)
     decisions: list[Effect] = field(default_factory=list)
+    #: the rule that defines the percentage shown (:data:`PERCENTAGE_RULES`), '' when the rule set defines none
+    percentage_rule: str = ""
     _lines_by_player: dict[str, PlayerLine] = field(default_factory=dict, repr=False, compare=False)
 
     def line(self, player: str) -> PlayerLine:
@@ -241,6 +246,7 @@ def compute(game: Game, lexicon: Lexicon) -> GameResult:
         unattributed,
         best_by_move,
     )
+    result.percentage_rule = PERCENTAGE_RULES.get(rules.name, "")
     if game.settings.variant == "sudden-death":
         result.sudden_death = sudden_death(result)
     result.decisions = effects(game.decisions, lambda slip: game.verdict(slip, lexicon).score)
@@ -437,11 +443,3 @@ def rating_percentage(percentages: list[Fraction]) -> Fraction:
         return Fraction(0)
     kept = sorted(percentages)[1:-1] if len(percentages) >= 3 else list(percentages)
     return sum(kept, Fraction(0)) / len(kept)
-
-
-def percent(x: Fraction, digits: int = 2) -> str:
-    """A fraction as a percentage with fixed decimals, rounded half up (exact, no float)."""
-    scaled = x * 100 * 10**digits
-    whole = (scaled.numerator * 2 + scaled.denominator) // (2 * scaled.denominator)
-    text = str(whole).rjust(digits + 1, "0")
-    return f"{text[:-digits]}.{text[-digits:]}" if digits else text

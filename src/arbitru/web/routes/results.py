@@ -29,7 +29,7 @@ from arbitru.web.views import result_at
 def _load(w: Web, gid: str) -> dict[str, Any]:
     with w.journal("") as j:
         s = w.session(j, gid)
-        return {"game": s.game, "result": result_at(w, s), "percent": results.percent,
+        return {"game": s.game, "result": result_at(w, s),
                 "fair": fair.shown(j, gid)}
 
 
@@ -53,7 +53,7 @@ async def live(request: Request) -> Response:
         with w.journal("") as j:
             s = w.session(j, gid)
             return w.fragment(request, gid, s.game.last_seq, "", "duplicate/_results.html",
-                              lambda: {"game": s.game, "result": result_at(w, s), "percent": results.percent})
+                              lambda: {"game": s.game, "result": result_at(w, s)})
 
     return await run_in_threadpool(load)
 
@@ -77,7 +77,7 @@ async def download(request: Request) -> Response:
         lang = game.settings.lang
 
         def parts() -> list[str]:
-            return [w.templates.get_template("duplicate/print.html").render(_=i18n.gettext_for(lang), **ctx)]
+            return [w.templates.get_template("duplicate/print.html").render(_=i18n.gettext_for(lang), lang=lang, **ctx)]
 
         return await documents.serve(request, gid, game.last_seq, what, f"{gid}-results.pdf", lang, parts)
     text = await run_in_threadpool(w.at_seq, gid, game.last_seq, ("download", what), lambda: CSV[what](result))
@@ -131,7 +131,7 @@ async def standings(request: Request) -> Response:
         return {"results": kept["results"], "rows": kept["rows"], "method": method, "lang": lang,
                 "games": games, "methods": results.STANDING_METHODS}
 
-    return w.render(request, "duplicate/standings.html", percent=results.percent, **(await run_in_threadpool(load)))
+    return w.render(request, "duplicate/standings.html", **(await run_in_threadpool(load)))
 
 
 #: standings by (journal, method, every game's position): a reload while no game moved costs a lookup

@@ -13,7 +13,6 @@ from starlette.responses import RedirectResponse, Response
 
 from arbitru.engine.tiles import LANGUAGES, UNKNOWN_LANGUAGE
 from arbitru.errors import ArbitruError
-from arbitru.formats.duplicate import results
 from arbitru.formats.duplicate.game import Player, Session, Settings
 from arbitru.formats.duplicate.rulesets import RULESETS, ruleset
 from arbitru.formats.duplicate.slips import Slip
@@ -94,7 +93,6 @@ def _context(w: Web, gid: str) -> dict[str, Any]:
             "master": views.master_view(g),
             "result": res,
             "line": line,
-            "percent": results.percent,
         }
 
 
