@@ -14,6 +14,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from arbitru import figures
 from arbitru.formats.duplicate.game import Game
 from arbitru.messages import LIST_SEPARATOR, Gettext
 from arbitru.textinput import shown_raw
@@ -69,7 +70,7 @@ def own_html(words: Words, game: Game, lines: dict[str, Any]) -> tuple[Markup, M
             status = words("waiting for move %(n)s", n=game.move + 1)
         head.append(f"<p><strong>{_e(player.label())}</strong> · {status}\n")
         if line is not None:
-            head.append(f"· {words('total')} {_e(line.total)}")
+            head.append(f"· {words('total')} {_e(figures.number(line.total, words.lang))}")
         head.append("</p>\n")
     if lines.get("seat_closed"):
         head.append(f'<p class="error" id="seat-closed"><b>{words(lines["seat_closed"])}</b></p>\n')
