@@ -1,5 +1,5 @@
-"""``arbitru --lang LANG anticipation results``: every heading and reason the results print in the reader's
-language, on a game with a cancelled turn, an invalid placement, a corrected one with its penalty, a warning and a
+"""``arbitru --lang LANG anticipation results`` (and ``correct``, ``notices``, ``desk``): every heading,
+reason and hint they print in the reader's language, on a game with a cancelled turn, an invalid placement, a corrected one with its penalty, a warning and a
 disciplinary warning (RO-5.5, RO-6.1–6.4); English as before without ``--lang``."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def results(tmp_path_factory):
     bo = {"player": "Bo", "table": 2}
     cleo = {"player": "Cleo", "table": 3}
     dan = {"player": "Dan", "table": 4}
-    slips = [AL, CAL, row(3, "G9", "VEST", 24),  # Ana: turn 3's position inverted (RO-6.3a)
+    slips = [AL, CAL, row(3, "G9", "VEST", 24, note="Verificare: VESTX"),  # Ana: position inverted (RO-6.3a)
              row(1, "H7", "AL", 4, 4, **bo), row(2, "H6", "CALX", 3, **bo),  # Bo: CALX invalid (RO-6.1)
              row(3, "9G", "VEST", 24, **bo),  # scored 24 for 23: a warning (RO-6.2d)
              row(1, "H7", "AL", 4, 4, **cleo), row(2, "H6", "CAL", 3, **cleo),
@@ -44,20 +44,29 @@ def results(tmp_path_factory):
     (tmp / "s.csv").write_text(csv_text(slips), "utf-8")
     run("slips", "g", str(tmp / "s.csv"))
     run("warn", "g", "Bo", "--reason", "zgomot")
+    langs = ("en", "ro", "es", "fr", "pl", "el")
+    said = {lang: [run(*command, lang=lang) for command in (
+        ("correct", "g", "--turn", "3"), ("notices", "g", "--turn", "2"), ("desk", "g", "--turn", "3"))]
+        for lang in langs}  # before the publication: correct refuses after it (RO-6.5)
     run("publish", "g", "--provisional", "--deadline", "18:30", "--confirm")
-    return {lang: run("results", "g", lang=lang) for lang in ("en", "ro", "es", "fr", "pl", "el")}
+    return {lang: "\n".join([run("results", "g", lang=lang), *said[lang]]) for lang in langs}
 
 
 #: what ``results`` printed in English before ``--lang`` covered its headings (and the reasons beside them)
 ENGLISH = ("(table ", "placements ", "penalties ", "warnings ", "disciplinary ", "provisional results",
            "contests until", "no slip handed in", "technical penalty", "technical warning", "not corrected",
-           "turn 3", "cancelled", "the score of", "penalty capped", "position signs inverted")
+           "turn 3", "cancelled", "the score of", "penalty capped", "position signs inverted",
+           "Verification requests", "NOT in", "table 2 ", "slips in", "missing", "check: ", "this slip has",
+           "placement")
 #: the same, said in each language (the glossary's terms: ro depunere, es colocación, fr pose, pl ułożenie, el
 #: τοποθέτηση)
 SAID = {
     "ro": ("Ana Popescu (masa 1): 11", "depuneri 31, penalizări −20, avertismente 0 (−0), disciplinar −0",
            "avertismente 1 (−0), disciplinar −20", "rezultate provizorii, contestații până la 18:30",
-           "fluturaș nepredat: turul 4", "turul 3: turul 2 anulat"),
+           "fluturaș nepredat: turul 4", "turul 3: turul 2 anulat",
+           "Cereri de verificare (RO-5.3):\n  Ana Popescu (masa 1), turul 3: VESTX: NU este în words",
+           "masa 2 Bogdan Ionescu: H6 CALX nu este validă (RO-6.1a)", "turul 3: 3 fluturași sosiți, 1 lipsă",
+           "    de verificat: turul 3 are 1 depunere; acest fluturaș are 0", "lipsesc: Dan Sava (Dan) (masa 4)"),
     "es": ("Ana Popescu (mesa 1): 11", "colocaciones 31, penalizaciones −20, amonestaciones 0 (−0), disciplinarias −0",
            "resultados provisionales, reclamaciones hasta 18:30", "papeleta no entregada: turno 4"),
     "fr": ("Ana Popescu (table 1): 11", "poses 31, pénalités −20, avertissements 0 (−0)",
@@ -76,13 +85,17 @@ def test_RO_6_6_results_in_english_without_lang(results):
     assert "placements 31, penalties −20, warnings 0 (−0), disciplinary −0" in out
     assert "placements 27, penalties −0, warnings 1 (−0), disciplinary −20" in out
     assert "RO-6.1a: main word CALX is not in the official list" in out and "turn 3: turn 2 cancelled" in out
+    assert "Verification requests (RO-5.3):\n  Ana Popescu (table 1), turn 3: VESTX: NOT in words" in out
+    assert "table 2 Bogdan Ionescu: H6 CALX is not valid (RO-6.1a)" in out
+    assert "turn 3: 3 slips in, 1 missing" in out and "    check: turn 3 has 1 placement; this slip has 0" in out
+    assert "missing: Dan Sava (Dan) (table 4)" in out
 
 
 @pytest.mark.parametrize("lang", sorted(SAID))
 def test_RO_6_6_results_print_every_heading_and_reason_in_the_readers_language(results, lang):
     out = results[lang]
     for english in ENGLISH:
-        if not (lang == "fr" and english == "(table "):  # "table" is French too
+        if not (lang == "fr" and english in ("(table ", "table 2 ")):  # "table" is French too
             assert english not in out, (lang, english)
     for said in SAID[lang]:
         assert said in out, (lang, said)
