@@ -1,6 +1,7 @@
-"""``arbitru --lang LANG anticipation results`` (and ``correct``, ``notices``, ``desk``): every heading,
-reason and hint they print in the reader's language, on a game with a cancelled turn, an invalid placement, a corrected one with its penalty, a warning and a
-disciplinary warning (RO-5.5, RO-6.1–6.4); English as before without ``--lang``."""
+"""``arbitru --lang LANG anticipation results`` (and ``correct``, ``notices``, ``desk``): every heading, reason
+and hint they print in the reader's language, on a game with a cancelled turn, an invalid placement, a corrected
+one with its penalty, a warning and a disciplinary warning (RO-5.5, RO-6.1–6.4); English as before without
+``--lang``."""
 
 from __future__ import annotations
 
