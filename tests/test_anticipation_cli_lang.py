@@ -1,4 +1,4 @@
-"""``arbitru --lang LANG anticipation results`` (and ``correct``, ``notices``, ``desk``): every heading, reason
+"""``arbitru --lang LANG anticipation results`` (``correct``, ``notices``, ``desk``, ``show``): every heading, reason
 and hint they print in the reader's language, on a game with a cancelled turn, an invalid placement, a corrected
 one with its penalty, a warning and a disciplinary warning (RO-5.5, RO-6.1–6.4); English as before without
 ``--lang``."""
@@ -47,7 +47,7 @@ def results(tmp_path_factory):
     run("warn", "g", "Bo", "--reason", "zgomot")
     langs = ("en", "ro", "es", "fr", "pl", "el")
     said = {lang: [run(*command, lang=lang) for command in (
-        ("correct", "g", "--turn", "3"), ("notices", "g", "--turn", "2"), ("desk", "g", "--turn", "3"))]
+        ("correct", "g", "--turn", "3"), ("notices", "g", "--turn", "2"), ("desk", "g", "--turn", "3"), ("show", "g"))]
         for lang in langs}  # before the publication: correct refuses after it (RO-6.5)
     run("publish", "g", "--provisional", "--deadline", "18:30", "--confirm")
     return {lang: "\n".join([run("results", "g", lang=lang), *said[lang]]) for lang in langs}
@@ -58,7 +58,7 @@ ENGLISH = ("(table ", "placements ", "penalties ", "warnings ", "disciplinary ",
            "contests until", "no slip handed in", "technical penalty", "technical warning", "not corrected",
            "turn 3", "cancelled", "the score of", "penalty capped", "position signs inverted",
            "Verification requests", "NOT in", "table 2 ", "slips in", "missing", "check: ", "this slip has",
-           "placement")
+           "placement", "blanks count as", "players: ", "lots drawn from a secret")
 #: the same, said in each language (the glossary's terms: ro depunere, es colocación, fr pose, pl ułożenie, el
 #: τοποθέτηση)
 SAID = {
@@ -67,7 +67,8 @@ SAID = {
            "fluturaș nepredat: turul 4", "turul 3: turul 2 anulat",
            "Cereri de verificare (RO-5.3):\n  Ana Popescu (masa 1), turul 3: VESTX: NU este în words",
            "masa 2 Bogdan Ionescu: H6 CALX nu este validă (RO-6.1a)", "turul 3: 3 fluturași sosiți, 1 lipsă",
-           "    de verificat: turul 3 are 1 depunere; acest fluturaș are 0", "lipsesc: Dan Sava (Dan) (masa 4)"),
+           "    de verificat: turul 3 are 1 depunere; acest fluturaș are 0", "lipsesc: Dan Sava (Dan) (masa 4)",
+           "  grupa  1: AL       turul 1", "  jucători: 4, fluturași: 11, evenimente: "),
     "es": ("Ana Popescu (mesa 1): 11", "colocaciones 31, penalizaciones −20, amonestaciones 0 (−0), disciplinarias −0",
            "resultados provisionales, reclamaciones hasta 18:30", "papeleta no entregada: turno 4"),
     "fr": ("Ana Popescu (table 1): 11", "poses 31, pénalités −20, avertissements 0 (−0)",
@@ -90,6 +91,7 @@ def test_RO_6_6_results_in_english_without_lang(results):
     assert "table 2 Bogdan Ionescu: H6 CALX is not valid (RO-6.1a)" in out
     assert "turn 3: 3 slips in, 1 missing" in out and "    check: turn 3 has 1 placement; this slip has 0" in out
     assert "missing: Dan Sava (Dan) (table 4)" in out
+    assert "  group  1: AL       turn 1" in out and "  players: 4, slips: 11, events: " in out
 
 
 @pytest.mark.parametrize("lang", sorted(SAID))

@@ -25,7 +25,7 @@ SAME = {
            "table", "note", "total", "club", "final", "journal", "projection", "lot", "lots", "tables", "code", "date",
            "licence", "anticipation", "endurance", "page", "mode", "stop", "absent", "secret"},
     "es": {"total", "club", "final", "control"},
-    "ro": {"minute", "total", "note", "final", "control", "avocalic", "rating", "set", "stop", "absent"},
+    "ro": {"minute", "total", "note", "final", "control", "avocalic", "rating", "set", "stop", "absent", "secret"},
     "pl": {"ranking", "stop"},
     "el": set(),
 }

@@ -199,24 +199,27 @@ def new_cmd(
             }
         )
         return
-    click.echo(f"game {game.id} ({variant}, list {lexicon.name}) in {db}")
+    made = Text("game %(game)s (%(variant)s, list %(list)s) in %(db)s", game=game.id, variant=Text(variant),
+                list=lexicon.name, db=db)
+    click.echo(f"{made}")
     click.echo(f"  {_draw_line(drawcheck.account(journal, game.id))}")
     if game_draw is not None:
         for i, g in enumerate(game_draw.labels(lexicon.alphabet), 1):
-            click.echo(f"  group {i:2}: {g}")
+            click.echo(f"  {Text('group %(n)s: %(letters)s', n=f'{i:2}', letters=g)}")
         for entry in game_draw.log:
             if "regroup" in entry:
                 click.echo(f"  regrouped {entry['regroup']}: {entry['why']} (RO-5.2.e)")
     for lot in lots:
-        click.echo(f"  turn {lot.turn:2}: group {lot.group}")
+        click.echo(f"  {Text('turn %(turn)s: group %(group)s', turn=f'{lot.turn:2}', group=lot.group)}")
 
 
 def _draw_line(shown: drawcheck.Account) -> str:
     """Where the game's lots come from, as announced (docs/fairness.md)."""
     if shown.known:
         return f"{shown.note} (seed {shown.seed})"
-    said = f"lots drawn from a secret shown with the final ranking; commitment (SHA-256): {shown.commitment}"
-    return said + (f"; secret: {shown.secret}" if shown.secret else "")
+    said = Text("lots drawn from a secret shown with the final ranking; commitment (%(hash)s): %(commitment)s",
+                hash="SHA-256", commitment=shown.commitment)
+    return f"{said}" + (f"; {Text('secret: %(secret)s', secret=shown.secret)}" if shown.secret else "")
 
 
 @anticipation.command("show")
@@ -248,22 +251,24 @@ def show_cmd(game_id: str, as_json: bool, db: str) -> None:
             }
         )
         return
-    click.echo(
-        f"game {game.id}: {s.variant}, list {state.lexicon_name}, blanks count as {s.blank_counts}, "
-        f"seed {s.seed}"
-    )
+    settings = Text("game %(game)s: %(variant)s, list %(list)s, blanks count as %(blanks)s, seed %(seed)s",
+                    game=game.id, variant=Text(s.variant), list=state.lexicon_name, blanks=Text(s.blank_counts),
+                    seed=s.seed)
+    click.echo(f"{settings}")
     click.echo(f"  {_draw_line(drawcheck.account(game.journal, game.id))}")
     for i, g in enumerate(state.groups_text(), 1):
         turn = state.order.turn_of_group(i)
-        click.echo(f"  group {i:2}: {g:8} {'turn ' + str(turn) if turn else ''}")
+        played = f"{Text('turn %(n)s', n=turn)}" if turn else ""
+        click.echo(f"  {Text('group %(n)s: %(letters)s', n=f'{i:2}', letters=f'{g:8}')} {played}")
     click.echo(f"  in the hall: {hall.phase.value} (the {hall.timer()} timer)")
     for t in sorted(state.order.lots):
         lot = state.order.lots[t]
-        click.echo(f"  turn {t:2}: group {lot.group} (drawn by {lot.drawn_by})")
-    click.echo(
-        f"  players: {len(state.players())}, slips: {len(state.slips) + len(state.unattributed)}, "
-        f"events: {state.last_seq}"
-    )
+        by = Text("arbiter") if lot.drawn_by == "arbiter" else drawer(lot.drawn_by)
+        said = Text("turn %(turn)s: group %(group)s (drawn by %(by)s)", turn=f"{t:2}", group=lot.group, by=by)
+        click.echo(f"  {said}")
+    counts = Text("players: %(players)s, slips: %(slips)s, events: %(events)s", players=len(state.players()),
+                  slips=len(state.slips) + len(state.unattributed), events=state.last_seq)
+    click.echo(f"  {counts}")
 
 
 @anticipation.command("announce")
