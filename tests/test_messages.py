@@ -27,7 +27,7 @@ SAME = {
            "licence", "anticipation", "endurance", "page", "mode", "stop", "absent", "secret",
            "tops", "notes", "places"},
     "es": {"total", "club", "final", "control"},
-    "ro": {"minute", "total", "note", "final", "control", "avocalic", "rating", "set", "stop", "absent"},
+    "ro": {"minute", "total", "note", "final", "control", "avocalic", "rating", "set", "stop", "absent", "secret"},
     "pl": {"ranking", "stop"},
     "el": set(),
 }

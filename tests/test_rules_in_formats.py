@@ -36,7 +36,7 @@ def test_ro_6_2_the_cli_desk_shows_the_desks_hints_and_who_is_missing(tmp_path, 
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == "turn 1: 1 slips in, 1 missing" and lines[1].endswith("Ana Pop (Ana)")
-    assert "    check: turn 1 has 2 placement(s); this slip has 1" in lines
+    assert "    check: turn 1 has 2 placements; this slip has 1" in lines
     assert "    check: placement 1: no score written" in lines
     assert lines[-1] == "missing: Dan Ion (Dan) (table 2)"
     data = json.loads(CliRunner().invoke(cli, ["anticipation", "desk", game.id, "--json", "--db",

@@ -228,7 +228,7 @@ def test_whole_anticipation_game_through_the_pages(browser, tmp_path, monkeypatc
         with arbiter.expect_navigation():
             arbiter.click("#publish-provisional")
         # three turns of 14 played: the game ends with this publication, so it asks first (RO-5.5.j)
-        expect(arbiter.locator("main")).to_contain_text("turele 4–14 nu sunt jucate")
+        expect(arbiter.locator("main")).to_contain_text("tururile 4–14 nu sunt jucate")
         with arbiter.expect_navigation():
             arbiter.click("#confirm-button")
         expect(arbiter.locator("#done")).to_contain_text("rezultate provizorii publicate")

@@ -51,12 +51,12 @@ def two_turns(site, arbiter, gid: str):
 def test_RO_5_5_j_publishing_at_turn_2_of_14_asks_first_names_the_turns_and_ends_the_game(site, arbiter, gid):
     two_turns(site, arbiter, gid)
     review = f"/games/{gid}/review"
-    assert "turele 3–14 nu sunt jucate" in arbiter.get(review).text  # said on the page before anyone presses
+    assert "tururile 3–14 nu sunt jucate" in arbiter.get(review).text  # said on the page before anyone presses
     token = csrf(arbiter.get(review).text)
     data = {"csrf": token, "stage": "provisional", "deadline": "18:30", "title": "Cupa Iașului", "date": "2026-05-01"}
     asked = arbiter.post(f"/games/{gid}/publish", data=data)
     assert asked.status_code == 200 and confirmation(asked.text)
-    for said in ("Partida nu s-a încheiat (RO-5.5.j):", "turele 3–14 nu sunt jucate (niciun bilețel tras)",
+    for said in ("Partida nu s-a încheiat (RO-5.5.j):", "tururile 3–14 nu sunt jucate (niciun bilețel tras)",
                  "turul 2: 1 din 3 jucători nu au fluturaș (mesele 2)", "se încheie după turul 2"):
         assert said in asked.text, said
     assert not site.events(gid, "publication")  # asked only: nothing published
@@ -66,7 +66,7 @@ def test_RO_5_5_j_publishing_at_turn_2_of_14_asks_first_names_the_turns_and_ends
     assert published.payload["unplayed"] == list(range(3, 15)) and published.payload["title"] == "Cupa Iașului"
 
     console = arbiter.get(f"/games/{gid}").text
-    assert 'id="game-over"' in console and "turele 3–14 nu s-au jucat" in console and 'id="lot-form"' not in console
+    assert 'id="game-over"' in console and "tururile 3–14 nu s-au jucat" in console and 'id="lot-form"' not in console
     r = form(arbiter, f"/games/{gid}/lot", {"turn": "3", "group": "4", "by": "table", "table": "3"}, f"/games/{gid}")
     assert r.status_code == 422 and "RO-5.5.j" in r.text and len(site.events(gid, "lot")) == 2
     ana = site.client()
@@ -78,7 +78,7 @@ def test_RO_5_5_j_publishing_at_turn_2_of_14_asks_first_names_the_turns_and_ends
                              headers={"Authorization": f"Bearer {site.code(gid, 'Bo')}"})
     assert api.status_code == 409 and "RO-5.5.j" in api.json()["error"]
     results = site.client().get(f"/games/{gid}/results").text
-    assert "Cupa Iașului · 1 mai 2026" in results and "turele 3–14 nejucate" in results
+    assert "Cupa Iașului · 1 mai 2026" in results and "tururile 3–14 nejucate" in results
 
     # withdrawn by a decision with its reason: the game goes on where it stood
     r = form(arbiter, f"/games/{gid}/decide", {"target": "publication", "action": "withdraw", "reason": ""}, review)

@@ -102,13 +102,13 @@ def test_an_online_game_published_at_turn_2_ends_cleanly_then_every_change_is_a_
 
         # "Publică rezultatele provizorii" at turn 2 of 14, turn 2's time running, Bo's slip missing: asked first
         arbiter.goto(f"/games/{gid}/review")
-        expect(arbiter.locator("#not-over")).to_contain_text("turele 3–14 nu sunt jucate")
+        expect(arbiter.locator("#not-over")).to_contain_text("tururile 3–14 nu sunt jucate")
         arbiter.fill("input[name=deadline]", "2099-05-01 18:30")
         arbiter.fill("#provisional-form input[name=title]", "Simultan online")
         with arbiter.expect_navigation():
             arbiter.click("#publish-provisional")
         main = arbiter.locator("main")
-        for said in ("Partida nu s-a încheiat (RO-5.5.j):", "turele 3–14 nu sunt jucate (niciun bilețel tras)",
+        for said in ("Partida nu s-a încheiat (RO-5.5.j):", "tururile 3–14 nu sunt jucate (niciun bilețel tras)",
                      "timpul de gândire al turului 2 încă", "turul 2: 1 din 3 jucători nu au fluturaș (mesele 2)",
                      "se încheie după turul 2"):
             expect(main).to_contain_text(said)
@@ -121,7 +121,7 @@ def test_an_online_game_published_at_turn_2_ends_cleanly_then_every_change_is_a_
 
         # the game is over everywhere: no lot on the console, no clock, no form on the phones (ro, fr)
         arbiter.goto(f"/games/{gid}")
-        expect(arbiter.locator("#game-over")).to_contain_text("turele 3–14 nu s-au jucat")
+        expect(arbiter.locator("#game-over")).to_contain_text("tururile 3–14 nu s-au jucat")
         expect(arbiter.locator("#lot-form")).to_have_count(0)
         shot(arbiter, "console-over-ro")
         over = {player: phone.locator("#game-over") for player, phone in phones.items()}

@@ -49,11 +49,12 @@ from arbitru.formats.anticipation.hints import slip_hints
 from arbitru.formats.anticipation.notices import notices
 from arbitru.formats.anticipation.seating import read_entrants_csv, seat
 from arbitru.formats.anticipation.slips import Slip, read_slips_csv
+from arbitru.formats.anticipation.turns import drawer
 from arbitru.formats.anticipation.variants import BLANK_COUNTS, GROUPS, TURNS, VARIANTS, Settings
 from arbitru.formats.anticipation.verdicts import PlayerResult, SlipVerdict
 from arbitru.journal.backends import journal_exists
 from arbitru.journal.store import Journal
-from arbitru.messages import Text
+from arbitru.messages import Text, joined
 from arbitru.textinput import ascii_number
 
 
@@ -198,24 +199,27 @@ def new_cmd(
             }
         )
         return
-    click.echo(f"game {game.id} ({variant}, list {lexicon.name}) in {db}")
+    made = Text("game %(game)s (%(variant)s, list %(list)s) in %(db)s", game=game.id, variant=Text(variant),
+                list=lexicon.name, db=db)
+    click.echo(f"{made}")
     click.echo(f"  {_draw_line(drawcheck.account(journal, game.id))}")
     if game_draw is not None:
         for i, g in enumerate(game_draw.labels(lexicon.alphabet), 1):
-            click.echo(f"  group {i:2}: {g}")
+            click.echo(f"  {Text('group %(n)s: %(letters)s', n=f'{i:2}', letters=g)}")
         for entry in game_draw.log:
             if "regroup" in entry:
                 click.echo(f"  regrouped {entry['regroup']}: {entry['why']} (RO-5.2.e)")
     for lot in lots:
-        click.echo(f"  turn {lot.turn:2}: group {lot.group}")
+        click.echo(f"  {Text('turn %(turn)s: group %(group)s', turn=f'{lot.turn:2}', group=lot.group)}")
 
 
 def _draw_line(shown: drawcheck.Account) -> str:
     """Where the game's lots come from, as announced (docs/fairness.md)."""
     if shown.known:
         return f"{shown.note} (seed {shown.seed})"
-    said = f"lots drawn from a secret shown with the final ranking; commitment (SHA-256): {shown.commitment}"
-    return said + (f"; secret: {shown.secret}" if shown.secret else "")
+    said = Text("lots drawn from a secret shown with the final ranking; commitment (%(hash)s): %(commitment)s",
+                hash="SHA-256", commitment=shown.commitment)
+    return f"{said}" + (f"; {Text('secret: %(secret)s', secret=shown.secret)}" if shown.secret else "")
 
 
 @anticipation.command("show")
@@ -247,22 +251,24 @@ def show_cmd(game_id: str, as_json: bool, db: str) -> None:
             }
         )
         return
-    click.echo(
-        f"game {game.id}: {s.variant}, list {state.lexicon_name}, blanks count as {s.blank_counts}, "
-        f"seed {s.seed}"
-    )
+    settings = Text("game %(game)s: %(variant)s, list %(list)s, blanks count as %(blanks)s, seed %(seed)s",
+                    game=game.id, variant=Text(s.variant), list=state.lexicon_name, blanks=Text(s.blank_counts),
+                    seed=s.seed)
+    click.echo(f"{settings}")
     click.echo(f"  {_draw_line(drawcheck.account(game.journal, game.id))}")
     for i, g in enumerate(state.groups_text(), 1):
         turn = state.order.turn_of_group(i)
-        click.echo(f"  group {i:2}: {g:8} {'turn ' + str(turn) if turn else ''}")
+        played = f"{Text('turn %(n)s', n=turn)}" if turn else ""
+        click.echo(f"  {Text('group %(n)s: %(letters)s', n=f'{i:2}', letters=f'{g:8}')} {played}")
     click.echo(f"  in the hall: {hall.phase.value} (the {hall.timer()} timer)")
     for t in sorted(state.order.lots):
         lot = state.order.lots[t]
-        click.echo(f"  turn {t:2}: group {lot.group} (drawn by {lot.drawn_by})")
-    click.echo(
-        f"  players: {len(state.players())}, slips: {len(state.slips) + len(state.unattributed)}, "
-        f"events: {state.last_seq}"
-    )
+        by = Text("arbiter") if lot.drawn_by == "arbiter" else drawer(lot.drawn_by)
+        said = Text("turn %(turn)s: group %(group)s (drawn by %(by)s)", turn=f"{t:2}", group=lot.group, by=by)
+        click.echo(f"  {said}")
+    counts = Text("players: %(players)s, slips: %(slips)s, events: %(events)s", players=len(state.players()),
+                  slips=len(state.slips) + len(state.unattributed), events=state.last_seq)
+    click.echo(f"  {counts}")
 
 
 @anticipation.command("announce")
@@ -326,7 +332,10 @@ def lot_cmd(
         return
     for lot in lots:
         letters = f" {format_group(game.alpha, draw.groups[lot.group - 1])}" if draw else ""
-        click.echo(f"turn {lot.turn}: group {lot.group}{letters} (drawn by {lot.drawn_by})")
+        by = Text("arbiter") if lot.drawn_by == "arbiter" else drawer(lot.drawn_by)  # "drawn by arbiter", as before
+        said = Text("turn %(turn)s: group %(group)s (drawn by %(by)s)", turn=lot.turn, group=f"{lot.group}{letters}",
+                    by=by)
+        click.echo(f"{said}")
 
 
 @anticipation.command("players")
@@ -342,7 +351,7 @@ def players_cmd(game_id: str, file: str, as_json: bool, db: str) -> None:
     if as_json:
         emit_json({"event": seq, "seating": [{"player": p, "table": t, "name": n} for p, t, n in seating]})
         return
-    click.echo(f"{len(seating)} players seated")
+    click.echo(f"{Text('%(n)s players seated', n=len(seating))}")
 
 
 @anticipation.command("seat")
@@ -421,9 +430,10 @@ def publish_cmd(
     if as_json:
         emit_json({"event": seq, "stage": stage, "deadline": deadline, "points": published.get("points", {})})
         return
-    click.echo(
-        f"{stage} results published (event #{seq})" + (f"; contests until {deadline}" if deadline else "")
-    )
+    published_said = Text("provisional results published (event #%(seq)s)", seq=seq) if stage == "provisional" \
+        else Text("final results published (event #%(seq)s)", seq=seq)
+    until = f"; {Text('contests until %(t)s', t=deadline)}" if deadline else ""
+    click.echo(f"{published_said}{until}")
 
 
 @anticipation.command("blind")
@@ -460,7 +470,7 @@ def slips_cmd(game_id: str, file: str, turn: int | None, replace: bool, as_json:
     if as_json:
         emit_json({"events": seqs})
         return
-    click.echo(f"{len(seqs)} slips stored (events #{seqs[0]}–#{seqs[-1]})")
+    click.echo(f"{Text('%(n)s slips stored (events #%(first)s–#%(last)s)', n=len(seqs), first=seqs[0], last=seqs[-1])}")
 
 
 @anticipation.command("desk")
@@ -476,21 +486,23 @@ def desk_cmd(game_id: str, turn: int | None, as_json: bool, db: str) -> None:
     entered = sorted(((p, info) for (p, t), info in hall.slips.items() if t == turn), key=lambda x: x[1]["seq"])
     rows = [
         {"player": p, "table": hall.seating.get(p), "event": info["seq"], "late": info["late"],
-         "hints": [str(h) for h in slip_hints(Slip.from_payload(info["payload"]), turn)]}
+         "hints": slip_hints(Slip.from_payload(info["payload"]), turn)}  # messages: English in the JSON
         for p, info in entered
     ]
     missing = [p for p in hall.players() if (p, turn) not in hall.slips]
     if as_json:
         emit_json({"turn": turn, "slips": rows, "missing": missing})
         return
-    click.echo(f"turn {turn}: {len(rows)} slips in, {len(missing)} missing")
+    count = Text("turn %(turn)s: %(n)s slips in, %(missing)s missing", turn=turn, n=len(rows), missing=len(missing))
+    click.echo(f"{count}")
     for row in rows:
-        late = " (late)" if row["late"] else ""
+        late = f" ({Text('late')})" if row["late"] else ""
         click.echo(f"  #{row['event']} {hall.label(row['player'])}{late}")
         for hint in row["hints"]:
-            click.echo(f"    check: {hint}")
+            click.echo(f"    {Text('check: %(hint)s', hint=hint)}")
     if missing:
-        click.echo("missing: " + ", ".join(f"{hall.label(p)} (table {hall.seating[p]})" for p in missing))
+        tables = [Text("%(name)s (table %(table)s)", name=hall.label(p), table=hall.seating[p]) for p in missing]
+        click.echo(f"{Text('missing: %(players)s', players=joined(tables, ', '))}")
 
 
 @anticipation.command("notices")
@@ -511,9 +523,9 @@ def notices_cmd(game_id: str, turn: int, arbiters: tuple[str, ...], as_json: boo
         if arbiters and n.arbiter != arbiter:
             arbiter = n.arbiter
             click.echo(f"{arbiter}:")
-        click.echo(f"{'  ' if arbiters else ''}table {n.table or '?'} {n.player}: {n.text} ({n.rule})")
+        click.echo(f"{'  ' if arbiters else ''}{Text('table %(n)s', n=n.table or '?')} {n.player}: {n.text} ({n.rule})")
     if not said:
-        click.echo(f"turn {turn}: nothing to tell")
+        click.echo(f"{Text('turn %(n)s: nothing to tell', n=turn)}")
 
 
 @anticipation.command("correct")
@@ -528,7 +540,7 @@ def correct_cmd(game_id: str, turn: int | None, as_json: bool, db: str) -> None:
     game = _open(db, game_id)
     state = game.replay()
     if not state.ranking and not as_json:
-        click.echo(NO_SLIPS.format(game=game.id))
+        click.echo(f"{no_slips(game.id)}")
         return
     game.record_correction(state, turn)
     turns = [turn] if turn else list(range(1, TURNS + 1))
@@ -539,10 +551,10 @@ def correct_cmd(game_id: str, turn: int | None, as_json: bool, db: str) -> None:
     # RO-5.3, RO-5.5.h: verification requests are answered before the correction
     asked = [(r, t, sv) for r in state.ranking for t in turns if (sv := r.slips.get(t)) and sv.verifications]
     if asked:
-        click.echo("Verification requests (RO-5.3):")
+        click.echo(f"{Text('Verification requests (RO-5.3):')}")
         for r, t, sv in asked:
-            answers = "; ".join(v["answer"] for v in sv.verifications)
-            click.echo(f"  {_who(state, r)}, turn {t}: {answers}")
+            answers = joined(v["answer"] for v in sv.verifications)
+            click.echo(f"  {_who(state, r)}, {Text('turn %(n)s', n=t)}: {answers}")
     for r in state.ranking:
         lines = _player_lines(r, turns)
         if lines:
@@ -552,7 +564,12 @@ def correct_cmd(game_id: str, turn: int | None, as_json: bool, db: str) -> None:
 
 
 #: what ``correct`` and ``results`` say of a game no slip has reached yet (rather than nothing at all)
-NO_SLIPS = "no slips yet: 'arbitru anticipation slips {game} FILE.csv' stores them"
+NO_SLIPS = "no slips yet: %(command)s stores them"
+
+
+def no_slips(game_id: str) -> Text:
+    """:data:`NO_SLIPS` for game ``game_id``, the command as the reader types it."""
+    return Text(NO_SLIPS, command=f"'arbitru anticipation slips {game_id} FILE.csv'")
 
 
 @anticipation.command("results")
@@ -570,39 +587,41 @@ def results_cmd(game_id: str, as_json: bool, player: str | None, db: str) -> Non
             data["players"] = [p for p in data["players"] if p["player"] == player]
         click.echo(json.dumps(data, ensure_ascii=False, indent=1))
         return
+    # every heading and reason is a message, printed in the reader's language (``arbitru --lang``)
     if state.maximum:
         m = state.maximum_summary()
-        click.echo(f"maximum: {m['total']} (beam {m['beam']}, event #{m['seq']})")
+        click.echo(f"{Text('maximum: %(total)s (beam %(beam)s, event #%(seq)s)', **m)}")
     if not state.ranking:
-        click.echo(NO_SLIPS.format(game=game.id))
+        click.echo(f"{no_slips(game.id)}")
     if state.publications:
         last = state.publications[-1]
-        click.echo(
-            f"{last['stage']} results" + (f", contests until {last['deadline']}" if last["deadline"] else "")
-        )
+        stage = Text("provisional results") if last["stage"] == "provisional" else Text("final results")
+        until = Text("contests until %(t)s", t=last["deadline"]) if last["deadline"] else ""
+        click.echo(f"{stage}" + (f", {until}" if until else ""))
     out_of_ranking = state.eliminated()
     for r in [*state.ranked(), *out_of_ranking]:
         if player and r.player != player:
             continue
         if out_of_ranking and r is out_of_ranking[0]:
-            click.echo("eliminated, not in the ranking (RO-5.5.k):")
+            click.echo(f"{Text('eliminated, not in the ranking (RO-5.5.k):')}")
         place = f"{r.place}." if r.place else "—"
         share = ""
         if state.maximum and state.maximum["total"]:
             share = f" = {100 * r.total / state.maximum['total']:.1f} %"
+        dropped = Text("dropped out in turn %(n)s", n=r.dropped_out) if r.dropped_out else ""
         click.echo(
             f"{place:4} {_who(state, r)}: {r.total}{share}"
             + (f"  [{r.eliminated}]" if r.eliminated else "")
-            + (f"  [dropped out in turn {r.dropped_out}]" if r.dropped_out else "")
+            + (f"  [{dropped}]" if dropped else "")
         )
         if player or len(state.ranking) <= 20:
             for line in _player_lines(r, sorted(r.slips)):
                 click.echo("       " + line)
-            click.echo(
-                f"       placements {r.placement_points}, penalties −{r.penalties}, warnings "
-                f"{sum(1 for sv in r.slips.values() if sv.warning)} (−{r.warning_costs}), "
-                f"disciplinary −{r.disciplinary}"
-            )
+            summary = Text("placements %(placements)s, penalties −%(penalties)s, warnings %(warnings)s "
+                           "(−%(costs)s), disciplinary −%(disciplinary)s", placements=r.placement_points,
+                           penalties=r.penalties, warnings=sum(1 for sv in r.slips.values() if sv.warning),
+                           costs=r.warning_costs, disciplinary=r.disciplinary)
+            click.echo(f"       {summary}")
 
 
 @anticipation.command("decide")
@@ -658,7 +677,7 @@ def decide_cmd(
         if as_json:
             emit_json({"event": seq})
             return
-        click.echo(f"decision #{seq} stored")
+        click.echo(f"{Text('decision #%(seq)s stored', seq=seq)}")
         return
     if not player:
         raise click.UsageError(f"a {target} decision names the PLAYER")
@@ -673,7 +692,7 @@ def decide_cmd(
         if as_json:
             emit_json({"event": seq, "player": seat.number})
             return
-        click.echo(f"decision #{seq} stored for {seat.label()}")
+        click.echo(f"{Text('decision #%(seq)s stored for %(who)s', seq=seq, who=seat.label())}")
         return
     seq = game.decide(
         seat.number,
@@ -691,7 +710,7 @@ def decide_cmd(
     if as_json:
         emit_json({"event": seq, "player": seat.number})
         return
-    click.echo(f"decision #{seq} stored for {seat.label()}")
+    click.echo(f"{Text('decision #%(seq)s stored for %(who)s', seq=seq, who=seat.label())}")
 
 
 @anticipation.command("warn")
@@ -710,7 +729,7 @@ def warn_cmd(game_id: str, player: str, reason: str, turn: int | None, as_json: 
     if as_json:
         emit_json({"event": seq, "player": seat.number})
         return
-    click.echo(f"disciplinary warning #{seq} stored for {seat.label()}")
+    click.echo(f"{Text('disciplinary warning #%(seq)s stored for %(who)s', seq=seq, who=seat.label())}")
 
 
 @anticipation.command("eliminate")
@@ -728,7 +747,7 @@ def eliminate_cmd(game_id: str, player: str, reason: str, turn: int | None, as_j
     if as_json:
         emit_json({"event": seq, "player": seat.number})
         return
-    click.echo(f"elimination #{seq} stored for {seat.label()}")
+    click.echo(f"{Text('elimination #%(seq)s stored for %(who)s', seq=seq, who=seat.label())}")
 
 
 @anticipation.command("board")
@@ -812,7 +831,7 @@ def codes_cmd(game_id: str, base_url: str | None, sheet: str | None, as_json: bo
 
 def _who(state: GameState, r: PlayerResult) -> str:
     name = state.names.get(r.player, r.player)
-    return f"{name} (table {r.table})" if r.table else name
+    return f"{Text('%(name)s (table %(table)s)', name=name, table=r.table)}" if r.table else name
 
 
 def _player_lines(r: PlayerResult, turns: list[int]) -> list[str]:

@@ -45,9 +45,12 @@ Perform = Callable[[Web, Journal, str, dict[str, str], Confirming], str]
 
 
 def act(role: str, field: str, perform: Perform, page: Page, limits: dict[str, int] | None = None,
-        doors: bool = True) -> Endpoint:
+        doors: bool = True, say: bool = False) -> Endpoint:
     """An action sent by ``role`` (``arbiter``, ``desk``) from ``page``; a refusal is shown beside ``field`` when
     it names none (``doors``: a refusal of an input's door is said in the page's language, beside its own field).
+    ``say``: the action's message goes back already said in the page's language (the game's, or the one the
+    page's address asks for, ``?lang=``), for a page that shows it as it comes; else as it is (the duplicate
+    console says its English text again). A page asked in another language is gone back to in it.
     The live pages learn of what it appended from its commit (:attr:`Journal.on_commit`)."""
 
     async def endpoint(request: Request) -> Response:
@@ -58,6 +61,7 @@ def act(role: str, field: str, perform: Perform, page: Page, limits: dict[str, i
     async def answered(request: Request, w: Web) -> Response:
         me = need(request, role)
         gid = request.path_params["gid"]
+        asked = request.query_params.get("lang")  # the page's reader asked for another language: kept
         f: dict[str, str] = {}
         try:
             f = await read_form(request, limits)
@@ -68,12 +72,16 @@ def act(role: str, field: str, perform: Perform, page: Page, limits: dict[str, i
                     def confirming(seq: int, what: list[Any]) -> None:
                         confirm.check(j, me, gid, field, seq, f, what)
 
-                    return perform(w, j, gid, f, confirming)
+                    said = perform(w, j, gid, f, confirming)
+                    if say and isinstance(said, i18n.Text):
+                        said = i18n.gettext_for(i18n.pick(asked, str(j.game(gid).settings.get("lang") or "en")))(said)
+                    return said
 
             message = await run_in_threadpool(run)
         except confirm.Needed as e:
-            return await run_in_threadpool(confirm.page, request, e, page.home.format(gid=gid),
-                                           game_language(w, gid))
+            home = page.home.format(gid=gid) + i18n.keep(asked)
+            lang = asked if asked in i18n.LANGUAGES else await run_in_threadpool(game_language, w, gid)
+            return await run_in_threadpool(confirm.page, request, e, home, lang)
         except (Refused, ArbitruError) as e:
             if isinstance(e, GameNotFound):
                 raise HTTPException(404, i18n.no_game(gid)) from None
@@ -85,6 +93,8 @@ def act(role: str, field: str, perform: Perform, page: Page, limits: dict[str, i
             return w.render(request, page.template, status=status, errors={where: text}, form=f, done="",
                             problems=problems, **ctx)
         back = page.back(gid, f)
+        if asked in i18n.LANGUAGES:
+            back += ("&" if "?" in back else "?") + f"lang={asked}"
         sep = "&" if "?" in back else "?"
         done = f"{sep}done={quote(message[:300])}" if message else ""
         return RedirectResponse(f"{back}{done}#{field}", 303)

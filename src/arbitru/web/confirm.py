@@ -24,6 +24,7 @@ from arbitru.journal.store import Journal
 from arbitru.messages import Text
 from arbitru.web import auth
 from arbitru.web.house import web
+from arbitru.web.i18n import keep
 
 SCHEMA = (
     ("web_confirm", "CREATE TABLE IF NOT EXISTS web_confirm (token TEXT PRIMARY KEY, sid TEXT NOT NULL, "
@@ -114,7 +115,8 @@ def check(journal: Journal, ident: auth.Identity, game: str, action: str, seq: i
 def page(request: Request, needed: Needed, back: str, lang: str) -> Response:
     """The confirmation page: what will happen, the same form again with its token, and the way back."""
     return web(request).render(request, "confirm.html", status=200, lang=lang, what=needed.what,
-                               fields=needed.fields, token=needed.token, action_url=request.url.path, back=back,
+                               fields=needed.fields, token=needed.token,
+                               action_url=request.url.path + keep(request.query_params.get("lang")), back=back,
                                title=title(needed.action, needed.fields))
 
 

@@ -37,7 +37,13 @@ async def http_error(request: Request, exc: Exception) -> Response:
         return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
     if exc.status_code == 401 and request.method in ("GET", "HEAD"):
         return await to_login(request, gid if isinstance(gid, str) else None, exc.detail)
-    lang = i18n.pick(request.query_params.get("lang"), "en")
+    lang = request.query_params.get("lang")
+    if lang not in i18n.LANGUAGES and isinstance(gid, str):  # a game's page refuses in the game's language
+        try:
+            lang = await run_in_threadpool(game_language, web(request), gid)
+        except (ArbitruError, sqlite3.Error):
+            lang = None  # an unknown or unreadable game: English
+    lang = i18n.pick(lang, "en")
     html = web(request).templates.get_template("error.html").render(
         request=request, me=identity(request), status=exc.status_code, message=exc.detail, lang=lang,
         _=i18n.gettext_for(lang)

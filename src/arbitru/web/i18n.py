@@ -16,7 +16,8 @@ __all__ = ["LANGUAGES", "LOCALES", "Gettext", "Text", "actor", "gettext_for", "k
            "shown", "translations"]
 
 
-#: the words of the forms' lists (rule sets, variants, blanks in the draw conditions, general tables) as messages;
+#: the words of the forms' lists (rule sets, variants, blanks in the draw conditions, general tables, decisions'
+#: actions) as messages;
 #: a language is shown by its own name; any other value (FISE, a word list, a tournament) is a name, shown as it is
 OPTIONS: dict[str, str] = {
     "fise": "FISE", "greek": NAMES["Greek"], "romanian": NAMES["Romanian"],
@@ -24,6 +25,9 @@ OPTIONS: dict[str, str] = {
     "endurance": Text("endurance"), "total": Text("total"), "blind": Text("blind"), "neither": Text("neither"),
     "vowel": Text("vowel"), "consonant": Text("consonant"), "mean-place": Text("mean place"),
     "mean-percentage": Text("mean percentage"),
+    # a decision's action (RO-6.5) as the review's form offers it and its list of decisions says it
+    "as": Text("as the player meant (position, word)"), "set": Text("set the points"),
+    "adjust": Text("adjust the total by the points"),
 } | LANGUAGES
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from arbitru.formats.anticipation.positions import read_position
 from arbitru.formats.anticipation.slips import Slip, parse_notes
-from arbitru.messages import Text
+from arbitru.messages import Plural, Text
 from arbitru.textinput import ascii_number
 
 #: the notes a player may write on a slip, as he writes them in Romanian whatever the page's language (RO-6.2)
@@ -20,8 +20,8 @@ def slip_hints(slip: Slip, turn: int | None) -> list[Text]:
     want = 2 if turn == 1 else 1
     notes = [n.kind for r in slip.rows for n in parse_notes(r.note)]
     if "pass" not in notes and not any(n.kind == "pass" for n in slip.notes()) and len(places) != want:
-        hints.append(Text("turn %(turn)s has %(want)s placement(s); this slip has %(n)s", turn=turn, want=want,
-                          n=len(places)))
+        expected = Plural("turn %(turn)s has %(n)s placement", "turn %(turn)s has %(n)s placements", n=want, turn=turn)
+        hints.append(Text("%(expected)s; this slip has %(n)s", expected=expected, n=len(places)))
     for i, r in enumerate(places, 1):
         where = read_position(r.position)
         if where.coord is None:

@@ -98,7 +98,7 @@ def notices(state: GameState, turn: int, arbiters: Sequence[str] = ()) -> list[N
         who = state.names.get(r.player, r.player)
         arbiter = by_arbiter.get(r.table or 0, "")
         said: list[tuple[str, Text]] = [
-            ("RO-5.5.h", Text("verification: %(answer)s", answer=str(ver["answer"]))) for ver in sv.verifications
+            ("RO-5.5.h", Text("verification: %(answer)s", answer=ver["answer"])) for ver in sv.verifications
         ]
         for v in sv.placements:
             said.extend(_placement_notices(state, r.player, v))

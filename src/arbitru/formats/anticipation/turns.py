@@ -25,10 +25,20 @@ from typing import Any
 from arbitru.errors import ArbitruError
 from arbitru.formats import fairness, payload
 from arbitru.formats.anticipation.variants import GROUPS, TURNS
+from arbitru.messages import Text
+from arbitru.textinput import is_ascii_number
 
 #: RO-4.3: time for the analysis and for each turn, in minutes
 ANALYSIS_MINUTES = 45
 TURN_MINUTES = {1: 8, 2: 8, 3: 7, 4: 7, 5: 6, 6: 6, 7: 5, 8: 5, 9: 5, 10: 4, 11: 4, 12: 4, 13: 3, 14: 3}
+
+
+def drawer(who: str) -> Text:
+    """Who drew a lot (a :class:`Lot`'s ``drawn_by``), as a page or the CLI says it: the arbiter, or a table."""
+    number = who.rsplit(" ", 1)[-1]
+    if who == "arbiter":
+        return Text("the arbiter")
+    return Text("table %(n)s", n=number) if who.startswith("table ") and is_ascii_number(number) else Text(who)
 
 
 class LotError(ArbitruError):

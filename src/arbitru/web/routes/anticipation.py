@@ -45,7 +45,7 @@ from arbitru.formats.anticipation.notices import arbiter_tables, notices
 from arbitru.formats.anticipation.order import Action, Change, why_not_change
 from arbitru.formats.anticipation.seating import read_entrants_csv, seat
 from arbitru.formats.anticipation.slips import Slip, SlipRow, check_row
-from arbitru.formats.anticipation.turns import TURN_MINUTES
+from arbitru.formats.anticipation.turns import TURN_MINUTES, drawer
 from arbitru.formats.anticipation.variants import BLANK_COUNTS, GROUPS, TURNS, VARIANT_RULES, VARIANTS, Settings
 from arbitru.formats.anticipation.verdicts import PlayerResult, SlipVerdict, Verdict
 from arbitru.journal.store import Journal
@@ -231,6 +231,7 @@ async def console(request: Request) -> Response:
             return console_context(w, j, gid)
 
     ctx = await run_in_threadpool(load)
+    ctx.update(staff_language(request, ctx["game"]))
     return w.render(request, "anticipation/console.html", done=request.query_params.get("done", "")[:300],
                     form={}, **ctx)
 
@@ -240,15 +241,15 @@ Ask = Callable[[AnticipationGame, dict[str, str], Journal], list[Any]]
 
 
 def on_game(action: Action_, ask: Ask | None = None) -> Perform:
-    """An action on the game, its message said in the game's language (the console's); ``ask``: what the action
-    will do when it cannot be undone: it then acts only on a second request confirming it
-    (:mod:`arbitru.web.confirm`)."""
+    """An action on the game, its message said in the page's language by :func:`act` (the game's, or the one the
+    page's address asks for); ``ask``: what the action will do when it cannot be undone: it then acts only on a
+    second request confirming it (:mod:`arbitru.web.confirm`)."""
 
     def perform(w: Web, j: Journal, gid: str, f: dict[str, str], confirming: Confirming) -> str:
         game = open_game(j, gid)
         if ask is not None:
             confirming(j.last_seq(gid), ask(game, f, j))
-        return i18n.gettext_for(game.settings.lang)(action(game, f, j))
+        return action(game, f, j)
 
     return perform
 
@@ -271,14 +272,6 @@ def do_clock(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
     return Text("%(timer)s: %(state)s", timer=timer_label(timer), state=Text(t.state))
 
 
-def drawn_by(who: str) -> Text:
-    """Who drew a lot, as a page says it: the arbiter, or a table."""
-    number = who.rsplit(" ", 1)[-1]
-    if who == "arbiter":
-        return Text("the arbiter")
-    return Text("table %(n)s", n=number) if who.startswith("table ") and is_ascii_number(number) else Text(who)
-
-
 def timer_label(timer: str) -> Text:
     """A timer's name as a page says it: the analysis, or a turn's."""
     number = timer.rsplit(" ", 1)[-1]
@@ -297,7 +290,7 @@ def do_lot(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
         by = f"table {table}"
     lot = game.draw_lot(turn, group, by)
     return Text("turn %(turn)s: group %(group)s (drawn by %(by)s)", turn=lot.turn, group=lot.group,
-                by=drawn_by(lot.drawn_by))
+                by=drawer(lot.drawn_by))
 
 
 def do_blind(game: AnticipationGame, f: dict[str, str], j: Journal) -> str:
@@ -345,6 +338,14 @@ def screen_language(request: Request, game: AnticipationGame) -> str:
     return i18n.pick(request.query_params.get("lang"), game.settings.lang)
 
 
+def staff_language(request: Request | None, game: AnticipationGame) -> dict[str, str]:
+    """The console, the desks, the review and the boards speak the game's language, or the one their address
+    asks for (``?lang=``: an arbiter or a clerk from abroad); ``stay``: what their forms and links add to stay in
+    it."""
+    asked = request.query_params.get("lang") if request is not None else None
+    return {"lang": i18n.pick(asked, game.settings.lang), "stay": i18n.keep(asked)}
+
+
 async def screen_live(request: Request) -> Response:
     w = web(request)
     gid, me = request.path_params["gid"], identity(request)
@@ -379,7 +380,7 @@ def desk_context(w: Web, gid: str, me: auth.Identity, request: Request | None = 
                      "hints": slip_hints(slip, turn)})
     return {"lt": lt, "game": game, "turn": turn, "missing": missing, "entered": rows, "search": search,
             "lot_drawn": turn in lt.lots, "count": sum(1 for k in lt.slips if k[1] == turn),
-            "closed": why_not_change(lt.stage, Change.SLIP)}
+            "closed": why_not_change(lt.stage, Change.SLIP), **staff_language(request, game)}
 
 
 def desk_match(search: str, player: str, label: str, table: int | None) -> bool:
@@ -499,7 +500,8 @@ def review_context(w: Web, gid: str, me: auth.Identity, request: Request | None 
     turn = asked_turn if (asked_turn := ascii_number(asked)) and asked_turn <= TURNS else (lt.current_turn or 1)
     what = q.get("filter", "all")
     what = what if what in FILTERS else "all"
-    said = i18n.gettext_for(game.settings.lang)
+    language = staff_language(request, game)
+    said = i18n.gettext_for(language["lang"])
     # RO-5.5.g: the arbiters, in the order of the tables they take (as announced before the game)
     arbiters = [a.strip()[:40] for a in str(q.get("arbiters", "")).split(",") if a.strip()][:20]
     by_arbiter = arbiter_tables(list(lt.seating.values()), arbiters)
@@ -527,7 +529,7 @@ def review_context(w: Web, gid: str, me: auth.Identity, request: Request | None 
             "verifications": verifications, "rows": rows, "arbiters": ", ".join(arbiters),
             "notices": [n for group in told.values() for n in group], "told": list(told.items()),
             "effects": effects, "revocable": DECISION_REVOCABLE,
-            "gaps": game.unfinished() if lt.stage == "in play" else []}
+            "gaps": game.unfinished() if lt.stage == "in play" else [], **language}
 
 
 async def review(request: Request) -> Response:
@@ -605,13 +607,14 @@ async def board_page(request: Request) -> Response:
             raise HTTPException(404, Text("no player %(player)s in this game", player=repr(player)))
         own = me.role == "player" and me.game == gid and me.player == player
         if not ((me.can_enter_slips() or own) and state.results_shown(staff=me.can_enter_slips())):
-            raise HTTPException(403 if me.role != "public" else 401, "a player's board is his and the arbiter's")
+            raise HTTPException(403 if me.role != "public" else 401, Text("a player's board is his and the arbiter's"))
         r = state.results[player]
         verdicts = r.verdicts()
         return {"game": game, "state": state, "r": r, "cells": board_cells(r), "pname": state.names.get(player, player),
                 "on_board": [v for v in verdicts if v.on_board],
                 "invalid": [v for v in verdicts if v.status in ("invalid", "void")],
-                "cancelled": [v for v in verdicts if v.status == "cancelled"], "rows": "ABCDEFGHIJKLMNO"}
+                "cancelled": [v for v in verdicts if v.status == "cancelled"], "rows": "ABCDEFGHIJKLMNO",
+                **staff_language(request, game)}
 
     return w.render(request, "anticipation/board.html", **(await run_in_threadpool(load)))
 
@@ -628,12 +631,15 @@ async def results_page(request: Request) -> Response:
             drawn = fair.shown(j, gid)
             shown = state.results_shown(staff=me.can_enter_slips())
 
-            def context() -> dict[str, Any]:  # drawn once per position for every anonymous visitor
+            lang = i18n.pick(request.query_params.get("lang"), game.settings.lang)
+
+            def context() -> dict[str, Any]:  # drawn once per position and language for every anonymous visitor
                 return {"game": game, "state": state, "shown": shown,
                         "effects": game.effects(state) if shown else {}, "points": state.ranking_points(),
-                        "last": state.publications[-1] if state.publications else None, "fair": drawn}
+                        "last": state.publications[-1] if state.publications else None, "fair": drawn,
+                        "lang": lang}
 
-            return w.public_page(request, gid, state.last_seq, "anticipation/results.html", context)
+            return w.public_page(request, gid, state.last_seq, "anticipation/results.html", context, key=lang)
 
     return await run_in_threadpool(load)
 
@@ -834,7 +840,8 @@ async def player_slip(request: Request) -> Response:
 
 def _console(w: Web, gid: str, me: auth.Identity, request: Request) -> dict[str, Any]:
     with w.journal(me.actor) as j:
-        return console_context(w, j, gid)
+        ctx = console_context(w, j, gid)
+    return ctx | staff_language(request, ctx["game"])
 
 
 CONSOLE = Page("anticipation/console.html", _console, lambda gid, f: f"/games/{gid}")
@@ -846,7 +853,7 @@ REVIEW = Page("anticipation/review.html", review_context,
 
 def _act(role: str, field: str, action: Action_, page: Page, limits: dict[str, int] | None = None,
          ask: Ask | None = None) -> Endpoint:
-    return act(role, field, on_game(action, ask), page, limits, doors=False)
+    return act(role, field, on_game(action, ask), page, limits, doors=False, say=True)
 
 
 announce = _act("arbiter", "announce", do_announce, CONSOLE)
