@@ -407,7 +407,8 @@ def do_withdraw(s: Session, f: dict[str, str]) -> str:
 
 
 def do_end(s: Session, f: dict[str, str]) -> str:
-    s.end_game(f.get("reason") or "ended by the arbiter")
+    # stored as said in the hall: in the game's language (its pages and printed results show it as stored)
+    s.end_game(f.get("reason") or i18n.gettext_for(s.settings.lang)(Text("ended by the arbiter")))
     return Text(GAME_OVER)
 
 
