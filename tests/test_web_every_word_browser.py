@@ -68,6 +68,8 @@ LIST_NAME = re.compile(r"\b(?:synthetic:\d+|test-ro(?:-words)?|"
 #: a secret or a digest in hexadecimal (the draw's secret revealed with the final results), and a command to type
 #: as it is (the draw's check: ``arbitru journal verify-draw``)
 HEX = re.compile(r"\b[0-9a-f]{16,}\b")
+#: a character encoding's name, as the files' encodings are offered (UTF-8, Windows-1250)
+ENCODING = re.compile(r"\bWindows-\d+\b")
 COMMAND = re.compile(r"\barbitru journal verify-draw\b")
 URL = re.compile(r"(?:https?://|/)[\w.:/?=&%-]+")
 COORDINATE = re.compile(r"\b(?:[A-O]\d{1,2}|\d{1,2}[A-O])\b")
@@ -133,7 +135,7 @@ def english_in(text: str, lang: str, game: Iterable[str] = ()) -> list[str]:
     shown = sorted({*game, *LANGUAGES.values()} - {""}, key=len, reverse=True)
     text = re.sub("|".join(rf"(?<!\w){re.escape(s)}(?!\w)" for s in shown), " ", text)
     text = PLACEMENT.sub(lambda m: " " if m.group(1).isupper() else m.group(0), text)
-    for pattern in (HEX, COMMAND, URL, CODE, RULE_ID, LIST_NAME, COORDINATE):
+    for pattern in (HEX, ENCODING, COMMAND, URL, CODE, RULE_ID, LIST_NAME, COORDINATE):
         text = pattern.sub(" ", text)
     found = []
     for word in sorted(words_of(text)):
@@ -164,6 +166,19 @@ def test_the_checker_finds_english_on_a_made_up_page():
     assert english_in("el árbitro: the arbiter", "es") == ["arbiter", "the"]
     # a word both languages have is the page's word: "not" (I swim) and "rate" are Romanian too
     assert english_in("not rate", "ro") == [] and english_in("not rate", "es") == ["not", "rate"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_registry_pages_example_header_is_one_the_import_reads(lang):
+    """The players' file's example header is shown in the page's language: each of its columns is one the import
+    maps to the same field as the English header's."""
+    from arbitru.messages import gettext_for
+    from arbitru.season.csvfile import REGISTRY_HEADER, read_players
+
+    english = read_players(REGISTRY_HEADER + "\nL1,Ana Pop,Club,ROU,1990,S,1500\n")
+    said = gettext_for(lang)(REGISTRY_HEADER)
+    assert said != REGISTRY_HEADER
+    assert read_players(said + "\nL1,Ana Pop,Club,ROU,1990,S,1500\n") == english, (lang, said)
 
 
 # --- what a page shows -----------------------------------------------------------------------------------------
@@ -201,7 +216,7 @@ class Walk:
             self.game |= tiles_of(self.site, gid)
         english = [w for w in english_in(text, self.lang, self.game) if w not in known]
         if english and os.environ.get("WALK_DUMP"):  # the page's text beside its screenshots, to read it whole
-            (OUTPUT / f"walk-{self.lang}-{name}.txt").write_text(text)
+            (OUTPUT / f"walk-{self.lang}-{name.replace('/', '_')}.txt").write_text(text)
         if english:  # each word with the first line that says it
             self.found[name] = [f"{w!r} in {line_of(text, w)!r}" for w in english]
 
@@ -215,7 +230,8 @@ class Walk:
             self.page.screenshot(path=str(OUTPUT / f"walk-{self.lang}-{shot}.png"), full_page=True)
         self.check(name or url, self.page.evaluate(VISIBLE), known)
 
-    def answer(self, url: str, data: dict[str, str], page: str, name: str, status: int) -> None:
+    def answer(self, url: str, data: dict[str, str], page: str, name: str, status: int,
+               confirm: bool = True) -> None:
         """A form sent from ``page`` as its browser sends it, and the answer shown (a refusal beside its field, a
         confirmation page): the answer's text read as the page shows it. An action that asks to be confirmed
         (``web/confirm.py``): its confirmation page read, then confirmed, and the answer read."""
@@ -223,6 +239,10 @@ class Walk:
         token = csrf(self.page.content())
         r = self.page.request.post(self.base + url, form={"csrf": token, **data}, max_redirects=0)
         offered = confirmation(r.text()) if r.status == 200 else None
+        if offered is not None and not confirm:  # the confirmation page alone: the action is not taken
+            self.page.set_content(r.text())
+            self.check(name, self.page.evaluate(VISIBLE))
+            return
         if offered is not None:
             self.page.set_content(r.text())
             self.check(f"{name}: its confirmation", self.page.evaluate(VISIBLE))
@@ -335,6 +355,10 @@ def walk_duplicate(w: Walk, site: Site, gid: str, lang: str) -> None:
         w.page.click("form[action^='/login'] button")
     w.visit(f"/?lang={lang}", "index")
     w.visit(f"/games/new?lang={lang}", "new duplicate game")
+    w.answer(f"/games/new?lang={lang}", {"players": "1,Ana\n1,Bo", "lexicon": "synthetic:100", "rules": RULES[lang],
+                                         "lang": lang}, f"/games/new?lang={lang}", "new game refused", 422)
+    for url in ("/security", "/train", "/train/anticipation", "/registry", "/tournaments", "/ratings"):
+        w.visit(f"{url}?lang={lang}", url)
     w.visit(g, "console", shot="console")
     w.visit(f"{g}/grid", "console's grid")
     w.visit(f"{g}/codes", "codes")
@@ -349,6 +373,7 @@ def walk_duplicate(w: Walk, site: Site, gid: str, lang: str) -> None:
     w.answer(f"{g}/rule", {"word": "", "valid": "1", "reason": ""}, g, "ruling refused", 422)
     w.answer(f"{g}/decide", {"move": "1", "player": "9", "action": "slip", "position": "H8", "word": "",
                              "rule": "FISE-17", "reason": ""}, g, "decision refused", 422)
+    w.answer(f"{g}/draw", {"new": "1"}, g, "new rack's confirmation", 200, confirm=False)
     # move 2 closed, the game ended: each confirmed on its page first
     w.answer(f"{g}/close", {"choice": "1"}, g, "move 2 closed", 303)
     w.visit(g, "console after move 2")

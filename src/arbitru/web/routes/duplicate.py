@@ -407,8 +407,8 @@ def do_withdraw(s: Session, f: dict[str, str]) -> str:
 
 
 def do_end(s: Session, f: dict[str, str]) -> str:
-    # stored as said in the hall: in the game's language (its pages and printed results show it as stored)
-    s.end_game(f.get("reason") or i18n.gettext_for(s.settings.lang)(Text("ended by the arbiter")))
+    # stored in English like every sentence of the journal; read back as its message, said in the page's language
+    s.end_game(f.get("reason") or Text("ended by the arbiter"))
     return Text(GAME_OVER)
 
 
