@@ -319,9 +319,13 @@ def anticipation_game(site: Site, arbiter: Any) -> str:
     for turn in (1, 2):
         lot(arbiter, gid, turn, turn + 1)
     desk = desk_client(site, arbiter)
-    for turn, position, word, score in ((1, "H7", "AL", "4"), (2, "G9", "CAL", "30")):
-        r = type_slip(desk, gid, turn, table="1", position1=position, word1=word, score1=score, total=score)
+    for table, turn, position, word, score in (("1", 1, "H7", "AL", "4"), ("1", 2, "G9", "CAL", "30"),
+                                               ("2", 2, "H7", "LA", "2")):
+        r = type_slip(desk, gid, turn, table=table, position1=position, word1=word, score1=score, total=score)
         assert r.status_code == 303, r.text
+    r = form(arbiter, f"/games/{gid}/decide", {"player": "Ana", "target": "total", "action": "adjust", "points": "5",
+                                               "reason": "eroare de adunare"}, f"/games/{gid}/review?turn=2")
+    assert r.status_code == 303, r.text
     r = form(arbiter, f"/games/{gid}/publish", {"stage": "provisional", "deadline": FAR_DEADLINE, "view_turn": "2"},
              f"/games/{gid}/review?turn=2")
     assert r.status_code == 303, r.text
@@ -336,6 +340,7 @@ def walk_duplicate_phone(w: Walk, site: Site, gid: str) -> None:
     # the phone (before the arbiter logs in on this browser): its join page, a wrong code, a slip from a phone
     # that has not joined, then the player's page and a refused slip
     w.visit(f"{g}/play", "phone's join page", phone=True)
+    w.visit(g, "console asked for without a login", status=401)
     w.answer(f"{g}/join", {"code": "WRONG1"}, f"{g}/play", "phone's wrong code", 400)
     w.answer(f"{g}/slip", {"position": "H8", "word": "AB"}, f"{g}/play", "slip of a phone not joined", 400)
     w.visit(f"{g}/play?code={site.code(gid, '1')}", "phone's code page", phone=True)
@@ -427,6 +432,23 @@ def walk_anticipation(w: Walk, site: Site, gid: str, lang: str) -> None:
     w.visit(f"/anticipation{q}", "anticipation games")
 
 
+def walk_desk(w: Walk, dup: str, ant: str, lang: str) -> None:
+    """The desk's pages: the duplicate console as a desk sees it, the anticipation desk (Romanian games only)."""
+    w.page.goto("/")
+    with w.page.expect_navigation():
+        w.page.click("form[action='/logout'] button")
+    w.visit(f"/login?lang={lang}", "login")
+    w.page.fill("input[name=name]", "desk1")
+    w.page.fill("input[name=password]", "desk-pass-1")
+    with w.page.expect_navigation():
+        w.page.click("form[action^='/login'] button")
+    w.visit(f"/games/{dup}", "the desk's console", shot="desk")
+    w.answer(f"/games/{dup}/desk", {"move": "2", "player": "9", "position": "Z99", "word": "", "score": "x"},
+             f"/games/{dup}", "the desk's refused slip", 400)
+    if lang == "ro":
+        w.visit(f"/games/{ant}/slips?turn=2", "the desk's anticipation desk", known=KNOWN_ANTICIPATION_CONSOLE)
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_issue_33_every_page_of_a_game_in_the_halls_language(browser: Browser, tmp_path, monkeypatch, lang):  # noqa: F811
     started = time.monotonic()
@@ -451,6 +473,7 @@ def test_issue_33_every_page_of_a_game_in_the_halls_language(browser: Browser, t
             walk_anticipation_phone(w, site, ant, lang)
             walk_duplicate(w, site, dup, lang)
             walk_anticipation(w, site, ant, lang)
+            walk_desk(w, dup, ant, lang)
         finally:
             ctx.close()
     for name, words in w.found.items():
