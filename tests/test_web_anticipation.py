@@ -233,7 +233,8 @@ def test_several_desks_at_once_each_entry_with_its_desk(site, arbiter, gid):
         assert [(e.payload["player"], e.actor) for e in j.events(gid, "slip")] == [("Ana", "desk:d1"),
                                                                                   ("Bo", "desk:d2")]
     entered = d1.get(f"/games/{gid}/slips?turn=1").text
-    assert "masa de arbitraj d1" in entered and "masa de arbitraj d2" in entered  # who typed it, said in Romanian
+    # each desk named in the page's language (issue 33: "masa: maria", not the journal's actor "desk:maria")
+    assert "masa de arbitraj d1" in entered and "masa de arbitraj d2" in entered and "desk:d1" not in entered
 
 
 # --- the player's browser and the API --------------------------------------------------------------------------

@@ -37,7 +37,15 @@ ALIASES: dict[str, str] = {
     "imie i nazwisko": "name", "nazwisko": "name", "zawodnik": "name", "klub": "club", "rok urodzenia": "birth_year",
     "kategoria": "categories", "ranking": "rating", "ονομα": "name", "ονοματεπωνυμο": "name", "παικτης": "name",
     "συλλογος": "club", "ομιλος": "club", "ετος γεννησης": "birth_year", "κατηγορια": "categories",
+    # the headers the registry page shows as its example in each language (the catalogs' translations of
+    # REGISTRY_HEADER): Spanish, French, Polish and Greek words not above
+    "licencia": "licence", "federacion": "federation", "ano de nacimiento": "birth_year", "categoria": "categories",
+    "annee de naissance": "birth_year", "licencja": "licence", "federacja": "federation",
+    "αριθμος μητρωου": "licence", "ομοσπονδια": "federation", "βαθμολογια": "rating",
 }
+#: the example header of a players' file, as the registry page shows it (in the page's language: each
+#: catalog's translation is a header this module reads, tests/test_web_every_word_browser.py checks it)
+REGISTRY_HEADER = "licence,name,club,federation,birth year,categories,rating"
 #: what a refusal names: the file imported
 PLAYERS_FILE = Text("players file")
 RATING_LIST = Text("rating list")

@@ -37,13 +37,7 @@ async def http_error(request: Request, exc: Exception) -> Response:
         return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
     if exc.status_code == 401 and request.method in ("GET", "HEAD"):
         return await to_login(request, gid if isinstance(gid, str) else None, exc.detail)
-    lang = request.query_params.get("lang")
-    if lang not in i18n.LANGUAGES and isinstance(gid, str):  # a game's page refuses in the game's language
-        try:
-            lang = await run_in_threadpool(game_language, web(request), gid)
-        except (ArbitruError, sqlite3.Error):
-            lang = None  # an unknown or unreadable game: English
-    lang = i18n.pick(lang, "en")
+    lang = await page_language(request, gid if isinstance(gid, str) else None)
     html = web(request).templates.get_template("error.html").render(
         request=request, me=identity(request), status=exc.status_code, message=exc.detail, lang=lang,
         _=i18n.gettext_for(lang)
@@ -55,14 +49,20 @@ async def to_login(request: Request, gid: str | None, why: str) -> Response:
     """A page that needs a login, asked for by a visitor who has none (the console address ``serve`` printed):
     still a 401, but its body is the login form, in the game's language, that comes back here once he is in."""
     w = web(request)
+    here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    return w.render(request, "login.html", status=401, back=here, lang=await page_language(request, gid),
+                    errors={"form": why})
+
+
+async def page_language(request: Request, gid: str | None) -> str:
+    """The language of an error page: the asked-for one (``?lang=``), else the game's, else English."""
     lang = request.query_params.get("lang")
     if lang not in i18n.LANGUAGES and gid is not None:
         try:
-            lang = await run_in_threadpool(game_language, w, gid)
+            lang = await run_in_threadpool(game_language, web(request), gid)
         except (ArbitruError, sqlite3.Error):
             lang = None  # an unknown or unreadable game: the asked-for language, else English
-    here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
-    return w.render(request, "login.html", status=401, back=here, lang=i18n.pick(lang, "en"), errors={"form": why})
+    return i18n.pick(lang, "en")
 
 
 async def library_error(request: Request, exc: Exception) -> Response:

@@ -29,7 +29,7 @@ from typing import Any
 
 from arbitru.engine.tiles import Alphabet
 from arbitru.formats.duplicate.racks import sort_tiles
-from arbitru.formats.duplicate.rulesets import RuleSet, cites
+from arbitru.formats.duplicate.rulesets import RuleSet, cited
 from arbitru.messages import Plural, Text
 
 NEW_ORDERS = ("draw", "vowels-first")
@@ -108,7 +108,7 @@ def rack_announcement(
                     "rack drawn again whole %(n)s time: no legal rack before (%(rules)s)",
                     "rack drawn again whole %(n)s times: no legal rack before (%(rules)s)",
                     n=exchanges,
-                    rules=", ".join(cites(rules, "redraw")),
+                    rules=cited(rules, "redraw"),
                 ),
             )
         )

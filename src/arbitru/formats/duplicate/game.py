@@ -48,7 +48,7 @@ from arbitru.formats.duplicate.decisions import Decision
 from arbitru.formats.duplicate.master import Candidate
 from arbitru.formats.duplicate.order import Action, MoveOrder, SlipAction, SlipOrder, collecting, move_clock
 from arbitru.formats.duplicate.racks import Draw
-from arbitru.formats.duplicate.rulesets import RuleSet, RuleSetError, cites
+from arbitru.formats.duplicate.rulesets import RuleSet, RuleSetError, cited, cites
 from arbitru.formats.duplicate.slips import Slip, Verdict, checked, judge
 from arbitru.formats.players import PlayerError, Seat, resolve
 from arbitru.formats.receipt import Receipt
@@ -1220,7 +1220,7 @@ class Session:
                     "illegal rack (%(why)s): put every tile back and draw %(n)s again (%(rules)s)",
                     why=last.reason,
                     n=len(last.rack),
-                    rules=", ".join(cites(self.settings.rules, "redraw")),
+                    rules=cited(self.settings.rules, "redraw"),
                 ),
             )
         state = g.moves[-1]

@@ -399,6 +399,12 @@ CITATIONS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
+def cited(rules: RuleSet, topic: str) -> str:
+    """The rules cited for ``topic`` as a page says them: rule IDs as they are, the Romanian practice (no rule ID
+    of its own) said in the page's language."""
+    return joined([Text(c) if c == RO_PRACTICE else c for c in cites(rules, topic)], ", ")
+
+
 def cites(rules: RuleSet, topic: str) -> tuple[str, ...]:
     """The rule IDs ``rules`` cites for ``topic`` (a slip's reason code, ``redraw``, an end kind)."""
     return CITATIONS.get(rules.name, _FISE_CITES).get(topic, ())

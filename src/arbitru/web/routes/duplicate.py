@@ -408,7 +408,8 @@ def do_withdraw(s: Session, f: dict[str, str]) -> str:
 
 
 def do_end(s: Session, f: dict[str, str]) -> str:
-    s.end_game(f.get("reason") or "ended by the arbiter")
+    # stored in English like every sentence of the journal; read back as its message, said in the page's language
+    s.end_game(f.get("reason") or Text("ended by the arbiter"))
     return Text(GAME_OVER)
 
 
