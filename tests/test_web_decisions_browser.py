@@ -7,6 +7,10 @@ move 5, its reason and effect on the results (FISE-17, GR-5D). Each in two langu
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -28,6 +32,26 @@ def set_up(db: str) -> None:
     with Journal(db, actor="arbiter") as j:
         auth.set_password(j, auth.ARBITER, ARBITER_PASSWORD, auth.ARBITER)
         auth.set_password(j, "clerk1", "clerk-pass-1", "desk")
+
+
+@dataclass(frozen=True)
+class Hall:
+    """The module's journal (the arbiter's and the clerk's accounts) and its one server; each test plays its own
+    game in it, and reads back only that game's events."""
+
+    db: str
+    base: str
+
+    def serving(self) -> AbstractContextManager[str]:
+        return nullcontext(self.base)
+
+
+@pytest.fixture(scope="module")
+def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
+    db = str(tmp_path_factory.mktemp("decisions") / "paper.db")
+    set_up(db)
+    with running_server(db) as base:
+        yield Hall(db, base)
 
 
 def paper_game(db: str, lang: str, moves: int = 8) -> str:
@@ -99,14 +123,13 @@ def type_slip(page: Page, player: str, position: str, word: str, score: str | No
 
 
 @pytest.mark.parametrize("lang", ["ro", "el"])
-def test_FISE_8_a_paper_event_of_40_where_the_clerks_type_move_n_during_move_n_plus_1(browser, tmp_path, lang):  # noqa: F811
+def test_FISE_8_a_paper_event_of_40_where_the_clerks_type_move_n_during_move_n_plus_1(browser, hall, lang):  # noqa: F811
     _ = gettext_for(lang)
-    db = str(tmp_path / "paper.db")
-    set_up(db)
+    db = hall.db
     gid = paper_game(db, lang)
     scored = lang != "el"  # GR-8.1: the Greek slip has no points
     arbiter_does(db, gid, "draw", "clock", "close", "draw", "clock")  # move 1 closed; move 2 played now
-    with running_server(db) as base:
+    with hall.serving() as base:
         desk = new_page(browser, base, {"width": 1280, "height": 900})
         log_in(desk, "clerk1", "clerk-pass-1")
         desk.goto(f"/games/{gid}")
@@ -188,10 +211,9 @@ def test_FISE_8_a_paper_event_of_40_where_the_clerks_type_move_n_during_move_n_p
 
 @pytest.mark.parametrize("lang", ["fr", "es"])
 def test_FISE_17_a_claim_on_move_2_corrected_by_the_arbiter_after_move_5_with_its_reason_on_the_results(
-        browser, tmp_path, lang):  # noqa: F811
+        browser, hall, lang):  # noqa: F811
     _ = gettext_for(lang)
-    db = str(tmp_path / "claim.db")
-    set_up(db)
+    db = hall.db
     gid = paper_game(db, lang)
     lex = load_lexicon(LEXICON, lang)
     with Journal(db, actor="arbiter") as j:
@@ -211,7 +233,7 @@ def test_FISE_17_a_claim_on_move_2_corrected_by_the_arbiter_after_move_5_with_it
             s.clock("stop", T0 + move * 1000 + 100)
             s.place_master()
         s.close_collection(5)
-    with running_server(db) as base:
+    with hall.serving() as base:
         arbiter = new_page(browser, base, {"width": 1280, "height": 900})
         log_in(arbiter, "", ARBITER_PASSWORD)
         results = arbiter.goto(f"/games/{gid}/results")
@@ -274,12 +296,11 @@ def _slip(move: int, player: str, position: str, word: str, score: int):  # type
     return Slip(move, player, position, word, score)
 
 
-def test_a_desk_cannot_decide_nor_close_a_collection(browser, tmp_path):  # noqa: F811
-    db = str(tmp_path / "desk.db")
-    set_up(db)
+def test_a_desk_cannot_decide_nor_close_a_collection(browser, hall):  # noqa: F811
+    db = hall.db
     gid = paper_game(db, "en")
     arbiter_does(db, gid, "draw", "clock", "close", "draw")
-    with running_server(db) as base:
+    with hall.serving() as base:
         desk = new_page(browser, base, {"width": 1280, "height": 900})
         log_in(desk, "clerk1", "clerk-pass-1")
         desk.goto(f"/games/{gid}")
