@@ -1,10 +1,15 @@
 """After the close, in a real browser (issue 30): a paper event of 40 players whose clerks type move N's slips while
-move N+1 is played, every slip landing in its move (FISE-8); the "all blanks?" question answered with one key; a
+move N+1 is played, every slip landing in its move (FISE-8; the first and last slips typed at the keyboard, the
+others sent by the same form over HTTP); the "all blanks?" question answered with one key; a
 desk refused once the arbiter has closed the collection (FISE-17); a claim on move 2 corrected by the arbiter after
 move 5, its reason and effect on the results (FISE-17, GR-5D). Each in two languages; screenshots in
 ``tests/output/``."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -27,6 +32,26 @@ def set_up(db: str) -> None:
     with Journal(db, actor="arbiter") as j:
         auth.set_password(j, auth.ARBITER, ARBITER_PASSWORD, auth.ARBITER)
         auth.set_password(j, "clerk1", "clerk-pass-1", "desk")
+
+
+@dataclass(frozen=True)
+class Hall:
+    """The module's journal (the arbiter's and the clerk's accounts) and its one server; each test plays its own
+    game in it, and reads back only that game's events."""
+
+    db: str
+    base: str
+
+    def serving(self) -> AbstractContextManager[str]:
+        return nullcontext(self.base)
+
+
+@pytest.fixture(scope="module")
+def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
+    db = str(tmp_path_factory.mktemp("decisions") / "paper.db")
+    set_up(db)
+    with running_server(db) as base:
+        yield Hall(db, base)
 
 
 def paper_game(db: str, lang: str, moves: int = 8) -> str:
@@ -61,6 +86,24 @@ def log_in(page: Page, name: str, password: str) -> None:
         page.press("input[name=password]", "Enter")
 
 
+#: the slips typed at the desk's keyboard in the browser (the first ones and the last); the others are sent by
+#: the same form over HTTP (its fields, token and session), so 40 slips per move land without 80 page loads
+TYPED = (1, 2, 3, PLAYERS)
+HANDED_IN = tuple(n for n in range(1, PLAYERS + 1) if n not in TYPED)
+
+
+def post_slips(page: Page, base: str, gid: str, players: tuple[int, ...], move: int, word: str,
+               score: str | None) -> None:
+    """The desk form of ``page`` sent for each of ``players`` (move ``move``) as the browser sends it."""
+    form = page.locator("form.desk")
+    fields = {"csrf": form.locator("input[name=csrf]").input_value(),
+              "shown": form.locator("input[name=shown]").input_value(), "move": str(move)}
+    for n in players:
+        slip = {"player": str(n), "position": "H8", "word": word, **({"score": score} if score is not None else {})}
+        r = page.request.post(f"{base}/games/{gid}/desk", form={**fields, **slip}, max_redirects=0)
+        assert r.status == 303, (n, r.status, r.text()[:300])
+
+
 def slips_by_move(db: str, gid: str) -> dict[int, set[str]]:
     with Journal(db) as j:
         out: dict[int, set[str]] = {}
@@ -80,14 +123,13 @@ def type_slip(page: Page, player: str, position: str, word: str, score: str | No
 
 
 @pytest.mark.parametrize("lang", ["ro", "el"])
-def test_FISE_8_a_paper_event_of_40_where_the_clerks_type_move_n_during_move_n_plus_1(browser, tmp_path, lang):  # noqa: F811
+def test_FISE_8_a_paper_event_of_40_where_the_clerks_type_move_n_during_move_n_plus_1(browser, hall, lang):  # noqa: F811
     _ = gettext_for(lang)
-    db = str(tmp_path / "paper.db")
-    set_up(db)
+    db = hall.db
     gid = paper_game(db, lang)
     scored = lang != "el"  # GR-8.1: the Greek slip has no points
     arbiter_does(db, gid, "draw", "clock", "close", "draw", "clock")  # move 1 closed; move 2 played now
-    with running_server(db) as base:
+    with hall.serving() as base:
         desk = new_page(browser, base, {"width": 1280, "height": 900})
         log_in(desk, "clerk1", "clerk-pass-1")
         desk.goto(f"/games/{gid}")
@@ -95,11 +137,15 @@ def test_FISE_8_a_paper_event_of_40_where_the_clerks_type_move_n_during_move_n_p
         expect(desk.locator("#desk-move .big")).to_have_text(_("Move %(n)s", n=1))
         expect(desk.locator("#desk-move-field")).to_have_value("1")
         shot(desk, f"decisions-desk-move-1-during-2-{lang}")
-        for n in range(1, PLAYERS + 1):
+        for n in TYPED:
+            if n == TYPED[-1]:  # the others' slips sent as the same form sends them, then the last one typed
+                post_slips(desk, base, gid, HANDED_IN, 1, "AB", "4" if scored else None)
             with desk.expect_navigation():
                 type_slip(desk, str(n), "H8", "AB", "4" if scored else None)
             expect(desk.locator("#desk-player")).to_be_focused()
         assert slips_by_move(db, gid) == {1: {str(n) for n in range(1, PLAYERS + 1)}}
+        expect(desk.locator("#desk-count")).to_have_text(
+            _("%(n)s of %(total)s slips in for move %(move)s", n=PLAYERS, total=PLAYERS, move=1))
         # a slip for move 3, whose rack nobody has seen: refused beside the move field, nothing stored
         desk.fill("#desk-move-field", "3")
         with desk.expect_navigation():
@@ -131,9 +177,12 @@ def test_FISE_8_a_paper_event_of_40_where_the_clerks_type_move_n_during_move_n_p
         with Journal(db) as j:
             first = [e.payload for e in j.events(gid, "slip") if e.payload["move"] == 2]
         assert [(p["player"], p["word"], p["score"]) for p in first] == [("1", "ab", 22 if scored else None)]
-        for n in range(2, PLAYERS + 1):
+        for n in TYPED[1:]:
+            if n == TYPED[-1]:
+                post_slips(desk, base, gid, HANDED_IN, 2, "AB", "4" if scored else None)
             with desk.expect_navigation():
                 type_slip(desk, str(n), "H8", "AB", "4" if scored else None)
+            expect(desk.locator("#desk-player")).to_be_focused()
         by_move = slips_by_move(db, gid)
         assert by_move[1] == by_move[2] == {str(n) for n in range(1, PLAYERS + 1)} and 3 not in by_move
         # move 1's collection is closed: the desk is refused, nothing stored
@@ -162,10 +211,9 @@ def test_FISE_8_a_paper_event_of_40_where_the_clerks_type_move_n_during_move_n_p
 
 @pytest.mark.parametrize("lang", ["fr", "es"])
 def test_FISE_17_a_claim_on_move_2_corrected_by_the_arbiter_after_move_5_with_its_reason_on_the_results(
-        browser, tmp_path, lang):  # noqa: F811
+        browser, hall, lang):  # noqa: F811
     _ = gettext_for(lang)
-    db = str(tmp_path / "claim.db")
-    set_up(db)
+    db = hall.db
     gid = paper_game(db, lang)
     lex = load_lexicon(LEXICON, lang)
     with Journal(db, actor="arbiter") as j:
@@ -185,7 +233,7 @@ def test_FISE_17_a_claim_on_move_2_corrected_by_the_arbiter_after_move_5_with_it
             s.clock("stop", T0 + move * 1000 + 100)
             s.place_master()
         s.close_collection(5)
-    with running_server(db) as base:
+    with hall.serving() as base:
         arbiter = new_page(browser, base, {"width": 1280, "height": 900})
         log_in(arbiter, "", ARBITER_PASSWORD)
         results = arbiter.goto(f"/games/{gid}/results")
@@ -248,12 +296,11 @@ def _slip(move: int, player: str, position: str, word: str, score: int):  # type
     return Slip(move, player, position, word, score)
 
 
-def test_a_desk_cannot_decide_nor_close_a_collection(browser, tmp_path):  # noqa: F811
-    db = str(tmp_path / "desk.db")
-    set_up(db)
+def test_a_desk_cannot_decide_nor_close_a_collection(browser, hall):  # noqa: F811
+    db = hall.db
     gid = paper_game(db, "en")
     arbiter_does(db, gid, "draw", "clock", "close", "draw")
-    with running_server(db) as base:
+    with hall.serving() as base:
         desk = new_page(browser, base, {"width": 1280, "height": 900})
         log_in(desk, "clerk1", "clerk-pass-1")
         desk.goto(f"/games/{gid}")

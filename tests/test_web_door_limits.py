@@ -8,6 +8,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import socket
 import stat
 import subprocess
@@ -18,12 +19,14 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
+import pytest
+
 from arbitru.journal import training
 from arbitru.journal.store import Journal
 from arbitru.web import auth, forms, security
 from arbitru.web.routes import season
 from web_server import free_port
-from web_support import ARBITER_PASSWORD, TEST_LISTS, make_game, make_site
+from web_support import ARBITER_PASSWORD, TEST_LISTS, Site, make_game, make_site
 
 #: the bound of every network wait here (seconds)
 WAIT = 30
@@ -54,6 +57,25 @@ def shipped(db: str, *options: str) -> Iterator[int]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+class Door:
+    """The module's one ``arbitru serve`` (its default limits) over one site, shared by the tests that need no
+    option of their own: each has its own game and loopback addresses, so no throttle of one meets another's."""
+
+    def __init__(self, site: Site, port: int) -> None:
+        self.site, self.port = site, port
+
+    @contextmanager
+    def serving(self) -> Iterator[int]:
+        yield self.port
+
+
+@pytest.fixture(scope="module")
+def door(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Door]:
+    site = make_site(tmp_path_factory.mktemp("door"))
+    with shipped(site.db) as port:
+        yield Door(site, port)
 
 
 class Browser:
@@ -134,10 +156,10 @@ def wrong_login(b: Browser) -> tuple[int, str]:
 # --- item 1: throttles nobody can turn against the people they protect ---------------------------------------
 
 
-def test_issue_29_a_stranger_elsewhere_locks_out_neither_the_arbiter_nor_a_player(tmp_path):
-    site = make_site(tmp_path)
+def test_issue_29_a_stranger_elsewhere_locks_out_neither_the_arbiter_nor_a_player(door):
+    site = door.site
     gid = make_game(site)
-    with shipped(site.db) as port:
+    with door.serving() as port:
         stranger = Browser(port, "127.0.0.5")
 
         def api(b: Browser, code: str) -> tuple[int, str]:
@@ -162,12 +184,11 @@ def test_issue_29_a_stranger_elsewhere_locks_out_neither_the_arbiter_nor_a_playe
         # the arbiter sees who tried and who waits
         _, _, page = arbiter.request("GET", "/security")
         assert "127.0.0.5" in page and "login:arbiter@127.0.0.5" in page and f"code:{gid}@127.0.0.5" in page
-        assert "127.0.0.9" not in page and "127.0.0.10" not in page
+        assert not re.search(r"127\.0\.0\.(9|10)\b", page)
 
 
-def test_issue_29_a_device_that_got_in_before_is_not_locked_out_from_its_own_network(tmp_path):
-    site = make_site(tmp_path)
-    with shipped(site.db) as port:
+def test_issue_29_a_device_that_got_in_before_is_not_locked_out_from_its_own_network(door):
+    with door.serving() as port:
         arbiter = Browser(port, "127.0.0.20")
         assert arbiter.login(ARBITER_PASSWORD) == 303
         assert auth.DEVICE_COOKIE in arbiter.cookies
@@ -184,11 +205,11 @@ def test_issue_29_a_device_that_got_in_before_is_not_locked_out_from_its_own_net
         assert forged.login(ARBITER_PASSWORD) == 429
 
 
-def test_issue_29_parallel_wrong_codes_from_one_address_get_no_more_looks_than_serial_ones(tmp_path):
-    site = make_site(tmp_path)
+def test_issue_29_parallel_wrong_codes_from_one_address_get_no_more_looks_than_serial_ones(door):
+    site = door.site
     gid = make_game(site)
     free = security.Limits().free
-    with shipped(site.db) as port:
+    with door.serving() as port:
         slip = json.dumps({"move": 1, "position": "H8", "word": "AB", "score": 4}).encode()
 
         def api(i: int, source: str) -> int:
@@ -230,16 +251,17 @@ def test_issue_29_parallel_wrong_codes_from_one_address_get_no_more_looks_than_s
             parallel_join = list(pool.map(lambda i: sends[i](i), range(40)))
             counted["127.0.0.32"] = looks(parallel_join, time.monotonic() - start)
         with Journal(site.db) as j:
-            assert dict(j.execute("SELECT client, count(*) FROM web_attempt GROUP BY client")) == counted
+            assert dict(j.execute("SELECT client, count(*) FROM web_attempt WHERE client LIKE '127.0.0.3_' "
+                                  "GROUP BY client")) == counted
 
 
 # --- item 3: limits at the door ----------------------------------------------------------------------------
 
 
-def test_issue_29_a_200_mb_body_is_refused_before_it_is_read(tmp_path):
-    site = make_site(tmp_path)
+def test_issue_29_a_200_mb_body_is_refused_before_it_is_read(door):
+    site = door.site
     gid = make_game(site)
-    with shipped(site.db) as port:
+    with door.serving() as port:
         pid = server_pid(port)
         before = rss_kb(pid)
 
@@ -386,10 +408,10 @@ def test_issue_29_the_journal_is_created_readable_by_its_owner_only(tmp_path):
         assert stat.S_IMODE(side.stat().st_mode) & 0o077 == 0, side
 
 
-def test_issue_29_the_api_refuses_an_empty_slip_and_a_reused_key_with_another_slip(tmp_path):
-    site = make_site(tmp_path)
+def test_issue_29_the_api_refuses_an_empty_slip_and_a_reused_key_with_another_slip(door):
+    site = door.site
     gid = make_game(site)
-    with shipped(site.db) as port:
+    with door.serving() as port:
         b = Browser(port, "127.0.0.80")
 
         def send(data: dict[str, object], key: str = "") -> tuple[int, dict[str, object]]:
@@ -412,10 +434,10 @@ def test_issue_29_the_api_refuses_an_empty_slip_and_a_reused_key_with_another_sl
     assert len(slips) == 1
 
 
-def test_issue_29_bidi_and_line_separators_are_refused_at_the_door(tmp_path):
-    site = make_site(tmp_path)
+def test_issue_29_bidi_and_line_separators_are_refused_at_the_door(door):
+    site = door.site
     gid = make_game(site)
-    with shipped(site.db) as port:
+    with door.serving() as port:
         b = Browser(port, "127.0.0.81")
         for word in ("AB\u202eBA", "AB\u2028", "A\u2066B\u2069"):
             data = json.dumps({"move": 1, "position": "H8", "word": word, "score": 4}).encode()
@@ -433,16 +455,17 @@ def test_issue_29_bidi_and_line_separators_are_refused_at_the_door(tmp_path):
         assert not [r for r in j.execute("SELECT payload FROM event") if "\u202e" in str(r[0])]
 
 
-def test_issue_29_no_page_shows_the_journals_path(tmp_path):
-    site = make_site(tmp_path)
-    with shipped(site.db) as port:
+def test_issue_29_no_page_shows_the_journals_path(door):
+    site = door.site
+    folder = os.path.dirname(site.db)  # the journal's folder, never to be shown
+    with door.serving() as port:
         b = Browser(port, "127.0.0.90")
         found = []
         for path in ("/games/ANT1", "/games/ANT1/play", "/games/ANT1/screen", "/games/ANT1/results",
                      "/api/games/ANT1", "/games/ANT1/events", "/train/ANT1", "/train/anticipation/ANT1",
                      "/games/ANT1/results.pdf", "/tournaments/ANT1"):
             status, _, text = b.request("GET", path)
-            if str(tmp_path) in text or ".sqlite" in text or "web.db" in text:
+            if folder in text or ".sqlite" in text or "web.db" in text:
                 found.append((path, status, text[:200]))
         # a visitor's own training game, gone from the training store (kept 7 days): no path either
         status, headers, _ = b.form("/train/anticipation", "/train/anticipation", {"variant": "classic"})
@@ -452,15 +475,15 @@ def test_issue_29_no_page_shows_the_journals_path(tmp_path):
             assert training.prune(store, time.time() + 30 * 86400) == [gid]
         status, _, text = b.request("GET", f"/train/anticipation/{gid}")
         assert status == 404 and f"no game &#39;{gid}&#39;" in text
-        if str(tmp_path) in text or ".sqlite" in text:
+        if folder in text or ".sqlite" in text:
             found.append((gid, status, text[:200]))
         assert found == []
 
 
-def test_issue_29_a_player_door_in_the_arbiters_browser_keeps_his_session(tmp_path):
-    site = make_site(tmp_path)
+def test_issue_29_a_player_door_in_the_arbiters_browser_keeps_his_session(door):
+    site = door.site
     gid = make_game(site)
-    with shipped(site.db) as port:
+    with door.serving() as port:
         arbiter = Browser(port, "127.0.0.100")
         assert arbiter.login(ARBITER_PASSWORD) == 303
         status, _, page = arbiter.form(f"/games/{gid}/join", f"/games/{gid}/play", {"code": site.code(gid, "1")})
@@ -470,11 +493,11 @@ def test_issue_29_a_player_door_in_the_arbiters_browser_keeps_his_session(tmp_pa
         assert arbiter.request("GET", "/security")[0] == 200  # still the arbiter
 
 
-def test_issue_29_one_code_opens_a_bounded_number_of_sessions(tmp_path):
-    site = make_site(tmp_path)
+def test_issue_29_one_code_opens_a_bounded_number_of_sessions(door):
+    site = door.site
     gid = make_game(site)
     most = auth.SESSIONS_PER_PLAYER
-    with shipped(site.db) as port:
+    with door.serving() as port:
         code = site.code(gid, "1")
         phones = [Browser(port, f"127.0.1.{i % 50 + 1}") for i in range(most + 5)]
         for phone in phones:

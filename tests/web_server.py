@@ -12,10 +12,15 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+#: the seconds a stopped server gives its open responses (a browser's live stream never ends by itself) before it
+#: cancels them and exits; uvicorn's default waits for ever, so every stop took ``stop``'s 10 s and a SIGKILL
+SHUTDOWN = 1
+
 SERVE = (
-    "import sys, uvicorn\n"
+    f"import sys, uvicorn\nSHUTDOWN = {SHUTDOWN}\n"
     "from arbitru.web.app import create_app\n"
-    "uvicorn.run(create_app(sys.argv[1]), host='127.0.0.1', port=int(sys.argv[2]), log_level='warning')\n"
+    "uvicorn.run(create_app(sys.argv[1]), host='127.0.0.1', port=int(sys.argv[2]), log_level='warning',\n"
+    "            timeout_graceful_shutdown=SHUTDOWN)\n"
 )
 
 
