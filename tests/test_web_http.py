@@ -434,12 +434,15 @@ def test_results_as_pdf(site, gid, arbiter):
 
 
 def test_serve_demo_prints_password_and_addresses_then_serves_them(tmp_path):
+    import contextlib
     import signal
     import subprocess
     import sys
+    import threading
 
     import httpx
 
+    from arbitru.web.wire import GRACEFUL_S
     from web_server import free_port
 
     port = free_port()
@@ -460,9 +463,26 @@ def test_serve_demo_prints_password_and_addresses_then_serves_them(tmp_path):
         assert httpx.get(player).status_code == 200
         with Journal(str(tmp_path / "demo.db")) as j:
             assert auth.check_password(j, "arbiter", info["password"]) == "arbiter"
+        # a projection's live stream stays open (it never ends by itself): a stop does not wait for it for ever
+        opened = threading.Event()
+
+        def listen() -> None:
+            with contextlib.suppress(httpx.HTTPError), httpx.stream(
+                    "GET", info["demo"]["screen"].rsplit("/", 1)[0] + "/events", timeout=None) as r:
+                opened.set()
+                for _ in r.iter_lines():
+                    pass
+
+        threading.Thread(target=listen, daemon=True).start()
+        assert opened.wait(10)
+        began = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(GRACEFUL_S + 10)
+        assert time.monotonic() - began < GRACEFUL_S + 5
     finally:
-        proc.send_signal(signal.SIGINT)
-        proc.wait(10)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+            proc.wait(10)
 
 
 def test_serve_base_url_puts_the_proxys_address_in_the_players_links(tmp_path):

@@ -191,7 +191,13 @@ def uvicorn_options(wire: Wire, limits: Limits, workers: int = 1) -> dict[str, A
     asked whether they live within :data:`WORKER_HEALTHCHECK_S` rather than uvicorn's 5 s."""
     http: Any = f"{__name__}:EnvProtocol" if workers > 1 else protocol(wire, limits)
     return {"http": http, "log_level": "warning", "proxy_headers": False,
-            "timeout_worker_healthcheck": WORKER_HEALTHCHECK_S}
+            "timeout_worker_healthcheck": WORKER_HEALTHCHECK_S, "timeout_graceful_shutdown": GRACEFUL_S}
+
+
+#: seconds a stopping server gives the requests under way before it closes what is still open: the phones' live
+#: streams never end by themselves (they reconnect to the server started again), so without it a stop waits for
+#: every phone to go
+GRACEFUL_S = 5
 
 
 #: seconds a worker may take to answer the supervisor's ping before it is killed and started again: a worker
