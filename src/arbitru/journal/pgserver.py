@@ -37,7 +37,11 @@ def _free_port() -> int:
 class PostgresServer:
     """``start()`` then ``dsn(database)``; ``new_database()`` gives each test its own empty database."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, durable: bool = True) -> None:
+        #: whether its writes reach the disk before a commit is acknowledged (fsync); a test run's throw-away server
+        #: needs it not: a killed server's acknowledged commits are in the WAL the system holds all the same, and
+        #: only a machine that loses power loses them
+        self.durable = durable
         self.bin = bin_dir()
         self.root = Path(tempfile.mkdtemp(prefix="arbitru-pg-"))
         self.data = self.root / "data"
@@ -59,7 +63,7 @@ class PostgresServer:
         )
         options = (
             f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.root} -c max_connections=200 "
-            "-c fsync=on -c synchronous_commit=on -c shared_buffers=32MB"
+            f"-c fsync={'on' if self.durable else 'off'} -c synchronous_commit=on -c shared_buffers=32MB"
         )
         self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(self.root / "log"),
                   "-w", "-t", "60", "start")
