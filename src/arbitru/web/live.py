@@ -24,6 +24,9 @@ from arbitru.journal.store import EVERYONE, SLIPS
 
 #: at most one notice per page per this many seconds
 INTERVAL = 1.0
+#: how often a worker's event loop looks for the pages whose wait ended with nothing to tell (one look for all
+#: its pages: ten thousand open streams arm no timer each at every wait)
+SWEEP_S = 0.25
 
 
 class Subscription(Protocol):
@@ -61,6 +64,8 @@ class _LocalSubscription:
         self.told = 0
         self.last_told = 0.0
         self.ready = asyncio.Event()
+        #: when the wait under way ends with nothing to tell (monotonic; the loop's sweep wakes it then)
+        self.deadline = 0.0
 
     def offer(self, seq: int) -> None:
         if seq > self.latest:
@@ -68,12 +73,12 @@ class _LocalSubscription:
             self.ready.set()
 
     async def next(self, timeout: float) -> int | None:
+        """The latest seq not yet told, or None once ``timeout`` seconds passed first (to within :data:`SWEEP_S`)."""
         if self.latest <= self.told:
             self.ready.clear()
-            try:
-                async with asyncio.timeout(timeout):  # no task of its own, unlike wait_for: thousands wait here
-                    await self.ready.wait()
-            except TimeoutError:
+            self.deadline = time.monotonic() + timeout
+            await self.ready.wait()  # a change's offer, or the loop's sweep past the deadline
+            if self.latest <= self.told:
                 return None
         wait = self.last_told + self.interval - time.monotonic()
         if wait > 0:
@@ -113,6 +118,8 @@ class LocalPublisher:
         self._lock = threading.Lock()
         self._games: dict[str, _Channel] = {}
         self.interval = interval
+        #: each event loop's pages, swept every :data:`SWEEP_S` while it has any (:meth:`_sweep`)
+        self._loops: dict[asyncio.AbstractEventLoop, set[_LocalSubscription]] = {}
 
     def heard(self, game_id: str) -> int | None:
         return None
@@ -135,6 +142,11 @@ class LocalPublisher:
     def subscribe(self, game_id: str, player: str = "", staff: bool = False) -> Subscription:
         sub = _LocalSubscription(self, game_id, player, staff, self.interval)
         with self._lock:
+            mine = self._loops.get(sub.loop)
+            if mine is None:
+                mine = self._loops[sub.loop] = set()
+                sub.loop.call_later(SWEEP_S, self._sweep, sub.loop)
+            mine.add(sub)
             channel = self._games.setdefault(game_id, _Channel())
             if staff:
                 channel.staff.add(sub)
@@ -144,8 +156,26 @@ class LocalPublisher:
                 channel.public.add(sub)
         return sub
 
+    def _sweep(self, loop: asyncio.AbstractEventLoop) -> None:
+        """In ``loop``: its pages whose wait passed its deadline are woken (they tell nothing); again in
+        :data:`SWEEP_S` while the loop has pages."""
+        now = time.monotonic()
+        with self._lock:
+            mine = self._loops.get(loop)
+            if not mine:
+                self._loops.pop(loop, None)
+                return
+            due = [sub for sub in mine if sub.deadline and sub.deadline <= now]
+        for sub in due:
+            sub.deadline = 0.0
+            sub.ready.set()
+        loop.call_later(SWEEP_S, self._sweep, loop)
+
     def _remove(self, sub: _LocalSubscription) -> None:
         with self._lock:
+            mine = self._loops.get(sub.loop)
+            if mine is not None:
+                mine.discard(sub)
             channel = self._games.get(sub.game_id)
             if channel is None:
                 return

@@ -31,6 +31,7 @@ class Words:
         self._ = _
         self.lang = lang
         self._said: dict[Hashable, Markup] = {}
+        self._figures: dict[int, str] = {}
 
     def __call__(self, message: Any, **values: Any) -> Markup:
         if type(message) is not str or any(type(v) not in (str, int) for v in values.values()):
@@ -39,6 +40,13 @@ class Words:
         said = self._said.get(key)
         if said is None:
             said = self._said[key] = _e(self._(message, **values))
+        return said
+
+    def figure(self, value: int) -> str:
+        """A total as the language writes figures (:func:`arbitru.figures.number`), each written once."""
+        said = self._figures.get(value)
+        if said is None:
+            said = self._figures[value] = figures.number(value, self.lang)
         return said
 
     def each(self, values: Iterable[Any], separator: str | None = None) -> str:
@@ -70,7 +78,7 @@ def own_html(words: Words, game: Game, lines: dict[str, Any]) -> tuple[Markup, M
             status = words("waiting for move %(n)s", n=game.move + 1)
         head.append(f"<p><strong>{_e(player.label())}</strong> · {status}\n")
         if line is not None:
-            head.append(f"· {words('total')} {_e(figures.number(line.total, words.lang))}")
+            head.append(f"· {words('total')} {_e(words.figure(line.total))}")
         head.append("</p>\n")
     if lines.get("seat_closed"):
         head.append(f'<p class="error" id="seat-closed"><b>{words(lines["seat_closed"])}</b></p>\n')
