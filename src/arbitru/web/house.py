@@ -353,7 +353,12 @@ class Web:
         if not locked:
             lock.acquire()
         try:
-            s = Session(journal, game_id, state=slot[0], refresh=refresh)
+            state = slot[0]
+            if state is None:  # the first writer since the worker began (or since one failed): from the readers'
+                with self._lock:  # latest state, copied, rather than the whole journal replayed
+                    read = self._read.get(game_id)
+                state = _copy_state(read) if read is not None else None
+            s = Session(journal, game_id, state=state, refresh=refresh)
             slot[0] = None  # until this writer is done, no other may start from it
             yield s
             slot[0] = s.game
