@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from anticipation_support import WORDS_RO, groups_with
+from arbitru import figures
 from arbitru.formats.anticipation.draw import Draw
 from arbitru.formats.anticipation.game import AnticipationGame
 from arbitru.formats.anticipation.variants import Settings
@@ -318,7 +319,7 @@ def test_training_alone_on_a_phone(browser, tmp_path):
         expect(phone.locator("#maximum")).to_have_text(re.compile(r"^\d+$"))
         top = int(phone.locator("#maximum").inner_text())
         assert top >= 22
-        expect(phone.locator("#percent")).to_have_text(f"{round(100 * 22 / top, 1)} %")
+        expect(phone.locator("#percent")).to_have_text(f"{figures.number(round(100 * 22 / top, 1), 'ro', 1)} %")
         expect(phone.locator("tr.nums")).to_have_count(14)
         shot(phone, "train-report", full=True)
         assert no_horizontal_scroll(phone), "the training report scrolls sideways on a phone"

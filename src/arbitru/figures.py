@@ -37,6 +37,11 @@ def percent(x: Fraction, digits: int = 2) -> str:
     return f"{text[:-digits]}.{text[-digits:]}" if digits else text
 
 
+def plain(value: Fraction, digits: int = 2) -> str:
+    """A fraction with fixed decimals, rounded half up as the pages round it, in the plain machine form ("28.13")."""
+    return percent(value / 100, digits)
+
+
 def number(value: int | Decimal | Fraction | float, lang: str, digits: int = 0) -> str:
     """A figure in ``lang``: its thousands grouped and its decimal sign as the language writes them, with exactly
     ``digits`` decimals (rounded half up: a :class:`~fractions.Fraction` exactly)."""

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from arbitru import figures
 from arbitru.formats.spreadsheet import writer
 from arbitru.season.outcome import Outcome
 from arbitru.season.registry import Registry
@@ -140,7 +141,7 @@ def table_csv(rows: Sequence[Row], results: Sequence[Outcome], method: str, *, c
     for r in rows:
         w.writerow([r.place, r.player, r.licence, r.name, r.club, ";".join(r.categories),
                     *(_cell(r, o.number, p) for o, p in zip(results, r.places, strict=True)),
-                    f"{float(r.mean_place):.2f}", f"{float(r.mean_percentage * 100):.2f}", r.total])
+                    figures.plain(r.mean_place), figures.percent(r.mean_percentage), r.total])
     return out.getvalue()
 
 
@@ -158,5 +159,5 @@ def table_text(rows: Sequence[Row], method: str, results: Sequence[Outcome] = ()
         places = " ".join("-" if p is None else str(p) for p in r.places)
         gone = f"  (withdrew after game {r.withdrawn_after})" if r.withdrawn_after is not None else ""
         lines.append(f"{r.place:>4}  {r.player:<6} {r.name:<30} {r.club:<16} [{places}]  "
-                     f"{float(r.mean_place):6.2f}  {float(r.mean_percentage * 100):6.2f}%  {r.total:>6}{gone}")
+                     f"{figures.plain(r.mean_place):>6}  {figures.percent(r.mean_percentage):>6}%  {r.total:>6}{gone}")
     return "\n".join(lines) + "\n"
