@@ -440,3 +440,28 @@ def test_the_duplicate_console_says_notices_actors_and_verdicts_in_the_games_lan
     for english in ("move 1 closed", "desk:clerk", "player:1", ">arbiter<", "H8 WORD", "not-in-list",
                     "wrong-position", "not-on-rack", ", romanian,", ", fise,"):
         assert english not in text, (lang, english)
+
+
+def test_fise_7_a_close_sent_twice_and_a_master_move_that_cannot_be_placed_are_refused_in_the_games_language(
+        tmp_path):
+    """A double click on "close the move" (the move closed already, no rack on the stand) and a master move typed by
+    hand onto occupied squares are refused on the console in the game's language, not in the library's English."""
+    site = make_site(tmp_path)
+    gid = game_in(site, "ro")
+    c = site.client()
+    login(c)
+    assert post(c, f"/games/{gid}/close", {"choice": "1"}, f"/games/{gid}").status_code == 303
+    again = post(c, f"/games/{gid}/close", {"choice": "1"}, f"/games/{gid}")
+    assert again.status_code == 422 and "niciun suport nu e pe stativ" in again.text
+    assert not english_left(again.text, "no rack is on the stand")
+    with Journal(site.db) as j:
+        g = Session(j, gid).game
+        first = g.moves[0].master
+        assert first is not None
+        where = first.placement.coord.format(g.rules.notation)  # the squares move 1 filled
+    assert post(c, f"/games/{gid}/draw", {}, f"/games/{gid}").status_code == 303
+    letter = next(t for t in c.get(f"/api/games/{gid}").json()["rack"] if t.isalpha())
+    typed = f"{where} {letter * len(first.placement.word)}"
+    r = post(c, f"/games/{gid}/close", {"move_text": typed}, f"/games/{gid}")
+    assert r.status_code == 422 and "mutarea maximă nu poate fi pusă" in r.text
+    assert not english_left(r.text, "cannot be placed")

@@ -1332,7 +1332,7 @@ class Session:
         g = self.game
         if g.phase != "play":
             raise GameError(
-                "no rack is on the stand: draw one first" if g.phase == "rack" else "the game is over"
+                Text("no rack is on the stand: draw one first") if g.phase == "rack" else Text("the game is over")
             )
         lexicon = self._lexicon()
         cands = self.candidates() if candidates is None else candidates

@@ -44,6 +44,7 @@ from arbitru.engine.placement import Placement
 from arbitru.engine.rules import check
 from arbitru.engine.tiles import BLANK, Alphabet, Rack, is_blank, letter_of
 from arbitru.errors import ArbitruError
+from arbitru.messages import Text
 
 
 class MasterError(ArbitruError):
@@ -176,6 +177,6 @@ def referee_choice(
     result = check(board, placement, lexicon, rack)
     fatal = [text for code, text in result.reasons if code != "not-in-list"]
     if fatal:
-        raise MasterError("the master move cannot be placed: " + "; ".join(fatal))
+        raise MasterError(Text("the master move cannot be placed: %(why)s", why=fatal))  # said in the page's language
     remarks = [text for code, text in result.reasons if code == "not-in-list"]
     return candidate(board, rack, placement, result.score), remarks
