@@ -55,7 +55,8 @@ def act(role: str, field: str, perform: Perform, page: Page, limits: dict[str, i
 
     async def endpoint(request: Request) -> Response:
         w = web(request)
-        with w.answered_first() as answer:  # the arbiter's answer before the pages his action wakes
+        # the arbiter's answer before the pages his action wakes
+        with w.answered_first(request.path_params["gid"]) as answer:
             return answer(await answered(request, w))
 
     async def answered(request: Request, w: Web) -> Response:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import copy
 import os
 import secrets
@@ -160,36 +159,27 @@ class Web:
 
     def _committed(self, game_id: str, seq: int, audience: str) -> None:
         self.saw(game_id, seq)
-        held = _held.get()
-        if held is not None:  # an arbiter's action: its pages are told once he has his answer (answered_first)
-            held.append((game_id, seq, audience))
-            return
         self.publisher.publish(game_id, seq, audience)
 
     @contextmanager
-    def answered_first(self) -> Iterator[Callable[[Response], Response]]:
-        """Within the block, the commits' notices are held; ``answer(response)`` sends the response, then tells
-        the pages (however the sending ends); a notice not handed to an answer goes at the block's end. A close
+    def answered_first(self, game_id: str) -> Iterator[Callable[[Response], Response]]:
+        """Within the block, the game's notices are held (:meth:`Publisher.hold`: its commits', and on
+        PostgreSQL those any worker's commits announce); ``answer(response)`` sends the response, then tells the
+        pages (however the sending ends); if no answer was handed one, they are told at the block's end. A close
         wakes ten thousand phones, whose shared work would otherwise delay the arbiter's own answer."""
-        held: list[tuple[str, int, str]] = []
-        token = _held.set(held)
+        release = self.publisher.hold(game_id)
         answered = False
-
-        def tell() -> None:
-            while held:
-                self.publisher.publish(*held.pop(0))
 
         def answer(response: Response) -> Response:
             nonlocal answered
             answered = True
-            return _ThenTell(response, tell)
+            return _ThenTell(response, release)
 
         try:
             yield answer
         finally:
-            _held.reset(token)
             if not answered:
-                tell()
+                release()
 
     def position(self, journal: Journal, game_id: str) -> int:
         """The game's journal position (its last seq) as readers take it: asked of the journal at most every
@@ -600,10 +590,6 @@ def page_language(request: Request, context: dict[str, Any]) -> str:
     if settings is not None and getattr(settings, "lang", None) in i18n.LANGUAGES:
         return str(settings.lang)
     return i18n.pick(request.query_params.get("lang"), "en")
-
-
-#: the notices of the commits of an action being answered (:meth:`Web.answered_first`); None: told at once
-_held: contextvars.ContextVar[list[tuple[str, int, str]] | None] = contextvars.ContextVar("held", default=None)
 
 
 class _ThenTell(Response):

@@ -18,12 +18,15 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections.abc import Callable
 from typing import Protocol
 
 from arbitru.journal.store import EVERYONE, SLIPS
 
 #: at most one notice per page per this many seconds
 INTERVAL = 1.0
+#: the longest an arbiter's action keeps its game's notices back while its answer is sent
+HOLD_S = 5.0
 #: how often a worker's event loop looks for the pages whose wait ended with nothing to tell (one look for all
 #: its pages: ten thousand open streams arm no timer each at every wait)
 SWEEP_S = 0.25
@@ -48,6 +51,53 @@ class Publisher(Protocol):
     def heard(self, game_id: str) -> int | None:
         """The last seq of the game that any process's commit announced since this one listens (0: none yet);
         None where nothing is heard of other processes (SQLite: one process writes)."""
+
+    def hold(self, game_id: str) -> Callable[[], None]:
+        """From now on the game's notices reach this process's pages only once the returned release is called
+        (once; later calls do nothing), or after :data:`HOLD_S` seconds at the latest."""
+
+
+class _Holds:
+    """Games whose notices are kept back (an arbiter's action being answered), and what was kept: one for each
+    publisher, under its lock."""
+
+    def __init__(self) -> None:
+        self.count: dict[str, int] = {}
+        self.kept: dict[str, list[tuple[str, int, str]]] = {}
+
+    def keep(self, note: tuple[str, int, str]) -> bool:
+        """Whether ``note`` is kept back (its game is held)."""
+        if note[0] not in self.count:
+            return False
+        self.kept.setdefault(note[0], []).append(note)
+        return True
+
+    def hold(self, lock: threading.Lock, game_id: str, tell: Callable[[str, int, str], None]) -> Callable[[], None]:
+        with lock:
+            self.count[game_id] = self.count.get(game_id, 0) + 1
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            with lock:
+                if released:
+                    return
+                released = True
+                left = self.count[game_id] - 1
+                if left:
+                    self.count[game_id] = left
+                    notes = []
+                else:
+                    del self.count[game_id]
+                    notes = self.kept.pop(game_id, [])
+            for note in notes:
+                tell(*note)
+
+        # a response that was never sent must not silence the game's pages
+        timer = threading.Timer(HOLD_S, release)
+        timer.daemon = True
+        timer.start()
+        return release
 
 
 class _LocalSubscription:
@@ -120,11 +170,22 @@ class LocalPublisher:
         self.interval = interval
         #: each event loop's pages, swept every :data:`SWEEP_S` while it has any (:meth:`_sweep`)
         self._loops: dict[asyncio.AbstractEventLoop, set[_LocalSubscription]] = {}
+        self._holds = _Holds()
 
     def heard(self, game_id: str) -> int | None:
         return None
 
+    def hold(self, game_id: str) -> Callable[[], None]:
+        return self._holds.hold(self._lock, game_id, self.publish)
+
     def publish(self, game_id: str, seq: int, audience: str = EVERYONE) -> None:
+        with self._lock:
+            if self._holds.keep((game_id, seq, audience)):
+                return
+        self._deliver(game_id, seq, audience)
+
+    def _deliver(self, game_id: str, seq: int, audience: str) -> None:
+        """The notice offered to the pages it concerns, in their event loops."""
         with self._lock:
             channel = self._games.get(game_id)
             targets = channel.concerned(audience) if channel is not None else []
@@ -209,6 +270,7 @@ class PostgresPublisher:
         self._ready = threading.Event()
         #: each game's last seq announced by any worker's commit (a group commit goes at once when it is current)
         self._heard: dict[str, int] = {}
+        self._holds = _Holds()
 
     def publish(self, game_id: str, seq: int, audience: str = EVERYONE) -> None:
         """Nothing to do: the commit announced itself to every worker."""
@@ -222,6 +284,10 @@ class PostgresPublisher:
 
     def subscribers(self, game_id: str) -> int:
         return self.local.subscribers(game_id)
+
+    def hold(self, game_id: str) -> Callable[[], None]:
+        # the commit's own NOTIFY may reach the listener before the committing thread returns: held from before
+        return self._holds.hold(self._lock, game_id, self.local.publish)
 
     def start(self) -> None:
         """Start listening (once per process); returns when the listener is connected or gave up waiting."""
@@ -238,6 +304,14 @@ class PostgresPublisher:
         self.start()
         return self.local.subscribe(game_id, player, staff)
 
+    def _hear(self, note: tuple[str, int, str]) -> None:
+        """A commit's notice (any worker's), handed on to this worker's pages unless its game is held."""
+        with self._lock:
+            self._heard[note[0]] = max(note[1], self._heard.get(note[0], 0))
+            if self._holds.keep(note):
+                return
+        self.local.publish(*note)
+
     def _listen(self) -> None:
         import psycopg
 
@@ -248,9 +322,7 @@ class PostgresPublisher:
                 for note in listen(self.dsn, timeout=1.0):
                     self._ready.set()
                     if note is not None:
-                        with self._lock:
-                            self._heard[note[0]] = max(note[1], self._heard.get(note[0], 0))
-                        self.local.publish(*note)
+                        self._hear(note)
             except psycopg.Error:
                 # the database restarted or failed over: pages refetch on the next notice, so just reconnect
                 time.sleep(1.0)
