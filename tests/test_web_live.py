@@ -357,3 +357,50 @@ def test_a_crowd_of_phones_after_a_quiet_minute_asks_for_its_games_sessions_once
         assert live.status_code == 200 and name in live.text
     assert asked == [gid]
     assert "Cleo" not in phones["3"].get(f"/games/{gid}/play/live").text
+
+
+def test_a_crowd_of_requests_on_a_game_whose_damage_look_is_due_shares_one_look(tmp_path, monkeypatch):
+    """A thousand phones refetching at once, a second after the game was last looked at: one look at its
+    journal for damage (:class:`arbitru.web.damage.DamageGuard`), not one per request in the worker threads."""
+    import asyncio
+
+    from arbitru.web import damage
+
+    site = make_site(tmp_path)
+    gid = make_game(site)
+    app: Any = site.client_factory
+    watch = app.state.web.damage
+    with Journal(site.db) as j:
+        assert watch.of(j, gid) is None  # found sound once
+    monkeypatch.setattr(damage, "LOOK_S", 0.0)  # every request finds the look due
+    looks: list[str] = []
+    real = watch.of
+
+    def slow_look(j: Journal, game: str) -> Any:
+        looks.append(game)
+        time.sleep(0.3)  # a national game's index walk: the crowd arrives while it is under way
+        return real(j, game)
+
+    monkeypatch.setattr(watch, "of", slow_look)
+
+    async def get(path: str) -> int:
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+                 "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+                 "headers": [(b"host", b"testserver")], "client": ("127.0.0.5", 5000),
+                 "server": ("testserver", 80), "state": {}}
+        sent: list[Any] = []
+
+        async def receive() -> Any:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message: Any) -> None:
+            sent.append(message)
+
+        await app(scope, receive, send)
+        return int(sent[0]["status"])
+
+    async def crowd() -> list[int]:
+        return await asyncio.gather(*(get(f"/games/{gid}/play") for _ in range(50)))
+
+    assert asyncio.run(crowd()) == [200] * 50
+    assert looks == [gid]

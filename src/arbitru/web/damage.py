@@ -14,6 +14,7 @@ of :func:`banner`; its writes answer 503 with the same words, and nothing is sto
 
 from __future__ import annotations
 
+import asyncio
 import re
 import threading
 import time
@@ -142,6 +143,12 @@ class DamageWatch:
             known, looked = self._known.get(gid), self._looked.get(gid, 0.0)
         return known is not None and known[1] is None and time.monotonic() - max(known[0], looked) < LOOK_S
 
+    def sound_when_last_looked(self, gid: str) -> bool:
+        """Whether the game's last known answer is that it is sound (however long ago)."""
+        with self._lock:
+            known = self._known.get(gid)
+        return known is not None and known[1] is None
+
     def known(self, gid: str) -> GameDamage | None:
         """The damage remembered for the game, without checking."""
         with self._lock:
@@ -186,6 +193,8 @@ class DamageGuard:
     def __init__(self, app: ASGIApp, web: Guarded) -> None:
         self.app = app
         self.web = web
+        #: per game: the look under way in this worker's event loop, which every request meanwhile shares
+        self._looks: dict[str, asyncio.Future[GameDamage | None]] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         gid = game_of(scope["path"]) if scope["type"] == "http" else None
@@ -193,15 +202,18 @@ class DamageGuard:
             await self.app(scope, receive, send)
             return
 
-        if self.web.damage.sound_lately(gid):
+        watch = self.web.damage
+        if watch.sound_lately(gid):
             await self.app(scope, receive, send)
             return
-
-        def look() -> GameDamage | None:
-            with self.web.journal("") as j:
-                return self.web.damage.of(j, gid)
-
-        what = await run_in_threadpool(look)
+        under_way = self._looks.get(gid)
+        if under_way is not None and under_way.get_loop() is not asyncio.get_running_loop():
+            under_way = None
+        if under_way is not None and watch.sound_when_last_looked(gid):
+            # a thousand phones refetching at once wait for no look: one is under way, the last found it sound
+            await self.app(scope, receive, send)
+            return
+        what = await asyncio.shield(under_way if under_way is not None else self._look(gid))
         api = scope["path"].startswith("/api/")
         # a page can be drawn under the banner; the API and files (GCG, CSV, PDF) have none: nothing of them
         if what is None or (scope["method"] in READS and not api and not FILES.search(scope["path"])):
@@ -214,3 +226,22 @@ class DamageGuard:
         else:
             response = self.web.damage_page(scope, what)
         await response(scope, receive, send)
+
+    def _look(self, gid: str) -> asyncio.Future[GameDamage | None]:
+        """The game's look (:meth:`DamageWatch.of`) in a worker thread, kept as under way until it ends."""
+
+        def look() -> GameDamage | None:
+            with self.web.journal("") as j:
+                return self.web.damage.of(j, gid)
+
+        task = asyncio.ensure_future(run_in_threadpool(look))
+        self._looks[gid] = task
+
+        def ended(done: asyncio.Future[GameDamage | None]) -> None:
+            if self._looks.get(gid) is done:
+                del self._looks[gid]
+            if not done.cancelled():
+                done.exception()  # its failure is the waiting request's to raise, not the loop's to log
+
+        task.add_done_callback(ended)
+        return task
