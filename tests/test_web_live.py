@@ -404,3 +404,33 @@ def test_a_crowd_of_requests_on_a_game_whose_damage_look_is_due_shares_one_look(
 
     assert asyncio.run(crowd()) == [200] * 50
     assert looks == [gid]
+
+
+def test_a_pages_wait_ends_at_its_deadline_and_a_change_wakes_it_before(monkeypatch):
+    """Each open stream waits for the game's next change or its keep-alive deadline; the deadlines are kept in
+    a heap per event loop, so the loop's sweep wakes only the waits that are due."""
+    import asyncio
+
+    from arbitru.web import live
+
+    monkeypatch.setattr(live, "SWEEP_S", 0.05)
+
+    async def run() -> None:
+        pub = live.LocalPublisher(interval=0.0)
+        quiet, told, gone = pub.subscribe("h"), pub.subscribe("g"), pub.subscribe("g")
+        t0 = time.monotonic()
+        waits = [asyncio.create_task(s.next(t)) for s, t in ((quiet, 0.3), (told, 5.0), (gone, 0.2))]
+        await asyncio.sleep(0.1)
+        gone.close()
+        pub.publish("other", 3)  # another game's change wakes none of them
+        await asyncio.sleep(0.05)
+        assert not any(w.done() for w in waits)
+        pub.publish("g", 7)
+        assert await waits[1] == 7 and time.monotonic() - t0 < 1.0
+        assert await waits[0] is None and 0.3 <= time.monotonic() - t0 < 1.0
+        assert not waits[2].done()  # a closed page's wait is nobody's to end
+        waits[2].cancel()
+        quiet.close()
+        told.close()
+
+    asyncio.run(run())

@@ -16,6 +16,7 @@ Thousands of phones listen to one game, so a notice is cheap to deliver and wake
 from __future__ import annotations
 
 import asyncio
+import heapq
 import threading
 import time
 from collections.abc import Callable
@@ -127,6 +128,7 @@ class _LocalSubscription:
         if self.latest <= self.told:
             self.ready.clear()
             self.deadline = time.monotonic() + timeout
+            self.publisher._due(self)
             await self.ready.wait()  # a change's offer, or the loop's sweep past the deadline
             if self.latest <= self.told:
                 return None
@@ -137,7 +139,11 @@ class _LocalSubscription:
         return self.told
 
     def close(self) -> None:
+        self.deadline = 0.0
         self.publisher._remove(self)
+
+    def __lt__(self, other: _LocalSubscription) -> bool:  # equal deadlines in a loop's heap: any order
+        return id(self) < id(other)
 
 
 class _Channel:
@@ -170,6 +176,9 @@ class LocalPublisher:
         self.interval = interval
         #: each event loop's pages, swept every :data:`SWEEP_S` while it has any (:meth:`_sweep`)
         self._loops: dict[asyncio.AbstractEventLoop, set[_LocalSubscription]] = {}
+        #: each event loop's waits by deadline (a heap, touched only in its loop): a sweep looks at those due,
+        #: not at ten thousand pages
+        self._deadlines: dict[asyncio.AbstractEventLoop, list[tuple[float, _LocalSubscription]]] = {}
         self._holds = _Holds()
 
     def heard(self, game_id: str) -> int | None:
@@ -217,19 +226,25 @@ class LocalPublisher:
                 channel.public.add(sub)
         return sub
 
+    def _due(self, sub: _LocalSubscription) -> None:
+        """In its loop: ``sub`` waits until its deadline (a wait that ends earlier leaves its entry, passed over)."""
+        heapq.heappush(self._deadlines.setdefault(sub.loop, []), (sub.deadline, sub))
+
     def _sweep(self, loop: asyncio.AbstractEventLoop) -> None:
         """In ``loop``: its pages whose wait passed its deadline are woken (they tell nothing); again in
         :data:`SWEEP_S` while the loop has pages."""
         now = time.monotonic()
         with self._lock:
-            mine = self._loops.get(loop)
-            if not mine:
+            if not self._loops.get(loop):
                 self._loops.pop(loop, None)
+                self._deadlines.pop(loop, None)
                 return
-            due = [sub for sub in mine if sub.deadline and sub.deadline <= now]
-        for sub in due:
-            sub.deadline = 0.0
-            sub.ready.set()
+        heap = self._deadlines.get(loop, [])
+        while heap and heap[0][0] <= now:
+            deadline, sub = heapq.heappop(heap)
+            if sub.deadline == deadline:  # still that wait (not told since, nor closed)
+                sub.deadline = 0.0
+                sub.ready.set()
         loop.call_later(SWEEP_S, self._sweep, loop)
 
     def _remove(self, sub: _LocalSubscription) -> None:
