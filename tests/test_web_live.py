@@ -17,7 +17,7 @@ from arbitru.formats.duplicate.game import Session
 from arbitru.journal.store import Journal
 from arbitru.lexicons.synthetic import load_lexicon
 from web_server import free_port, running_server
-from web_support import LEXICON, Site, csrf, login, make_game, make_site, post
+from web_support import LEXICON, PLAYERS, Site, csrf, login, make_game, make_site, post
 
 
 def _client(base: str) -> httpx.Client:
@@ -359,6 +359,24 @@ def test_a_crowd_of_phones_after_a_quiet_minute_asks_for_its_games_sessions_once
     assert "Cleo" not in phones["3"].get(f"/games/{gid}/play/live").text
 
 
+async def _asgi_get(app: Any, path: str, cookie: str = "") -> tuple[int, str]:
+    """A GET straight into the app in this event loop (many at once, as a crowd of phones sends them)."""
+    headers = [(b"host", b"testserver")] + ([(b"cookie", cookie.encode())] if cookie else [])
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
+             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "", "headers": headers,
+             "client": ("127.0.0.5", 5000), "server": ("testserver", 80), "state": {}}
+    sent: list[Any] = []
+
+    async def receive() -> Any:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    await app(scope, receive, send)
+    return int(sent[0]["status"]), b"".join(m.get("body", b"") for m in sent[1:]).decode()
+
+
 def test_a_crowd_of_requests_on_a_game_whose_damage_look_is_due_shares_one_look(tmp_path, monkeypatch):
     """A thousand phones refetching at once, a second after the game was last looked at: one look at its
     journal for damage (:class:`arbitru.web.damage.DamageGuard`), not one per request in the worker threads."""
@@ -383,26 +401,10 @@ def test_a_crowd_of_requests_on_a_game_whose_damage_look_is_due_shares_one_look(
 
     monkeypatch.setattr(watch, "of", slow_look)
 
-    async def get(path: str) -> int:
-        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
-                 "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
-                 "headers": [(b"host", b"testserver")], "client": ("127.0.0.5", 5000),
-                 "server": ("testserver", 80), "state": {}}
-        sent: list[Any] = []
+    async def crowd() -> list[tuple[int, str]]:
+        return await asyncio.gather(*(_asgi_get(app, f"/games/{gid}/play") for _ in range(50)))
 
-        async def receive() -> Any:
-            return {"type": "http.request", "body": b"", "more_body": False}
-
-        async def send(message: Any) -> None:
-            sent.append(message)
-
-        await app(scope, receive, send)
-        return int(sent[0]["status"])
-
-    async def crowd() -> list[int]:
-        return await asyncio.gather(*(get(f"/games/{gid}/play") for _ in range(50)))
-
-    assert asyncio.run(crowd()) == [200] * 50
+    assert [status for status, _ in asyncio.run(crowd())] == [200] * 50
     assert looks == [gid]
 
 
@@ -434,3 +436,44 @@ def test_a_pages_wait_ends_at_its_deadline_and_a_change_wakes_it_before(monkeypa
         told.close()
 
     asyncio.run(run())
+
+
+def test_fise_5_a_crowd_of_phones_refetching_after_the_position_went_stale_asks_the_journal_once(tmp_path,
+                                                                                            monkeypatch):
+    """Phones refetching their live part when the worker's knowledge of the game's position is older than
+    POSITION_S: one question to the journal for all of them, each then answered its own verdict from memory
+    (no draw in a request thread per phone)."""
+    import asyncio
+
+    from arbitru.web import auth
+    from arbitru.web.routes import duplicate
+
+    site = make_site(tmp_path)
+    gid = make_game(site)
+    app: Any = site.client_factory
+    web = app.state.web
+    cookies = {}
+    for n in ("1", "2", "3"):
+        phone = site.client()
+        token = csrf(phone.get(f"/games/{gid}/play").text)
+        assert phone.post(f"/games/{gid}/join", data={"csrf": token, "code": site.code(gid, n)}).status_code == 303
+        cookies[n] = f"{auth.COOKIE}={phone.cookies.get(auth.COOKIE)}"
+        assert phone.get(f"/games/{gid}/play/live").status_code == 200  # the shared part is computed
+    asked: list[str] = []
+    real = Journal.last_seq
+    monkeypatch.setattr(Journal, "last_seq", lambda j, game: asked.append(game) or real(j, game))
+    web._positions.clear()  # the position is older than POSITION_S
+    drawn: list[str] = []
+    monkeypatch.setattr(duplicate.phone_live, "draw",
+                        lambda request: drawn.append("x") or duplicate.phone_draw(request))
+
+    async def crowd() -> list[tuple[int, str]]:
+        return await asyncio.gather(*(_asgi_get(app, f"/games/{gid}/play/live", cookies[n])
+                                      for n in ("1", "2", "3") * 10))
+
+    answers = asyncio.run(crowd())
+    assert [status for status, _ in answers] == [200] * 30
+    for (_, html), n in zip(answers, ("1", "2", "3") * 10, strict=True):
+        name = dict(PLAYERS)[n]
+        assert name in html and not any(other in html for other in dict(PLAYERS).values() if other != name)
+    assert asked == [gid] and drawn == []

@@ -121,6 +121,8 @@ class Web:
     _forward: dict[tuple[str, Hashable], tuple[int, Any]] = field(default_factory=dict)
     #: per game: its journal position as readers last took it (monotonic time, seq): :meth:`position`
     _positions: dict[str, tuple[float, int]] = field(default_factory=dict)
+    #: per game: the question of its position under way (:meth:`asked_position`)
+    _asking: dict[str, Future[int]] = field(default_factory=dict)
     #: per game: the latest state folded for readers (copied before folding further: readers share each one)
     _read: dict[str, Game] = field(default_factory=dict)
 
@@ -251,6 +253,28 @@ class Web:
         with self._lock:
             known = self._positions.get(game_id)
         return known[1] if known is not None and time.monotonic() - known[0] < POSITION_S else None
+
+    def asked_position(self, game_id: str) -> Future[int]:
+        """The game's journal position asked of the journal once for all who need it meanwhile (in a pushing
+        thread): a thousand phones refetching when this worker's knowledge of it is older than
+        :data:`POSITION_S` ask one question, then read from memory."""
+        with self._lock:
+            asking = self._asking.get(game_id)
+            if asking is not None and not asking.done():
+                return asking
+            asking = self._asking[game_id] = Future()
+
+        def run() -> None:
+            try:
+                with self.journal("") as j:
+                    seq = j.last_seq(game_id)
+                self.saw(game_id, seq)
+                asking.set_result(seq)
+            except BaseException as e:
+                asking.set_exception(e)
+
+        self._pusher.submit(run)
+        return asking
 
     def started(self, game_id: str, seq: int, key: Hashable, job: Callable[[], Any]) -> Future[Any]:
         """``job`` handed to the pushing threads once for ``key`` at journal position ``seq`` (as :meth:`at_seq`
@@ -429,7 +453,7 @@ class Web:
         ready = part.ready if isinstance(part, LivePart) else None
         if ready is None:
             return None
-        for _ in range(3):
+        for _ in range(4):  # the position, the state, the shared part, then the phone's own
             got = ready(request)
             if got is None or isinstance(got, str):
                 return got

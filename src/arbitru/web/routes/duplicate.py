@@ -650,11 +650,13 @@ def phone_ready(request: Request) -> Ready:
     w = web(request)
     gid = request.path_params["gid"]
     me = identity(request)
+    if me.role != "player" or me.game != gid:
+        return None
     at = w.known_position(gid)
     if at is None:  # a stream's part drawn after the shared work of a close: at the position its notice told
         at = request.scope.get(TOLD)
-    if me.role != "player" or me.game != gid or at is None:
-        return None
+    if at is None:  # a refetch when the worker's knowledge of the position is old: one question for all
+        return w.asked_position(gid)
     lang = request.query_params.get("lang")
 
     def shared() -> Phones:  # the first phone of a position and language starts it, once, for all
