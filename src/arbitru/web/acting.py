@@ -90,9 +90,13 @@ def act(role: str, field: str, perform: Perform, page: Page, limits: dict[str, i
                 e = refused(e, field)
             where, text, status = (e.field, e.message, e.status) if isinstance(e, Refused) else (field, str(e), 422)
             problems = list(getattr(e, "problems", []))
-            ctx = await run_in_threadpool(page.context, w, gid, me, request)
-            return w.render(request, page.template, status=status, errors={where: text}, form=f, done="",
-                            problems=problems, **ctx)
+
+            def again() -> Response:  # the page again (a console of thousands of rows: drawn in a thread)
+                ctx = page.context(w, gid, me, request)
+                return w.render(request, page.template, status=status, errors={where: text}, form=f, done="",
+                                problems=problems, **ctx)
+
+            return await run_in_threadpool(again)
         back = page.back(gid, f)
         if asked in i18n.LANGUAGES:
             back += ("&" if "?" in back else "?") + f"lang={asked}"

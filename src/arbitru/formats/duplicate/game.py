@@ -194,6 +194,12 @@ class Player:
         name = self.name or " + ".join(self.members)
         return f"{self.number} {name}".strip()
 
+    @property
+    def seat_changed(self) -> bool:
+        """Whether the seat changed mid-game (a late entry, a withdrawal, a disqualification, a new name)."""
+        return (self.withdrawn_after is not None or self.entered_at is not None
+                or self.disqualified_after is not None or bool(self.former_names))
+
 
 def pair(number: str, first: str, second: str, table: str = "") -> Player:
     """Two players sharing a board (GR-1)."""

@@ -203,13 +203,13 @@ async def console(request: Request) -> Response:
     me = need(request, "desk")
     gid = request.path_params["gid"]
 
-    def load() -> dict[str, Any]:
+    def load() -> Response:  # drawn in a thread too: a 10,000-player grid would hold up every phone's stream
         with w.journal(me.actor) as j:
-            return console_context(w, j, gid, me)
+            ctx = console_context(w, j, gid, me)
+        ctx["done"] = done_said(request.query_params.get("done", "")[:300])
+        return w.render(request, "duplicate/console.html", **ctx)
 
-    ctx = await run_in_threadpool(load)
-    ctx["done"] = done_said(request.query_params.get("done", "")[:300])
-    return w.render(request, "duplicate/console.html", **ctx)
+    return await run_in_threadpool(load)
 
 
 async def grid_fragment(request: Request) -> Response:
