@@ -477,3 +477,28 @@ def test_fise_5_a_crowd_of_phones_refetching_after_the_position_went_stale_asks_
         name = dict(PLAYERS)[n]
         assert name in html and not any(other in html for other in dict(PLAYERS).values() if other != name)
     assert asked == [gid] and drawn == []
+
+
+def test_fise_5_the_consoles_grid_judges_a_slip_many_players_wrote_once(tmp_path, monkeypatch):
+    """The arbiter's grid of a 10,000-player game is drawn at each change: the same move written by many
+    players is judged once (a hall's phones write the same few moves), each row keeping its own slip."""
+    from arbitru.formats.duplicate import game as game_module
+    from arbitru.formats.duplicate.slips import Slip
+    from arbitru.web import views
+
+    site = make_site(tmp_path)
+    gid = make_game(site)
+    with Journal(site.db, actor="arbiter") as j:
+        s = Session(j, gid)
+        s.lexicon = load_lexicon(LEXICON, "en")
+        best = s.candidates()[0].describe(s.game.rules.notation).split(" ")
+        s.add_slips([Slip(1, n, best[0], best[1], int(best[2])) for n in ("1", "2")]
+                    + [Slip(1, "3", best[0], best[1], int(best[2]) + 1)])
+        judged: list[str] = []
+        real = game_module.judge
+        monkeypatch.setattr(game_module, "judge",
+                            lambda slip, *a, **k: judged.append(slip.player) or real(slip, *a, **k))
+        rows = views.grid(s, views.slips_entered(site.client_factory.state.web, j, gid, s.game.last_seq))
+    assert judged == ["1", "3"]  # player 2 wrote what player 1 wrote; player 3 another score
+    assert [r["verdict"].slip.player for r in rows] == ["1", "2", "3"]
+    assert [r["verdict"].slip.score for r in rows] == [int(best[2])] * 2 + [int(best[2]) + 1]

@@ -6,6 +6,7 @@ Plain data for the templates; every value comes from the library (the game, its 
 from __future__ import annotations
 
 import time
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,7 +14,7 @@ from arbitru.engine.layout import ROW_LETTERS, SIZE
 from arbitru.engine.tiles import BLANK, Alphabet, is_blank, letter_of
 from arbitru.formats.duplicate import announce, results, seats
 from arbitru.formats.duplicate.game import Game, Master, Session
-from arbitru.formats.duplicate.slips import Slip
+from arbitru.formats.duplicate.slips import Slip, Verdict
 from arbitru.journal.store import Journal
 from arbitru.textinput import number_order
 from arbitru.web.house import Web
@@ -179,6 +180,7 @@ def grid(session: Session, slips: Entered) -> list[dict[str, Any]]:
     move = g.move
     entered, history = slips
     lex = session.lexicon
+    alike: dict[Hashable, Verdict] = {}  # the same slip written by many players is judged once
     rows = []
     for number, p in sorted(g.players.items(), key=lambda kv: number_order(kv[0])):
         slip = g.slips.get((move, number))
@@ -189,7 +191,7 @@ def grid(session: Session, slips: Entered) -> list[dict[str, Any]]:
         if slip is not None:
             row["by"] = entered.get((move, number), (0, "", ""))[2]
             if lex is not None:
-                row["verdict"] = g.verdict(slip, lex)
+                row["verdict"] = g.verdict(slip, lex, alike)
         rows.append(row)
     return rows
 

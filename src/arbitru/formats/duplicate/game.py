@@ -731,9 +731,10 @@ class Game:
     def verdicts(self, lexicon: Lexicon, move: int | None = None) -> list[Verdict]:
         """The verdicts on the slips that count (the last one entered per player and move)."""
         out = []
+        alike: dict[Hashable, Verdict] = {}
         for (m, _player), slip in sorted(self.slips.items(), key=lambda kv: (kv[0][0], number_order(kv[0][1]))):
             if move is None or m == move:
-                out.append(self.verdict(slip, lexicon))
+                out.append(self.verdict(slip, lexicon, alike))
         return out
 
 
@@ -938,7 +939,8 @@ class Session:
         """
         self.store_slips(slips, replace=replace)
         lexicon = self._lexicon()
-        return [self.game.verdict(s, lexicon) for s in slips]
+        alike: dict[Hashable, Verdict] = {}
+        return [self.game.verdict(s, lexicon, alike) for s in slips]
 
     @action
     def store_slips(self, slips: Sequence[Slip], *, replace: bool = False, key: str = "") -> None:
