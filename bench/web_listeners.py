@@ -1,10 +1,12 @@
 """Thousands of phones listening, each with its own slip: N phones join the game with their code (``POST
 /games/{id}/join``), hand in their own slip through the API (valid, invalid, late, a few none), then hold the game's
-live events (SSE) open on a real ``arbitru serve``; the arbiter closes the move, then draws the next rack. Both
+live events (SSE) open on a real ``arbitru serve``, and so does the arbiter's console (its grid of every player's
+slip fetched again on each notice, as the page does); the arbiter closes the move, then draws the next rack. Both
 paths a page can take are measured, one move each: *pushed* (as the phone page listens, ``events?push=play``: the
 phone's own live part comes on its stream), then *refetched* (told only, then ``GET /play/live``). Prints, for each
 path and each of the two changes, the time from the arbiter's click until every phone has the new state (p50, p99,
-max), the errors, the server's CPU per phone, and the server's memory per open connection.
+max), the errors, the server's CPU per phone, when the arbiter's console (the page his action's redirect loads)
+and its grid had the new state, and the server's memory per open connection.
 
     .venv/bin/python bench/web_listeners.py                          # 1,000 phones, SQLite, 1 worker
     .venv/bin/python bench/web_listeners.py --phones 10000
@@ -103,6 +105,8 @@ class Round:
     wrong: list[int] = field(default_factory=list)  # phones whose part lacked their own verdict
     errors: list[str] = field(default_factory=list)
     told: int = 0  # ``changed`` notices (pushed path: a part that failed, told to refetch)
+    page: float = 0.0  # the arbiter's console page after his action (the redirect followed), click to loaded
+    grid: float = 0.0  # the console's grid refetched on its notice, click to loaded (0: not told)
 
 
 @dataclass
@@ -312,6 +316,39 @@ async def arbiter(port: int, cookie: str, gid: str, action: str, fields: str = "
     return took
 
 
+async def console_page(port: int, cookie: str, gid: str, timeout: float = 60.0) -> None:
+    """The arbiter's console, as his browser loads it after his action's redirect (every player's row)."""
+    status, _, _ = await request(port, get(f"/games/{gid}", cookie), timeout=timeout)
+    if status != 200:
+        raise RuntimeError(f"the console answered {status}")
+
+
+async def console(hall: Hall, cookie: str, deadline: float) -> None:
+    """The arbiter's console open through the rounds, as its page listens: the staff's live events, and on each
+    notice its grid of every player's slip fetched again (``/grid``)."""
+    reader, writer = await asyncio.open_connection(HOST, hall.port, limit=2**20)
+    try:
+        writer.write(f"GET /games/{hall.gid}/events HTTP/1.1\r\nHost: {HOST}\r\n"
+                     f"Cookie: {auth.COOKIE}={cookie}\r\n\r\n".encode())
+        while time.monotonic() < deadline:
+            try:
+                event = await asyncio.wait_for(reader.readuntil(b"\n\n"), max(0.1, deadline - time.monotonic()))
+            except asyncio.IncompleteReadError:
+                return
+            if b"event: changed" not in event or hall.current < 0:
+                continue
+            r = hall.rounds[hall.current]
+            status, _, _ = await request(hall.port, get(f"/games/{hall.gid}/grid", cookie), timeout=60)
+            if status != 200:
+                r.errors.append(f"the console's grid answered {status}")
+            elif r.started and not r.grid:
+                r.grid = time.monotonic() - r.started
+    except (OSError, TimeoutError):
+        pass
+    finally:
+        writer.close()
+
+
 async def login(port: int) -> str:
     # the login form needs the visitor's own cookie and its CSRF token
     _, head, body = await request(port, f"GET /login HTTP/1.1\r\nHost: {HOST}\r\nConnection: close\r\n\r\n")
@@ -404,6 +441,7 @@ async def run_path(hall: Hall, name: str, db: str, cookie: str, phones: int, pid
     fetches = asyncio.Semaphore(FETCHES)
     connecting = asyncio.Semaphore(200)
     tasks = [asyncio.create_task(phone(hall, i, connecting, fetches, deadline)) for i in range(phones)]
+    tasks.append(asyncio.create_task(console(hall, cookie, deadline)))
     while hall.connected + len(hall.connect_errors) < phones and time.monotonic() < deadline:
         await asyncio.sleep(0.2)
     await asyncio.sleep(1.0)
@@ -415,6 +453,8 @@ async def run_path(hall: Hall, name: str, db: str, cookie: str, phones: int, pid
         r.started = time.monotonic()
         try:
             r.took = await arbiter(hall.port, cookie, hall.gid, r.action, timeout=limit / 3)
+            await console_page(hall.port, cookie, hall.gid, timeout=limit / 3)
+            r.page = time.monotonic() - r.started
         except (OSError, RuntimeError, TimeoutError) as e:  # the server did not answer the arbiter: said, not raised
             r.errors.append(f"the arbiter's {r.action}: {e!r}")
             break
@@ -483,7 +523,8 @@ def report(out: Path_, phones: int, target: float, first: bool) -> bool:
             print(f"    {r.what} (the {r.action} POST answered in {r.took:.2f} s): {len(times)} phones had it; "
                   f"p50 {percentile(times, 0.5):.2f} s, p99 {percentile(times, 0.99):.2f} s, max {times[-1]:.2f} s; "
                   f"errors {len(r.errors)}, not their own {len(r.wrong)}, missed {missing}{told}; "
-                  f"server CPU {r.cpu:.1f} s, {r.cpu / len(times) * 1000:.2f} ms per phone")
+                  f"server CPU {r.cpu:.1f} s, {r.cpu / len(times) * 1000:.2f} ms per phone; the arbiter's console "
+                  f"loaded after {r.page:.2f} s, its grid refetched after {r.grid:.2f} s")
         else:
             print(f"    {r.what}: no phone had it; errors {len(r.errors)}")
         ok = ok and not r.errors and not r.wrong and missing == 0 and bool(times) and percentile(times, 0.99) < target
