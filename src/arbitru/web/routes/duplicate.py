@@ -207,9 +207,17 @@ async def console(request: Request) -> Response:
         with w.journal(me.actor) as j:
             ctx = console_context(w, j, gid, me)
         ctx["done"] = done_said(request.query_params.get("done", "")[:300])
+        g, rows = ctx["game"], ctx["grid"]
+        # the grid as its own refetch draws it at this position: drawn once for the page and its refetch
+        ctx["grid_html"] = _Markup(w.fragment_text(request, gid, g.last_seq, "", GRID,
+                                                   lambda: {"game": g, "grid": rows}))
         return w.render(request, "duplicate/console.html", **ctx)
 
     return await run_in_threadpool(load)
+
+
+#: the console's grid of every player's slip for the move (its own fragment, refetched on each notice)
+GRID = "duplicate/_grid.html"
 
 
 async def grid_fragment(request: Request) -> Response:
@@ -221,7 +229,7 @@ async def grid_fragment(request: Request) -> Response:
         with w.journal(me.actor) as j:
             s = w.session(j, gid)
             slips = views.slips_entered(w, j, s.id, s.game.last_seq)
-            return w.fragment(request, gid, s.game.last_seq, "", "duplicate/_grid.html",
+            return w.fragment(request, gid, s.game.last_seq, "", GRID,
                               lambda: {"game": s.game, "grid": views.grid(s, slips)})
 
     return await run_in_threadpool(load)
