@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import functools
 import hashlib
 import hmac
 import json
@@ -418,8 +419,10 @@ def known_device(secret: bytes, value: str, door: str) -> str:
 # --- server-side sessions ---------------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=32768)
 def _sid_key(sid: str) -> str:
-    # stored hashed: reading the database gives no live session
+    # stored hashed: reading the database gives no live session (remembered: a hall's phones each ask at every
+    # change)
     return hashlib.sha256(sid.encode()).hexdigest()
 
 

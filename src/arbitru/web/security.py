@@ -17,6 +17,7 @@ same tries one after another. Failures older than ``window`` are forgotten.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import json
 import os
@@ -76,11 +77,7 @@ class Limits:
         object.__setattr__(self, "_networks", nets)
 
     def trusts(self, address: str) -> bool:
-        try:
-            ip = ipaddress.ip_address(address)
-        except ValueError:
-            return False
-        return any(ip in net for net in self._networks)
+        return bool(self._networks) and _within(self._networks, address)
 
     def alert_at(self, key: str) -> int:
         """The failures over every client that alert the arbiter (an account's, a game's codes')."""
@@ -92,6 +89,16 @@ class Limits:
             return self.lock
         over = failures - self.free * scale
         return 0.0 if over <= 0 else min(self.delay * 2 ** (over - 1), self.max_delay)
+
+
+@functools.lru_cache(maxsize=4096)
+def _within(networks: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...], address: str) -> bool:
+    """Whether ``address`` is in one of ``networks`` (remembered: every request and connection asks)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in net for net in networks)
 
 
 #: the environment that hands the limits to ``arbitru serve --workers N``'s processes: trusted proxies, live
