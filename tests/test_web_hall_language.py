@@ -6,8 +6,10 @@ space (issue 33's leftovers, items 1, 2 and 4). Real HTTP on a real app over a f
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from babel.messages.pofile import read_po
@@ -19,8 +21,8 @@ from arbitru.formats.duplicate.game import Player, Session, Settings
 from arbitru.formats.duplicate.rulesets import ruleset
 from arbitru.journal.store import Journal
 from arbitru.lexicons.synthetic import load_lexicon
-from arbitru.messages import LOCALES
-from arbitru.web import auth
+from arbitru.messages import LOCALES, Plural, Text, gettext_for
+from arbitru.web import auth, notices
 from arbitru.web.app import create_app
 from arbitru.web.i18n import accepted
 from web_support import ARBITER_PASSWORD, LEXICON, PLAYERS, TEST_LISTS, Site, csrf, login, make_game, make_site, post
@@ -146,9 +148,9 @@ def test_fr_every_colon_semicolon_question_and_exclamation_mark_has_its_no_break
 
 
 def test_no_template_writes_a_colon_after_a_printed_value() -> None:
-    """A label's colon is written by ``|colon`` (the page's language's typography), never after ``}}``."""
+    """A label's colon is written by ``|colon`` (the page's language's typography), never after ``}}`` or ``%}``."""
     wrong = [f"{p.relative_to(TEMPLATES)}: {m.group(0)}" for p in TEMPLATES.rglob("*.html")
-             for m in re.finditer(r".{0,40}\}\}[:;?!](?=[ <])", p.read_text(encoding="utf-8"))]
+             for m in re.finditer(r".{0,40}[}%]\}:(?=[ <])", p.read_text(encoding="utf-8"))]
     assert not wrong, wrong
 
 
@@ -170,3 +172,71 @@ def test_fr_a_label_and_its_colon_on_the_console_and_screen(tmp_path: Path) -> N
     assert "Fin de la partie\u00a0: " in console, re.findall(r'id="status">[^<]*', console)
     screen = site.client().get(f"/games/{gid}/screen").text
     assert "Total des tops\u00a0: " in screen
+
+
+# --- item 3: what an action did, carried as a code ----------------------------------------------------------------
+
+
+def test_a_notice_goes_by_its_code_and_values_and_comes_back_as_its_message() -> None:
+    hints = [Text("%(expected)s; this slip has %(n)s",
+                  expected=Plural("turn %(turn)s has %(n)s placement", "turn %(turn)s has %(n)s placements", n=2,
+                                  turn=1), n=1),
+             Text("no table number written (RO-6.2)")]
+    message = Text("slip of %(player)s, turn %(turn)s stored — check: %(hints)s", player="Ana", turn=1, hints=hints)
+    carried = notices.carry(message)
+    assert re.fullmatch(r"[0-9a-f]{8}\{.*\}", carried) and "stored" not in carried and "check" not in carried
+    back = notices.said(carried)
+    assert isinstance(back, Text) and back == message
+    assert gettext_for("fr")(back) == gettext_for("fr")(message) != str(message)
+    assert notices.carry(Text("game over")) == notices.code("game over")
+    assert notices.said("0000000g") == "0000000g"  # no code: an old link's text, shown as it is
+    assert notices.said("deadbeef") == "" and notices.said('deadbeef{"x":') == ""  # unknown or broken: nothing
+
+
+def test_every_catalog_message_has_its_own_code() -> None:
+    with open(LOCALES / "ro" / "LC_MESSAGES" / "messages.po", "rb") as f:
+        ids = {m.id[0] if isinstance(m.id, tuple) else m.id for m in read_po(f) if m.id}
+    assert len({notices.code(i) for i in ids}) == len(ids) and len(notices.known()) >= len(ids)
+
+
+def fr_game(site: Site, moves: int = 3) -> str:
+    settings = Settings(ruleset("fise", moves=moves, seconds=60), "fr", LEXICON, seed="7")
+    with Journal(site.db, actor="arbiter") as j:
+        s = Session.create(j, settings, load_lexicon(LEXICON, "fr"), [Player(n, name) for n, name in PLAYERS])
+        s.draw()
+        return s.id
+
+
+def test_the_duplicate_console_is_told_by_a_code_in_its_language(tmp_path: Path) -> None:
+    site = make_site(tmp_path)
+    gid = fr_game(site)
+    c = site.client()
+    login(c)
+    r = post(c, f"/games/{gid}/close", {}, f"/games/{gid}")
+    where = r.headers["location"]  # type: ignore[attr-defined]
+    done = parse_qs(urlsplit(where).query)["done"][0]
+    assert re.fullmatch(r"[0-9a-f]{8}\{.*\}", done) and "closed" not in done, done
+    told = re.search(r'<p class="done">([^<]*)<', c.get(where).text)
+    assert told and told.group(1).startswith("coup 1 clos\u00a0: "), told
+    # an old link's English sentence is still said in the page's language; anything else is harmless
+    old = c.get(f"/games/{gid}?done=move 1 closed: 24 points").text
+    assert '<p class="done">coup 1 clos\u00a0: 24 points</p>' in old
+    odd = c.get(f"/games/{gid}?done=<b>hi</b>").text
+    assert "<b>hi</b>" not in odd and "&lt;b&gt;hi&lt;/b&gt;" in odd
+    assert '<p class="done">' not in c.get(f"/games/{gid}?done=deadbeef").text
+
+
+def test_RO_5_2_f_an_anticipation_notice_is_said_in_the_language_of_the_page_that_reads_it(tmp_path: Path) -> None:
+    from web_anticipation_support import create_game, form
+
+    site = make_site(tmp_path)
+    arbiter = site.client()
+    login(arbiter)
+    gid = create_game(site, arbiter)
+    r = form(arbiter, f"/games/{gid}/announce", {}, f"/games/{gid}")
+    where = r.headers["location"]
+    assert "read" not in where and re.search(r"done=[0-9a-f]{8}%7B", where), where
+    for lang in ("ro", "pl", "el"):
+        url = where.replace("?", f"?lang={lang}&") if lang != "ro" else where
+        page = html.unescape(arbiter.get(url).text)
+        assert gettext_for(lang)(Text("group %(n)s read out", n=1)) in page and "group 1 read out" not in page
