@@ -1,5 +1,5 @@
 """The projection of a game drawn from a known seed says so (its notice, :mod:`arbitru.formats.fairness`) without
-covering anything: under the side panel, beside the board, on a 1920x1080 and a 1280x720 projection, the master
+covering anything: under the side panel, beside the board, on a 1920x1080, a 1280x720 and a 1280x900 projection (the walk's), the master
 move's line and the master total (the side panel's last lines) included. A real browser; screenshots
 ``tests/output/known-seed-screen-<lang>-<width>x<height>.png``."""
 
@@ -15,7 +15,7 @@ from test_web_languages_browser import duplicate_game, site_on
 from web_server import running_server
 from web_support import login, post
 
-SIZES = ({"width": 1920, "height": 1080}, {"width": 1280, "height": 720})
+SIZES = ({"width": 1920, "height": 1080}, {"width": 1280, "height": 720}, {"width": 1280, "height": 900})
 #: what the projection shows: the board, and each line of the side panel
 SHOWN = (".board", ".side .move", ".side .rack", ".side .cues", ".side .clock", ".side .master", ".side .total")
 
@@ -40,6 +40,7 @@ def test_fise_the_known_seeds_notice_covers_nothing_on_the_projection(
             page.goto(f"/games/{gid}/screen")
             page.wait_for_selector("#known-seed")
             page.wait_for_selector(".side .total")
+            page.wait_for_load_state("networkidle")
             OUTPUT.mkdir(exist_ok=True)
             page.screenshot(path=str(OUTPUT / f"known-seed-screen-{lang}-{size['width']}x{size['height']}.png"))
             notice = page.locator("#known-seed").bounding_box()
