@@ -1,6 +1,7 @@
 """The projection of a game drawn from a known seed says so (its notice, :mod:`arbitru.formats.fairness`) without
-covering anything: under the side panel, beside the board, on a 1920x1080, a 1280x720 and a 1280x900 projection (the walk's), the master
-move's line and the master total (the side panel's last lines) included. A real browser; screenshots
+covering anything: under the side panel, beside the board, on a 1920x1080, a 1280x720 and a 1280x900 projection
+(the walk's), the master move's line and the master total (the side panel's last lines) included. A real browser;
+screenshots
 ``tests/output/known-seed-screen-<lang>-<width>x<height>.png``."""
 
 from __future__ import annotations
