@@ -72,7 +72,7 @@ SAID = {
     "es": ("Ana Popescu (mesa 1): 11", "colocaciones 31, penalizaciones −20, amonestaciones 0 (−0), disciplinarias −0",
            "resultados provisionales, reclamaciones hasta 18:30", "papeleta no entregada: turno 4"),
     "fr": ("Ana Popescu (table 1): 11", "poses 31, pénalités −20, avertissements 0 (−0)",
-           "résultats provisoires, réclamations jusqu'à 18:30", "bulletin non rendu : tour 4"),
+           "résultats provisoires, réclamations jusqu'à 18:30", "bulletin non rendu\u00a0: tour 4"),
     "pl": ("Ana Popescu (stół 1): 11", "ułożenia 31, kary −20, ostrzeżenia 0 (−0), dyscyplinarne −0",
            "wyniki tymczasowe"),
     "el": ("Ana Popescu (τραπέζι 1): 11", "τοποθετήσεις 31, ποινές −20, προειδοποιήσεις 0 (−0), πειθαρχικές −0",

@@ -72,7 +72,7 @@ def test_RO_5_5_j_publishing_at_turn_2_of_14_asks_first_names_the_turns_and_ends
     ana = site.client()
     join(ana, site, gid, "Ana")
     phone = ana.get(f"/games/{gid}/play?lang=fr").text
-    assert "Les résultats sont publiés : la partie est terminée." in phone and 'class="antslip"' not in phone
+    assert "Les résultats sont publiés\u00a0: la partie est terminée." in phone and 'class="antslip"' not in phone
     assert "les tours 3 à 14 n&#39;ont pas été joués" in phone and "Tour 3" not in phone
     api = site.client().post(f"/api/games/{gid}/slips", json={"turn": 2, "placements": []},
                              headers={"Authorization": f"Bearer {site.code(gid, 'Bo')}"})

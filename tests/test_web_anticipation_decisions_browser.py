@@ -126,7 +126,7 @@ def test_an_online_game_published_at_turn_2_ends_cleanly_then_every_change_is_a_
         shot(arbiter, "console-over-ro")
         over = {player: phone.locator("#game-over") for player, phone in phones.items()}
         expect(over["Ana"]).to_contain_text("Rezultatele sunt publicate: partida s-a încheiat.")
-        expect(over["Bo"]).to_contain_text("Les résultats sont publiés : la partie est terminée.")
+        expect(over["Bo"]).to_contain_text("Les résultats sont publiés\u00a0: la partie est terminée.")
         expect(over["Bo"]).to_contain_text("les tours 3 à 14 n'ont pas été joués")
         expect(phones["Ana"].locator("form.antslip")).to_have_count(0)  # gone live: the page follows the stage
         for player, phone in phones.items():

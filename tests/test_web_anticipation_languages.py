@@ -11,7 +11,7 @@ import html
 
 import pytest
 
-from arbitru.messages import Plural, Text, gettext_for
+from arbitru.messages import BEFORE_COLON, Plural, Text, gettext_for
 from test_web_anticipation import play_three_turns
 from web_anticipation_support import create_game, form
 from web_support import login, make_site
@@ -94,8 +94,9 @@ def test_RO_6_5_the_console_desk_review_and_refusals_say_it_in_the_language(page
     assert hint in p["desk"] and "placement" not in hint, (lang, hint)  # through the catalog's plural forms
     assert said("desk %(name)s", name="desk1") in p["desk"]
     decisions = p["review"].split('id="decisions"')[1].split("</section>")[0]
-    assert f"{said('placement')}: {_('valid')}, {said('turn')} 2" in decisions  # 'valid' is Romanian too
-    assert f"{said('penalty')}: {said('cancel')}, {said('turn')} 3" in decisions
+    colon = BEFORE_COLON.get(lang, "") + ":"  # French: "pose : valable" with a no-break space
+    assert f"{said('placement')}{colon} {_('valid')}, {said('turn')} 2" in decisions  # 'valid' is Romanian too
+    assert f"{said('penalty')}{colon} {said('cancel')}, {said('turn')} 3" in decisions
     assert f"({said('chief arbiter')})" in decisions
     assert f'placeholder="{said("chief arbiter")}"' in p["review"]  # the form's default, said in the page
     assert said("a decision needs its reason (RO-6.5)") in p["refusal"]

@@ -122,7 +122,7 @@ def test_the_confirmation_page_is_in_the_games_language(site, arbiter):  # noqa:
     from arbitru.formats.duplicate.rulesets import ruleset
 
     for lang, words in (("ro", "Închei partida?"), ("es", "¿Terminar la partida?"), ("el", "Λήξη του παιχνιδιού;"),
-                        ("pl", "Zakończyć grę?"), ("fr", "Terminer la partie ?")):
+                        ("pl", "Zakończyć grę?"), ("fr", "Terminer la partie\u202f?")):
         settings = Settings(ruleset("fise", moves=5, seconds=60), lang, "synthetic:2000", seed="7")
         with Journal(site.db, actor="arbiter") as j:
             gid = Session.create(j, settings, load_lexicon("synthetic:2000", lang), [Player("1", "Ana")]).id

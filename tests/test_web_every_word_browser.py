@@ -354,10 +354,21 @@ def walk_duplicate_phone(w: Walk, site: Site, gid: str) -> None:
 
 def walk_duplicate(w: Walk, site: Site, gid: str, lang: str) -> None:
     g = f"/games/{gid}"
-    w.visit(f"/login?lang={lang}", "login")
+    # the doors no game fixes the language of: in the browser's (its Accept-Language, the context's locale)
+    w.visit("/login", "login in the browser's language")
+    w.page.fill("input[name=name]", "Ana")  # no account: refused (the security page lists the name as typed)
+    w.page.fill("input[name=password]", "not-the-password")
+    with w.page.expect_navigation():
+        w.page.click("form[action^='/login'] button")
+    assert w.page.get_attribute("html", "lang") == lang and w.page.locator("#password-error").count() == 1
+    w.check("login refused in the browser's language", w.page.evaluate(VISIBLE))
+    w.page.fill("input[name=name]", "arbiter")
     w.page.fill("input[name=password]", "arbiter-pass-1")
     with w.page.expect_navigation():
         w.page.click("form[action^='/login'] button")
+    w.visit("/", "index in the browser's language")
+    w.visit("/security", "security in the browser's language")
+    assert w.page.get_attribute("html", "lang") == lang
     w.visit(f"/?lang={lang}", "index")
     w.visit(f"/games/new?lang={lang}", "new duplicate game")
     w.answer(f"/games/new?lang={lang}", {"players": "1,Ana\n1,Bo", "lexicon": "synthetic:100", "rules": RULES[lang],
@@ -465,7 +476,8 @@ def test_issue_33_every_page_of_a_game_in_the_halls_language(browser: Browser, t
             *(site.code(ant, n) for n in ("Ana", "Bo", "Cleo")), "nope", "nothing.txt", "desk1"}
     built = time.monotonic() - started
     with running_server(site.db) as base:
-        ctx = browser.new_context(base_url=base, viewport={"width": 1280, "height": 900})
+        # the browser speaks the hall's language (Accept-Language): the doors follow it without ?lang=
+        ctx = browser.new_context(base_url=base, viewport={"width": 1280, "height": 900}, locale=lang)
         ctx.set_default_timeout(15_000)
         w = Walk(ctx.new_page(), base, lang, game, site, (dup, ant))
         try:

@@ -26,6 +26,9 @@ Gettext = Callable[..., str]
 
 #: what stands between the messages of a list where English writes "; " (in Greek ";" is the question mark)
 LIST_SEPARATOR = {"el": "· "}
+#: what stands between a label and its colon (French typography: a no-break space; ";", "?" and "!" take a narrow
+#: one, written in the catalog's messages themselves)
+BEFORE_COLON = {"fr": "\u00a0"}
 
 #: the language a program prints in (the CLI's ``--lang``): a message put into an f-string is said in it
 reader: contextvars.ContextVar[str] = contextvars.ContextVar("reader", default="en")

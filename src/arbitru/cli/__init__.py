@@ -58,7 +58,8 @@ class ArbitruGroup(OneLineGroup):
     type=click.Choice(sorted(LANGUAGES)),
     default="en",
     show_default=True,
-    help="The language verdicts, notes and results are printed in (the catalogs of the web pages).",
+    help="The language verdicts, notes and results are printed in (the catalogs of the web pages); for 'serve', "
+         "the language of the pages no game fixes (else each visitor's browser's).",
 )
 def cli(lang: str) -> None:
     """arbitru: referee software for tournament Scrabble (anticipation and duplicate)."""

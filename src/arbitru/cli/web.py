@@ -77,7 +77,9 @@ def serve(
     proxies: tuple[str, ...], live_per_client: int, max_body: int, max_header: int, header_timeout: int,
     connections_per_client: int, public_url: str | None,
 ) -> None:
-    """Start the web app: arbiter console, projection screen, players' phones, results, JSON API."""
+    """Start the web app: arbiter console, projection screen, players' phones, results, JSON API. The pages no
+    game fixes the language of (the index, logging in, security) are in 'arbitru --lang' when it is given, else
+    in each visitor's browser's language."""
     import uvicorn
 
     from arbitru.journal.backends import PostgresBackend, backend_for
@@ -134,14 +136,17 @@ def serve(
         phones = f", phones at {base}/" if base != listening else ""
         click.echo(f"arbitru at {listening}/{phones} (journal {info['journal']}, "
                    f"{workers} worker{'s' if workers > 1 else ''}); Ctrl+C stops it")
+    hall = hall_language(click.get_current_context())
     if workers > 1:
         import os
 
-        from arbitru.web.app import ENV_BASE_URL, ENV_DB
+        from arbitru.web.app import ENV_BASE_URL, ENV_DB, ENV_LANG
         from arbitru.web.wire import to_env
 
         os.environ[ENV_DB] = journal
         os.environ[ENV_BASE_URL] = base
+        if hall is not None:
+            os.environ[ENV_LANG] = hall
         os.environ.update({**security.limits_to_env(limits), **to_env(wire)})
         from uvicorn.supervisors import Multiprocess
 
@@ -150,10 +155,19 @@ def serve(
         # uvicorn's supervisor starts a worker again when one dies; the socket is ours (listening_socket)
         Multiprocess(config, sockets=[listening_socket(host, port)]).run()
         return
-    app = create_app(journal, base_url=base, limits=limits)
+    app = create_app(journal, base_url=base, limits=limits, lang=hall)
     # the connections' limits (arbitru.web.wire); uvicorn's own X-Forwarded-For handling stays off: the app
     # decides whom to believe (--trust-proxy)
     uvicorn.run(app, host=host, port=port, **uvicorn_options(wire, limits))
+
+
+def hall_language(ctx: click.Context) -> str | None:
+    """The language given to the whole program (``arbitru --lang ro serve``), None when it was left as it is."""
+    parent = ctx.parent
+    if parent is None or parent.get_parameter_source("lang") in (None, click.core.ParameterSource.DEFAULT):
+        return None
+    lang = parent.params.get("lang")
+    return lang if isinstance(lang, str) else None
 
 
 def listening_socket(host: str, port: int) -> socket.socket:

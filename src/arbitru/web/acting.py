@@ -19,7 +19,7 @@ from starlette.responses import RedirectResponse, Response
 from arbitru.errors import ArbitruError, GameNotFound
 from arbitru.journal.store import Journal
 from arbitru.textinput import InputError
-from arbitru.web import auth, confirm, i18n
+from arbitru.web import auth, confirm, i18n, notices
 from arbitru.web.forms import Refused, need, read_form, refused
 from arbitru.web.house import Endpoint, Web, game_language, web
 
@@ -45,12 +45,11 @@ Perform = Callable[[Web, Journal, str, dict[str, str], Confirming], str]
 
 
 def act(role: str, field: str, perform: Perform, page: Page, limits: dict[str, int] | None = None,
-        doors: bool = True, say: bool = False) -> Endpoint:
+        doors: bool = True) -> Endpoint:
     """An action sent by ``role`` (``arbiter``, ``desk``) from ``page``; a refusal is shown beside ``field`` when
     it names none (``doors``: a refusal of an input's door is said in the page's language, beside its own field).
-    ``say``: the action's message goes back already said in the page's language (the game's, or the one the
-    page's address asks for, ``?lang=``), for a page that shows it as it comes; else as it is (the duplicate
-    console says its English text again). A page asked in another language is gone back to in it.
+    The action's message goes back as its code and values (:mod:`arbitru.web.notices`): the page says it in its
+    language. A page asked in another language is gone back to in it.
     The live pages learn of what it appended from its commit (:attr:`Journal.on_commit`)."""
 
     async def endpoint(request: Request) -> Response:
@@ -73,10 +72,7 @@ def act(role: str, field: str, perform: Perform, page: Page, limits: dict[str, i
                     def confirming(seq: int, what: list[Any]) -> None:
                         confirm.check(j, me, gid, field, seq, f, what)
 
-                    said = perform(w, j, gid, f, confirming)
-                    if say and isinstance(said, i18n.Text):
-                        said = i18n.gettext_for(i18n.pick(asked, str(j.game(gid).settings.get("lang") or "en")))(said)
-                    return said
+                    return perform(w, j, gid, f, confirming)
 
             message = await run_in_threadpool(run)
         except confirm.Needed as e:
@@ -101,7 +97,7 @@ def act(role: str, field: str, perform: Perform, page: Page, limits: dict[str, i
         if asked in i18n.LANGUAGES:
             back += ("&" if "?" in back else "?") + f"lang={asked}"
         sep = "&" if "?" in back else "?"
-        done = f"{sep}done={quote(message[:300])}" if message else ""
+        done = f"{sep}done={quote(notices.carry(message)[:notices.MAX])}" if message else ""
         return RedirectResponse(f"{back}{done}#{field}", 303)
 
     return endpoint

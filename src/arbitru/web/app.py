@@ -23,6 +23,7 @@ from starlette.staticfiles import StaticFiles
 
 from arbitru.formats import ANTICIPATION, DUPLICATE
 from arbitru.journal.store import Journal
+from arbitru.messages import LANGUAGES
 from arbitru.web import auth, security
 from arbitru.web.damage import DamageGuard
 from arbitru.web.failures import exception_handlers
@@ -178,16 +179,20 @@ def create_app(
     publisher: Publisher | None = None,
     limits: security.Limits | None = None,
     test_lists: tuple[str, ...] | None = None,
+    lang: str | None = None,
 ) -> Starlette:
     """The ASGI app over the journal at ``db`` (created when missing, with its web tables); ``limits``: the
     throttles, live connections and trusted proxies (:class:`security.Limits`); ``test_lists``: stand-in word
-    lists the pages offer besides the installed ones (tests; default ``$ARBITRU_WEB_TEST_LISTS``, comma-separated)."""
+    lists the pages offer besides the installed ones (tests; default ``$ARBITRU_WEB_TEST_LISTS``, comma-separated);
+    ``lang``: the hall's language, of the pages no game fixes the language of (None: each visitor's browser's)."""
     with Journal(db, actor="arbiter") as j:
         secret = auth.server_secret(j)
     if test_lists is None:
         test_lists = tuple(n for n in os.environ.get(ENV_TEST_LISTS, "").split(",") if n)
+    if lang is not None and lang not in LANGUAGES:
+        raise ValueError(f"{lang!r} is not a language of the pages ({', '.join(sorted(LANGUAGES))})")
     w = Web(
-        str(db), secret, publisher or publisher_for(str(db)), base_url, test_lists, limits or security.Limits()
+        str(db), secret, publisher or publisher_for(str(db)), base_url, test_lists, limits or security.Limits(), lang
     )
     with Journal(db, actor="arbiter") as j:  # its own connection, closed: none is left behind in this thread
         w.damage.startup(j)
@@ -339,10 +344,12 @@ def route_table() -> list[BaseRoute]:
 ENV_DB = "ARBITRU_WEB_DB"
 ENV_BASE_URL = "ARBITRU_WEB_BASE_URL"
 ENV_TEST_LISTS = "ARBITRU_WEB_TEST_LISTS"
+ENV_LANG = "ARBITRU_WEB_LANG"
 #: the limits of the worker processes' apps (:func:`security.limits_from_env`)
 ENV_TRUST_PROXY, ENV_LIVE_PER_CLIENT, ENV_MAX_BODY = security.ENV_LIMITS
 
 
 def create_app_from_env() -> Starlette:
     """The app of one worker among several: the journal, address and limits come from the environment."""
-    return create_app(os.environ[ENV_DB], base_url=os.environ.get(ENV_BASE_URL, ""), limits=security.limits_from_env())
+    return create_app(os.environ[ENV_DB], base_url=os.environ.get(ENV_BASE_URL, ""), limits=security.limits_from_env(),
+                      lang=os.environ.get(ENV_LANG) or None)

@@ -40,6 +40,7 @@ from arbitru.formats.duplicate.game import Game, Session
 from arbitru.journal.store import GameDamage, Journal, check_actor
 from arbitru.journal.training import open_store, store_address
 from arbitru.lexicons.synthetic import load_lexicon
+from arbitru.messages import BEFORE_COLON
 from arbitru.textinput import shown_raw
 from arbitru.web import auth, i18n, phone_lines, security
 from arbitru.web.damage import DamageWatch, banner, game_of
@@ -91,6 +92,9 @@ class Web:
     #: stand-in word lists the pages offer besides the installed ones (``synthetic:N``): a test switch only
     test_lists: tuple[str, ...] = ()
     limits: security.Limits = field(default_factory=security.Limits)
+    #: the hall's language the server was started with (``arbitru --lang ro serve``): the pages no game fixes the
+    #: language of are in it; None: in the visitor's browser's (:func:`page_language`)
+    lang: str | None = None
     templates: Environment = field(init=False)
     intake: Intake = field(init=False)
     _lexicons: dict[tuple[str, str], Lexicon] = field(default_factory=dict)
@@ -144,6 +148,8 @@ class Web:
         self.templates.filters["percent"] = percent_in_page_language
         self.templates.filters["date"] = date_in_page_language
         self.templates.filters["moment"] = moment_in_page_language
+        # a label and its colon as the page's language writes them ("Fin de la partie : …"): {{ _('Game over')|colon }}
+        self.templates.filters["colon"] = colon_in_page_language
         self.templates.globals["option"] = i18n.option
         self.templates.globals["keep"] = i18n.keep  # a form keeps the language its reader asked for (?lang=)
 
@@ -395,7 +401,10 @@ class Web:
         return known.get(typed)
 
     def render(self, request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-        return HTMLResponse(self.render_text(request, name, **context), status_code=status)
+        response = HTMLResponse(self.render_text(request, name, **context), status_code=status)
+        if self.lang is None and "lang" not in request.query_params:
+            response.headers["Vary"] = "Accept-Language"  # the page may be in the browser's language
+        return response
 
     def kept(self, game_id: str, key: Hashable, version: int, make: Callable[[], T]) -> T:
         """What ``make`` computes from the game as long as ``version`` (the seq of the last event that changes
@@ -604,8 +613,21 @@ def moment_in_page_language(context: Context, value: Any) -> str:
     return figures.moment(value, _language(context))
 
 
+@pass_context
+def colon_in_page_language(context: Context, label: Any) -> Any:
+    """``{{ _('Game over')|colon }}``: a label followed by its colon as the page's language writes it (French puts a
+    no-break space before it, :data:`arbitru.messages.BEFORE_COLON`)."""
+    said = said_in_page_language(context, label)
+    colon = BEFORE_COLON.get(_language(context), "") + ":"
+    if isinstance(said, Markup):  # a stored text shown raw and flagged (:func:`_shown`) stays so
+        return said + colon
+    return f"{'' if said is None else said}{colon}"
+
+
 def page_language(request: Request, context: dict[str, Any]) -> str:
-    """A page is in its game's language (a game's page), else in the one asked for (``?lang=``), else in English."""
+    """A page is in its game's language (a game's page), else in the one asked for (``?lang=``), else in the
+    hall's (the server's, :attr:`Web.lang`), else in the first of the browser's (``Accept-Language``) the pages
+    speak, else in English."""
     given = context.get("lang")
     if isinstance(given, str) and given in i18n.LANGUAGES:
         return given
@@ -613,7 +635,19 @@ def page_language(request: Request, context: dict[str, Any]) -> str:
     settings = getattr(game, "settings", None)
     if settings is not None and getattr(settings, "lang", None) in i18n.LANGUAGES:
         return str(settings.lang)
-    return i18n.pick(request.query_params.get("lang"), "en")
+    return visitor_language(request)
+
+
+def visitor_language(request: Request) -> str:
+    """The language of a page no game fixes the language of: the one asked for (``?lang=``), else the server's
+    (``arbitru --lang ro serve``), else the browser's first the pages speak (``Accept-Language``), else English."""
+    asked = request.query_params.get("lang")
+    if asked in i18n.LANGUAGES:
+        return str(asked)
+    server = getattr(request.app.state, "web", None) if "app" in request.scope else None
+    if server is not None and server.lang in i18n.LANGUAGES:
+        return str(server.lang)
+    return i18n.accepted(request.headers.get("accept-language", ""))
 
 
 class _ThenTell(Response):

@@ -11,8 +11,8 @@ from arbitru.errors import GameNotFound
 from arbitru.messages import LANGUAGES, LOCALES, Gettext, Text, gettext_for, translations
 from arbitru.textinput import InputError
 
-__all__ = ["LANGUAGES", "LOCALES", "Gettext", "Text", "actor", "gettext_for", "keep", "no_game", "option", "pick",
-           "refusal",
+__all__ = ["LANGUAGES", "LOCALES", "Gettext", "Text", "accepted", "actor", "gettext_for", "keep", "no_game", "option",
+           "pick", "refusal",
            "shown", "translations"]
 
 
@@ -39,6 +39,27 @@ def option(value: str) -> str:
 def pick(requested: str | None, default: str) -> str:
     """The language a phone asked for (``?lang=``), else the page's own."""
     return requested if requested in LANGUAGES else default
+
+
+def accepted(header: str) -> str:
+    """The language of a browser's ``Accept-Language`` (``fr-CH, fr;q=0.9, en;q=0.8``) the pages speak: the first
+    by its weight (``q``, 1 when not given; 0 refuses it), by its primary tag (``fr-CH`` is French); English when
+    none is spoken here."""
+    weighted: list[tuple[float, int, str]] = []
+    for i, part in enumerate(header.split(",")[:32]):
+        tag, *params = (p.strip() for p in part.split(";"))
+        weight = 1.0
+        for param in params:
+            key, _, value = param.partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        code = tag.split("-")[0].lower()
+        if code in LANGUAGES and 0 < weight <= 1:
+            weighted.append((-weight, i, code))
+    return min(weighted)[2] if weighted else "en"
 
 
 def keep(requested: str | None) -> str:

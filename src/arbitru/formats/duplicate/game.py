@@ -619,7 +619,7 @@ class Game:
             payload.optional_integer(p, "top"),
             payload.text(p, "by", "program"),
             [_tie(t) for t in payload.mappings(p, "ties", [])],
-            payload.texts(p, "remarks", []),
+            _remarks(p),
             new,
             joker,
         )
@@ -737,6 +737,14 @@ class Game:
                 out.append(self.verdict(slip, lexicon, alike))
         return out
 
+
+
+def _remarks(p: Mapping[str, Any]) -> list[str]:
+    """A master event's remarks (:func:`master.remark_read`): codes with values, or an older journal's texts."""
+    try:
+        return [master.remark_read(r) for r in payload.items(p, "remarks", [])]
+    except ValueError as e:
+        raise payload.PayloadError(str(e)) from None
 
 
 def _tie(t: Mapping[str, Any]) -> dict[str, Any]:
@@ -1391,7 +1399,7 @@ class Session:
             chosen = cands[index]
             by = "program" if index == 0 else "referee"
         if top is not None and chosen.score < top:
-            remarks.append(f"weaker than the top score {top}: it stays (FISE-16)")
+            remarks.append(master.weaker(top))
         order = self.settings.rules.master_order
         ties = []
         for i, c in enumerate(cands):
@@ -1411,7 +1419,7 @@ class Session:
             "top": top,
             "by": by,
             "ties": ties,
-            "remarks": remarks,
+            "remarks": [master.remark_stored(r) for r in remarks],  # codes: said in the reader's language
         }
         if self.settings.variant == "joker":
             payload["joker"] = _preview_joker(g, chosen)

@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from arbitru.engine.board import Board
 from arbitru.engine.lexicon import Lexicon
@@ -163,6 +164,50 @@ def top_moves(
     best = moves[0][1]
     found = [candidate(board, rack, p, s) for p, s in moves if s == best]
     return sorted(found, key=ORDERS[order])
+
+
+#: a master move's remarks (FISE-16), stored in its event as a code and its values, said in the reader's language:
+#: a word of the move not in the list (the move stays), and a move weaker than the top score (it stays)
+REMARKS: dict[str, str] = {
+    "main-not-in-list": "main word %(word)s is not in %(list)s",
+    "cross-not-in-list": "cross word %(word)s is not in %(list)s",
+    "weaker-than-top": "weaker than the top score %(top)s: it stays (FISE-16)",
+}
+_REMARK_CODES = {message: code for code, message in REMARKS.items()}
+
+
+def weaker(top: int) -> Text:
+    """The remark of a master move weaker than the top score (FISE-16)."""
+    return Text(REMARKS["weaker-than-top"], top=top)
+
+
+def remark_stored(remark: str) -> dict[str, Any] | str:
+    """A remark as the master event stores it: ``{"code": …, values…}`` (:data:`REMARKS`); a text no code says
+    (none is made so) as it is."""
+    code = _REMARK_CODES.get(remark.message) if isinstance(remark, Text) else None
+    if code is None or not isinstance(remark, Text):
+        return str(remark)
+    return {"code": code, **{k: v if isinstance(v, int) else str(v) for k, v in remark.values.items()}}
+
+
+def remark_read(stored: object) -> str:
+    """A stored remark as a message said in the reader's language; an older journal's English text as it is.
+
+    :raises ValueError: when it is neither (a damaged journal).
+    """
+    if isinstance(stored, str):
+        return stored
+    if not isinstance(stored, dict) or stored.get("code") not in REMARKS:
+        raise ValueError(f"a master move's remark is {str(stored)[:40]!r}, not a remark")
+    values = {k: v for k, v in stored.items() if k != "code"}
+    if not all(isinstance(v, str | int) and not isinstance(v, bool) for v in values.values()):
+        raise ValueError("a master move's remark holds something that is not text or a number")
+    message = REMARKS[str(stored["code"])]
+    try:
+        message % values
+    except (KeyError, TypeError):
+        raise ValueError(f"a master move's remark {stored['code']!r} lacks its values") from None
+    return Text(message, **values)
 
 
 def referee_choice(

@@ -52,6 +52,7 @@ from arbitru.journal.store import Journal
 from arbitru.season import tournament
 from arbitru.textinput import InputError, ascii_number, is_ascii_number
 from arbitru.web import asks, auth, confirm, documents, fair, i18n, wordlists
+from arbitru.web import notices as done_notices
 from arbitru.web.acting import Confirming, Page, Perform, act
 from arbitru.web.anticipation_pages import (
     LANG,
@@ -232,7 +233,7 @@ async def console(request: Request) -> Response:
 
     ctx = await run_in_threadpool(load)
     ctx.update(staff_language(request, ctx["game"]))
-    return w.render(request, "anticipation/console.html", done=request.query_params.get("done", "")[:300],
+    return w.render(request, "anticipation/console.html", done=done_notices.said(request.query_params.get("done", "")),
                     form={}, **ctx)
 
 
@@ -241,8 +242,8 @@ Ask = Callable[[AnticipationGame, dict[str, str], Journal], list[Any]]
 
 
 def on_game(action: Action_, ask: Ask | None = None) -> Perform:
-    """An action on the game, its message said in the page's language by :func:`act` (the game's, or the one the
-    page's address asks for); ``ask``: what the action will do when it cannot be undone: it then acts only on a
+    """An action on the game, its message said in the language of the page it goes back to (:func:`act`,
+    :mod:`arbitru.web.notices`); ``ask``: what the action will do when it cannot be undone: it then acts only on a
     second request confirming it (:mod:`arbitru.web.confirm`)."""
 
     def perform(w: Web, j: Journal, gid: str, f: dict[str, str], confirming: Confirming) -> str:
@@ -396,8 +397,8 @@ async def desk(request: Request) -> Response:
     w = web(request)
     me = need(request, "desk")
     ctx = await run_in_threadpool(desk_context, w, request.path_params["gid"], me, request)
-    return w.render(request, "anticipation/desk.html", done=request.query_params.get("done", "")[:300], form={},
-                    problems=[], **ctx)
+    return w.render(request, "anticipation/desk.html", done=done_notices.said(request.query_params.get("done", "")),
+                    form={}, problems=[], **ctx)
 
 
 def desk_slip(game: AnticipationGame, f: dict[str, str], j: Journal) -> Slip:
@@ -536,7 +537,7 @@ async def review(request: Request) -> Response:
     w = web(request)
     me = need(request, "desk")
     ctx = await run_in_threadpool(review_context, w, request.path_params["gid"], me, request)
-    return w.render(request, "anticipation/review.html", done=request.query_params.get("done", "")[:300],
+    return w.render(request, "anticipation/review.html", done=done_notices.said(request.query_params.get("done", "")),
                     form={}, problems=[], **ctx)
 
 
@@ -853,7 +854,7 @@ REVIEW = Page("anticipation/review.html", review_context,
 
 def _act(role: str, field: str, action: Action_, page: Page, limits: dict[str, int] | None = None,
          ask: Ask | None = None) -> Endpoint:
-    return act(role, field, on_game(action, ask), page, limits, doors=False, say=True)
+    return act(role, field, on_game(action, ask), page, limits, doors=False)
 
 
 announce = _act("arbiter", "announce", do_announce, CONSOLE)

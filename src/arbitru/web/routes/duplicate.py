@@ -39,10 +39,9 @@ from arbitru.formats.duplicate.order import Window
 from arbitru.formats.duplicate.rulesets import BONUS_MODES, RULESETS, ruleset
 from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal.store import Journal
-from arbitru.messages import recognised
 from arbitru.season import tournament
 from arbitru.textinput import InputError, number_order
-from arbitru.web import asks, auth, confirm, fair, i18n, phone_lines, views, wordlists
+from arbitru.web import asks, auth, confirm, fair, i18n, notices, phone_lines, views, wordlists
 from arbitru.web.acting import Confirming, Page, Perform, act
 from arbitru.web.forms import (
     LANG_BY_RULES,
@@ -206,7 +205,7 @@ async def console(request: Request) -> Response:
     def load() -> Response:  # drawn in a thread too: a 10,000-player grid would hold up every phone's stream
         with w.journal(me.actor) as j:
             ctx = console_context(w, j, gid, me)
-        ctx["done"] = done_said(request.query_params.get("done", "")[:300])
+        ctx["done"] = notices.said(request.query_params.get("done", ""), DONE)
         g, rows = ctx["game"], ctx["grid"]
         # the grid as its own refetch draws it at this position: drawn once for the page and its refetch
         ctx["grid_html"] = _Markup(w.fragment_text(request, gid, g.last_seq, "", GRID,
@@ -267,8 +266,8 @@ def console_action(role: str, field: str, action: Callable[[Session, dict[str, s
     return act(role, field, in_session(action, ask), CONSOLE)
 
 
-#: what the console says once an action is done: the redirect carries the English text, the console says it again
-#: in its language (:func:`done_said`)
+#: what the console says once an action is done: the redirect carries its code (:mod:`arbitru.web.notices`); an old
+#: link's English text is read as the message it was made from
 RACK_DRAWN = "move %(move)s: rack drawn"
 MOVE_CLOSED = "move %(move)s closed: %(points)s points"
 CLOCK_RUNS = "the clock runs"
@@ -281,11 +280,6 @@ COLLECTED = "the collection of move %(move)s is closed: its slips change only by
 DECIDED = "decision on move %(move)s, player %(player)s stored"
 DONE = (RACK_DRAWN, MOVE_CLOSED, CLOCK_RUNS, CLOCK_PAUSED, SLIP_STORED, RULING_STORED, WITHDRAWN, GAME_OVER, COLLECTED,
         DECIDED)
-
-
-def done_said(done: str) -> str:
-    """The notice of the action just done (``?done=``), as the message it was made from."""
-    return recognised(done, DONE) if done else ""
 
 
 def _step_message(step: Step) -> str:
