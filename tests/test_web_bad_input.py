@@ -237,3 +237,27 @@ def test_an_unknown_clock_action_is_refused_in_the_games_language(site, http):
                    action="'foo'")
     assert refusal.startswith("'foo' no es algo que haga el reloj") and beside(r.text, "clock") == refusal
     assert len(site.events(gid)) == stored
+
+
+def test_fise_17_the_cli_refuses_a_slip_typed_over_a_closed_moves_stored_slip_as_the_desk_does(site):
+    """One rule in the format (``Session.check_slips``): the CLI's ``slips --replace`` is refused alike, and so is
+    a declared score below 0; nothing stored."""
+    from click.testing import CliRunner
+
+    from arbitru.cli import cli
+
+    gid = game_in(site, "en")
+    with Journal(site.db, actor="arbiter") as j:
+        s = Session(j, gid, load_lexicon(LEXICON, "en"))
+        s.store_slips([Slip(1, "1", "H8", "CASA", 12)])
+        s.place_master()
+    stored = len(site.events(gid))
+    runner = CliRunner()
+    typed = ["duplicate", "slips", "-j", site.db, "-g", gid, "--move", "1", "--position", "H8", "--word", "CASO"]
+    r = runner.invoke(cli, [*typed, "--player", "1", "--score", "12", "--replace"])
+    assert r.exit_code != 0 and "move 1 is closed" in r.output and "FISE-17" in r.output, r.output
+    r = runner.invoke(cli, [*typed, "--player", "2", "--score", "-5"])
+    assert r.exit_code != 0 and "-5 is not a whole number from 0" in r.output, r.output
+    assert len(site.events(gid)) == stored
+    r = runner.invoke(cli, [*typed, "--player", "2", "--score", "12"])  # a first paper slip: typed (FISE-8)
+    assert r.exit_code == 0 and len(site.events(gid, "slip")) == 2, r.output
