@@ -261,3 +261,14 @@ def test_fise_17_the_cli_refuses_a_slip_typed_over_a_closed_moves_stored_slip_as
     assert len(site.events(gid)) == stored
     r = runner.invoke(cli, [*typed, "--player", "2", "--score", "12"])  # a first paper slip: typed (FISE-8)
     assert r.exit_code == 0 and len(site.events(gid, "slip")) == 2, r.output
+
+
+def test_fise_6_a_trainees_score_below_0_is_refused_beside_the_score_in_the_pages_language(site, http):
+    """The training page reads the declared score as every slip's is (``slips.declared_score``)."""
+    r = post(http, "/train", {"rules": "fise", "lang": "es", "lexicon": LEXICON, "moves": "2"}, "/train")
+    assert r.status_code == 303, r.text
+    gid = r.headers["location"].rsplit("/", 1)[1]
+    r = post(http, f"/train/{gid}/move", {"position": "H8", "word": "CASA", "score": "-5"}, f"/train/{gid}")
+    assert r.status_code == 422, r.text
+    assert beside(r.text, "score") == said("es", NOT_A_SCORE, text="'-5'", low=0, high=999_999_999)
+    assert 'id="master"' not in http.get(f"/train/{gid}").text  # nothing played
