@@ -58,7 +58,7 @@ def test_FISE_5_a_late_slip_is_stored_marked_late_scores_0_and_never_replaces_on
 def test_GR_5C_a_late_slip_scores_0():
     s = duplicate("greek")
     s.clock("start", T0)
-    receipt = s.hand_in(Slip(1, "2", "H5", "CASA", 12), T0 + 120)
+    receipt = s.hand_in(Slip(1, "2", "H5 O", "CASA", 12), T0 + 120)  # its own notation: an unreadable one is refused
     assert receipt.late and "late" in receipt.text()
     s.place_master()
     assert compute(s.game, LEX).line("2").points == 0

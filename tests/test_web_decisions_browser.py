@@ -196,6 +196,21 @@ def test_FISE_8_a_paper_event_of_40_where_the_clerks_type_move_n_during_move_n_p
         # a slip for a closed move other than the one the form shows says which move it goes to first
         arbiter_does(db, gid, "close", "draw")  # move 3 closed; move 2 still being collected
         desk.goto(f"/games/{gid}")
+        # a slip typed over one stored for a closed move is the arbiter's decision: refused before anything is
+        # asked, what the clerk typed kept (the guard audit)
+        with Journal(db) as j:
+            before = len(j.events(gid))
+        with desk.expect_navigation():
+            type_slip(desk, "1", "H8", "ABD", "4" if scored else None)
+        expect(desk.locator("#move-error")).to_contain_text(
+            _("move %(move)s is closed: a slip stored for it changes only by the arbiter's decision with a reason, on "
+              "the console's Claims and corrections card", move=2))
+        expect(desk.locator("#confirmation")).to_have_count(0)
+        expect(desk.locator("form.desk input[name=word]")).to_have_value("ABD")
+        shot(desk, f"decisions-desk-closed-stored-refused-{lang}")
+        with Journal(db) as j:
+            assert len(j.events(gid)) == before
+        desk.goto(f"/games/{gid}")
         desk.fill("#desk-move-field", "3")
         with desk.expect_navigation():
             type_slip(desk, "9", "H8", "AB", "4" if scored else None)

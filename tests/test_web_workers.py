@@ -119,7 +119,9 @@ def test_journal_a_killed_worker_loses_nothing_acknowledged(two_workers):
         code = site.code(gid, str(1 + n % 3))
         try:
             r = httpx.post(f"{base}/api/games/{gid}/slips", headers={"Authorization": f"Bearer {code}"},
-                           json={"move": 1, "position": "H8", "word": f"W{n}", "score": n},
+                           # a word of letters for each slip (one with digits cannot be read: refused, 422)
+                           json={"move": 1, "position": "H8", "word": "W" + "".join("ABCDEFGHIJ"[int(d)] for d in
+                                                                                    str(n)), "score": n},
                            timeout=10)
         except httpx.HTTPError:
             continue  # the request died with its worker: not acknowledged

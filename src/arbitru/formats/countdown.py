@@ -45,6 +45,11 @@ def refused(action: str, state: str, clock: Text) -> Text:
     return _REFUSED[action, state](clock)
 
 
+def unknown_action(action: str) -> Text:
+    """The refusal of an action no countdown has (:data:`CLOCK_ACTIONS`), as a page says it in its language."""
+    return Text("%(action)s is not something a clock does: it starts, pauses, resumes or stops", action=repr(action))
+
+
 class ClockError(ArbitruError):
     """A clock action that does not fit the countdown's state (start twice, pause a paused clock...)."""
 

@@ -14,6 +14,7 @@ from starlette.formparsers import MultiPartException
 from starlette.requests import Request
 from starlette.responses import Response
 
+from arbitru.formats.duplicate.slips import declared_score
 from arbitru.journal import training
 from arbitru.journal.store import Journal
 from arbitru.textinput import MAX_DIGITS, MAX_INT, REASONS, InputError, ascii_number, check_whole, parse_signed
@@ -179,6 +180,15 @@ def whole_in(fields: dict[str, str], name: str, low: int, high: int) -> int | No
         raise Refused(name, Text("%(text)s: a whole number from %(low)s to %(high)s", text=repr(text), low=low,
                                   high=high))
     return value
+
+
+def declared(fields: dict[str, str], name: str = "score") -> int | None:
+    """A slip's declared score typed in a form (None: left empty), as every slip's is read
+    (:func:`~arbitru.formats.duplicate.slips.declared_score`): a whole number from 0, refused beside its field."""
+    try:
+        return declared_score(fields.get(name, ""))
+    except InputError as e:
+        raise Refused(name, i18n.refusal(e)) from None
 
 
 def refused(e: InputError, field: str) -> Refused:

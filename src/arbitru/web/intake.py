@@ -77,6 +77,8 @@ class SlipRequest:
     asked: float = 0.0
     waited: float = 0.0
     received: float = field(default_factory=time.time)
+    #: the game's language, once the slip reaches its game: its refusals are said in it
+    lang: str = ""
     status: int = 0
     body: dict[str, Any] = field(default_factory=dict)
     done: threading.Event = field(default_factory=threading.Event)
@@ -190,7 +192,7 @@ class Intake:
             try:
                 self._one(j, s, req)
             except InputError as e:  # raised before its event is sent
-                _decide(req, 422, {"error": str(e), "field": e.field, "stored": False})
+                _decide(req, 422, {"error": e.said(), "field": e.field, "stored": False})
 
     def _together(self, j: Any, game_id: str, batch: list[SlipRequest]) -> None:
         """The batch in one transaction whose appends are sent together. A slip the session refuses appends
@@ -242,7 +244,7 @@ class Intake:
             with j.savepoint():
                 return self._one(j, s, req)
         except InputError as e:
-            _decide(req, 422, {"error": str(e), "field": e.field, "stored": False})
+            _decide(req, 422, {"error": e.said(), "field": e.field, "stored": False})
         except Exception as e:
             _decide(req, 503, {"error": Text("this slip could not be stored (%(why)s): send it again", why=str(e)),
                                "stored": False})
@@ -250,6 +252,7 @@ class Intake:
         return False
 
     def _one(self, j: Any, s: Session, req: SlipRequest) -> bool:
+        req.lang = s.game.settings.lang
         number = req.player or self.web.player_for_code(s.game, req.code)
         if not number:
             _decide(req, 401, {"error": Text("this code is not one of this game's players' codes")})

@@ -42,14 +42,14 @@ from arbitru.engine.placement import Placement
 from arbitru.engine.tiles import BLANK, BLANK_BIT, Alphabet, Bag, Rack, alphabet, letter_of
 from arbitru.errors import ArbitruError, JournalError, NotationError, TileError
 from arbitru.formats import fairness, payload
-from arbitru.formats.countdown import CLOCK_ACTIONS, ClockError, Countdown, refused
+from arbitru.formats.countdown import CLOCK_ACTIONS, ClockError, Countdown, refused, unknown_action
 from arbitru.formats.duplicate import announce, decisions, master, racks, variants
 from arbitru.formats.duplicate.decisions import Decision
 from arbitru.formats.duplicate.master import Candidate
 from arbitru.formats.duplicate.order import Action, MoveOrder, SlipAction, SlipOrder, collecting, move_clock
 from arbitru.formats.duplicate.racks import Draw
 from arbitru.formats.duplicate.rulesets import RuleSet, RuleSetError, cited, cites
-from arbitru.formats.duplicate.slips import Slip, Verdict, checked, judge
+from arbitru.formats.duplicate.slips import Slip, Verdict, checked, declared_score, judge, readable
 from arbitru.formats.players import PlayerError, Seat, resolve
 from arbitru.formats.receipt import Receipt
 from arbitru.formats.refusal import OrderError as RefusedByOrder
@@ -950,22 +950,40 @@ class Session:
         alike: dict[Hashable, Verdict] = {}
         return [self.game.verdict(s, lexicon, alike) for s in slips]
 
-    @action
-    def store_slips(self, slips: Sequence[Slip], *, replace: bool = False, key: str = "") -> None:
-        """Store slips as written, all or none, after checking their moves against the latest state; the
-        commit comes before anything is computed from them. ``key``: the idempotency key the last slip was
-        sent with (a phone's or the API's), stored in its event so that a retry finds it."""
-        for s in slips:  # a move not shown yet, or one whose slips change only by a decision (FISE-8, FISE-17)
-            self._check_slip_window(s.move, SlipAction.TYPE)
+    def check_slips(self, slips: Sequence[Slip], *, replace: bool = False, act: SlipAction = SlipAction.TYPE
+                    ) -> None:
+        """What :meth:`store_slips` checks before it stores anything, for a form to ask before it confirms: each
+        slip's move against the latest state (a move not shown yet, or one whose slips change only by a decision:
+        FISE-8, FISE-17), its declared score (from 0: :func:`~.slips.declared_score`), a second slip of a player
+        for a move without ``replace``, and a paper slip typed over one stored for a closed move (``act`` TYPE:
+        after the close a result changes only by the arbiter's decision, FISE-17; a phone's late slip is stored
+        apart, ``act`` HAND_IN).
+
+        :raises GameError: naming what is wrong (an :class:`OrderError` for the move's window).
+        """
+        for s in slips:
+            self._check_slip_window(s.move, act)
+            declared_score(s.score)
         seen: set[tuple[int, str]] = set()
         for s in slips:
             slot = (s.move, s.player.strip())  # a number as written, spaces apart, as the game keys slips
-            if not replace and (slot in self.game.slips or slot in seen):
+            stored = slot in self.game.slips
+            if not replace and (stored or slot in seen):
                 raise GameError(
                     f"player {s.player or '?'} has a slip for move {s.move} already; "
                     "re-enter it as a replacement to change it"
                 )
+            if stored and act is SlipAction.TYPE:
+                self._check_slip_window(s.move, SlipAction.REPLACE)
             seen.add(slot)
+
+    @action
+    def store_slips(self, slips: Sequence[Slip], *, replace: bool = False, key: str = "",
+                    act: SlipAction = SlipAction.TYPE) -> None:
+        """Store slips as written, all or none, after checking them against the latest state
+        (:meth:`check_slips`); the commit comes before anything is computed from them. ``key``: the idempotency
+        key the last slip was sent with (a phone's or the API's), stored in its event so that a retry finds it."""
+        self.check_slips(slips, replace=replace, act=act)
         events = [("slip", checked(s).to_payload()) for s in slips]
         if key and events:
             events[-1][1]["key"] = check_text(key, "key")
@@ -973,12 +991,16 @@ class Session:
 
     @action
     def hand_in(self, slip: Slip, now: float, key: str = "") -> Receipt[Slip]:
-        """A slip handed in at the server time ``now`` (a phone, a desk): late when the move's clock has run out
-        or its master move is placed, and then stored flagged, never refused: it scores 0 (FISE-5, GR-5C) and
-        never replaces a slip handed in in time (it is kept apart). On time it replaces the player's earlier
-        slip for the move (both stay in the journal). Returns the receipt.
+        """A slip handed in by its player at the server time ``now`` (his phone, the API): late when the move's
+        clock has run out or its master move is placed, and then stored flagged, never refused: it scores 0
+        (FISE-5, GR-5C) and never replaces a slip handed in in time (it is kept apart). On time it replaces the
+        player's earlier slip for the move (both stay in the journal). Returns the receipt.
 
-        :raises GameError: for a move not open.
+        A slip that cannot be read (:func:`~.slips.readable`: a position that is none, no word, a character
+        that is no letter, a score below 0) is refused, nothing stored: its sender writes it again.
+
+        :raises GameError: for a move not open; :raises InputError: for a slip that cannot be read, naming the
+            field.
         """
         g = self.game
         if not 1 <= slip.move <= g.move:
@@ -988,12 +1010,13 @@ class Session:
         closed = refusal(seat, slip.move) if seat is not None else None
         if closed is not None:
             raise SeatClosed(closed)
+        readable(slip, g.alphabet, g.rules)  # his phone tells him, and he writes it again
         state = g.moves[slip.move - 1]
         late = slip.late or state.master is not None or g.clock_for(slip.move).over(now)
         slot = (slip.move, slip.player.strip())
         earlier, earlier_seq = g.slips.get(slot), g.slip_seqs.get(slot)
         stored = dataclasses.replace(slip, late=late)
-        self.store_slips([stored], replace=True, key=key)
+        self.store_slips([stored], replace=True, key=key, act=SlipAction.HAND_IN)
         kept_apart = late and earlier is not None and not earlier.late
         return Receipt(stored, g.last_seq, late, earlier_seq, kept_apart)
 
@@ -1083,7 +1106,7 @@ class Session:
         """Start, pause or resume the clock of the open move at the server time ``now`` (FISE-5, GR-5C)."""
         g = self.game
         if act not in CLOCK_ACTIONS:
-            raise GameError(f"clock action {act!r}; known: {', '.join(CLOCK_ACTIONS)}")
+            raise GameError(unknown_action(act))
         order = g.order(now)
         refusal = order.why_not(Action.START_CLOCK if act == "start" else Action.PAUSE_CLOCK)
         if refusal is not None:

@@ -99,6 +99,7 @@ class Window(enum.Enum):
 class SlipAction(enum.Enum):
     HAND_IN = "hand in"  # a phone's slip, as it arrives
     TYPE = "type"  # a paper slip typed by a desk (or the CLI)
+    REPLACE = "replace"  # a paper slip typed over one stored for the move (a desk, the CLI)
     DECIDE = "decide"  # the arbiter's decision on a closed move's slip, with its reason
     CLOSE_COLLECTION = "close the collection"
 
@@ -149,6 +150,11 @@ class SlipOrder:
             if window is Window.DECIDED:
                 return Refusal("FISE-17", Text("the collection of move %(move)s is closed already", move=self.move))
             return None
+        if action is SlipAction.REPLACE and window is Window.TYPING:
+            # the move is closed: its stored slip is judged and shown; a result changes only by a decision
+            return Refusal("FISE-17", Text("move %(move)s is closed: a slip stored for it changes only by the "
+                                           "arbiter's decision with a reason, on the console's Claims and "
+                                           "corrections card", move=self.move))
         if window is Window.DECIDED:
             if self.over:
                 return Refusal("FISE-17", Text("the game is over: its results are final, a change to move %(move)s "

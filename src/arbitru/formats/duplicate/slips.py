@@ -52,14 +52,16 @@ from arbitru.engine.lexicon import Lexicon
 from arbitru.engine.notation import Coordinate
 from arbitru.engine.placement import Placement
 from arbitru.engine.rules import PLACING_REASONS, check, score_words
-from arbitru.engine.tiles import BLANK, BLANK_BIT, Rack, is_blank, letter_of
+from arbitru.engine.tiles import BLANK, BLANK_BIT, Alphabet, Rack, is_blank, letter_of
 from arbitru.errors import ArbitruError, IllegalPlacementError, NotationError, TileError
 from arbitru.formats import payload
 from arbitru.formats.duplicate.rulesets import RULESETS, RuleSet, cites
 from arbitru.messages import Text
 from arbitru.textinput import (
     MAX_INT,
+    REASONS,
     InputError,
+    ascii_number,
     check_digits,
     check_text,
     csv_rows,
@@ -187,12 +189,10 @@ def judge(
             v.fail("no-move", Text("no position") if slip.word.strip() else Text("no word"))
         return v
     try:
-        coord = Coordinate.parse(slip.position, rules.notation)
+        coord, word = read(slip, alpha, rules)
     except NotationError as e:
         v.fail("bad-position", str(e))
         return v
-    try:
-        word = tuple(alpha.split(slip.word, blanks=True))
     except TileError as e:
         v.fail("bad-word", str(e))
         return v
@@ -255,6 +255,55 @@ def judge(
         v.notes.append(zero)
     v.score = v.computed if v.valid and v.computed is not None else 0
     return v
+
+
+def read(slip: Slip, alpha: Alphabet, rules: RuleSet) -> tuple[Coordinate, tuple[int, ...]]:
+    """The slip's position in the rule set's notation and its word in the tile set's letters (blanks in lower
+    case), as :func:`judge` reads them.
+
+    :raises NotationError: for a position that cannot be read; :raises TileError: for a character that is no
+        letter of the tile set.
+    """
+    return Coordinate.parse(slip.position, rules.notation), tuple(alpha.split(slip.word, blanks=True))
+
+
+def readable(slip: Slip, alpha: Alphabet, rules: RuleSet) -> Slip:
+    """A slip its player sends himself (a phone, the API) when it can be read as :func:`judge` reads it: a
+    position in the rule set's notation, a word of the tile set's letters, a declared score from 0. His phone
+    can tell him at once and he writes it again, so an unreadable one is refused, nothing stored; a paper slip
+    is stored as written and judged 0 for it (FISE-14). A readable slip that is wrong (a word not in the list,
+    letters not on the rack, a wrong score) is stored and judged.
+
+    :raises InputError: naming the field, why in a message (said in the page's language).
+    """
+    if not slip.position.strip():
+        raise InputError(Text("no position"), field="position")
+    if not slip.word.strip():
+        raise InputError(Text("no word"), field="word")
+    try:
+        read(slip, alpha, rules)
+    except NotationError as e:
+        raise InputError(str(e), field="position") from None
+    except TileError as e:
+        raise InputError(str(e), field="word") from None
+    declared_score(slip.score)
+    return slip
+
+
+def declared_score(written: str | int | None) -> int | None:
+    """A declared score as a form writes it (text: empty for none, else ASCII digits) or a slip holds it: a whole
+    number from 0 to :data:`~arbitru.textinput.MAX_INT`.
+
+    :raises InputError: for the field ``score``, why in a message (:data:`~arbitru.textinput.REASONS`).
+    """
+    if written is None or written == "":
+        return None
+    score = ascii_number(written) if isinstance(written, str) else written
+    if score is None or not 0 <= score <= MAX_INT:
+        text = repr(written) if isinstance(written, str) else str(written)
+        raise InputError(f"score {text} is not a whole number from 0 to {MAX_INT}", field="score",
+                         reason=REASONS[3], text=text, low=0, high=MAX_INT)
+    return score
 
 
 def _resolve_blanks(

@@ -3,9 +3,10 @@ players' phones or other tools with the player's code as a Bearer token.
 
 ``POST /api/games/{id}/slips`` answers 201 with the receipt of a slip stored in time; 409 with the receipt of a
 slip stored but late (the move's time is up or its master move placed: FISE-5, FISE-6), or 409 without one when
-the move is not open; 400 naming the field for a slip that is not one; 401 without a valid code; 403 for a slip
-in another player's name. A slip sent again with the same ``Idempotency-Key`` gets its first receipt and is not
-stored twice.
+the move is not open; 400 naming the field for a slip that is not one; 422 naming the field for a slip that cannot
+be read (a position that is none, no word, a character that is no letter, a score below 0), why said in the game's
+language (or ``?lang=``), nothing stored; 401 without a valid code; 403 for a slip in another player's name. A
+slip sent again with the same ``Idempotency-Key`` gets its first receipt and is not stored twice.
 """
 
 from __future__ import annotations
@@ -173,7 +174,12 @@ async def post_slip(request: Request) -> Response:
         refused = security.Throttled(waited)
         return JSONResponse({"error": str(refused), "stored": False}, status_code=429,
                             headers={"Retry-After": str(refused.wait)})
-    return JSONResponse(done.body, status_code=done.status)
+    body = done.body
+    if done.status == 422 and isinstance(body.get("error"), i18n.Text):
+        # a slip that cannot be read: why, in the game's language or the one the request asks for (``?lang=``)
+        said = i18n.gettext_for(i18n.pick(request.query_params.get("lang"), done.lang or "en"))
+        body = {**body, "error": said(body["error"])}
+    return JSONResponse(body, status_code=done.status)
 
 
 
@@ -277,7 +283,7 @@ SLIP_SCHEMA = {
         "position": {"type": "string", "maxLength": LIMITS["position"], "pattern": ONE_LINE, "example": "H8"},
         "word": {"type": "string", "maxLength": LIMITS["word"], "pattern": ONE_LINE,
                  "description": "a blank in lower case"},
-        "score": {"type": ["integer", "null"], "minimum": -MAX_INT, "maximum": MAX_INT},
+        "score": {"type": ["integer", "null"], "minimum": 0, "maximum": MAX_INT},
         "player": {"type": "string", "maxLength": LIMITS["player"], "pattern": "^[^\\x00-\\x1f]*$",
                    "description": "optional: the sender's own player number"},
     },
@@ -347,6 +353,9 @@ OPENAPI: dict[str, Any] = {
                 "security": [{"playerCode": []}],
                 "parameters": [
                     {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}},
+                    {"name": "lang", "in": "query", "required": False,
+                     "schema": {"type": "string", "enum": sorted(i18n.LANGUAGES)},
+                     "description": "the language a refusal is said in (else the game's)"},
                     {"name": KEY_HEADER, "in": "header", "required": False,
                      "schema": {"type": "string", "maxLength": LIMITS["key"], "pattern": "^[\\x21-\\x7e]*$"},
                      "description": "a key the sender makes up for this slip (a UUID, say): sent again with the "
@@ -357,6 +366,12 @@ OPENAPI: dict[str, Any] = {
                 "responses": {
                     "201": {"description": "stored in time", "content": {"application/json": {"schema": RECEIPT}}},
                     "400": {"description": "not a slip: the field refused is named",
+                            "content": {"application/json": {"schema": REFUSAL}}},
+                    "422": {"description": "duplicate: a slip that cannot be read (a position that is none, "
+                                           "no word, a character that is no letter of the tile set, a score "
+                                           "below 0): the field refused is named, why in the game's language "
+                                           "(or the `lang` query parameter's); nothing stored. A slip that reads "
+                                           "but is wrong is stored and judged",
                             "content": {"application/json": {"schema": REFUSAL}}},
                     "401": {"description": "no code, or not a code of this game"},
                     "403": {"description": "a slip in another player's name"},

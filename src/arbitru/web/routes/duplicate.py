@@ -40,13 +40,14 @@ from arbitru.formats.duplicate.rulesets import BONUS_MODES, RULESETS, ruleset
 from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal.store import Journal
 from arbitru.season import tournament
-from arbitru.textinput import InputError, number_order
+from arbitru.textinput import MAX_INT, InputError, ascii_number, number_order
 from arbitru.web import asks, auth, confirm, fair, i18n, notices, phone_lines, views, wordlists
 from arbitru.web.acting import Confirming, Page, Perform, act
 from arbitru.web.forms import (
     LANG_BY_RULES,
     MAX_CSV,
     Refused,
+    declared,
     need,
     own_player,
     player_of_code,
@@ -54,6 +55,7 @@ from arbitru.web.forms import (
     refused,
     sign_in_player,
     whole,
+    whole_in,
 )
 from arbitru.web.house import TOLD, Endpoint, LivePart, Ready, Web, base_url, identity, web
 from arbitru.web.i18n import Text
@@ -235,16 +237,22 @@ async def grid_fragment(request: Request) -> Response:
 
 
 Ask = Callable[[Session, dict[str, str]], list[Any]]
+#: a form's fields checked before anything is asked or done (:func:`in_session`); raises :class:`Refused`
+Check = Callable[[Session, dict[str, str]], object]
 
 
-def in_session(action: Callable[[Session, dict[str, str]], str], ask: Ask | None = None) -> Perform:
-    """A console action on the game's writer session (one writer of a game at a time); ``ask``: what the action
-    will do when it cannot be undone: it then acts only on a second request confirming it
+def in_session(action: Callable[[Session, dict[str, str]], str], ask: Ask | None = None,
+               check: Check | None = None) -> Perform:
+    """A console action on the game's writer session (one writer of a game at a time); ``check``: the form's
+    fields checked first, each refused beside its own (nothing is asked of a form that will be refused); ``ask``:
+    what the action will do when it cannot be undone: it then acts only on a second request confirming it
     (:mod:`arbitru.web.confirm`)."""
 
     def perform(w: Web, j: Journal, gid: str, f: dict[str, str], confirming: Confirming) -> str:
         with w.writer(j, gid) as s:
             s.lexicon = w.lexicon(s.settings.lexicon, s.settings.lang)
+            if check is not None:
+                check(s, f)
             if ask is not None:
                 confirming(s.game.last_seq, ask(s, f))
             return action(s, f)
@@ -261,9 +269,9 @@ CONSOLE = Page("duplicate/console.html", _console_again, lambda gid, f: f"/games
 
 
 def console_action(role: str, field: str, action: Callable[[Session, dict[str, str]], str],
-                   ask: Ask | None = None) -> Endpoint:
+                   ask: Ask | None = None, check: Check | None = None) -> Endpoint:
     """A console action (:func:`arbitru.web.acting.act`) on the game's writer session."""
-    return act(role, field, in_session(action, ask), CONSOLE)
+    return act(role, field, in_session(action, ask, check), CONSOLE)
 
 
 #: what the console says once an action is done: the redirect carries its code (:mod:`arbitru.web.notices`); an old
@@ -312,13 +320,33 @@ def do_clock(s: Session, f: dict[str, str]) -> str:
     return Text(CLOCK_RUNS if c.state == "running" else CLOCK_PAUSED) if c.state in ("running", "paused") else c.state
 
 
+def master_choice(s: Session, f: dict[str, str]) -> int | None:
+    """The tied top move the console chose (1-based; None: the first, or the move typed instead), checked before
+    the close is asked: a choice that is no tied move is refused beside the card, in the game's language."""
+    text = f.get("choice", "")
+    if f.get("move_text") or not text:
+        return None
+    choice = ascii_number(text)
+    if choice == 1 or s.game.phase != "play":
+        return choice  # the first is always there; a close with no rack on the stand is refused as it is
+    tied = len(s.candidates())
+    if not tied:
+        return None  # no move with this rack: the close draws again or ends the game (FISE-10, FISE-13)
+    if choice is None or not 1 <= choice <= tied:
+        raise Refused("close", Text("choose a tied move between 1 and %(n)s", n=tied))
+    return choice
+
+
 def do_close(s: Session, f: dict[str, str]) -> str:
-    move_text = f.get("move_text") or None
-    choice = whole(f, "choice") if not move_text else None
-    return _step_message(s.place_master(choice, move_text))
+    return _step_message(s.place_master(master_choice(s, f), f.get("move_text") or None))
 
 
-def do_slip(s: Session, f: dict[str, str]) -> str:
+def desk_slip_of(s: Session, f: dict[str, str]) -> Slip:
+    """The desk's paper slip as the clerk typed it, checked before anything is asked or stored, each field
+    refused beside its own: the player's number, the move (a whole number; FISE-8: one whose rack was shown,
+    whose collection is open), the declared score (from 0), and no slip typed over one stored for a closed move
+    (after the close a result changes only by the arbiter's decision, FISE-17). The position and word are stored
+    as written: a paper slip that cannot be read is judged 0 (FISE-14)."""
     player = f.get("player", "")
     if not player:
         raise Refused("player", Text("the player's number"))
@@ -328,18 +356,24 @@ def do_slip(s: Session, f: dict[str, str]) -> str:
         raise Refused("player", str(e)) from None
     # the move the slip belongs to, as the desk typed it (FISE-8: move N's slips are typed while move N+1 is
     # played); by default the move whose slips are being collected, shown large on the form
-    move = whole(f, "move", s.game.collecting)
+    move = whole_in(f, "move", 1, MAX_INT) if f.get("move") else s.game.collecting
     if move is None:
         raise Refused("move", Text("no move's slips are being collected: a change is the arbiter's decision"))
-    slip = Slip(
-        move,
-        player,
-        f.get("position", ""),
-        f.get("word", ""),
-        whole(f, "score"),
-        late=f.get("late") == "1",
-        illegible=f.get("illegible") == "1",
-    )
+    slip = Slip(move, player, f.get("position", ""), f.get("word", ""), declared(f),
+                late=f.get("late") == "1", illegible=f.get("illegible") == "1")
+    try:
+        s.check_slips([slip], replace=True)  # a second slip in an open move is asked first (asks.replace_slip)
+    except OrderError as e:  # a move not shown yet, closed and its slip stored, or whose collection is closed
+        raise Refused("move", str(e)) from None
+    except InputError as e:
+        raise refused(e, "score") from None
+    except GameError as e:
+        raise Refused("player", str(e)) from None
+    return slip
+
+
+def do_slip(s: Session, f: dict[str, str]) -> str:
+    slip = desk_slip_of(s, f)
     try:
         # a slip already stored is replaced only once the replacement is confirmed (asks.replace_slip)
         s.store_slips([slip], replace=f.get("replace") == "1" or bool(f.get(confirm.FIELD)))
@@ -347,7 +381,7 @@ def do_slip(s: Session, f: dict[str, str]) -> str:
         raise Refused("move", str(e)) from None
     except GameError as e:
         raise Refused("player", str(e)) from None
-    return Text(SLIP_STORED, player=player, move=move)
+    return Text(SLIP_STORED, player=slip.player, move=slip.move)
 
 
 def do_collected(s: Session, f: dict[str, str]) -> str:
@@ -715,7 +749,7 @@ async def player_slip(request: Request) -> Response:
 
         if not f.get("position") and not f.get("word"):
             raise Refused("slip", Text("write the position and the word"))
-        req = SlipRequest(0, f.get("position", ""), f.get("word", ""), whole(f, "score"), player=me.player,
+        req = SlipRequest(0, f.get("position", ""), f.get("word", ""), declared(f), player=me.player,
                           key=f.get("key", ""))
         try:
             at_the_door(req)
@@ -751,8 +785,8 @@ async def player_slip(request: Request) -> Response:
 
 draw = console_action("arbiter", "draw", do_draw, ask=asks.new_rack)
 clock = console_action("arbiter", "clock", do_clock)
-close = console_action("arbiter", "close", do_close, ask=asks.close_move)
-desk_slip = console_action("desk", "desk", do_slip, ask=asks.desk_slip)
+close = console_action("arbiter", "close", do_close, ask=asks.close_move, check=master_choice)
+desk_slip = console_action("desk", "desk", do_slip, ask=asks.desk_slip, check=desk_slip_of)
 collected = console_action("arbiter", "decide", do_collected)
 decide = console_action("arbiter", "decide", do_decide, ask=asks.decide)
 rule = console_action("arbiter", "ruling", do_rule)

@@ -17,7 +17,7 @@ from arbitru.formats.duplicate.game import Player, Session, Settings
 from arbitru.formats.duplicate.rulesets import RULESETS, ruleset
 from arbitru.formats.duplicate.slips import Slip
 from arbitru.web import views, wordlists
-from arbitru.web.forms import LANG_BY_RULES, Refused, count_start, not_yours, read_form, sign_in_player, whole
+from arbitru.web.forms import LANG_BY_RULES, Refused, count_start, declared, not_yours, read_form, sign_in_player, whole
 from arbitru.web.house import Web, identity, web
 from arbitru.web.i18n import Text
 
@@ -114,7 +114,7 @@ async def move(request: Request) -> Response:
                 s.lexicon = w.lexicon(s.settings.lexicon, s.settings.lang)
                 if s.game.phase != "play":
                     raise Refused("move", Text("the game is over"))
-                slip = Slip(s.game.move, TRAINEE, f.get("position", ""), f.get("word", ""), whole(f, "score"))
+                slip = Slip(s.game.move, TRAINEE, f.get("position", ""), f.get("word", ""), declared(f))
                 s.store_slips([slip], replace=True)
                 step = s.place_master()
                 if step.kind == "master":
