@@ -70,7 +70,8 @@ class GuardedProtocol(HttpToolsProtocol):
     _head = 0
     _in_head = True
     _tail = b""
-    _timer: asyncio.TimerHandle | None = None
+    #: when this connection's request head is due (loop time; 0: none awaited)
+    _due = 0.0
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -128,16 +129,18 @@ class GuardedProtocol(HttpToolsProtocol):
             self._start_head()
 
     def _start_head(self) -> None:
-        self._stop_timer()
-        self._timer = self.loop.call_later(self.wire.header_timeout, self._too_slow)
+        self._due = self.loop.time() + self.wire.header_timeout
+        _await_head(self.loop, self)
 
     def _stop_timer(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        if self._due:
+            self._due = 0.0
+            heads = _heads.get(self.loop)
+            if heads is not None:
+                heads.pop(self, None)
 
     def _too_slow(self) -> None:
-        self._timer = None
+        self._due = 0.0
         if self._in_head and not self.transport.is_closing():
             self._refuse(b"408 Request Timeout",
                          f"the request's headers did not arrive within {self.wire.header_timeout:g} s\n")
@@ -147,6 +150,35 @@ class GuardedProtocol(HttpToolsProtocol):
         if self.cycle is None or self.cycle.response_complete:  # no answer under way: say why
             self.transport.write(_response(status, message))
         self.transport.close()
+
+
+#: seconds between two looks at the connections whose request head is awaited (one look per event loop, not a
+#: timer armed and cancelled for each of the thousands of connections a hall's phones open)
+HEAD_SWEEP_S = 0.25
+#: per event loop: the connections whose request head is awaited, and when it is due
+_heads: dict[asyncio.AbstractEventLoop, dict[GuardedProtocol, float]] = {}
+
+
+def _await_head(loop: asyncio.AbstractEventLoop, connection: GuardedProtocol) -> None:
+    heads = _heads.get(loop)
+    if heads is None:
+        heads = _heads[loop] = {}
+        loop.call_later(HEAD_SWEEP_S, _sweep_heads, loop)
+    heads[connection] = connection._due
+
+
+def _sweep_heads(loop: asyncio.AbstractEventLoop) -> None:
+    """In ``loop``: the connections whose head did not come in time are answered 408 and closed; again in
+    :data:`HEAD_SWEEP_S` while the loop awaits any head."""
+    heads = _heads.get(loop)
+    if not heads:
+        _heads.pop(loop, None)
+        return
+    now = loop.time()
+    for connection in [c for c, due in heads.items() if due <= now]:
+        heads.pop(connection, None)
+        connection._too_slow()
+    loop.call_later(HEAD_SWEEP_S, _sweep_heads, loop)
 
 
 def protocol(wire: Wire, limits: Limits) -> type[GuardedProtocol]:
