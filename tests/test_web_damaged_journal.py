@@ -271,3 +271,69 @@ def test_finding_every_request_reads_a_national_game_through_when_its_minute_rec
     assert together(8) == [None] * 8 and deep == [gid]  # the first look: one reads, seven wait for its answer
     monkeypatch.setattr(damage, "RECHECK_SOUND_S", 0.0)  # the recheck is due
     assert together(8) == [None] * 8 and deep == [gid, gid]
+
+
+def test_damaged_journal_a_write_waits_for_the_look_under_way_never_goes_on_with_an_old_sound_answer(
+        tmp_path: Path, monkeypatch) -> None:
+    """A crowd of page reads shares one damage look and goes on with the game's last sound answer meanwhile; a
+    write that arrives while that look is under way must wait for it: the look finds the game damaged, so the
+    write answers 503 and stores nothing (it went on with the old answer and stored its slip)."""
+    import asyncio
+    import json
+    import time
+
+    from arbitru.web import damage
+
+    site = make_site(tmp_path)
+    gid = make_game(site)
+    app = site.client_factory
+    watch = app.state.web.damage  # type: ignore[attr-defined]
+    with Journal(site.db, actor="desk:a") as j:
+        Session(j, gid).store_slips([Slip(1, "1", "H8", "AB", 4)])
+        Session(j, gid).store_slips([Slip(1, "2", "H8", "BA", 4)])
+        assert watch.of(j, gid) is None  # found sound once
+    con = sqlite3.connect(site.db)  # then an event is lost behind the server's back
+    con.execute("DROP TRIGGER event_no_delete")
+    (last,) = con.execute("SELECT MAX(seq) FROM event WHERE game_id = ?", (gid,)).fetchone()
+    con.execute("DELETE FROM event WHERE game_id = ? AND seq = ?", (gid, last - 1))
+    con.commit()
+    con.close()
+    monkeypatch.setattr(damage, "LOOK_S", 0.0)  # every request finds the look due
+    real = watch.of
+
+    def slow_look(j: Journal, game: str) -> object:
+        time.sleep(0.4)  # a national game's index walk: the write arrives while it is under way
+        return real(j, game)
+
+    monkeypatch.setattr(watch, "of", slow_look)
+
+    async def request(method: str, path: str, body: bytes = b"", headers: tuple[tuple[bytes, bytes], ...] = ()
+                      ) -> int:
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
+                 "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+                 "headers": [(b"host", b"testserver"), (b"content-length", str(len(body)).encode()), *headers],
+                 "client": ("127.0.0.5", 5000), "server": ("testserver", 80), "state": {}}
+        sent: list[dict[str, object]] = []
+
+        async def receive() -> object:
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        async def send(message: dict[str, object]) -> None:
+            sent.append(message)
+
+        await app(scope, receive, send)  # type: ignore[operator]
+        return int(sent[0]["status"])  # type: ignore[call-overload]
+
+    async def read_then_write() -> tuple[int, int]:
+        page = asyncio.ensure_future(request("GET", f"/games/{gid}/play"))  # starts the look
+        await asyncio.sleep(0.1)
+        slip = json.dumps({"move": 1, "position": "H8", "word": "AB", "score": 4}).encode()
+        wrote = await request("POST", f"/api/games/{gid}/slips", slip,
+                              ((b"authorization", f"Bearer {site.code(gid, '3')}".encode()),
+                               (b"content-type", b"application/json")))
+        return await page, wrote
+
+    read, wrote = asyncio.run(read_then_write())
+    assert read == 200  # a page is drawn under the banner
+    assert wrote == 503
+    assert stored_events(site.db, gid) == last - 1

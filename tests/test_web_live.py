@@ -502,3 +502,21 @@ def test_fise_5_the_consoles_grid_judges_a_slip_many_players_wrote_once(tmp_path
     assert judged == ["1", "3"]  # player 2 wrote what player 1 wrote; player 3 another score
     assert [r["verdict"].slip.player for r in rows] == ["1", "2", "3"]
     assert [r["verdict"].slip.score for r in rows] == [int(best[2])] * 2 + [int(best[2]) + 1]
+
+
+def test_fise_5_a_phone_asking_the_position_just_after_the_crowds_answer_takes_it_not_a_new_question(tmp_path,
+                                                                                                 monkeypatch):
+    """A phone of a refetching crowd that found the position unknown just before the crowd's one question was
+    answered, and asks just after: it takes that answer (the crowd's test above asked the journal twice now and
+    then on a loaded machine)."""
+    site = make_site(tmp_path)
+    gid = make_game(site)
+    web = site.client_factory.state.web  # type: ignore[attr-defined]
+    asked: list[str] = []
+    real = Journal.last_seq
+    monkeypatch.setattr(Journal, "last_seq", lambda j, game: asked.append(game) or real(j, game))
+    web._positions.clear()  # the position is older than POSITION_S
+    assert web.known_position(gid) is None  # the late phone looks: unknown
+    first = web.asked_position(gid).result(timeout=10)  # the crowd's question, answered meanwhile
+    assert web.asked_position(gid).result(timeout=10) == first  # the late phone asks
+    assert asked == [gid]

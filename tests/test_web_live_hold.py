@@ -123,3 +123,37 @@ def test_a_held_games_notices_wait_for_the_release_or_the_hold_s_limit(kind, mon
     while ("told", 8) not in log and not done.is_set():
         time.sleep(0.02)
     assert log[-1] == ("told", 8)
+
+
+class _Holding(_Recording):
+    """A publisher that notes each hold asked of it."""
+
+    def hold(self, game_id: str) -> Any:
+        self.log.append(("hold", game_id))
+        return super().hold(game_id)
+
+
+def _hold_timers() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if isinstance(t, threading.Timer) and t.is_alive()]
+
+
+def test_a_stranger_holds_no_games_notices_and_an_answered_action_leaves_no_hold_timer(tmp_path):
+    """Only an action its sender may do holds the game's notices: a stranger's POSTs to the console's doors
+    (refused 401) hold nothing (a flood of them kept the game's pages waiting and started a thread each, living
+    HOLD_S); an answered action's hold ends with its answer, its timer too."""
+    log: list[tuple[str, Any]] = []
+    site = _site(str(tmp_path / "hold.db"), _Holding(log), log)
+    gid = make_game(site, seconds=600)
+    stranger = site.client()
+    for action in ("close", "draw", "clock", "desk"):
+        assert stranger.post(f"/games/{gid}/{action}", data={"action": "start"}).status_code == 401
+    assert ("hold", gid) not in log, log
+    arbiter = site.client()
+    login(arbiter)
+    r = post(arbiter, f"/games/{gid}/clock", {"action": "start"}, f"/games/{gid}")
+    assert getattr(r, "status_code", 0) == 303
+    assert ("hold", gid) in log
+    deadline = time.monotonic() + 1.0  # well within HOLD_S
+    while _hold_timers() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert _hold_timers() == []

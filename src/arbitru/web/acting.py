@@ -54,12 +54,12 @@ def act(role: str, field: str, perform: Perform, page: Page, limits: dict[str, i
 
     async def endpoint(request: Request) -> Response:
         w = web(request)
+        me = need(request, role)  # a stranger's POST holds nothing back (a flood of them would mute the game)
         # the arbiter's answer before the pages his action wakes
         with w.answered_first(request.path_params["gid"]) as answer:
-            return answer(await answered(request, w))
+            return answer(await answered(request, w, me))
 
-    async def answered(request: Request, w: Web) -> Response:
-        me = need(request, role)
+    async def answered(request: Request, w: Web, me: auth.Identity) -> Response:
         gid = request.path_params["gid"]
         asked = request.query_params.get("lang")  # the page's reader asked for another language: kept
         f: dict[str, str] = {}

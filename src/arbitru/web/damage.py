@@ -209,14 +209,16 @@ class DamageGuard:
         under_way = self._looks.get(gid)
         if under_way is not None and under_way.get_loop() is not asyncio.get_running_loop():
             under_way = None
-        if under_way is not None and watch.sound_when_last_looked(gid):
-            # a thousand phones refetching at once wait for no look: one is under way, the last found it sound
+        api = scope["path"].startswith("/api/")
+        # a page can be drawn under the banner; the API and files (GCG, CSV, PDF) have none: nothing of them
+        page = scope["method"] in READS and not api and not FILES.search(scope["path"])
+        if page and under_way is not None and watch.sound_when_last_looked(gid):
+            # a thousand phones refetching at once wait for no look: one is under way, the last found it sound (a
+            # page is drawn under a damaged game's banner anyway); a write, the API and a file wait for its answer
             await self.app(scope, receive, send)
             return
         what = await asyncio.shield(under_way if under_way is not None else self._look(gid))
-        api = scope["path"].startswith("/api/")
-        # a page can be drawn under the banner; the API and files (GCG, CSV, PDF) have none: nothing of them
-        if what is None or (scope["method"] in READS and not api and not FILES.search(scope["path"])):
+        if what is None or page:
             await self.app(scope, receive, send)
             return
         if api:
@@ -239,7 +241,7 @@ class DamageGuard:
 
         def ended(done: asyncio.Future[GameDamage | None]) -> None:
             if self._looks.get(gid) is done:
-                del self._looks[gid]
+                self._looks.pop(gid, None)  # another loop's thread may have taken its place meanwhile
             if not done.cancelled():
                 done.exception()  # its failure is the waiting request's to raise, not the loop's to log
 

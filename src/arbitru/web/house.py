@@ -268,6 +268,12 @@ class Web:
             asking = self._asking.get(game_id)
             if asking is not None and not asking.done():
                 return asking
+            known = self._positions.get(game_id)
+            if known is not None and time.monotonic() - known[0] < POSITION_S:
+                # a phone that found it unknown just before the crowd's question was answered: that answer
+                answered: Future[int] = Future()
+                answered.set_result(known[1])
+                return answered
             asking = self._asking[game_id] = Future()
 
         def run() -> None:
@@ -279,7 +285,10 @@ class Web:
             except BaseException as e:
                 asking.set_exception(e)
 
-        self._pusher.submit(run)
+        try:
+            self._pusher.submit(run)
+        except BaseException as e:  # the pool shut down: a question never asked must not keep the crowd waiting
+            asking.set_exception(e)
         return asking
 
     def started(self, game_id: str, seq: int, key: Hashable, job: Callable[[], Any]) -> Future[Any]:
@@ -305,7 +314,12 @@ class Web:
                     known.pop(key, None)
                 future.set_exception(e)
 
-        self._pusher.submit(run)
+        try:
+            self._pusher.submit(run)
+        except BaseException as e:  # the pool shut down: a job never started must not keep its askers waiting
+            with self._lock:
+                known.pop(key, None)
+            future.set_exception(e)
         return future
 
     def computed(self, game_id: str, seq: int, key: Hashable) -> Future[Any] | None:

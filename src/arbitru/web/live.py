@@ -91,6 +91,7 @@ class _Holds:
                 else:
                     del self.count[game_id]
                     notes = self.kept.pop(game_id, [])
+            timer.cancel()  # its thread ends with the answer, not HOLD_S later
             for note in notes:
                 tell(*note)
 
