@@ -60,8 +60,16 @@ def stop(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
 
 @contextmanager
 def running_server(db: str) -> Iterator[str]:
-    port = free_port()
-    proc = start(db, port)
+    # a free port is free when asked, not always when the server binds it (a test on another xdist worker, or any
+    # other process, may take it in between): a server that exits at once is started again on another port
+    for attempt in range(3):
+        port = free_port()
+        try:
+            proc = start(db, port)
+            break
+        except RuntimeError:
+            if attempt == 2:
+                raise
     try:
         yield f"http://127.0.0.1:{port}"
     finally:

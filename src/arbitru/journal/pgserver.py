@@ -61,13 +61,25 @@ class PostgresServer:
             str(self.bin / "initdb"), "-D", str(self.data), "-U", self.user, "-A", "trust", "-E", "UTF8",
             "--no-sync", "--locale=C",
         )
-        options = (
-            f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.root} -c max_connections=200 "
-            f"-c fsync={'on' if self.durable else 'off'} -c synchronous_commit=on -c shared_buffers=32MB"
-        )
-        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(self.root / "log"),
-                  "-w", "-t", "60", "start")
-        return self
+        # the free port is free when asked, not always when the server binds it (another process, a parallel test
+        # worker, may take it in between): then the server starts again on another
+        for attempt in range(5):
+            options = (
+                f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.root} -c max_connections=200 "
+                f"-c fsync={'on' if self.durable else 'off'} -c synchronous_commit=on -c shared_buffers=32MB"
+            )
+            log = self.root / "log"
+            try:
+                self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(log),
+                          "-w", "-t", "60", "start")
+                return self
+            except subprocess.CalledProcessError:
+                said = log.read_text("utf-8", "replace") if log.exists() else ""
+                if attempt == 4 or "could not bind" not in said:
+                    raise
+                log.unlink()
+                self.port = _free_port()
+        raise AssertionError("unreachable")
 
     def dsn(self, database: str = "postgres") -> str:
         return f"postgresql://{self.user}@127.0.0.1:{self.port}/{database}"
