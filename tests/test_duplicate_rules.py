@@ -83,11 +83,13 @@ def test_FISE_6_a_slip_without_move_after_the_move_is_closed_is_refused(
     assert result.exit_code == 2
     assert result.output.strip() == "error: move 1 is closed; give --move 1 to re-enter"
     assert Session.open_path(tmp_path / "t.db", None).game.slips[(1, "1")].word == "CASA"  # nothing replaced
-    # the referee says which move: it is re-entered
-    result = run("slips", "--move", "1", "--player", "1", "--position", "H8", "--word", "AS", ok=False)
-    assert "has a slip for move 1 already" in result.output  # a second slip replaces only when asked
-    run("slips", "--move", "1", "--player", "1", "--position", "H8", "--word", "AS", "--replace")
-    assert Session.open_path(tmp_path / "t.db", None).game.slips[(1, "1")].word == "AS"
+    # the referee says which move: a paper slip not yet typed is entered for it
+    run("slips", "--move", "1", "--player", "2", "--position", "H8", "--word", "AS")
+    assert Session.open_path(tmp_path / "t.db", None).game.slips[(1, "2")].word == "AS"
+    # a slip stored for the closed move is not typed over, even when asked: it changes by the arbiter's decision
+    result = run("slips", "--move", "1", "--player", "1", "--position", "H8", "--word", "AS", "--replace", ok=False)
+    assert result.exit_code == 2 and "decision" in result.output and "FISE-17" in result.output
+    assert Session.open_path(tmp_path / "t.db", None).game.slips[(1, "1")].word == "CASA"
 
 
 def test_GR_5A_greek_and_romanian_games_cite_their_own_rules_not_fise() -> None:

@@ -24,6 +24,7 @@ def test_phone_refusal_beside_its_field_and_the_form_sent_twice_stores_one_slip(
         phone.fill("input[name=word]", "A" * 70)
         phone.click("button:has-text('Hand in')")
         expect(phone.locator("#word-error")).to_contain_text("at most 60 characters")
+        assert phone.locator("input[name=position]").input_value() == "H8"  # what was typed stays: one field to mend
         assert no_horizontal_scroll(phone)
         phone.locator("#word-error").scroll_into_view_if_needed()
         shot(phone, "phone-refused")

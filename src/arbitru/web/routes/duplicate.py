@@ -739,11 +739,16 @@ async def join(request: Request) -> Response:
     return response
 
 
+#: the most of a refused field the phone's form shows again (a field past its limit is refused for its length)
+MAX_TYPED = 200
+
+
 async def player_slip(request: Request) -> Response:
     """A slip from the phone: always the signed-in player's own, for the open move; late by the server clock."""
     w = web(request)
     gid = request.path_params["gid"]
     me = own_player(request, gid)
+    f: dict[str, str] = {}
     try:
         f = await read_form(request)
 
@@ -776,8 +781,10 @@ async def player_slip(request: Request) -> Response:
                 return player_context(w, j, gid, me, request.query_params.get("lang"))
 
         ctx = await run_in_threadpool(again)
+        # what the player typed stays in the form: a phone against the clock corrects one field, not three
+        typed = {k: f.get(k, "")[:MAX_TYPED] for k in ("position", "word", "score")}
         return w.render(request, "duplicate/play.html", status=e.status, errors={e.field: e.message}, code="",
-                        slip_key=new_slip_key(), **ctx)
+                        slip_key=new_slip_key(), typed=typed, **ctx)
     return RedirectResponse(f"/games/{gid}/play{i18n.keep(request.query_params.get('lang'))}#receipt", 303)
 
 
