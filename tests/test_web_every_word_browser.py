@@ -348,7 +348,7 @@ def walk_duplicate_phone(w: Walk, site: Site, gid: str) -> None:
         w.page.click("form[action$='/join'] button")
     w.visit(f"{g}/play", "phone", phone=True)
     w.answer(f"{g}/slip", {"position": "", "word": ""}, f"{g}/play", "phone's refused slip", 400)
-    w.answer(f"{g}/slip", {"position": "Z99", "word": "AB"}, f"{g}/play", "phone's unreadable slip", 422)
+    w.answer(f"{g}/slip", {"position": "Z99", "word": "QX"}, f"{g}/play", "phone's unreadable slip", 422)
     # readable (in the hall's notation and alphabet) but wrong: stored, and judged
     wrong = {"position": "H8 O", "word": "ΑΑΑΑ"} if w.lang == "el" else {"position": "H8", "word": "AAAA"}
     w.answer(f"{g}/slip", wrong, f"{g}/play", "phone's slip off its rack", 303)

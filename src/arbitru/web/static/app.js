@@ -144,7 +144,7 @@
           b.type = "button";
           b.className = "tap" + (ch !== ch.toUpperCase() ? " blank" : "");
           b.textContent = ch.toUpperCase();
-          b.title = "tap: blank / not blank";
+          b.title = input.getAttribute("data-tap-title") || "";  // said in the page's language
           b.addEventListener("click", function () {
             var c = input.value[i];
             var flipped = c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase();
