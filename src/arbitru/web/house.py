@@ -70,6 +70,11 @@ class LivePart:
 
 #: seconds a reader's journal position is taken without asking the journal again (see Web.position)
 POSITION_S = 0.5
+
+
+def _recent(known: tuple[float, int], now: float | None = None) -> bool:
+    """Whether a position taken at ``known[0]`` (monotonic) is still taken as it is (:data:`POSITION_S`)."""
+    return (time.monotonic() if now is None else now) - known[0] < POSITION_S
 #: the scope key of the seq a page's stream was last told (its pushed part is drawn at that position at least)
 TOLD = "arbitru.told"
 T = TypeVar("T")
@@ -196,7 +201,7 @@ class Web:
         now = time.monotonic()
         with self._lock:
             known = self._positions.get(game_id)
-        if known is not None and now - known[0] < POSITION_S:
+        if known is not None and _recent(known, now):
             return known[1]
         seq = journal.last_seq(game_id)
         self.saw(game_id, seq, now)
@@ -258,7 +263,7 @@ class Web:
         within :data:`POSITION_S` seconds), else None."""
         with self._lock:
             known = self._positions.get(game_id)
-        return known[1] if known is not None and time.monotonic() - known[0] < POSITION_S else None
+        return known[1] if known is not None and _recent(known) else None
 
     def asked_position(self, game_id: str) -> Future[int]:
         """The game's journal position asked of the journal once for all who need it meanwhile (in a pushing
@@ -269,7 +274,7 @@ class Web:
             if asking is not None and not asking.done():
                 return asking
             known = self._positions.get(game_id)
-            if known is not None and time.monotonic() - known[0] < POSITION_S:
+            if known is not None and _recent(known):
                 # a phone that found it unknown just before the crowd's question was answered: that answer
                 answered: Future[int] = Future()
                 answered.set_result(known[1])
