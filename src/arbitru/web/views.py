@@ -196,6 +196,13 @@ def grid(session: Session, slips: Entered) -> list[dict[str, Any]]:
     return rows
 
 
+def grid_at(w: Web, session: Session, slips: Entered) -> list[dict[str, Any]]:
+    """:func:`grid` at the session's journal position, computed once in this worker: the console's page and its
+    grid's refetch on the same change share it (ten thousand rows, every slip judged)."""
+    return w.at_seq(session.id, session.game.last_seq, ("grid", session.lexicon is not None),
+                    lambda: grid(session, slips))
+
+
 def result(session: Session) -> results.GameResult | None:
     if session.lexicon is None or not any(m.master for m in session.game.moves):
         return None

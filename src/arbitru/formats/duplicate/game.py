@@ -711,8 +711,7 @@ class Game:
             key = (slip.move, slip.position, slip.word, slip.score, slip.late, slip.illegible, absent)
             seen = alike.get(key)
             if seen is not None:
-                return dataclasses.replace(seen, slip=slip, reasons=list(seen.reasons), notes=list(seen.notes),
-                                           words=list(seen.words))
+                return seen.for_slip(slip)
         known = self.players.keys() if self.players else None  # looked in, never copied (a slip each)
         verdict = judge(
             slip,

@@ -294,14 +294,15 @@ def rank(lines: list[PlayerLine], tie_breaks: tuple[str, ...]) -> None:
             k.append(-line.best_move)
         return tuple(k)
 
-    lines.sort(key=lambda line: (key(line), number_order(line.player.number)))
-    for i, line in enumerate(lines):
-        line.place = lines[i - 1].place if i and key(lines[i - 1]) == key(line) else i + 1
+    # each line's key made once: a national game's 10,000 lines must not compare every pair, nor make keys anew
+    keyed = sorted((((key(line), number_order(line.player.number)), line) for line in lines), key=lambda t: t[0])
+    lines[:] = [line for _, line in keyed]
+    for i, ((k, _), line) in enumerate(keyed):
+        line.place = lines[i - 1].place if i and keyed[i - 1][0][0] == k else i + 1
     if "playoff" in tie_breaks:
-        # counted once per key: a national game's 10,000 lines must not compare every pair
-        shared = Counter(key(line) for line in lines)
-        for line in lines:
-            line.playoff = shared[key(line)] > 1
+        shared = Counter(k for (k, _), _ in keyed)
+        for (k, _), line in keyed:
+            line.playoff = shared[k] > 1
 
 
 

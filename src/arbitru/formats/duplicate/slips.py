@@ -138,6 +138,14 @@ class Verdict:
     def valid(self) -> bool:
         return not self.reasons
 
+    def for_slip(self, slip: Slip) -> Verdict:
+        """This verdict given to another slip written alike: a copy of its own, lists and all (a hall's phones
+        write the same few moves: a national game's ten thousand copies, made without ``dataclasses.replace``)."""
+        shared = Verdict.__new__(Verdict)
+        shared.__dict__.update(self.__dict__, slip=slip, reasons=list(self.reasons), notes=list(self.notes),
+                               words=list(self.words))
+        return shared
+
     def codes(self) -> list[str]:
         """The reason codes, each once, in the order found."""
         return list(dict.fromkeys(code for code, _ in self.reasons))

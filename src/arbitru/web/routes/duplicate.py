@@ -183,7 +183,7 @@ def console_context(w: Web, j: Journal, gid: str, me: auth.Identity) -> dict[str
         "_": _,
         "cands": cands,
         "alpha": g.alphabet,
-        "grid": views.grid(s, views.slips_entered(w, j, s.id, s.game.last_seq)),
+        "grid": views.grid_at(w, s, views.slips_entered(w, j, s.id, s.game.last_seq)),
         "clock": views.clock(g, _=_),
         "rack": views.rack_tiles(g),
         "master": views.master_view(g),
@@ -231,7 +231,7 @@ async def grid_fragment(request: Request) -> Response:
             s = w.session(j, gid)
             slips = views.slips_entered(w, j, s.id, s.game.last_seq)
             return w.fragment(request, gid, s.game.last_seq, "", GRID,
-                              lambda: {"game": s.game, "grid": views.grid(s, slips)})
+                              lambda: {"game": s.game, "grid": views.grid_at(w, s, slips)})
 
     return await run_in_threadpool(load)
 
