@@ -391,10 +391,11 @@ async def login(port: int) -> str:
 
 
 def profile(pid: int, out: str) -> subprocess.Popen[bytes]:
-    """py-spy sampling the server's processes (every thread, idle ones left out) into ``out`` (collapsed stacks)
-    until it is interrupted."""
+    """py-spy sampling the server's processes into ``out`` (collapsed stacks) until it is interrupted: the thread
+    holding the GIL only, so the samples say where the server's Python time goes, not who waits for it."""
     spy = subprocess.Popen([str(Path(sys.executable).with_name("py-spy")), "record", "--pid", str(pid),
-                            "--subprocesses", "--threads", "--rate", "250", "--format", "raw", "--output", out],
+                            "--subprocesses", "--threads", "--gil", "--rate", "250", "--format", "raw",
+                            "--output", out],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(1.0)  # attached before the click
     return spy

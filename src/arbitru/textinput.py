@@ -190,6 +190,11 @@ _UNSHOWABLE = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff{INV
 FLAG = "\u26a0"
 
 
+def showable(text: str) -> bool:
+    """Whether ``text`` is shown as it is (:func:`shown_raw` leaves it unchanged)."""
+    return _UNSHOWABLE.search(text) is None
+
+
 def shown_raw(text: str) -> str:
     """A stored text as a page, a CSV or a PDF shows it: control characters (a NUL) and undecodable bytes that
     an older journal may hold are shown escaped (``\\x00``) and the text flagged (:data:`FLAG`), never passed on

@@ -9,7 +9,8 @@ cost about 0.4 ms a phone, these lines a tenth of it. Their words are said once 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+import re
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -17,7 +18,7 @@ from markupsafe import Markup, escape
 from arbitru import figures
 from arbitru.formats.duplicate.game import Game
 from arbitru.messages import LIST_SEPARATOR, Gettext
-from arbitru.textinput import shown_raw
+from arbitru.textinput import showable, shown_raw
 
 #: what of a page's context the own lines are drawn from (:func:`arbitru.web.routes.duplicate.own_lines`)
 LINES = ("player", "receipt", "own", "line", "seat_closed")
@@ -34,12 +35,32 @@ class Words:
         self._figures: dict[int, str] = {}
 
     def __call__(self, message: Any, **values: Any) -> Markup:
+        if not values and type(message) is str:  # the common case first: a word said already
+            said = self._said.get(message)
+            if said is not None:
+                return said
         if type(message) is not str or any(type(v) not in (str, int) for v in values.values()):
-            return _e(self._(message, **values))  # a message with values of its own (a Text): said each time
+            return Markup(_e(self._(message, **values)))  # a message with values of its own (a Text): said each time
         key: Hashable = (message, *values.items()) if values else message
         said = self._said.get(key)
         if said is None:
-            said = self._said[key] = _e(self._(message, **values))
+            said = self._said[key] = Markup(_e(self._(message, **values)))
+        return said
+
+    def raw(self, message: str) -> str:
+        """A message with named values of its own in this language, said once and not yet filled in nor escaped
+        (``words.raw("move %(n)s") % {"n": 3}``)."""
+        key = ("raw", message)
+        said = self._said.get(key)
+        if said is None:
+            said = self._said[key] = Markup(self._(message))  # kept as it is: filled, then escaped, by the caller
+        return str(said)
+
+    def block(self, key: str, make: Callable[[], str]) -> str:
+        """Markup made of this language's words only (a table's head): made once, the same for every phone."""
+        said = self._said.get(("block", key))
+        if said is None:
+            said = self._said[("block", key)] = Markup(make())
         return said
 
     def figure(self, value: int) -> str:
@@ -56,9 +77,19 @@ class Words:
         return between.join(self._(v) if isinstance(v, str) else str(v) for v in values)
 
 
-def _e(value: Any) -> Markup:
+#: what markupsafe's escape changes in a text
+_HTML = re.compile("[&<>\"']")
+
+
+def _e(value: Any) -> str:
     """A value the page shows, escaped; a stored text with a control character is shown raw and flagged, as the
-    templates' finalize does (:func:`arbitru.web.house._shown`)."""
+    templates' finalize does (:func:`arbitru.web.house._shown`). A number, or a text with nothing to escape (most
+    of a phone's values: positions, words, names), is itself: ten thousand phones' lines a close."""
+    kind = type(value)
+    if kind is int:
+        return str(value)
+    if kind is str and _HTML.search(value) is None and showable(value):
+        return str(value)
     return escape(shown_raw(value) if isinstance(value, str) else value)
 
 
@@ -88,10 +119,10 @@ def own_html(words: Words, game: Game, lines: dict[str, Any]) -> tuple[Markup, M
         tail.append(_receipt(words, game, receipt))
     own = lines.get("own")
     if own:
-        tail.append(f"<h2>{words('Your moves')}</h2>\n")
-        tail.append(
+        tail.append(words.block("verdicts", lambda: (
+            f"<h2>{words('Your moves')}</h2>\n"
             f"<table id=\"verdicts\"><tr><th>{words('move')}</th><th>{words('you wrote')}</th>"
-            f"<th>{words('points')}</th><th>{words('bonus')}</th><th>{words('master')}</th></tr>\n")
+            f"<th>{words('points')}</th><th>{words('bonus')}</th><th>{words('master')}</th></tr>\n")))
         for m, mm in reversed(own):
             reasons = f" <small>({_e(words.each(m.reasons))})</small>" if m.reasons else ""
             tail.append(f"<tr><td>{_e(m.move)}</td><td>{_e(m.written())}{reasons}</td><td>{_e(m.score)}</td>"
@@ -102,8 +133,9 @@ def own_html(words: Words, game: Game, lines: dict[str, Any]) -> tuple[Markup, M
 
 def _receipt(words: Words, game: Game, receipt: dict[str, Any]) -> str:
     slip = receipt["slip"]
-    out = [f'<div class="receipt" id="receipt">'
-           f'{_e(words._("Received %(time)s UTC (no. %(seq)s)", time=receipt["recorded"][11:19], seq=receipt["seq"]))}'
+    received = words.raw("Received %(time)s UTC (no. %(seq)s)") % {"time": receipt["recorded"][11:19],
+                                                                   "seq": receipt["seq"]}
+    out = [f'<div class="receipt" id="receipt">{_e(received)}'
            f":\n{words('move')} {_e(slip.move)} {_e(slip.position)} {_e(slip.word)}"]
     if slip.score is not None:
         out.append(f" {_e(slip.score)}")
