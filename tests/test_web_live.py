@@ -520,3 +520,24 @@ def test_fise_5_a_phone_asking_the_position_just_after_the_crowds_answer_takes_i
     first = web.asked_position(gid).result(timeout=10)  # the crowd's question, answered meanwhile
     assert web.asked_position(gid).result(timeout=10) == first  # the late phone asks
     assert asked == [gid]
+
+
+def test_a_warmed_worker_compiles_no_template_at_its_first_close(tmp_path):
+    """A server's worker is warmed before its first request (:meth:`arbitru.web.house.Web.warm`): no template is
+    compiled, and no language's catalog or figure signs read, while a close's phones wait (a national game's worker
+    paid about half a second of them at its first close)."""
+    from arbitru import figures
+    from arbitru.web.app import create_app
+
+    w = create_app(tmp_path / "warm.db").state.web
+    figures.symbols.cache_clear()
+    w.warm()
+    compiled: list[str] = []
+    original = w.templates.compile
+    w.templates.compile = lambda source, name=None, *a, **k: compiled.append(name) or original(source, name, *a, **k)
+    names = w.templates.list_templates(extensions=["html"])
+    for name in names:
+        w.templates.get_template(name)
+    assert "duplicate/_play_hall.html" in names and "duplicate/_grid.html" in names
+    assert compiled == []
+    assert figures.symbols.cache_info().currsize == len(figures.LANGUAGES)

@@ -156,6 +156,7 @@ def serve(
         Multiprocess(config, sockets=[listening_socket(host, port)]).run()
         return
     app = create_app(journal, base_url=base, limits=limits, lang=hall)
+    app.state.web.warm()  # before the first request, not at the first close
     # the connections' limits (arbitru.web.wire); uvicorn's own X-Forwarded-For handling stays off: the app
     # decides whom to believe (--trust-proxy)
     uvicorn.run(app, host=host, port=port, **uvicorn_options(wire, limits))

@@ -350,6 +350,9 @@ ENV_TRUST_PROXY, ENV_LIVE_PER_CLIENT, ENV_MAX_BODY = security.ENV_LIMITS
 
 
 def create_app_from_env() -> Starlette:
-    """The app of one worker among several: the journal, address and limits come from the environment."""
-    return create_app(os.environ[ENV_DB], base_url=os.environ.get(ENV_BASE_URL, ""), limits=security.limits_from_env(),
-                      lang=os.environ.get(ENV_LANG) or None)
+    """The app of one worker among several: the journal, address and limits come from the environment; warmed
+    (:meth:`~arbitru.web.house.Web.warm`) before it takes a request."""
+    app = create_app(os.environ[ENV_DB], base_url=os.environ.get(ENV_BASE_URL, ""), limits=security.limits_from_env(),
+                     lang=os.environ.get(ENV_LANG) or None)
+    app.state.web.warm()
+    return app

@@ -158,6 +158,15 @@ class Web:
         self.templates.globals["option"] = i18n.option
         self.templates.globals["keep"] = i18n.keep  # a form keeps the language its reader asked for (?lang=)
 
+    def warm(self) -> None:
+        """What a server's worker would otherwise pay at its first close, while ten thousand phones wait: every
+        template compiled, every language's catalog and figure signs read (about 1.7 s at the worker's start)."""
+        for name in self.templates.list_templates(extensions=["html"]):
+            self.templates.get_template(name)
+        for lang in i18n.LANGUAGES:
+            i18n.gettext_for(lang)("move")
+            figures.number(1234, lang)
+
     @contextmanager
     def journal(self, actor: str) -> Iterator[Journal]:
         """The connection of this request: each worker thread has its own (SQLite connections are not shared
