@@ -5,6 +5,7 @@ Plain data for the templates; every value comes from the library (the game, its 
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -13,9 +14,10 @@ from typing import Any
 from arbitru.engine.layout import ROW_LETTERS, SIZE
 from arbitru.engine.tiles import BLANK, Alphabet, is_blank, letter_of
 from arbitru.formats.duplicate import announce, results, seats
-from arbitru.formats.duplicate.game import Game, Master, Session
+from arbitru.formats.duplicate.game import Game, Master, Player, Session
 from arbitru.formats.duplicate.slips import Slip, Verdict
 from arbitru.journal.store import Journal
+from arbitru.messages import Plural, Text
 from arbitru.textinput import number_order
 from arbitru.web.house import Web
 from arbitru.web.i18n import Gettext
@@ -198,9 +200,92 @@ def grid(session: Session, slips: Entered) -> list[dict[str, Any]]:
 
 def grid_at(w: Web, session: Session, slips: Entered) -> list[dict[str, Any]]:
     """:func:`grid` at the session's journal position, computed once in this worker: the console's page and its
-    grid's refetch on the same change share it (ten thousand rows, every slip judged)."""
+    grid's refetch on the same change share it, and each find (ten thousand rows, every slip judged)."""
     return w.at_seq(session.id, session.game.last_seq, ("grid", session.lexicon is not None),
                     lambda: grid(session, slips))
+
+
+#: the most rows the console's grid draws: a national game's ten thousand rows are read by no arbiter, and they hold
+#: up the hall (drawn again on every change) and the browser; a game of more players shows those that need a look
+#: first (:func:`grid_view`), and the find box asks the server for any other
+GRID_ROWS = 300
+#: the most names of players without a slip the console's counts line names; the rest are counted
+MISSING_NAMED = 50
+#: the longest find text the console takes (a longer one is cut there)
+FIND_LONGEST = 100
+
+
+def found(words: str, find: str) -> bool:
+    """Whether the row whose words are ``words`` (a player's "number name table N") is one that ``find`` asks
+    for: a number whole, a name from the start of one of its words, case and runs of spaces aside; an empty find
+    finds every row. The one rule of the console's find: the server finds by it in a capped grid
+    (:func:`grid_view`), and app.js's ``gridFilter`` applies the same rule to the rows on the page.
+
+    >>> [found("17 Ana Pop table 2", q) for q in ("1", "17", "PO", "table 2", "op", "ana  pop", "table 2 ana", "")]
+    [False, True, True, True, False, True, False, True]
+    """
+    q = " ".join(find.lower().split())
+    if not q:
+        return True
+    needle = " " + q + (" " if q[-1] in "0123456789" else "")  # JavaScript's \d: the ASCII digits
+    return needle in " " + " ".join(words.lower().split()) + " "
+
+
+def needs_look(row: dict[str, Any]) -> bool:
+    """A grid row the arbiter looks at first: a slip judged invalid, a late slip, a slip with others (one it
+    replaced, a late one kept apart), a seat changed."""
+    slip, verdict = row["slip"], row["verdict"]
+    return bool(row["player"].seat_changed or row["others"]
+                or (slip is not None and (slip.late or (verdict is not None and not verdict.valid))))
+
+
+@dataclass(frozen=True)
+class GridView:
+    """What the console's grid draws of :func:`grid`'s rows (every player's): ``rows``, in player-number order;
+    the counts of all players (slips in, missing); the missing players it names (:data:`MISSING_NAMED`), and
+    ``more`` (how many more it counts); ``note``: why fewer rows than players are drawn (None: every row is)."""
+
+    rows: list[dict[str, Any]]
+    slips_in: int
+    missing: int
+    named: list[Player]
+    more: Text | None
+    note: Text | None
+
+
+def grid_view(rows: list[dict[str, Any]], find: str = "", table: str = "table") -> GridView:
+    """The rows the console draws of the grid's ``rows`` (one per player, by number): every one in a game of at
+    most :data:`GRID_ROWS` players (the page's own find hides the others); in a bigger game, the rows that need a
+    look first (:func:`needs_look`), then the others by number, up to :data:`GRID_ROWS`; with ``find`` (the
+    find box's text, at most :data:`FIND_LONGEST` characters taken), the rows it finds (:func:`found`, ``table``:
+    the word the page's rows say before a table's number), up to :data:`GRID_ROWS`. Drawn by number."""
+    absent = [r["player"] for r in rows if r["slip"] is None and r["plays"]]
+    more = len(absent) - MISSING_NAMED
+    view = GridView(rows, sum(1 for r in rows if r["slip"] is not None), len(absent), absent[:MISSING_NAMED],
+                    Plural("and %(n)s more", "and %(n)s more", n=more) if more > 0 else None, None)
+    find = " ".join(find[:FIND_LONGEST].split())
+    if find:
+        hits = [r for r in rows
+                if found(f"{r['player'].number} {r['player'].name} {table} {r['player'].table}", find)]
+        note = (Plural("%(n)s player found for “%(find)s”.", "%(n)s players found for “%(find)s”.", n=len(hits),
+                       find=find) if len(hits) <= GRID_ROWS else
+                Plural("%(n)s player found for “%(find)s”; the first %(shown)s are shown.",
+                       "%(n)s players found for “%(find)s”; the first %(shown)s are shown.", n=len(hits),
+                       find=find, shown=GRID_ROWS))
+        return dataclasses.replace(view, rows=hits[:GRID_ROWS], note=note)
+    if len(rows) <= GRID_ROWS:
+        return view
+    first = [i for i, r in enumerate(rows) if needs_look(r)][:GRID_ROWS]
+    drawn = set(first)
+    for i in range(len(rows)):
+        if len(drawn) >= GRID_ROWS:
+            break
+        drawn.add(i)
+    note = Plural("%(shown)s of %(n)s player shown: first the slips that need a look (invalid, late, replaced, "
+                  "seat changed), then by number. Find any player or table above.",
+                  "%(shown)s of %(n)s players shown: first the slips that need a look (invalid, late, replaced, "
+                  "seat changed), then by number. Find any player or table above.", n=len(rows), shown=GRID_ROWS)
+    return dataclasses.replace(view, rows=[rows[i] for i in sorted(drawn)], note=note)
 
 
 def result(session: Session) -> results.GameResult | None:

@@ -17,7 +17,7 @@ from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from arbitru.errors import ArbitruError, JournalError
 from arbitru.formats import DUPLICATE
@@ -166,7 +166,8 @@ def _with_lexicon(settings: Settings, name: str) -> Settings:
 # --- the console -------------------------------------------------------------------------------------------
 
 
-def console_context(w: Web, j: Journal, gid: str, me: auth.Identity) -> dict[str, Any]:
+def console_context(w: Web, j: Journal, gid: str, me: auth.Identity, find: str = "") -> dict[str, Any]:
+    """The console's page; ``find``: the find box's text (the grid draws the players it finds)."""
     s = w.session(j, gid)
     g = s.game
     cands = []
@@ -176,6 +177,8 @@ def console_context(w: Web, j: Journal, gid: str, me: auth.Identity) -> dict[str
         except ArbitruError:
             cands = []
     _ = i18n.gettext_for(g.settings.lang)
+    rows = views.grid_at(w, s, views.slips_entered(w, j, s.id, s.game.last_seq))
+    find = find[: views.FIND_LONGEST]
     return {
         "session": s,
         "game": g,
@@ -183,7 +186,12 @@ def console_context(w: Web, j: Journal, gid: str, me: auth.Identity) -> dict[str
         "_": _,
         "cands": cands,
         "alpha": g.alphabet,
-        "grid": views.grid_at(w, s, views.slips_entered(w, j, s.id, s.game.last_seq)),
+        "grid": rows,
+        "view": views.grid_view(rows, find, _("table")),
+        # a game of more players than the grid draws: its find box asks the server (the rows it finds are drawn)
+        "capped": len(rows) > views.GRID_ROWS,
+        "find": find,
+        "find_longest": views.FIND_LONGEST,
         "clock": views.clock(g, _=_),
         "rack": views.rack_tiles(g),
         "master": views.master_view(g),
@@ -206,32 +214,47 @@ async def console(request: Request) -> Response:
 
     def load() -> Response:  # drawn in a thread too: a 10,000-player grid would hold up every phone's stream
         with w.journal(me.actor) as j:
-            ctx = console_context(w, j, gid, me)
+            ctx = console_context(w, j, gid, me, request.query_params.get("find", ""))
         ctx["done"] = notices.said(request.query_params.get("done", ""), DONE)
-        g, rows = ctx["game"], ctx["grid"]
-        # the grid as its own refetch draws it at this position: drawn once for the page and its refetch
-        ctx["grid_html"] = _Markup(w.fragment_text(request, gid, g.last_seq, "", GRID,
-                                                   lambda: {"game": g, "grid": rows}))
+        g, rows, view = ctx["game"], ctx["grid"], ctx["view"]
+        # the grid as its own refetch draws it at this position: drawn once for the page and its refetch (what a
+        # find found is drawn for its asker alone: any text may be asked, none is kept)
+        ctx["grid_html"] = _Markup(
+            w.render_text(request, GRID, game=g, grid=rows, view=view) if ctx["find"].strip()
+            else w.fragment_text(request, gid, g.last_seq, "", GRID, lambda: {"game": g, "grid": rows, "view": view}))
         return w.render(request, "duplicate/console.html", **ctx)
 
     return await run_in_threadpool(load)
 
 
-#: the console's grid of every player's slip for the move (its own fragment, refetched on each notice)
+#: the console's grid of every player's slip for the move (its own fragment, refetched on each notice; at most
+#: :data:`views.GRID_ROWS` rows)
 GRID = "duplicate/_grid.html"
 
 
 async def grid_fragment(request: Request) -> Response:
+    """The console's grid; ``?find=``: the rows of the players the find box's text finds (:func:`views.found`),
+    drawn for this request alone (never kept: any text may be asked)."""
     w = web(request)
     me = need(request, "desk")
     gid = request.path_params["gid"]
+    find = request.query_params.get("find", "")[: views.FIND_LONGEST]
 
     def load() -> Response:
         with w.journal(me.actor) as j:
             s = w.session(j, gid)
             slips = views.slips_entered(w, j, s.id, s.game.last_seq)
-            return w.fragment(request, gid, s.game.last_seq, "", GRID,
-                              lambda: {"game": s.game, "grid": views.grid_at(w, s, slips)})
+            if find.strip():
+                rows = views.grid_at(w, s, slips)
+                table = i18n.gettext_for(s.game.settings.lang)("table")
+                return HTMLResponse(w.render_text(request, GRID, game=s.game, grid=rows,
+                                                  view=views.grid_view(rows, find, table)))
+
+            def drawn() -> dict[str, Any]:
+                rows = views.grid_at(w, s, slips)
+                return {"game": s.game, "grid": rows, "view": views.grid_view(rows)}
+
+            return w.fragment(request, gid, s.game.last_seq, "", GRID, drawn)
 
     return await run_in_threadpool(load)
 

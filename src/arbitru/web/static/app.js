@@ -102,7 +102,8 @@
     });
   }
   function gridFilter() {
-    // the console of 100 players: the rows of one player or table
+    // the console of 100 players: the rows of one player or table; the server finds by the same rule in a game
+    // of more players than its grid draws (views.found: keep the two alike)
     var box = document.querySelector("input[data-filter]");
     if (!box) return;
     function apply() {
