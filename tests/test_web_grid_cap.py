@@ -129,3 +129,6 @@ def test_fise_8_a_game_within_the_cap_draws_every_row_as_before(site, arbiter): 
     console = arbiter.get(f"/games/{gid}").text
     assert "hx-include" not in console.split('<div id="grid"')[1].split(">")[0]  # the page's own filter only
     assert "hx-get" not in console.split('id="grid-filter"')[1].split(">")[0]
+    # asked with a find, the page still draws every row (its own find hides the others), the text in its box
+    console = arbiter.get(f"/games/{gid}", params={"find": "bo"}).text
+    assert rows(console) == ["1", "2", "3"] and 'value="bo"' in console.split('id="grid-filter"')[1].split(">")[0]

@@ -28,6 +28,7 @@ def test_fise_8_the_find_box_brings_a_player_the_capped_grid_did_not_draw(browse
         s.lexicon = load_lexicon(LEXICON, "en")
         s.add_slips([Slip(1, str(PLAYERS - 5), "H8", "AB", 4, late=True)])  # a late one: drawn first
     last = str(PLAYERS - 3)  # by number, after the cap: not drawn
+    club = hall_game(db, "en", players=12)
     with running_server(db) as base:
         page = new_page(browser, base, {"width": 1280, "height": 900})
         log_in(page)
@@ -70,3 +71,8 @@ def test_fise_8_the_find_box_brings_a_player_the_capped_grid_did_not_draw(browse
         phone.locator("#grid-note").scroll_into_view_if_needed()
         assert no_horizontal_scroll(phone)
         shot(phone, "grid-cap-find-phone-en")
+        # a club's game opened with a find: every row drawn, the page's own find shows those it finds
+        page.goto(f"/games/{club}?find=table 2")
+        expect(page.locator("#grid tr[data-find]")).to_have_count(12)
+        expect(page.locator("#grid tr[data-find]:visible")).to_have_count(4)
+        expect(page.locator("#grid-note")).to_have_count(0)

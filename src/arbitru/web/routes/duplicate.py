@@ -179,6 +179,9 @@ def console_context(w: Web, j: Journal, gid: str, me: auth.Identity, find: str =
     _ = i18n.gettext_for(g.settings.lang)
     rows = views.grid_at(w, s, views.slips_entered(w, j, s.id, s.game.last_seq))
     find = find[: views.FIND_LONGEST]
+    # a game of more players than the grid draws: its find box asks the server (the rows it finds are drawn); a
+    # smaller game's page draws every row and its own find hides the others
+    capped = len(rows) > views.GRID_ROWS
     return {
         "session": s,
         "game": g,
@@ -187,9 +190,8 @@ def console_context(w: Web, j: Journal, gid: str, me: auth.Identity, find: str =
         "cands": cands,
         "alpha": g.alphabet,
         "grid": rows,
-        "view": views.grid_view(rows, find, _("table")),
-        # a game of more players than the grid draws: its find box asks the server (the rows it finds are drawn)
-        "capped": len(rows) > views.GRID_ROWS,
+        "view": views.grid_view(rows, find if capped else "", _("table")),
+        "capped": capped,
         "find": find,
         "find_longest": views.FIND_LONGEST,
         "clock": views.clock(g, _=_),
@@ -220,7 +222,7 @@ async def console(request: Request) -> Response:
         # the grid as its own refetch draws it at this position: drawn once for the page and its refetch (what a
         # find found is drawn for its asker alone: any text may be asked, none is kept)
         ctx["grid_html"] = _Markup(
-            w.render_text(request, GRID, game=g, grid=rows, view=view) if ctx["find"].strip()
+            w.render_text(request, GRID, game=g, grid=rows, view=view) if ctx["capped"] and ctx["find"].strip()
             else w.fragment_text(request, gid, g.last_seq, "", GRID, lambda: {"game": g, "grid": rows, "view": view}))
         return w.render(request, "duplicate/console.html", **ctx)
 

@@ -117,6 +117,7 @@
     }
     box.addEventListener("input", apply);
     document.addEventListener("htmx:afterSwap", apply);
+    apply();  // a console opened with a find (?find=) shows what it finds
   }
   function deskForm(root) {
     root.querySelectorAll("form.desk").forEach(function (form) {
