@@ -408,3 +408,24 @@ def test_results_change_only_with_the_events_results_seq_names_a_draw_the_clock_
         now, then = compute(g, s.lexicon), compute(at(kept), s.lexicon)
         assert (now.lines, now.masters, now.bonuses, now.end) == (then.lines, then.masters, then.bonuses, then.end)
     assert seen == {True, False}  # some positions kept the results of an earlier one
+
+
+def test_fise_12_a_move_written_alike_by_many_players_is_judged_once_each_verdict_its_own():
+    """A hall's phones write the same few moves: one judging of a move (``alike``) judges each once. Every slip
+    still gets a verdict of its own (its slip, lists not shared), as the results hand them on; the console's grid
+    reads the shared one (``Game.judged``), whose slip is the first written."""
+    s = session(players=("1", "2", "3", "4"))
+    s.draw(tiles("CASAXYZ"))
+    s.add_slips([slip(1, "1", "H5", "CASA"), slip(1, "2", "H5", "CASA"), slip(1, "3", "H5", "CASAS"),
+                 slip(1, "4", "H5", "CASAS")])
+    g, alike = s.game, {}
+    one, two, bad, worse = (g.verdict(g.slips[(1, n)], s.lexicon, alike) for n in ("1", "2", "3", "4"))
+    assert len(alike) == 2  # two moves written, two judgings
+    assert (one.slip.player, two.slip.player, bad.slip.player, worse.slip.player) == ("1", "2", "3", "4")
+    assert one.valid and two.valid and one.score == two.score > 0 and two is not one
+    assert not bad.valid and worse.codes() == bad.codes() and worse.reasons is not bad.reasons
+    shared = g.judged(g.slips[(1, "4")], s.lexicon, alike)
+    assert shared is bad and shared.slip.player == "3"
+    s.place_master()
+    lines = {line.player.number: line for line in compute(s.game, s.lexicon).lines}
+    assert [lines[n].moves[0].score for n in "1234"] == [one.score, one.score, 0, 0]

@@ -703,6 +703,16 @@ class Game:
         this judging (same rulings): a slip of a registered player written as another one was (move, square,
         word, score, marks) is judged once, and its verdict shared but for the slip (a hall's phones write the
         same few moves)."""
+        if alike is None:
+            return self.judged(slip, lexicon, None)
+        before = len(alike)
+        verdict = self.judged(slip, lexicon, alike)
+        return verdict if len(alike) > before or verdict.slip is slip else verdict.for_slip(slip)
+
+    def judged(self, slip: Slip, lexicon: Lexicon, alike: dict[Hashable, Verdict] | None) -> Verdict:
+        """:meth:`verdict`, but a slip written as another one was in this judging (``alike``) gets that slip's
+        verdict itself, not a copy: to read its judgement only (valid, reasons, score), its ``slip`` being the
+        first of them (the console's grid of ten thousand rows)."""
         state = self.moves[slip.move - 1]
         player = self.players.get(slip.player.strip())
         absent = absent_at(player, slip.move) if player else ""
@@ -711,7 +721,7 @@ class Game:
             key = (slip.move, slip.position, slip.word, slip.score, slip.late, slip.illegible, absent)
             seen = alike.get(key)
             if seen is not None:
-                return seen.for_slip(slip)
+                return seen
         known = self.players.keys() if self.players else None  # looked in, never copied (a slip each)
         verdict = judge(
             slip,
