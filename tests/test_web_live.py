@@ -522,16 +522,26 @@ def test_fise_5_a_phone_asking_the_position_just_after_the_crowds_answer_takes_i
     assert asked == [gid]
 
 
-def test_a_warmed_worker_compiles_no_template_at_its_first_close(tmp_path):
-    """A server's worker is warmed before its first request (:meth:`arbitru.web.house.Web.warm`): no template is
-    compiled, and no language's catalog or figure signs read, while a close's phones wait (a national game's worker
-    paid about half a second of them at its first close)."""
-    from arbitru import figures
-    from arbitru.web.app import create_app
+def test_a_worker_ready_to_serve_compiles_no_template_at_its_first_close(tmp_path):
+    """A server's worker is made ready before its first request (:func:`arbitru.web.app.ready_to_serve`): no
+    template is compiled, and no language's catalog or figure signs read, while a close's phones wait (a national
+    game's worker paid about half a second of them at its first close); the garbage collector walks less."""
+    import gc
 
-    w = create_app(tmp_path / "warm.db").state.web
+    from arbitru import figures
+    from arbitru.web.app import SERVING_GC, create_app, ready_to_serve
+
+    app = create_app(tmp_path / "warm.db")
+    w = app.state.web
     figures.symbols.cache_clear()
-    w.warm()
+    thresholds = gc.get_threshold()
+    try:
+        ready_to_serve(app)
+        # what the worker loaded is out of the collector's walks, and it collects less often while serving
+        assert gc.get_freeze_count() > 0 and gc.get_threshold() == SERVING_GC
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
     compiled: list[str] = []
     original = w.templates.compile
     w.templates.compile = lambda source, name=None, *a, **k: compiled.append(name) or original(source, name, *a, **k)

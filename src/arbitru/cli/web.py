@@ -85,7 +85,7 @@ def serve(
     from arbitru.journal.backends import PostgresBackend, backend_for
     from arbitru.journal.store import Journal
     from arbitru.web import assets, auth, security
-    from arbitru.web.app import create_app
+    from arbitru.web.app import create_app, ready_to_serve
     from arbitru.web.wire import Wire, uvicorn_options
 
     for proxy in proxies:
@@ -156,7 +156,7 @@ def serve(
         Multiprocess(config, sockets=[listening_socket(host, port)]).run()
         return
     app = create_app(journal, base_url=base, limits=limits, lang=hall)
-    app.state.web.warm()  # before the first request, not at the first close
+    ready_to_serve(app)  # before the first request, not at the first close
     # the connections' limits (arbitru.web.wire); uvicorn's own X-Forwarded-For handling stays off: the app
     # decides whom to believe (--trust-proxy)
     uvicorn.run(app, host=host, port=port, **uvicorn_options(wire, limits))
