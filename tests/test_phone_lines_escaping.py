@@ -77,3 +77,38 @@ def test_fise_5_a_hostile_players_name_on_the_phone_is_escaped_alike_on_the_page
         assert str(escape(name)) in live
         assert "<script" not in live and "O'Hara" not in live
         assert 'id="verdicts"' in live and 'id="receipt"' in live
+
+
+def test_fise_5_a_replaced_and_a_late_slip_draw_the_same_receipt_on_the_page_and_its_live_part_in_every_language(
+        tmp_path: Path) -> None:
+    """The receipt's line said once per language (``Words.raw``), the late slip kept apart beside it (FISE-5):
+    the page and its live part draw the same bytes, in each of the pages' languages, before and after the close."""
+    site = make_site(tmp_path)
+    gid = make_game(site, players=(("07", "Zoë \"Z\" d'Arc"), ("7", "Bo & Co")))
+    with Journal(site.db, actor="arbiter") as j:
+        s = Session(j, gid)
+        s.lexicon = load_lexicon(LEXICON, "en")
+        good = [c.describe(s.game.rules.notation).split(" ") for c in s.candidates()[:2]]
+        s.add_slips([Slip(1, "07", good[0][0], good[0][1], int(good[0][2])), Slip(1, "7", "A1", "ZZ", 3)])
+        s.add_slips([Slip(1, "07", good[1][0], good[1][1], None, late=True)], replace=True)
+    phone = site.client()
+    token = csrf(phone.get(f"/games/{gid}/play").text)
+    assert phone.post(f"/games/{gid}/join", data={"csrf": token, "code": site.code(gid, "07")}).status_code == 303
+
+    def same_in_every_language() -> None:
+        for lang in sorted(LANGUAGES):
+            page = phone.get(f"/games/{gid}/play?lang={lang}").text
+            live = phone.get(f"/games/{gid}/play/live?lang={lang}").text
+            own = re.search(r'<div id="live"[^>]*>\n(.*?)</div>\n<section id="slip-form">', page, re.S)
+            assert own is not None, lang
+            assert own.group(1).strip() == live.strip(), lang
+            assert "Zoë &#34;Z&#34; d&#39;Arc" in live and 'id="receipt"' in live and "aside-note" in live, lang
+            assert "ZZ" not in live and "Bo &amp; Co" not in live, lang
+
+    same_in_every_language()
+    with Journal(site.db, actor="arbiter") as j:
+        s = Session(j, gid)
+        s.lexicon = load_lexicon(LEXICON, "en")
+        s.place_master()
+        s.close_collection()
+    same_in_every_language()
