@@ -49,3 +49,21 @@ def test_fise_8_a_hostile_find_is_text_for_the_arbiter_and_a_desk_and_no_grid_fo
             r = client.get(page, params={"find": "kira"})
             assert r.status_code == status, page
             assert 'id="slip-' not in r.text and "Kira" not in r.text and "grid-note" not in r.text, page
+
+
+def test_fise_8_the_servers_find_splits_words_where_the_pages_find_does() -> None:
+    """app.js's gridFilter splits a row's words and the find text at JavaScript's ``\\s`` (a no-break space, an
+    em space, U+FEFF, a zero-width no-break space a pasted name may carry), not at Python's ``str.split``
+    whitespace (which also splits at U+001C-U+001F and U+0085, and not at U+FEFF): the server's find
+    (:func:`views.found`) finds the rows the page's own find shows."""
+    assert views.found("1 \ufeffAna Pop table 20", "ana")  # the page's find shows Ana
+    assert views.found("1 Ana Pop table 20", "\ufeff")  # nothing but a space asked: every row, as on the page
+    assert views.found("1 Ana\u2003Pop\u00a0table 20", "pop table 20")
+    assert not views.found("1 Ana\x85Pop table 20", "pop")  # one word to JavaScript
+    assert not views.found("1 Ana Pop table 20", "ana\x1fpop")
+    rows_ = [{"player": views.Player(str(n), name, "20"), "slip": None, "others": [], "plays": True}
+             for n, name in enumerate(("\ufeffAna Pop", "Bo"), 1)]
+    assert views.grid_view(rows_, "\ufeff").note is None  # an empty find: no note, as the page says none
+    view = views.grid_view(rows_, "\ufeffana\ufeff")
+    assert [r["player"].number for r in view.rows] == ["1"]
+    assert str(view.note) == "1 player found for “ana”."

@@ -6,6 +6,7 @@ Plain data for the templates; every value comes from the library (the game, its 
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -225,11 +226,21 @@ def found(words: str, find: str) -> bool:
     >>> [found("17 Ana Pop table 2", q) for q in ("1", "17", "PO", "table 2", "op", "ana  pop", "table 2 ana", "")]
     [False, True, True, True, False, True, False, True]
     """
-    q = " ".join(find.lower().split())
+    q = _spaced(find.lower())
     if not q:
         return True
     needle = " " + q + (" " if q[-1] in "0123456789" else "")  # JavaScript's \d: the ASCII digits
-    return needle in " " + " ".join(words.lower().split()) + " "
+    return needle in " " + _spaced(words.lower()) + " "
+
+
+#: JavaScript's ``\s``, where app.js's gridFilter splits words (Python's ``str.split`` also splits at U+001C-U+001F
+#: and U+0085, and not at U+FEFF, the zero-width no-break space a name pasted from elsewhere may carry)
+_JS_SPACES = re.compile("[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+")
+
+
+def _spaced(text: str) -> str:
+    """``text``'s words one space apart, split where app.js's gridFilter splits them."""
+    return " ".join(w for w in _JS_SPACES.split(text) if w)
 
 
 def needs_look(row: dict[str, Any]) -> bool:
@@ -264,7 +275,7 @@ def grid_view(rows: list[dict[str, Any]], find: str = "", table: str = "table") 
     more = len(absent) - MISSING_NAMED
     view = GridView(rows, sum(1 for r in rows if r["slip"] is not None), len(absent), absent[:MISSING_NAMED],
                     Plural("and %(n)s more", "and %(n)s more", n=more) if more > 0 else None, None)
-    find = " ".join(find[:FIND_LONGEST].split())
+    find = _spaced(find[:FIND_LONGEST])
     if find:
         hits = [r for r in rows
                 if found(f"{r['player'].number} {r['player'].name} {table} {r['player'].table}", find)]
