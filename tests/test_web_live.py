@@ -481,7 +481,8 @@ def test_fise_5_a_crowd_of_phones_refetching_after_the_position_went_stale_asks_
 
 def test_fise_5_the_consoles_grid_judges_a_slip_many_players_wrote_once(tmp_path, monkeypatch):
     """The arbiter's grid of a 10,000-player game is drawn at each change: the same move written by many
-    players is judged once (a hall's phones write the same few moves), each row keeping its own slip."""
+    players is judged once (a hall's phones write the same few moves), each row keeping its own slip, the rows
+    written alike reading one verdict (``Game.judged``: no copy a row)."""
     from arbitru.formats.duplicate import game as game_module
     from arbitru.formats.duplicate.slips import Slip
     from arbitru.web import views
@@ -500,8 +501,10 @@ def test_fise_5_the_consoles_grid_judges_a_slip_many_players_wrote_once(tmp_path
                             lambda slip, *a, **k: judged.append(slip.player) or real(slip, *a, **k))
         rows = views.grid(s, views.slips_entered(site.client_factory.state.web, j, gid, s.game.last_seq))
     assert judged == ["1", "3"]  # player 2 wrote what player 1 wrote; player 3 another score
-    assert [r["verdict"].slip.player for r in rows] == ["1", "2", "3"]
-    assert [r["verdict"].slip.score for r in rows] == [int(best[2])] * 2 + [int(best[2]) + 1]
+    assert [r["slip"].player for r in rows] == ["1", "2", "3"]
+    assert rows[1]["verdict"] is rows[0]["verdict"] and rows[2]["verdict"] is not rows[0]["verdict"]
+    # a wrong declared score is noted, the engine's counts (FISE-6)
+    assert [r["verdict"].score for r in rows] == [int(best[2])] * 3 and rows[2]["verdict"].notes
 
 
 def test_fise_5_a_phone_asking_the_position_just_after_the_crowds_answer_takes_it_not_a_new_question(tmp_path,
