@@ -4,7 +4,6 @@ below is the escaping of the lines before that change."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ from arbitru.lexicons.synthetic import load_lexicon
 from arbitru.messages import LANGUAGES, gettext_for
 from arbitru.textinput import INVISIBLE, shown_raw
 from arbitru.web import phone_lines
-from web_support import LEXICON, csrf, make_game, make_site
+from web_support import LEXICON, csrf, make_game, make_site, own_lines, phone_after_a_close
 
 #: characters the escaping and the raw showing of a stored text turn on: HTML's, control characters (NUL, C1's
 #: U+0085), line ends, the invisible ones, a lone surrogate (an older journal's undecodable byte)
@@ -57,23 +56,11 @@ def test_fise_5_a_hostile_players_name_on_the_phone_is_escaped_alike_on_the_page
     name written as text (never markup), the receipt and the verdicts' table in the player's language."""
     name = "<script>alert(\"x\")</script> O'Hara & <b>"
     site = make_site(tmp_path)
-    gid = make_game(site, players=(("1", name), ("2", "Bo")))
-    with Journal(site.db, actor="arbiter") as j:
-        s = Session(j, gid)
-        s.lexicon = load_lexicon(LEXICON, "en")
-        position, word, score = s.candidates()[0].describe(s.game.rules.notation).split(" ")
-        s.add_slips([Slip(1, "1", position, word, int(score)), Slip(1, "2", "A1", "ZZ", 3)])
-        s.place_master()
-        s.close_collection()
-    phone = site.client()
-    token = csrf(phone.get(f"/games/{gid}/play").text)
-    assert phone.post(f"/games/{gid}/join", data={"csrf": token, "code": site.code(gid, "1")}).status_code == 303
+    gid, phone, _ = phone_after_a_close(site, name)
     for lang in ("en", "fr", "ro"):
         page = phone.get(f"/games/{gid}/play?lang={lang}").text
         live = phone.get(f"/games/{gid}/play/live?lang={lang}").text
-        own = re.search(r'<div id="live"[^>]*>\n(.*?)</div>\n<section id="slip-form">', page, re.S)
-        assert own is not None
-        assert own.group(1).strip() == live.strip()
+        assert own_lines(page) == live.strip()
         assert str(escape(name)) in live
         assert "<script" not in live and "O'Hara" not in live
         assert 'id="verdicts"' in live and 'id="receipt"' in live
@@ -99,9 +86,7 @@ def test_fise_5_a_replaced_and_a_late_slip_draw_the_same_receipt_on_the_page_and
         for lang in sorted(LANGUAGES):
             page = phone.get(f"/games/{gid}/play?lang={lang}").text
             live = phone.get(f"/games/{gid}/play/live?lang={lang}").text
-            own = re.search(r'<div id="live"[^>]*>\n(.*?)</div>\n<section id="slip-form">', page, re.S)
-            assert own is not None, lang
-            assert own.group(1).strip() == live.strip(), lang
+            assert own_lines(page) == live.strip(), lang
             assert "Zoë &#34;Z&#34; d&#39;Arc" in live and 'id="receipt"' in live and "aside-note" in live, lang
             assert "ZZ" not in live and "Bo &amp; Co" not in live, lang
 

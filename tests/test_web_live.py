@@ -17,7 +17,18 @@ from arbitru.formats.duplicate.game import Session
 from arbitru.journal.store import Journal
 from arbitru.lexicons.synthetic import load_lexicon
 from web_server import free_port, running_server
-from web_support import LEXICON, PLAYERS, Site, csrf, login, make_game, make_site, post
+from web_support import (
+    LEXICON,
+    PLAYERS,
+    Site,
+    csrf,
+    login,
+    make_game,
+    make_site,
+    own_lines,
+    phone_after_a_close,
+    post,
+)
 
 
 def _client(base: str) -> httpx.Client:
@@ -303,27 +314,13 @@ def test_a_phone_whose_pushed_part_fails_is_told_to_refetch_and_keeps_listening(
 def test_fise_5_a_phones_page_and_its_live_part_draw_the_same_own_lines_escaped(tmp_path):
     """The own lines are drawn once in Python for both the page and the pushed/refetched part
     (:mod:`arbitru.web.phone_lines`): the same receipt and verdicts in both, a player's name written as text."""
-    from arbitru.formats.duplicate.slips import Slip
-
     site = make_site(tmp_path)
-    gid = make_game(site, players=(("1", "Ana <b>&amp;</b>"), ("2", "Bo")))
-    with Journal(site.db, actor="arbiter") as j:
-        s = Session(j, gid)
-        s.lexicon = load_lexicon(LEXICON, "en")
-        position, word, score = s.candidates()[0].describe(s.game.rules.notation).split(" ")
-        s.add_slips([Slip(1, "1", position, word, int(score)), Slip(1, "2", "A1", "ZZ", 3)])
-        s.place_master()
-        s.close_collection()
-    phone = site.client()
-    token = csrf(phone.get(f"/games/{gid}/play").text)
-    assert phone.post(f"/games/{gid}/join", data={"csrf": token, "code": site.code(gid, "1")}).status_code == 303
+    gid, phone, written = phone_after_a_close(site, "Ana <b>&amp;</b>")
     page = phone.get(f"/games/{gid}/play").text
     live = phone.get(f"/games/{gid}/play/live").text
-    own = re.search(r'<div id="live"[^>]*>\n(.*?)</div>\n<section id="slip-form">', page, re.S)
-    assert own is not None
-    assert own.group(1).strip() == live.strip()
+    assert own_lines(page) == live.strip()
     assert "Ana &lt;b&gt;&amp;amp;&lt;/b&gt;" in live and "<b>&amp;</b>" not in live
-    assert f"{position} {word}" in live and 'id="verdicts"' in live and 'id="receipt"' in live
+    assert written in live and 'id="verdicts"' in live and 'id="receipt"' in live
     assert "ZZ" not in live  # the other phone's slip is never in this one's lines
 
 

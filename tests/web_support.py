@@ -109,3 +109,29 @@ def document(client: TestClient, url: str) -> Any:
             return r
         time.sleep(0.1)
     raise AssertionError(f"{url} was never made")
+
+
+def phone_after_a_close(site: Site, name: str) -> tuple[str, TestClient, str]:
+    """A game whose player 1 (``name``) wrote the rack's best move and player 2 an invalid one, the move closed
+    and its collection too; player 1's phone joined with its code: (game id, phone, "position word" of his
+    slip)."""
+    from arbitru.formats.duplicate.slips import Slip
+
+    gid = make_game(site, players=(("1", name), ("2", "Bo")))
+    with Journal(site.db, actor="arbiter") as j:
+        s = Session(j, gid)
+        s.lexicon = load_lexicon(LEXICON, "en")
+        position, word, score = s.candidates()[0].describe(s.game.rules.notation).split(" ")
+        s.add_slips([Slip(1, "1", position, word, int(score)), Slip(1, "2", "A1", "ZZ", 3)])
+        s.place_master()
+        s.close_collection()
+    phone = site.client()
+    join(phone, site, gid, "1")
+    return gid, phone, f"{position} {word}"
+
+
+def own_lines(page: str) -> str:
+    """A phone page's own lines around the hall (its live part, as the page drew it)."""
+    own = re.search(r'<div id="live"[^>]*>\n(.*?)</div>\n<section id="slip-form">', page, re.S)
+    assert own is not None
+    return own.group(1).strip()

@@ -68,16 +68,19 @@ class LivePart:
     def __call__(self, request: Request) -> str:
         return self.draw(request)
 
+
 #: seconds a reader's journal position is taken without asking the journal again (see Web.position)
 POSITION_S = 0.5
+
+#: the scope key of the seq a page's stream was last told (its pushed part is drawn at that position at least)
+TOLD = "arbitru.told"
+T = TypeVar("T")
 
 
 def _recent(known: tuple[float, int], now: float | None = None) -> bool:
     """Whether a position taken at ``known[0]`` (monotonic) is still taken as it is (:data:`POSITION_S`)."""
     return (time.monotonic() if now is None else now) - known[0] < POSITION_S
-#: the scope key of the seq a page's stream was last told (its pushed part is drawn at that position at least)
-TOLD = "arbitru.told"
-T = TypeVar("T")
+
 
 HERE = Path(__file__).parent
 #: where a kept public page has its visitor's CSRF token (:meth:`Web.public_page`): no page holds it otherwise

@@ -32,6 +32,7 @@ class Words:
         self._ = _
         self.lang = lang
         self._said: dict[Hashable, Markup] = {}
+        self._raw: dict[str, str] = {}
         self._figures: dict[int, str] = {}
 
     def __call__(self, message: Any, **values: Any) -> Markup:
@@ -50,11 +51,10 @@ class Words:
     def raw(self, message: str) -> str:
         """A message with named values of its own in this language, said once and not yet filled in nor escaped
         (``words.raw("move %(n)s") % {"n": 3}``)."""
-        key = ("raw", message)
-        said = self._said.get(key)
+        said = self._raw.get(message)
         if said is None:
-            said = self._said[key] = Markup(self._(message))  # kept as it is: filled, then escaped, by the caller
-        return str(said)
+            said = self._raw[message] = self._(message)  # kept as it is: filled, then escaped, by the caller
+        return said
 
     def block(self, key: str, make: Callable[[], str]) -> str:
         """Markup made of this language's words only (a table's head): made once, the same for every phone."""

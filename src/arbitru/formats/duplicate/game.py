@@ -703,11 +703,8 @@ class Game:
         this judging (same rulings): a slip of a registered player written as another one was (move, square,
         word, score, marks) is judged once, and its verdict shared but for the slip (a hall's phones write the
         same few moves)."""
-        if alike is None:
-            return self.judged(slip, lexicon, None)
-        before = len(alike)
         verdict = self.judged(slip, lexicon, alike)
-        return verdict if len(alike) > before or verdict.slip is slip else verdict.for_slip(slip)
+        return verdict if verdict.slip is slip else verdict.for_slip(slip)  # another slip's: a copy of its own
 
     def judged(self, slip: Slip, lexicon: Lexicon, alike: dict[Hashable, Verdict] | None) -> Verdict:
         """:meth:`verdict`, but a slip written as another one was in this judging (``alike``) gets that slip's

@@ -295,14 +295,14 @@ def rank(lines: list[PlayerLine], tie_breaks: tuple[str, ...]) -> None:
         return tuple(k)
 
     # each line's key made once: a national game's 10,000 lines must not compare every pair, nor make keys anew
-    keyed = sorted((((key(line), number_order(line.player.number)), line) for line in lines), key=lambda t: t[0])
-    lines[:] = [line for _, line in keyed]
-    for i, ((k, _), line) in enumerate(keyed):
-        line.place = lines[i - 1].place if i and keyed[i - 1][0][0] == k else i + 1
+    keys = {id(line): key(line) for line in lines}
+    lines.sort(key=lambda line: (keys[id(line)], number_order(line.player.number)))
+    for i, line in enumerate(lines):
+        line.place = lines[i - 1].place if i and keys[id(lines[i - 1])] == keys[id(line)] else i + 1
     if "playoff" in tie_breaks:
-        shared = Counter(k for (k, _), _ in keyed)
-        for (k, _), line in keyed:
-            line.playoff = shared[k] > 1
+        shared = Counter(keys.values())
+        for line in lines:
+            line.playoff = shared[keys[id(line)]] > 1
 
 
 
