@@ -420,10 +420,14 @@ def do_decide(s: Session, f: dict[str, str]) -> str:
     act = f.get("action") or "slip"
     rule = f.get("rule") or "FISE-17"
     reason = f.get("reason", "")
+    try:  # its numbers are refused beside this form, not beside the desk form's fields of the same names
+        move, reverses = whole(f, "move"), whole(f, "reverses")
+        score = declared(f) if act == "slip" else None  # as the desk's form and the phone's read a slip's score
+    except Refused as e:
+        raise Refused("decide", e.message, e.status) from None
     if act == "reverse":
-        d = s.decide(0, "", "reverse", reason, rule, reverses=whole(f, "reverses"))
+        d = s.decide(0, "", "reverse", reason, rule, reverses=reverses)
     else:
-        move = whole(f, "move")
         if move is None:
             raise Refused("decide", Text("the move the decision is about"))
         player = f.get("player", "")
@@ -433,7 +437,7 @@ def do_decide(s: Session, f: dict[str, str]) -> str:
         if act == "slip":
             if not f.get("position") and not f.get("word"):
                 raise Refused("decide", Text("write the position and the word"))
-            slip = Slip(move, player, f.get("position", ""), f.get("word", ""), whole(f, "score"))
+            slip = Slip(move, player, f.get("position", ""), f.get("word", ""), score)
         d = s.decide(move, player, act, reason, rule, slip)
     return Text(DECIDED, move=d.move, player=d.player)
 
