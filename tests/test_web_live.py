@@ -551,3 +551,27 @@ def test_a_worker_ready_to_serve_compiles_no_template_at_its_first_close(tmp_pat
     assert "duplicate/_play_hall.html" in names and "duplicate/_grid.html" in names
     assert compiled == []
     assert figures.symbols.cache_info().currsize == len(figures.LANGUAGES)
+
+
+def test_a_phone_sending_any_language_value_starts_no_more_shared_work_than_the_languages_spoken(tmp_path):
+    """The phones' shared part is a job per position and language the pages speak: a phone sending a thousand
+    made-up ``?lang=`` values queues no thousand jobs ahead of the hall's phones (nor keeps a thousand answers)."""
+    from arbitru.web.i18n import LANGUAGES
+
+    site = make_site(tmp_path)
+    gid, phone, _ = phone_after_a_close(site, "Ana")
+    web = site.client_factory.state.web  # type: ignore[attr-defined]
+    ran: list[object] = []
+    real = web.started
+
+    def started(game_id, seq, key, job):  # type: ignore[no-untyped-def]
+        ran.append(key)
+        return real(game_id, seq, key, job)
+
+    web.started = started
+    asked = [f"x{i}" for i in range(200)] + [*LANGUAGES, "", "EN", "en-GB"]
+    for lang in asked:
+        assert phone.get(f"/games/{gid}/play/live", params={"lang": lang}).status_code == 200
+    kept = {key for seq, memo in web._memo.values() for key in memo if isinstance(key, tuple) and key[0] == "phones"}
+    assert {k[1] for k in ran} <= {*LANGUAGES, None}, set(ran)
+    assert len(kept) <= 2 * (len(LANGUAGES) + 1), kept  # the started jobs and the parts they made, per language

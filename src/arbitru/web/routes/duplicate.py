@@ -722,7 +722,8 @@ def phone_ready(request: Request) -> Ready:
         at = request.scope.get(TOLD)
     if at is None:  # a refetch when the worker's knowledge of the position is old: one question for all
         return w.asked_position(gid)
-    lang = request.query_params.get("lang")
+    asked = request.query_params.get("lang")
+    lang = asked if asked in i18n.LANGUAGES else None  # a job per language the pages speak, not per value sent
 
     def shared() -> Phones:  # the first phone of a position and language starts it, once, for all
         with w.journal("") as j:
