@@ -181,8 +181,11 @@ def test_GR_8_1_the_greek_phone_asks_no_points_moves_on_with_enter_and_catches_u
         phone.locator("form.phoneslip [data-asked]").scroll_into_view_if_needed()
         shot(phone, "hall-phone-el")
         # the connection drops (the server goes away); the move closes meanwhile, its notice lost; once the
-        # server is back the phone reconnects and fetches the state by itself, without a reload
+        # server is back the phone reconnects with its last event's id and gets its part pushed at once: no
+        # reload, no refetch
         phone.evaluate("document.body.setAttribute('data-loaded-once', '1')")
+        refetched: list[str] = []
+        phone.on("request", lambda r: refetched.append(r.url) if "/play/live" in r.url else None)
         stop(server)
         expect(phone.locator("body.offline")).to_have_count(1, timeout=15_000)
         with Journal(db, actor="arbiter") as j:
@@ -193,6 +196,7 @@ def test_GR_8_1_the_greek_phone_asks_no_points_moves_on_with_enter_and_catches_u
         expect(phone.locator(".master")).to_be_visible(timeout=20_000)
         expect(phone.locator("body.offline")).to_have_count(0)
         assert phone.evaluate("document.body.getAttribute('data-loaded-once')") == "1"  # caught up, not reloaded
+        assert refetched == []
     finally:
         stop(server)
 

@@ -592,3 +592,61 @@ def test_fise_18_a_state_folded_forward_owns_its_players_the_kept_one_is_unchang
     folded.players["2"].name = "Bo Changed"
     assert kept.players["1"].withdrawn_after is None and kept.players["2"].name == "Bo"
     assert folded.slips is not kept.slips and all(folded.slips[k] is kept.slips[k] for k in kept.slips)
+
+
+def _opening(c: httpx.Client, url: str, last: str | bytes | None, wait: float) -> str:
+    """What a stream sends within ``wait`` seconds of opening, reconnecting with ``last`` as its Last-Event-ID."""
+    got: list[str] = []
+
+    def read() -> None:
+        try:
+            with c.stream("GET", url, headers={} if last is None else {"Last-Event-ID": last}, timeout=None) as r:
+                assert r.status_code == 200
+                for text in r.iter_text():
+                    got.append(text)
+        except httpx.HTTPError:
+            pass
+
+    threading.Thread(target=read, daemon=True).start()
+    time.sleep(wait)
+    return "".join(got)
+
+
+def test_fise_5_a_phone_reconnecting_after_a_change_gets_its_part_at_once_and_none_when_nothing_changed(tmp_path):
+    """A stream opens with the game's position as its id and every event carries its seq as its id: a phone whose
+    stream was lost (a network blip) reconnects with the last as Last-Event-ID and gets its own part pushed at once
+    when the game moved on meanwhile (no refetch, no second connection), nothing when it did not; a page with no
+    pushed part is told ``changed``; a Last-Event-ID that is no seq is a first opening."""
+    site = make_site(tmp_path)
+    gid = make_game(site, players=(("1", "Ana"), ("2", "Bo")))
+    with running_server(site.db) as base:
+        arbiter, one = _client(base), _client(base)
+        login(arbiter)  # type: ignore[arg-type]
+        _join(one, gid, site.code(gid, "1"))
+        url = f"/games/{gid}/events?push=play&lang=en"
+        before = site.events(gid)[-1].seq
+        assert _opening(one, url, None, 1.0) == f"retry: 2000\nid: {before}\n\n"
+        with _stream(one, url) as stream:  # told while listening: the event's id is its seq
+            _post(arbiter, f"/games/{gid}", f"/games/{gid}/clock", {"action": "start"})
+            now = site.events(gid)[-1].seq
+            name, html = stream.get(timeout=20)
+            assert name == "live" and "Ana" in html
+        # the blip: the clock paused while the phone was away
+        _post(arbiter, f"/games/{gid}", f"/games/{gid}/clock", {"action": "pause"})
+        paused = site.events(gid)[-1].seq
+        assert paused > now
+        resumed = _opening(one, url, str(now), 2.0)
+        assert resumed.startswith(f"retry: 2000\nevent: live\nid: {paused}\ndata: "), resumed[:200]
+        assert "Ana" in resumed and "Bo" not in resumed
+        assert resumed.replace("\ndata: ", "\n").split("\n", 3)[3].rstrip("\n") == \
+            one.get(f"/games/{gid}/play/live?lang=en").text.replace("\r", "").rstrip("\n")
+        # nothing changed since: nothing told, the position to resume from
+        assert _opening(one, url, str(paused), 1.0) == f"retry: 2000\nid: {paused}\n\n"
+        # a page with no pushed part (a spectator's) is told to refetch, also when it left the game further on (a
+        # journal brought back from a copy); an id that is no seq resumes nothing
+        visitor = _client(base)
+        for left in (before, paused + 100):
+            assert _opening(visitor, f"/games/{gid}/events", str(left), 1.0) == \
+                f"retry: 2000\nevent: changed\nid: {paused}\ndata: {paused}\n\n"
+        for hostile in ("x", "-1", "9" * 40, "١٢".encode(), "1e3", ""):
+            assert _opening(visitor, f"/games/{gid}/events", hostile, 0.5) == f"retry: 2000\nid: {paused}\n\n"

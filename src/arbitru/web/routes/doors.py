@@ -15,6 +15,7 @@ from starlette.responses import FileResponse, RedirectResponse, Response, Stream
 from arbitru.errors import ArbitruError, JournalError
 from arbitru.formats import DUPLICATE
 from arbitru.messages import Text
+from arbitru.textinput import ascii_number
 from arbitru.web import assets, auth, i18n, security
 from arbitru.web.forms import Refused, need, read_form
 from arbitru.web.house import TOLD, Endpoint, client, device, identity, login_as, remember_device, web
@@ -131,39 +132,56 @@ def events(pushed: Mapping[str, Callable[[Request], str]]) -> Endpoint:
     it names one of ``pushed`` (``?push=play``: the phone's live part, the same endpoint as its refetch URL, with
     the same query), the fragment itself as ``live``, rendered on the open stream: ten thousand phones told of a
     close are ten thousand writes on connections already open, not ten thousand requests. Should the fragment
-    fail, the page is told ``changed`` and refetches. A comment every 15 s keeps the stream open."""
+    fail, the page is told ``changed`` and refetches. A comment every 15 s keeps the stream open.
+
+    Every event carries the seq it tells of as its ``id``, and the stream opens with the game's position as one:
+    a browser that lost its stream reconnects with the last as ``Last-Event-ID``, and is told at once when the game
+    is not where it left it (moved on meanwhile; a journal brought back from a copy): its part pushed, or
+    ``changed``; else nothing. So a hall's phones reconnecting after a
+    network blip cost a stream each, not a stream and a refetch; the page refetches by itself only when its stream
+    never opened (it has no id to resume from)."""
 
     async def endpoint(request: Request) -> Response:
         w = web(request)
         gid = request.path_params["gid"]
         me = identity(request)
 
-        def exists() -> bool:
+        def position() -> int | None:
+            """The game's position (None: no such game)."""
             with w.journal("") as j:
                 try:
                     j.game(gid)
                 except JournalError:
-                    return False
-                return True
+                    return None
+                return w.position(j, gid)
 
-        if not await run_in_threadpool(exists):
+        at = await run_in_threadpool(position)
+        if at is None:
             raise HTTPException(404, i18n.no_game(gid))
         player = me.player if me.role == "player" and me.game == gid else ""
         page = pushed.get(request.query_params.get("push", ""))
+        resumed = ascii_number(request.headers.get("last-event-id", "")[:20])
+
+        async def told(seq: int) -> str:
+            w.saw(gid, seq)  # the fragment (pushed or refetched) reads that position at least
+            request.scope[TOLD] = seq
+            html = await _fragment(page, request) if page is not None else None
+            return f"event: changed\nid: {seq}\ndata: {seq}\n\n" if html is None else _event("live", html, seq)
 
         async def stream() -> AsyncIterator[str]:
-            yield "retry: 2000\n\n"
             sub = w.publisher.subscribe(gid, player=player, staff=me.can_enter_slips())
+            # a change between the position's look and the subscription: known here, or heard of another worker
+            now = max(at, w.known_position(gid) or 0, w.publisher.heard(gid) or 0)
             try:
+                # what changed while the browser was away, told now; else the position to resume from
+                away = resumed is not None and resumed != now
+                yield "retry: 2000\n" + (await told(now) if away else f"id: {now}\n\n")
                 while True:  # a phone gone cancels this stream (the response listens for its disconnect)
                     seq = await sub.next(15)
                     if seq is None:
                         yield ": keep-alive\n\n"
                         continue
-                    w.saw(gid, seq)  # the fragment (pushed or refetched) reads that position at least
-                    request.scope[TOLD] = seq
-                    html = await _fragment(page, request) if page is not None else None
-                    yield f"event: changed\ndata: {seq}\n\n" if html is None else _event("live", html)
+                    yield await told(seq)
             finally:
                 sub.close()
 
@@ -186,10 +204,11 @@ async def _fragment(part: Callable[[Request], str], request: Request) -> str | N
         return None
 
 
-def _event(name: str, text: str) -> str:
-    """One Server-Sent Event carrying ``text``: a ``data:`` line per line (a CR would end a line too)."""
+def _event(name: str, text: str, seq: int) -> str:
+    """One Server-Sent Event carrying ``text`` (a ``data:`` line per line: a CR would end a line too), its id the
+    seq it tells of."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n")
-    return f"event: {name}\ndata: " + lines.replace("\n", "\ndata: ") + "\n\n"
+    return f"event: {name}\nid: {seq}\ndata: " + lines.replace("\n", "\ndata: ") + "\n\n"
 
 
 async def htmx_js(request: Request) -> Response:

@@ -4,7 +4,7 @@
   var body = document.body;
   var url = body.getAttribute("data-events");
   if (url && window.EventSource) {
-    var source = new EventSource(url), lost = false;
+    var source = new EventSource(url), lost = false, opened = false;
     source.addEventListener("changed", function () { htmx.trigger(body, "gamechanged"); });
     // the phone's live part pushed on the stream itself: swapped as its refetch would be (hx-select kept)
     source.addEventListener("live", function (e) {
@@ -13,11 +13,13 @@
                   { select: el.getAttribute("hx-select") || undefined });
       });
     });
-    // a dropped connection: the browser reconnects by itself; once back, the page fetches the state it missed
+    // a dropped connection: the browser reconnects by itself with the last event's id, and the server tells
+    // what it missed; a stream that never opened has no id, so the page fetches the state itself
     source.addEventListener("error", function () { lost = true; body.classList.add("offline"); });
     source.addEventListener("open", function () {
       body.classList.remove("offline");
-      if (lost) { lost = false; htmx.trigger(body, "gamechanged"); }
+      if (lost && !opened) htmx.trigger(body, "gamechanged");
+      lost = false; opened = true;
     });
   }
   var spoken = {};
