@@ -1,18 +1,23 @@
 """Thousands of phones listening, each with its own slip: N phones join the game with their code (``POST
 /games/{id}/join``), hand in their own slip through the API (valid, invalid, late, a few none), then hold the game's
 live events (SSE) open on a real ``arbitru serve``, and so does the arbiter's console (its grid of every player's
-slip fetched again on each notice, as the page does); the arbiter closes the move, then draws the next rack. Both
+slip fetched again on each notice, as the page does); the arbiter closes the move, then draws the next rack. The
 paths a page can take are measured, one move each: *pushed* (as the phone page listens, ``events?push=play``: the
-phone's own live part comes on its stream), then *refetched* (told only, then ``GET /play/live``). Prints, for each
-path and each of the two changes, the time from the arbiter's click until every phone has the new state (p50, p99,
-max), the errors, the server's CPU per phone, when the arbiter's console (the page his action's redirect loads)
-and its grid had the new state, and the server's memory per open connection.
+phone's own live part comes on its stream), then *refetched* (told only, then ``GET /play/live``); then two halls
+whose Wi-Fi drops every phone's stream while the arbiter acts, the phones coming back all at once 2 s after his
+click (the stream's ``retry``): *resumed* (the page now: each stream reopened with its last event's id, the part
+it missed pushed on it) and *reconnected* (the page before streams resumed: reopened afresh, then the part
+fetched). Prints, for each path and each of the two changes, the time from the arbiter's click (from the phones'
+return, on the returning paths) until every phone has the new state (p50, p99, max), the errors, the server's CPU
+per phone, when the arbiter's console (the page his action's redirect loads) and its grid had the new state, and
+the server's memory per open connection.
 
     .venv/bin/python bench/web_listeners.py                          # 1,000 phones, SQLite, 1 worker
     .venv/bin/python bench/web_listeners.py --phones 10000
     .venv/bin/python bench/web_listeners.py --db postgresql --workers 2 --phones 10000   # a throw-away server
     .venv/bin/python bench/web_listeners.py --phones 300 --server-src /tmp/old/src       # another version's server
     .venv/bin/python bench/web_listeners.py --paths pushed                               # one path only
+    .venv/bin/python bench/web_listeners.py --paths resumed,reconnected                  # the Wi-Fi blip
     .venv/bin/python bench/web_listeners.py --no-slips              # phones that handed in nothing (older figures)
 
 A phone counts when its live part shows the new state: after the close, the master move and, for a phone that
@@ -67,7 +72,11 @@ HANDING = 64
 PASSWORD = "bench-arbiter-1"
 #: the move's time: the late slips are handed in once it ran out
 SECONDS = 3
-PATHS = ("pushed", "refetched")
+PATHS = ("pushed", "refetched", "resumed", "reconnected")
+#: the paths whose phones lose their stream (a hall's Wi-Fi blip) while the arbiter acts, and come back
+RETURNING = ("resumed", "reconnected")
+#: seconds a browser waits before it reconnects a lost stream (the stream's ``retry:``)
+RETRY_S = 2.0
 
 
 def address(i: int) -> str:
@@ -126,6 +135,15 @@ class Hall:
     handed: dict[str, float] = field(default_factory=dict)
     hand_errors: list[str] = field(default_factory=list)
     rounds: list[Round] = field(default_factory=list)
+    #: each phone's open stream (to drop it), and the last event id it saw (to resume from)
+    streams: dict[int, asyncio.StreamWriter] = field(default_factory=dict)
+    last_ids: dict[int, str] = field(default_factory=dict)
+    #: set while the phones' streams are dropped; the phones come back once ``back`` is set
+    away: bool = False
+    back: asyncio.Event = field(default_factory=asyncio.Event)
+    gone: int = 0
+    #: the path under way
+    path: str = ""
     connected: int = 0
     connect_errors: list[str] = field(default_factory=list)
     current: int = -1  # the round under way
@@ -252,20 +270,32 @@ def own_line(hall: Hall, i: int) -> str:
     return "" if slip is None else f"<tr><td>{hall.move}</td><td>{html.escape(slip.position)} {html.escape(slip.word)}"
 
 
+async def listen(hall: Hall, i: int, resume: str = "") -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """Phone ``i``'s live events opened (from the last event id ``resume``, as a browser reconnects), its answer's
+    head read."""
+    reader, writer = await asyncio.wait_for(
+        asyncio.open_connection(HOST, hall.port, limit=2**20, local_addr=(address(i), 0)), 30)
+    last = f"Last-Event-ID: {resume}\r\n" if resume else ""
+    writer.write(f"GET {hall.events} HTTP/1.1\r\nHost: {HOST}\r\n{last}"
+                 f"Cookie: {auth.COOKIE}={hall.cookies[i]}\r\n\r\n".encode())
+    status = await asyncio.wait_for(reader.readline(), 30)
+    if b" 200 " not in status:
+        writer.close()
+        raise RuntimeError(f"events answered {status!r}")
+    while (await asyncio.wait_for(reader.readline(), 30)) not in (b"\r\n", b""):
+        pass
+    hall.streams[i] = writer
+    return reader, writer
+
+
 async def phone(hall: Hall, i: int, gate: asyncio.Semaphore, fetches: asyncio.Semaphore, deadline: float) -> None:
-    """One phone: its live events held open; on each notice, its page fetched again."""
+    """One phone: its live events held open; on each notice, its page fetched again. Its stream dropped (a
+    returning path), it comes back when told: from its last event's id (*resumed*, the page now), or afresh and
+    then fetching its part (*reconnected*, as the page did before streams resumed)."""
     cookie = hall.cookies[i]
     try:
         async with gate:  # connect a few hundred at a time, as phones arrive in a hall
-            reader, writer = await asyncio.wait_for(
-                asyncio.open_connection(HOST, hall.port, limit=2**20, local_addr=(address(i), 0)), 30)
-            writer.write(f"GET {hall.events} HTTP/1.1\r\nHost: {HOST}\r\n"
-                         f"Cookie: {auth.COOKIE}={cookie}\r\n\r\n".encode())
-            status = await asyncio.wait_for(reader.readline(), 30)
-            if b" 200 " not in status:
-                raise RuntimeError(f"events answered {status!r}")
-            while (await asyncio.wait_for(reader.readline(), 30)) not in (b"\r\n", b""):
-                pass
+            reader, writer = await listen(hall, i)
         hall.connected += 1
     except (OSError, RuntimeError, TimeoutError) as e:
         hall.connect_errors.append(f"phone {i}: {e!r}")
@@ -276,8 +306,26 @@ async def phone(hall: Hall, i: int, gate: asyncio.Semaphore, fetches: asyncio.Se
             # more than the server)
             try:
                 event = await asyncio.wait_for(reader.readuntil(b"\n\n"), max(0.1, deadline - time.monotonic()))
-            except asyncio.IncompleteReadError:
-                return
+            except (asyncio.IncompleteReadError, ConnectionError):
+                if not hall.away:
+                    return
+                hall.gone += 1
+                await hall.back.wait()
+                r = hall.rounds[hall.current]
+                try:
+                    async with fetches:  # the phones come back all at once
+                        reader, writer = await listen(hall, i, hall.last_ids.get(i, "") if hall.path == "resumed"
+                                                      else "")
+                except (OSError, RuntimeError, TimeoutError) as e:
+                    r.errors.append(f"phone {i}: back {e!r}")
+                    return
+                if hall.path == "reconnected":  # the page fetched its part once its stream was back
+                    await notice(hall, i, cookie, fetches, "changed", b"")
+                continue
+            seen = event.find(b"\nid: ")
+            if seen >= 0 or event.startswith(b"id: "):
+                start = seen + 5 if seen >= 0 else 4
+                hall.last_ids[i] = event[start:event.index(b"\n", start)].decode()
             if hall.current < 0 or i in hall.rounds[hall.current].done or b"data: " not in event:
                 continue
             at = event.find(b"event: ")  # after the HTTP chunk's size line
@@ -286,7 +334,7 @@ async def phone(hall: Hall, i: int, gate: asyncio.Semaphore, fetches: asyncio.Se
     except (OSError, TimeoutError):
         pass
     finally:
-        writer.close()
+        hall.streams.get(i, writer).close()
 
 
 def arrived(hall: Hall, r: Round, i: int, text: str) -> None:
@@ -436,7 +484,8 @@ async def run_path(hall: Hall, name: str, db: str, cookie: str, phones: int, pid
     """One move, heard on one path: the slips handed in (the late ones once the move's time ran out), every
     phone listening, the arbiter closing the move, then drawing the next rack."""
     deadline = time.monotonic() + limit
-    if name == "pushed":
+    hall.path = name
+    if name != "refetched":
         # the phone's page names its live events' URL (data-events)
         status, _, page = await request(hall.port, get(f"/games/{hall.gid}/play", hall.cookies[0]), timeout=limit)
         found = re.search(rb'data-events="([^"]+)"', page)
@@ -474,11 +523,18 @@ async def run_path(hall: Hall, name: str, db: str, cookie: str, phones: int, pid
         await asyncio.sleep(0.2)
     await asyncio.sleep(1.0)
     out.memory = (before, server_rss(pid))
+    returning = name in RETURNING
     for n, r in enumerate(hall.rounds):
+        if returning:  # the hall's Wi-Fi drops every phone's stream, and the arbiter acts meanwhile
+            hall.current, hall.away, hall.gone, hall.back = -1, True, 0, asyncio.Event()
+            for writer in list(hall.streams.values()):
+                writer.transport.abort()
+            while hall.gone < hall.connected and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
         hall.current = n
-        spy = profile(pid, f"{hall.spy}.{name}.{r.action}") if hall.spy else None
+        spy = profile(pid, f"{hall.spy}.{name}.{r.action}") if hall.spy and not returning else None
         cpu0 = cpu_each(children_of(pid))
-        r.started = time.monotonic()
+        r.started = clicked = time.monotonic()
         try:
             r.took = await arbiter(hall.port, cookie, hall.gid, r.action, timeout=limit / 3)
             await console_page(hall.port, cookie, hall.gid, timeout=limit / 3)
@@ -486,6 +542,12 @@ async def run_path(hall: Hall, name: str, db: str, cookie: str, phones: int, pid
         except (OSError, RuntimeError, TimeoutError) as e:  # the server did not answer the arbiter: said, not raised
             r.errors.append(f"the arbiter's {r.action}: {e!r}")
             break
+        if returning:  # the browsers retry the stream: the times count from the phones' return
+            await asyncio.sleep(max(0.0, clicked + RETRY_S - time.monotonic()))
+            spy = profile(pid, f"{hall.spy}.{name}.{r.action}") if hall.spy else None
+            cpu0 = cpu_each(children_of(pid))
+            hall.away, r.started = False, time.monotonic()
+            hall.back.set()
         round_end = min(deadline, time.monotonic() + limit / 3)
         while len(r.done) < hall.connected and time.monotonic() < round_end:
             await asyncio.sleep(0.05)
