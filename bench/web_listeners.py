@@ -3,14 +3,14 @@
 live events (SSE) open on a real ``arbitru serve``, and so does the arbiter's console (its grid of every player's
 slip fetched again on each notice, as the page does); the arbiter closes the move, then draws the next rack. The
 paths a page can take are measured, one move each: *pushed* (as the phone page listens, ``events?push=play``: the
-phone's own live part comes on its stream), then *refetched* (told only, then ``GET /play/live``); then two halls
-whose Wi-Fi drops every phone's stream while the arbiter acts, the phones coming back all at once 2 s after his
-click (the stream's ``retry``): *resumed* (the page now: each stream reopened with its last event's id, the part
-it missed pushed on it) and *reconnected* (the page before streams resumed: reopened afresh, then the part
-fetched). Prints, for each path and each of the two changes, the time from the arbiter's click (from the phones'
-return, on the returning paths) until every phone has the new state (p50, p99, max), the errors, the server's CPU
-per phone, when the arbiter's console (the page his action's redirect loads) and its grid had the new state, and
-the server's memory per open connection.
+phone's own live part comes on its stream), then *refetched* (told only, then ``GET /play/live``); when asked
+(``--paths``), two halls whose Wi-Fi drops every phone's stream while the arbiter acts, the phones coming back all
+at once 2 s after his click (the stream's ``retry``): *resumed* (the page now: each stream reopened with its last
+event's id, the part it missed pushed on it) and *reconnected* (the page before streams resumed: reopened afresh,
+then the part fetched). Prints, for each path and each of the two changes, the time from the arbiter's click (from
+the phones' return, on the returning paths) until every phone has the new state (p50, p99, max), the errors, the
+server's CPU per phone, when the arbiter's console (the page his action's redirect loads) and its grid had the new
+state, and the server's memory per open connection.
 
     .venv/bin/python bench/web_listeners.py                          # 1,000 phones, SQLite, 1 worker
     .venv/bin/python bench/web_listeners.py --phones 10000
@@ -632,7 +632,8 @@ def main() -> int:
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--limit", type=float, help="seconds for each path (default 120 + 0.06 s a phone)")
     p.add_argument("--server-src", help="run the server from this source folder (PYTHONPATH): a before/after")
-    p.add_argument("--paths", default=",".join(PATHS), help="the paths measured, comma-separated (default: both)")
+    p.add_argument("--paths", default="pushed,refetched",
+                   help=f"the paths measured, comma-separated, of {', '.join(PATHS)} (default: pushed,refetched)")
     p.add_argument("--spy", metavar="PREFIX",
                    help="profile the server with py-spy (pip install py-spy) during each round: PREFIX.path.round")
     p.add_argument("--no-slips", action="store_true", help="phones that handed in nothing (every part the same)")
