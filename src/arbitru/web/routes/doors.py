@@ -137,9 +137,8 @@ def events(pushed: Mapping[str, Callable[[Request], str]]) -> Endpoint:
     Every event carries the seq it tells of as its ``id``, and the stream opens with the game's position as one:
     a browser that lost its stream reconnects with the last as ``Last-Event-ID``, and is told at once when the game
     is not where it left it (moved on meanwhile; a journal brought back from a copy): its part pushed, or
-    ``changed``; else nothing. So a hall's phones reconnecting after a
-    network blip cost a stream each, not a stream and a refetch; the page refetches by itself only when its stream
-    never opened (it has no id to resume from)."""
+    ``changed``; else nothing. So a hall's phones reconnecting after a network blip cost a stream each, not a
+    stream and a refetch; the page refetches by itself only when its stream never opened (no id to resume from)."""
 
     async def endpoint(request: Request) -> Response:
         w = web(request)
