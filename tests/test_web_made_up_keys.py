@@ -1,0 +1,70 @@
+"""Hard to knock over: what a client sends (a game id in the address, a cookie, a query's value) keys no memory
+of the server and no work of its threads unless it is one of a small known set. A stranger sending a thousand
+made-up values leaves nothing behind per value, and queues nothing ahead of the hall."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.routing import Route
+
+from arbitru.web import anticipation_pages, house
+from arbitru.web.app import route_table
+from web_support import make_game, make_site
+
+MADE_UP = "made-up-"
+
+
+def _names_made_up(key: Any) -> bool:
+    if isinstance(key, str):
+        return MADE_UP in key
+    if isinstance(key, tuple):
+        return any(_names_made_up(k) for k in key)
+    return False
+
+
+def _kept_made_up(app: Any) -> list[tuple[str, str, Any]]:
+    """Every key naming a made-up value in the app's per-game and per-value stores: the house's (:class:`Web`, its
+    damage watch, intake and publisher), every middleware's, and the modules' own."""
+    w = app.state.web
+    roots: list[tuple[str, Any]] = [("web", w), ("damage", w.damage), ("intake", w.intake), ("publisher", w.publisher)]
+    layer = app.middleware_stack
+    while hasattr(layer, "__dict__"):
+        roots.append((type(layer).__name__, layer))
+        layer = getattr(layer, "app", None)
+    stores = [(name, attr, value) for name, root in roots for attr, value in vars(root).items()]
+    stores += [("house", "_formats", house._formats), ("anticipation_pages", "_states", anticipation_pages._states),
+               ("anticipation_pages", "_lights", anticipation_pages._lights),
+               ("anticipation_pages", "_makers", anticipation_pages._makers)]
+    found = []
+    for name, attr, value in stores:
+        if hasattr(value, "keys"):
+            found += [(name, attr, k) for k in list(value.keys()) if _names_made_up(k)]
+    return found
+
+
+def test_a_stranger_naming_made_up_games_at_every_address_leaves_no_state_per_game_id(tmp_path):
+    """Every address that names a game (its pages, forms, live parts, API, files, training games), asked for with
+    game ids that name no game: each answers (404, 401, 403), and no lock, memo slot, damage-watch entry or
+    subscription is left behind per made-up id (the damage guard remembered each one: a lock and an answer per id,
+    as long as the address, for ever). A game that exists is watched as before."""
+    site = make_site(tmp_path)
+    gid = make_game(site)
+    stranger = site.client()
+    app: Any = site.client_factory
+    asked = 0
+    for route in route_table():
+        if not isinstance(route, Route) or "{" not in route.path:
+            continue
+        for method in sorted((route.methods or {"GET"}) - {"HEAD"}):
+            for i in range(3):
+                path = (route.path.replace("{gid}", f"{MADE_UP}{i}-{route.path}").replace("{tid}", f"{MADE_UP}t{i}")
+                        .replace("{cid}", f"{MADE_UP}c{i}").replace("{pid}", f"{MADE_UP}p{i}")
+                        .replace("{player}", "1").replace("{what}", "results.pdf"))
+                r = stranger.request(method, path, data={"csrf": "x"} if method == "POST" else None)
+                assert r.status_code in (401, 403, 404), (method, path, r.status_code)
+                asked += 1
+    assert asked > 150
+    assert _kept_made_up(app) == []
+    assert stranger.get(f"/games/{gid}/screen").status_code == 200
+    assert gid in app.state.web.damage._known  # a real game's damage is still watched
