@@ -68,3 +68,43 @@ def test_a_stranger_naming_made_up_games_at_every_address_leaves_no_state_per_ga
     assert _kept_made_up(app) == []
     assert stranger.get(f"/games/{gid}/screen").status_code == 200
     assert gid in app.state.web.damage._known  # a real game's damage is still watched
+
+
+def test_a_stranger_sending_made_up_session_cookies_fills_no_memory_with_them(tmp_path):
+    """The session cookies this server signed are remembered once read (a hall's phones send theirs at every
+    change); a forged one is checked each time and kept nowhere: a stranger's made-up cookies were each kept whole
+    (up to the 16 KB a request's headers may take: 16,384 of them, 256 MB in every worker), pushing the hall's own
+    out."""
+    import gc
+    import tracemalloc
+
+    from arbitru.web import auth
+
+    site = make_site(tmp_path)
+    gid = make_game(site)
+    stranger = site.client()
+    for _ in range(3):  # the page and its caches warm
+        stranger.cookies.clear()
+        assert stranger.get(f"/games/{gid}/screen", headers={"cookie": f"{auth.COOKIE}=warm.up"}).status_code == 200
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for i in range(200):
+            stranger.cookies.clear()  # each time a stranger of no session of ours
+            forged = f"{MADE_UP}{i}-" + "x" * 15_000 + ".mac"
+            r = stranger.get(f"/games/{gid}/screen", headers={"cookie": f"{auth.COOKIE}={forged}"})
+            assert r.status_code == 200  # the page, for a visitor of no session (given a new cookie of ours)
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert kept < 1_000_000, kept  # 200 cookies of 15 KB: 3 MB when each was kept
+    # a cookie of ours is still read once and answered from memory after
+    phone = site.client()
+    assert phone.get("/").status_code == 200
+    cookie = phone.cookies[auth.COOKIE]
+    from arbitru.web import app as web_app
+
+    assert web_app._unsigned(site.secret, cookie) == web_app._unsigned(site.secret, cookie) is not None
+    assert web_app._unsigned(site.secret, "forged.mac") is None
