@@ -8,9 +8,12 @@ from typing import Any
 
 from starlette.routing import Route
 
-from arbitru.web import anticipation_pages, house
+from arbitru.journal.store import Journal
+from arbitru.season import csvfile, tournament
+from arbitru.season.tournament import Event
+from arbitru.web import anticipation_pages, documents, house
 from arbitru.web.app import route_table
-from web_support import make_game, make_site
+from web_support import document, make_game, make_site
 
 MADE_UP = "made-up-"
 
@@ -108,3 +111,36 @@ def test_a_stranger_sending_made_up_session_cookies_fills_no_memory_with_them(tm
 
     assert web_app._unsigned(site.secret, cookie) == web_app._unsigned(site.secret, cookie) is not None
     assert web_app._unsigned(site.secret, "forged.mac") is None
+
+
+def test_FISE_15_a_table_pdf_is_made_only_for_a_view_of_the_tables_players(tmp_path, monkeypatch):
+    """A tournament's general table as PDF (FISE-15) is made in the background, once per content (issue 29): a
+    stranger asking it with a hundred made-up clubs and categories started a hundred WeasyPrint jobs in the two
+    makers (each removing the table's real PDF, the older version of the same document) and held the queue of
+    documents the hall waits for. A view no player of the table is in is refused (404, in the page's language),
+    nothing made; a club's view is made as before."""
+    site = make_site(tmp_path)
+    with Journal(site.db, actor="arbiter") as j:
+        csvfile.import_players(j, "licence,name,club,rating,categories\nL1,Ana Pop,Arad,1800,junior\n"
+                                  "L2,Dan Ene,Iasi,1600,senior\n")
+        tournament.create(j, Event("Cupa", "2026-03-01", lang="en"), "t1")
+        tournament.enrol(j, "t1", ["A1", "A2"])
+        tournament.record(j, "t1", {"A1": [10, 30], "A2": [20, 0]}, [30, 30])
+    started: list[object] = []
+    real = documents.start
+
+    def start(where, doc):  # type: ignore[no-untyped-def]
+        started.append(where)
+        return real(where, doc)
+
+    monkeypatch.setattr(documents, "start", start)
+    c = site.client()
+    for i in range(50):
+        for view in ({"club": f"{MADE_UP}{i}"}, {"category": f"{MADE_UP}{i}"}, {"club": "Arad", "category": "senior"}):
+            r = c.get("/tournaments/t1/download/table.pdf", params={**view, "lang": "fr"})
+            assert r.status_code == 404, (view, r.status_code)
+            assert "aucun joueur du classement" in r.text
+    assert started == []
+    pdf = document(c, "/tournaments/t1/download/table.pdf?club=Arad")
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+    assert len(started) == 1
