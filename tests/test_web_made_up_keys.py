@@ -4,6 +4,7 @@ made-up values leaves nothing behind per value, and queues nothing ahead of the 
 
 from __future__ import annotations
 
+from time import time as real_time
 from typing import Any
 
 from starlette.routing import Route
@@ -144,3 +145,77 @@ def test_FISE_15_a_table_pdf_is_made_only_for_a_view_of_the_tables_players(tmp_p
     pdf = document(c, "/tournaments/t1/download/table.pdf?club=Arad")
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
     assert len(started) == 1
+
+
+class _Later:
+    """A module's ``time`` whose clock moves a second on at each look (a visitor asking once a second)."""
+
+    def __init__(self, ahead: float = 0.0) -> None:
+        self.looks, self.ahead = 0, ahead
+
+    def time(self) -> float:
+        self.looks += 1
+        return real_time() + self.ahead + self.looks
+
+
+def _kept_fragments(app: Any, gid: str, name: str) -> list[Any]:
+    _seq, memo = app.state.web._memo[gid]
+    return [k for k in memo if isinstance(k, tuple) and k[:2] == ("fragment", name)]
+
+
+def test_fise_5_a_projection_whose_clock_ran_out_is_drawn_once_not_once_a_second(tmp_path, monkeypatch):
+    """While a move's clock counts down (FISE-5), the projection's live part is drawn once per second (its
+    countdown starts there); once the time is up it shows 0:00 whatever the second: a stranger asking it once a
+    second while the clock, run out, waited for the arbiter's close (lunch, a claim) kept a part per second, for
+    as long as it waited. Kept once now; while it counts down, once per second as before."""
+    from arbitru.formats.duplicate.game import Session
+    from arbitru.web.routes import duplicate
+
+    site = make_site(tmp_path)
+    gid = make_game(site, seconds=60)
+    with Journal(site.db, actor="arbiter") as j:
+        Session(j, gid).clock("start", real_time() - 3600)  # started an hour ago: its 60 seconds are up
+    app: Any = site.client_factory
+    stranger = site.client()
+    monkeypatch.setattr(duplicate, "time", _Later())
+    for _ in range(60):
+        r = stranger.get(f"/games/{gid}/screen/live")
+        assert r.status_code == 200 and 'data-remaining="0.0"' in r.text
+    assert len(_kept_fragments(app, gid, "duplicate/_screen.html")) == 1
+    # a clock counting down: a part per second still (each starts its countdown from its own second)
+    gid = make_game(site, seconds=600)
+    with Journal(site.db, actor="arbiter") as j:
+        Session(j, gid).clock("start", real_time())
+    monkeypatch.setattr(duplicate, "time", _Later())
+    for _ in range(5):
+        assert stranger.get(f"/games/{gid}/screen/live").status_code == 200
+    assert len(_kept_fragments(app, gid, "duplicate/_screen.html")) == 5
+
+
+def test_ro_4_3_a_projection_whose_turn_timer_ran_out_is_drawn_once_per_language_not_once_a_second(
+        tmp_path, monkeypatch):
+    """The anticipation projection's live part (RO-4.3's turn timers, in any of the pages' languages: ``?lang=``)
+    is kept per second while the turn's timer counts down; once its time is up, once per language: a stranger
+    asking it in each language once a second kept six parts a second for as long as the timer, run out, stayed."""
+    from arbitru.web.i18n import LANGUAGES
+    from web_anticipation_support import create_game, form, imported_words
+    from web_support import login
+
+    imported_words(tmp_path, monkeypatch)
+    site = make_site(tmp_path)
+    arbiter = site.client()
+    login(arbiter)
+    gid = create_game(site, arbiter)
+    for _ in range(16):  # the 15 groups read out, then again (RO-5.2.f-g)
+        assert form(arbiter, f"/games/{gid}/announce", {}, f"/games/{gid}").status_code == 303
+    r = form(arbiter, f"/games/{gid}/lot", {"turn": "1", "group": "2", "by": "table", "table": "1"}, f"/games/{gid}")
+    assert r.status_code == 303, r.text
+    r = form(arbiter, f"/games/{gid}/clock", {"timer": "turn 1", "action": "start"}, f"/games/{gid}")
+    assert r.status_code == 303, r.text
+    app: Any = site.client_factory
+    stranger = site.client()
+    monkeypatch.setattr(anticipation_pages, "time", _Later(ahead=3600))  # an hour on: turn 1's 8 minutes are up
+    for _ in range(20):
+        for lang in LANGUAGES:
+            assert stranger.get(f"/games/{gid}/screen/live", params={"lang": lang}).status_code == 200
+    assert len(_kept_fragments(app, gid, "anticipation/_screen.html")) == len(LANGUAGES)
