@@ -219,3 +219,48 @@ def test_ro_4_3_a_projection_whose_turn_timer_ran_out_is_drawn_once_per_language
         for lang in LANGUAGES:
             assert stranger.get(f"/games/{gid}/screen/live", params={"lang": lang}).status_code == 200
     assert len(_kept_fragments(app, gid, "anticipation/_screen.html")) == len(LANGUAGES)
+
+
+class _Clock:
+    """The throttles' clock, moved by the test instead of waiting."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_stranger_typing_made_up_account_names_leaves_no_throttle_row_past_its_window(tmp_path):
+    """The login door counts failures per account tried from a client, and per account over every client: a row
+    of the throttles' table per name typed. A row whose last failure is older than the window and whose wait is
+    over counts for nothing, yet it was kept for ever: every made-up name a stranger typed stayed in the journal's
+    database. Such rows go with the next failure; the counts within the window are as before."""
+    from starlette.testclient import TestClient
+
+    from arbitru.web import security
+    from arbitru.web.app import create_app
+    from web_support import csrf
+
+    site = make_site(tmp_path)
+    clock = _Clock()
+    limits = security.Limits(clock=clock, window=3600.0, lock=900.0)
+    c = TestClient(create_app(site.db, limits=limits), follow_redirects=False)
+
+    def try_login(name: str) -> int:
+        r = c.post("/login", data={"csrf": csrf(c.get("/login").text), "name": name, "password": "wrong"})
+        return r.status_code
+
+    def keys() -> list[str]:
+        with Journal(site.db) as j:
+            return sorted(str(k) for (k,) in j.execute("SELECT key FROM web_throttle"))
+
+    for i in range(5):
+        assert try_login(f"{MADE_UP}{i}") == 401
+    assert len([k for k in keys() if MADE_UP in k]) == 10  # each name from this client, each over every client
+    clock.now += 60
+    assert try_login("arbiter") == 401
+    assert len([k for k in keys() if MADE_UP in k]) == 10  # within the window: counted as before
+    clock.now += limits.window + 1
+    assert try_login("arbiter") == 401
+    assert keys() == ["login:arbiter", "login:arbiter@testclient", "login@testclient"]
