@@ -27,7 +27,8 @@ SAME = {
            "licence", "anticipation", "endurance", "page", "mode", "stop", "absent", "secret",
            "tops", "notes", "places", "corrections"},
     "es": {"total", "club", "final", "control"},
-    "ro": {"minute", "total", "note", "final", "control", "avocalic", "rating", "set", "stop", "absent", "secret"},
+    "ro": {"minute", "total", "note", "final", "control", "avocalic", "rating", "set", "stop", "absent", "secret",
+           "club"},
     "pl": {"ranking", "stop"},
     "el": set(),
 }

@@ -99,8 +99,11 @@ def light(j: Journal, game: AnticipationGame) -> Light:
 
 
 def ticking(lt: Light) -> int:
-    """While a timer runs, the second a fragment was drawn in (its countdown starts there), else 0."""
-    return int(time.time()) if clock_view(lt)["state"] == "running" else 0
+    """While a timer counts down, the second a fragment was drawn in (its countdown starts there), else 0 (a timer
+    whose time is up shows 0:00 whatever the second: kept once, not once a second)."""
+    now = time.time()
+    clock = clock_view(lt, now=now)
+    return int(now) if clock["state"] == "running" and not clock["over"] else 0
 
 
 def groups_of(lt: Light, turn: int) -> list[int]:

@@ -158,11 +158,31 @@ class SessionMiddleware:
         await self.app(scope, receive, send_with_cookie)
 
 
-@functools.lru_cache(maxsize=16384)
 def _unsigned(secret: bytes, raw: str) -> auth.Identity | None:
-    """:func:`auth.unsign`, remembered for the cookies seen lately: a hall's phones each send theirs at every change
-    (an identity is frozen, and whether its session is still open is asked apart)."""
-    return auth.unsign(secret, raw)
+    """:func:`auth.unsign`, remembered for the cookies of ours seen lately (:func:`_signed`); a forged or damaged
+    one is checked each time and kept nowhere: a stranger's made-up cookies (16 KB each) fill no memory and push
+    none of the hall's out."""
+    try:
+        return _signed(secret, raw)
+    except _Forged:
+        return None
+
+
+class _Forged(Exception):
+    """A cookie this server did not sign (an ``lru_cache`` keeps no call that raises)."""
+
+
+@functools.lru_cache(maxsize=16384)
+def _signed(secret: bytes, raw: str) -> auth.Identity:
+    """The identity of a cookie this server signed, remembered: a hall's phones each send theirs at every change
+    (an identity is frozen, and whether its session is still open is asked apart).
+
+    :raises _Forged: for any other cookie.
+    """
+    ident = auth.unsign(secret, raw)
+    if ident is None:
+        raise _Forged
+    return ident
 
 
 class GuardedApp(Starlette):

@@ -25,6 +25,7 @@ from typing import Protocol
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import HTMLResponse, JSONResponse
 
+from arbitru.errors import GameNotFound, JournalError
 from arbitru.journal.store import GameDamage, Journal
 from arbitru.web import i18n
 from arbitru.web.security import ASGIApp, Receive, Scope, Send
@@ -89,6 +90,8 @@ class DamageWatch:
         with self._lock:
             known = self._known.get(gid)
         if known is None:
+            if not _held(journal, gid):  # an address's made-up game: nothing to watch, nothing remembered
+                return None
             with self._reading(gid):
                 with self._lock:
                     known = self._known.get(gid)
@@ -114,6 +117,8 @@ class DamageWatch:
     def recheck(self, journal: Journal, gid: str) -> GameDamage | None:
         """After a request on the game failed with a journal error: read it through, against the table too (one
         thread; those failing meanwhile wait for its answer)."""
+        if not _held(journal, gid):
+            return None
         with self._alone(gid) as mine:
             if mine:
                 return self.check(journal, gid, against_table=True)
@@ -154,6 +159,18 @@ class DamageWatch:
         with self._lock:
             known = self._known.get(gid)
         return known[1] if known else None
+
+
+def _held(journal: Journal, gid: str) -> bool:
+    """Whether the journal holds game ``gid`` (its row, damaged or not): a game id any address may name is watched
+    only once it names a game, so a stranger's made-up ids leave no lock or answer behind each."""
+    try:
+        journal.game(gid)
+    except GameNotFound:
+        return False
+    except JournalError:
+        return True  # its row cannot be read: a game to check
+    return True
 
 
 def game_of(path: str) -> str | None:

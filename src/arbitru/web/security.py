@@ -273,6 +273,9 @@ def _record(journal: Journal, limits: Limits, alert: Key, *, door: str, account:
     elif earned:
         what += f"; next try in {round(earned, 1)} s"
     journal.execute("DELETE FROM web_attempt WHERE at < ?", (now - KEEP_ATTEMPTS,))
+    # a key whose last failure is past the window and whose wait is over counts for nothing (:func:`_count`): it
+    # goes, so that the names a stranger types at a door are not kept for ever
+    journal.execute("DELETE FROM web_throttle WHERE last < ? AND wait_until <= ?", (now - limits.window, now))
     journal.execute("INSERT INTO web_attempt (at, door, account, client, what) VALUES (?, ?, ?, ?, ?)",
                     (now, door, account[:80], client[:80], what))
 

@@ -559,9 +559,12 @@ async def screen_fragment(request: Request) -> Response:
 
 
 def ticking(game: Game) -> int:
-    """While the clock runs, the second a fragment was drawn in (its countdown starts from there): a fragment
-    kept for a journal position serves one second at most; else 0 (it serves until the next change)."""
-    return int(time.time()) if game.phase == "play" and game.clock_for(game.move).state == "running" else 0
+    """While the clock counts down, the second a fragment was drawn in (its countdown starts from there): a
+    fragment kept for a journal position serves one second at most; else 0 (it serves until the next change): a
+    clock whose time is up shows 0:00 whatever the second, and is kept once, not once a second until the close."""
+    now = time.time()
+    clock = game.clock_for(game.move)
+    return int(now) if game.phase == "play" and clock.state == "running" and not clock.over(now) else 0
 
 
 def _reading(w: Web, j: Journal, gid: str) -> Session:

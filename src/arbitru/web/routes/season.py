@@ -37,6 +37,8 @@ MAX_CSV = 2_000_000
 MAX_RESULT = 50_000
 #: the most registry records offered at once to enrol (a search narrows them)
 MAX_OFFERED = 60
+#: the refusal of a general table's PDF for a category or a club none of its players is in
+NO_ONE_IN_VIEW = "no player of the table is in this category or club: nothing to print"
 #: where a tournament's next game is created, by the tournament's format
 NEW_GAME = {DUPLICATE: "/games/new", ANTICIPATION: "/anticipation/new"}
 
@@ -647,6 +649,9 @@ async def tournament_download(request: Request) -> Response:
         return _csv(table_csv(ctx["rows"], ctx["results"], ctx["method"], category=ctx["category"] or None,
                               club=ctx["club"] or None), f"{name}.csv")
     if what == "table.pdf":  # made once per content, in the background (web/documents.py)
+        if not ctx["rows"] and (ctx["category"] or ctx["club"]):
+            # a view no player of the table is in: nothing to print, and no document made per value typed
+            raise HTTPException(404, Text(NO_ONE_IN_VIEW))
         html = w.render_text(request, "season/table.html", printing=True, csrf="", **ctx)
         doc = await run_in_threadpool(documents.Document.of, [html])
         return await documents.serve_document(request, ctx["t"].id, what, f"{name}.pdf", ctx["lang"], doc)
