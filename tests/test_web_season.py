@@ -106,3 +106,25 @@ def test_FISE_15_the_tournament_table_prints_as_pdf(site):
     r = document(site.client(), "/tournaments/t1/download/table.pdf")  # made in the background (issue 29)
     assert r.status_code == 200 and r.content.startswith(b"%PDF")
     assert site.client().get("/tournaments/t1/download/table.doc").status_code == 404
+
+
+def test_FISE_15_a_table_downloads_for_a_club_whose_name_is_not_ascii(tmp_path):
+    """A club of the federation's own language (``Brașov``, a quote in another's name) names the download: the
+    file's name said in UTF-8 beside an ASCII one for old browsers (RFC 6266), never a server error."""
+    from urllib.parse import unquote
+
+    s = make_site(tmp_path)
+    with Journal(s.db, actor="arbiter") as j:
+        ids = csvfile.import_players(j, 'licence,name,club,rating,categories\nL1,Ana,Brașov,1800,junior\n'
+                                        'L2,Dan,"Club ""A""",1600,senior\n')
+        tournament.create(j, Event("Cupa", "2026-03-01", lang="ro"), "t1")
+        tournament.enrol(j, "t1", ids)
+        tournament.record(j, "t1", {"A1": [10, 30], "A2": [20, 5]}, [30, 30])
+    c = s.client()
+    for club, plain in (("Brașov", "Brasov"), ('Club "A"', "Club__A_")):
+        r = c.get("/tournaments/t1/download/table.csv", params={"club": club})
+        assert r.status_code == 200, r.text
+        said = r.headers["content-disposition"]
+        assert f'filename="t1-table-{plain}-' in said and said.isascii()
+        named = said.split("filename*=UTF-8''", 1)[1]
+        assert unquote(named).startswith(f"t1-table-{club}-") and unquote(named).endswith(".csv")

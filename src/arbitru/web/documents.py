@@ -37,7 +37,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 
-from arbitru.web.house import web
+from arbitru.web.house import attachment, web
 
 #: how long a request waits for its document before it answers with the progress page (seconds)
 WAIT = 3.0
@@ -229,7 +229,7 @@ async def serve_document(request: Request, owner: str, what: str, filename: str,
         raise HTTPException(503, f"the document could not be made: {failed}")
     if isinstance(state, Path):
         return FileResponse(state, media_type="application/pdf",
-                            headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+                            headers=attachment(filename))
     shown = state or Progress(0, 0)
     return w.render(request, "documents.html", status=202, lang=lang, done=shown.done, total=shown.total,
                     filename=filename)

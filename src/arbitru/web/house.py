@@ -13,9 +13,11 @@ import asyncio
 import contextlib
 import copy
 import os
+import re
 import secrets
 import threading
 import time
+import unicodedata
 import weakref
 from collections.abc import Awaitable, Callable, Hashable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -24,6 +26,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from jinja2.runtime import Context
@@ -745,6 +748,18 @@ def login_as(request: Request, response: Response, ident: auth.Identity) -> None
         if ident.role != "public":
             auth.open_session(j, ident)
     set_cookie(response, auth.sign(w.secret, ident), security.over_https(request.scope, w.limits))
+
+
+def attachment(filename: str) -> dict[str, str]:
+    """The header that hands a download over as ``filename``, whatever it holds (a club's ``Brașov``, a quote): an
+    ASCII name for old browsers, accents dropped and anything else ``_``, and the name itself in UTF-8 (RFC 6266).
+
+    >>> print(attachment('t1-table-Brașov "A".csv')["Content-Disposition"])
+    attachment; filename="t1-table-Brasov__A_.csv"; filename*=UTF-8''t1-table-Bra%C8%99ov%20%22A%22.csv
+    """
+    plain = unicodedata.normalize("NFKD", filename).encode("ascii", "ignore").decode()
+    plain = re.sub(r"[^A-Za-z0-9._-]", "_", plain) or "download"
+    return {"Content-Disposition": f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(filename, safe='')}"}
 
 
 def set_cookie(response: Response, value: str, secure: bool) -> None:

@@ -57,7 +57,7 @@ from arbitru.web.forms import (
     whole,
     whole_in,
 )
-from arbitru.web.house import TOLD, Endpoint, LivePart, Ready, Web, base_url, identity, web
+from arbitru.web.house import TOLD, Endpoint, LivePart, Ready, Web, attachment, base_url, identity, web
 from arbitru.web.i18n import Text
 from arbitru.web.intake import SlipRequest, at_the_door
 from arbitru.web.pdf import pdf_of
@@ -505,7 +505,7 @@ async def codes_sheet(request: Request) -> Response:
             gid=gid, rows=rows, lang=lang, _=i18n.gettext_for(lang))
         pdf = await run_in_threadpool(pdf_of, html)
         return Response(pdf, media_type="application/pdf",
-                        headers={"Content-Disposition": f'attachment; filename="{gid}-codes.pdf"'})
+                        headers=attachment(f"{gid}-codes.pdf"))
     return w.render(request, "duplicate/codes.html", gid=gid, rows=rows, qr=_Markup, lang=lang)
 
 

@@ -8,7 +8,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from arbitru.formats import format_of
-from arbitru.web.house import web
+from arbitru.web.house import attachment, web
 from arbitru.web.i18n import Text
 
 
@@ -32,4 +32,4 @@ async def journal_export(request: Request) -> Response:
     if text is None:
         raise HTTPException(404, Text("the game's journal is published once the results are final"))
     return Response(text, media_type="application/x-ndjson; charset=utf-8",
-                    headers={"Content-Disposition": f'attachment; filename="{gid}.jsonl"'})
+                    headers=attachment(f"{gid}.jsonl"))

@@ -21,7 +21,7 @@ from arbitru.journal.store import Journal
 from arbitru.season import tournament
 from arbitru.season.registry import REGISTRY_ID
 from arbitru.web import documents, fair, i18n
-from arbitru.web.house import Web, web
+from arbitru.web.house import Web, attachment, web
 from arbitru.web.i18n import Text
 from arbitru.web.views import result_at
 
@@ -70,7 +70,7 @@ async def download(request: Request) -> Response:
     if what == "game.gcg":
         text = await run_in_threadpool(w.at_seq, gid, game.last_seq, ("download", what), lambda: gcg.write(game))
         return Response(text, media_type="text/plain; charset=utf-8",
-                        headers={"Content-Disposition": f'attachment; filename="{gid}.gcg"'})
+                        headers=attachment(f"{gid}.gcg"))
     if result is None:
         raise HTTPException(404, Text("no move is closed yet"))
     if what == "results.pdf":
@@ -82,7 +82,7 @@ async def download(request: Request) -> Response:
         return await documents.serve(request, gid, game.last_seq, what, f"{gid}-results.pdf", lang, parts)
     text = await run_in_threadpool(w.at_seq, gid, game.last_seq, ("download", what), lambda: CSV[what](result))
     return Response(text, media_type="text/csv; charset=utf-8",
-                    headers={"Content-Disposition": f'attachment; filename="{gid}-{what}"'})
+                    headers=attachment(f"{gid}-{what}"))
 
 
 #: the CSV downloads of a game's results

@@ -26,7 +26,7 @@ from arbitru.season.tournament import METHODS, Event, Tournament, TournamentErro
 from arbitru.textinput import REASONS, ascii_number
 from arbitru.web import auth, confirm, documents, i18n, security
 from arbitru.web.forms import FORM_BYTES_PER_CHAR, Refused, form_budget, need, read_form
-from arbitru.web.house import Web, identity, web
+from arbitru.web.house import Web, attachment, identity, web
 from arbitru.web.i18n import Text
 from arbitru.web.season_context import season_language, tournament_language, tournament_of
 
@@ -45,7 +45,7 @@ NEW_GAME = {DUPLICATE: "/games/new", ANTICIPATION: "/anticipation/new"}
 
 def _csv(text: str, name: str) -> Response:
     return Response(text, media_type="text/csv; charset=utf-8",
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+                    headers=attachment(name))
 
 
 #: registry records, or rating list rows, shown on one page (``?page=N``)
