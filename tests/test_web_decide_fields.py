@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from test_web_anticipation import arbiter, site  # noqa: F401  (the web tests' fixtures)
-from test_web_decisions import close_and_draw, session
-from web_support import make_game, post
+from test_web_decisions import collected_with_the_master
+from web_support import post
 
 
 @pytest.mark.parametrize("field, typed, said", [
@@ -16,16 +16,8 @@ from web_support import make_game, post
     ("move", "-1", "move"),
 ])
 def test_FISE_17_a_decision_refuses_a_field_no_slip_could_hold_beside_its_form(site, arbiter, field, typed, said):  # noqa: F811
-    gid = make_game(site)
-    page = f"/games/{gid}"
-    close_and_draw(site, gid)
-    assert post(arbiter, f"{page}/collected", {"move": "1"}, page).status_code == 303
-    master = session(site, gid).game.moves[0].master
-    assert master is not None
-    slip = {"move": "1", "player": "2", "action": "slip", "position": master.placement.coord.format(),
-            "word": session(site, gid).game.alphabet.format(master.placement.word), "score": "12",
-            "reason": "read again at the desk", field: typed}
-    r = post(arbiter, f"{page}/decide", slip, page)
+    gid, page, slip = collected_with_the_master(site, arbiter)
+    r = post(arbiter, f"{page}/decide", {**slip, "score": "12", "reason": "read again at the desk", field: typed}, page)
     assert r.status_code == 422, r.status_code
     shown = r.text.split('id="decide-error"', 1)
     assert len(shown) == 2 and said in shown[1].split("</p>", 1)[0], r.text[-2000:]

@@ -27,6 +27,20 @@ def close_and_draw(site, gid: str) -> None:  # noqa: F811
     s.draw()
 
 
+def collected_with_the_master(site, arbiter) -> tuple[str, str, dict[str, str]]:  # noqa: F811
+    """A game whose move 1 is closed and collected: (its id, its console's path, a decision's fields giving player
+    2 the master move as his slip)."""
+    gid = make_game(site)
+    page = f"/games/{gid}"
+    close_and_draw(site, gid)
+    assert post(arbiter, f"{page}/collected", {"move": "1"}, page).status_code == 303
+    master = session(site, gid).game.moves[0].master
+    assert master is not None
+    slip = {"move": "1", "player": "2", "action": "slip", "position": master.placement.coord.format(),
+            "word": session(site, gid).game.alphabet.format(master.placement.word)}
+    return gid, page, slip
+
+
 def test_FISE_8_the_desk_slip_goes_to_the_move_being_collected_and_is_refused_once_collected(site, arbiter):  # noqa: F811
     gid = make_game(site)
     page = f"/games/{gid}"
@@ -49,14 +63,10 @@ def test_FISE_8_the_desk_slip_goes_to_the_move_being_collected_and_is_refused_on
 
 
 def test_FISE_17_a_decision_needs_a_reason_is_asked_first_and_is_listed_on_the_results(site, arbiter):  # noqa: F811
-    gid = make_game(site)
-    page = f"/games/{gid}"
-    close_and_draw(site, gid)
-    assert post(arbiter, f"{page}/collected", {"move": "1"}, page).status_code == 303
+    gid, page, slip = collected_with_the_master(site, arbiter)
+    slip["rule"] = "GR-5D"
     master = session(site, gid).game.moves[0].master
     assert master is not None
-    slip = {"move": "1", "player": "2", "action": "slip", "position": master.placement.coord.format(),
-            "word": session(site, gid).game.alphabet.format(master.placement.word), "rule": "GR-5D"}
     r = post(arbiter, f"{page}/decide", {**slip, "reason": " "}, page)
     assert r.status_code == 422 and 'id="decide-error"' in r.text and "reason" in r.text
     asked = post(arbiter, f"{page}/decide", {**slip, "reason": "the desk left it out"}, page, confirm=False)
