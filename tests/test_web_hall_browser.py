@@ -197,6 +197,7 @@ def test_GR_8_1_the_greek_phone_asks_no_points_moves_on_with_enter_and_catches_u
         expect(phone.locator("body.offline")).to_have_count(0)
         assert phone.evaluate("document.body.getAttribute('data-loaded-once')") == "1"  # caught up, not reloaded
         assert refetched == []
+        shot(phone, "hall-phone-el-back")  # the master move on the phone once its stream resumed
     finally:
         stop(server)
 
