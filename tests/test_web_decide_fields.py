@@ -1,5 +1,6 @@
-"""The arbiter's decision form (FISE-17) refuses what a slip could not hold beside the form itself: a declared score
-below 0 (as the desk's form and the phone's read it), a move or a player that is not a number; nothing is stored."""
+"""The arbiter's decision form (FISE-17) refuses what a slip could not hold beside the form itself, before it asks
+for a confirmation: a declared score below 0 (as the desk's form and the phone's read it), a move that is not a
+number; nothing is stored."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ from web_support import post
 ])
 def test_FISE_17_a_decision_refuses_a_field_no_slip_could_hold_beside_its_form(site, arbiter, field, typed, said):  # noqa: F811
     gid, page, slip = collected_with_the_master(site, arbiter)
-    r = post(arbiter, f"{page}/decide", {**slip, "score": "12", "reason": "read again at the desk", field: typed}, page)
+    # refused at once, beside the form: never a confirmation asked of a decision that would be refused
+    r = post(arbiter, f"{page}/decide", {**slip, "score": "12", "reason": "read again at the desk", field: typed}, page,
+             confirm=False)
     assert r.status_code == 422, r.status_code
     shown = r.text.split('id="decide-error"', 1)
     assert len(shown) == 2 and said in shown[1].split("</p>", 1)[0], r.text[-2000:]

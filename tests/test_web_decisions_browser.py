@@ -254,17 +254,34 @@ def test_FISE_17_a_claim_on_move_2_corrected_by_the_arbiter_after_move_5_with_it
         results = arbiter.goto(f"/games/{gid}/results")
         assert results is not None
         arbiter.goto(f"/games/{gid}")
-        form = arbiter.locator("form.decide")
-        form.locator("input[name=move]").fill("2")
-        form.locator("input[name=player]").fill("7")
-        form.locator("input[name=position]").fill(top2[0])
-        form.locator("input[name=word]").fill(top2[1])
-        form.locator("input[name=score]").fill(str(top2[2]))
-        form.locator("select[name=rule]").select_option("FISE-17")
         reason = {"fr": "réclamation : le bulletin porte ", "es": "reclamación: la papeleta dice "}[lang] + top2[0]
-        form.locator("input[name=reason]").fill(reason)
-        with arbiter.expect_navigation():
-            form.locator("button").click()
+
+        def decide(score: str) -> None:
+            form = arbiter.locator("form.decide")
+            form.locator("input[name=move]").fill("2")
+            form.locator("input[name=player]").fill("7")
+            form.locator("input[name=position]").fill(top2[0])
+            form.locator("input[name=word]").fill(top2[1])
+            form.locator("input[name=score]").fill(score)
+            form.locator("select[name=rule]").select_option("FISE-17")
+            form.locator("input[name=reason]").fill(reason)
+            with arbiter.expect_navigation():
+                form.locator("button").click()
+
+        # a score no slip could hold is refused beside the decision's form, in the page's language
+        decide("-5")
+        expect(arbiter.locator("form.decide #decide-error")).to_have_text(
+            _("%(text)s is not a whole number from %(low)s to %(high)s", text="'-5'", low=0, high=999_999_999))
+        # what the arbiter typed stays, to be corrected rather than typed again
+        kept = arbiter.locator("form.decide")
+        expect(kept.locator("input[name=word]")).to_have_value(top2[1])
+        expect(kept.locator("input[name=reason]")).to_have_value(reason)
+        expect(kept.locator("input[name=score]")).to_have_value("-5")
+        arbiter.locator("#decide").scroll_into_view_if_needed()
+        shot(arbiter, f"decisions-score-refused-{lang}")
+        with Journal(db) as j:
+            assert not j.events(gid, "decision")
+        decide(str(top2[2]))
         # asked first, with the effect on the player's points
         expect(arbiter.locator("#confirmation")).to_contain_text(_(
             "Move %(move)s, player %(player)s: %(old)s (%(before)s points) becomes %(new)s (%(after)s points).",

@@ -414,31 +414,51 @@ def do_collected(s: Session, f: dict[str, str]) -> str:
     return Text(COLLECTED, move=move)
 
 
+@dataclasses.dataclass(frozen=True)
+class DecisionForm:
+    """The decision form's fields as :meth:`Session.decide` takes them."""
+
+    act: str
+    rule: str
+    reason: str
+    move: int
+    player: str
+    slip: Slip | None
+    reverses: int | None
+
+
+def decision_of(s: Session, f: dict[str, str]) -> DecisionForm:
+    """The decision form read, before anything is asked of it: each refusal beside this form (not beside the desk
+    form's fields of the same names), a slip's score read as the desk's form and the phone's read it (from 0)."""
+    act = f.get("action") or "slip"
+    try:
+        move, reverses = whole(f, "move"), whole(f, "reverses")
+        score = declared(f) if act == "slip" else None
+    except Refused as e:
+        raise Refused("decide", e.message, e.status) from None
+    form = DecisionForm(act, f.get("rule") or "FISE-17", f.get("reason", ""), move or 0, f.get("player", ""), None,
+                        reverses)
+    if act == "reverse":
+        return form
+    if move is None:
+        raise Refused("decide", Text("the move the decision is about"))
+    if not form.player:
+        raise Refused("decide", Text("the player's number"))
+    if act != "slip":
+        return form
+    if not f.get("position") and not f.get("word"):
+        raise Refused("decide", Text("write the position and the word"))
+    return dataclasses.replace(form, slip=Slip(move, form.player, f.get("position", ""), f.get("word", ""), score))
+
+
 def do_decide(s: Session, f: dict[str, str]) -> str:
     """The arbiter's decision on a closed move's slip (FISE-17, GR-5D): the slip as it is to be read, struck out,
     or an earlier decision reversed; always with a reason."""
-    act = f.get("action") or "slip"
-    rule = f.get("rule") or "FISE-17"
-    reason = f.get("reason", "")
-    try:  # its numbers are refused beside this form, not beside the desk form's fields of the same names
-        move, reverses = whole(f, "move"), whole(f, "reverses")
-        score = declared(f) if act == "slip" else None  # as the desk's form and the phone's read a slip's score
-    except Refused as e:
-        raise Refused("decide", e.message, e.status) from None
-    if act == "reverse":
-        d = s.decide(0, "", "reverse", reason, rule, reverses=reverses)
+    form = decision_of(s, f)
+    if form.act == "reverse":
+        d = s.decide(0, "", "reverse", form.reason, form.rule, reverses=form.reverses)
     else:
-        if move is None:
-            raise Refused("decide", Text("the move the decision is about"))
-        player = f.get("player", "")
-        if not player:
-            raise Refused("decide", Text("the player's number"))
-        slip = None
-        if act == "slip":
-            if not f.get("position") and not f.get("word"):
-                raise Refused("decide", Text("write the position and the word"))
-            slip = Slip(move, player, f.get("position", ""), f.get("word", ""), score)
-        d = s.decide(move, player, act, reason, rule, slip)
+        d = s.decide(form.move, form.player, form.act, form.reason, form.rule, form.slip)
     return Text(DECIDED, move=d.move, player=d.player)
 
 
@@ -828,7 +848,7 @@ clock = console_action("arbiter", "clock", do_clock)
 close = console_action("arbiter", "close", do_close, ask=asks.close_move, check=master_choice)
 desk_slip = console_action("desk", "desk", do_slip, ask=asks.desk_slip, check=desk_slip_of)
 collected = console_action("arbiter", "decide", do_collected)
-decide = console_action("arbiter", "decide", do_decide, ask=asks.decide)
+decide = console_action("arbiter", "decide", do_decide, ask=asks.decide, check=decision_of)
 rule = console_action("arbiter", "ruling", do_rule)
 withdraw = console_action("arbiter", "withdraw", do_withdraw, ask=lambda s, f: asks.seat_change(
     s, {**f, "change": "withdraw"}))
