@@ -11,22 +11,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arbitru.formats.duplicate.game import Player
-from arbitru.formats.duplicate.results import PlayerLine, rank
+from arbitru.formats.duplicate.results import PlayerLine, rank, tie_key
 from arbitru.textinput import number_order
 
 TIE_BREAKS = ("top-moves", "best-move", "playoff")
 
 
 def _old_rank(lines: list[PlayerLine], tie_breaks: tuple[str, ...]) -> None:
-    """results.rank before its keys were made once (commit acf5b5e)."""
+    """results.rank before its keys were made once (commit acf5b5e): each key made anew at each look."""
 
     def key(line: PlayerLine) -> tuple[int, ...]:
-        k = [-line.total]
-        if "top-moves" in tie_breaks:
-            k.append(-line.top_moves)
-        if "best-move" in tie_breaks:
-            k.append(-line.best_move)
-        return tuple(k)
+        return tie_key(line, tie_breaks)
 
     lines.sort(key=lambda line: (key(line), number_order(line.player.number)))
     for i, line in enumerate(lines):

@@ -282,20 +282,21 @@ def _bonuses(bonus: Bonus, move: int, scores: dict[str, int], top: int) -> list[
     return []
 
 
+def tie_key(line: PlayerLine, tie_breaks: tuple[str, ...]) -> tuple[int, ...]:
+    """A line's place key (FISE-15): its total, then the tie-breaks in order, the best first."""
+    k = [-line.total]
+    if "top-moves" in tie_breaks:
+        k.append(-line.top_moves)
+    if "best-move" in tie_breaks:
+        k.append(-line.best_move)
+    return tuple(k)
+
+
 def rank(lines: list[PlayerLine], tie_breaks: tuple[str, ...]) -> None:
     """Sort and place players (FISE-15): total, then the tie-breaks in order; equal players share the place,
     and are flagged for a playoff when ``playoff`` is among the tie-breaks."""
-
-    def key(line: PlayerLine) -> tuple[int, ...]:
-        k = [-line.total]
-        if "top-moves" in tie_breaks:
-            k.append(-line.top_moves)
-        if "best-move" in tie_breaks:
-            k.append(-line.best_move)
-        return tuple(k)
-
     # each line's key made once: a national game's 10,000 lines must not compare every pair, nor make keys anew
-    keys = {id(line): key(line) for line in lines}
+    keys = {id(line): tie_key(line, tie_breaks) for line in lines}
     lines.sort(key=lambda line: (keys[id(line)], number_order(line.player.number)))
     for i, line in enumerate(lines):
         line.place = lines[i - 1].place if i and keys[id(lines[i - 1])] == keys[id(line)] else i + 1
