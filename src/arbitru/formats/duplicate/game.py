@@ -1066,6 +1066,13 @@ class Session:
 
         :raises GameError: naming what is wrong (no reason, an open move, nothing to change...).
         """
+        self._append([("decision", self.decision_event(move, player, act, reason, rule, slip, reverses))])
+        return self.game.decisions[-1]
+
+    def decision_event(self, move: int, player: str, act: str, reason: str, rule: str = "FISE-17",
+                       slip: Slip | None = None, reverses: int | None = None) -> dict[str, Any]:
+        """The decision event :meth:`decide` would store, checked and not stored: what a form asks a confirmation
+        of is refused first here (:raises GameError: as :meth:`decide`)."""
         g = self.game
         why = " ".join(reason.split())
         if not why:
@@ -1104,8 +1111,7 @@ class Session:
             if g.slips.get(slot) == decided:
                 raise GameError(Text("this is the slip that counts already: nothing changes"))
             data["slip"] = decided.to_payload()
-        self._append([("decision", {"move": move, "player": number, **data})])
-        return g.decisions[-1]
+        return {"move": move, "player": number, **data}
 
     @action
     def clock(self, act: str, now: float) -> MoveClock:

@@ -438,17 +438,23 @@ def decision_of(s: Session, f: dict[str, str]) -> DecisionForm:
         raise Refused("decide", e.message, e.status) from None
     form = DecisionForm(act, f.get("rule") or "FISE-17", f.get("reason", ""), move or 0, f.get("player", ""), None,
                         reverses)
-    if act == "reverse":
-        return form
-    if move is None:
-        raise Refused("decide", Text("the move the decision is about"))
-    if not form.player:
-        raise Refused("decide", Text("the player's number"))
-    if act != "slip":
-        return form
-    if not f.get("position") and not f.get("word"):
-        raise Refused("decide", Text("write the position and the word"))
-    return dataclasses.replace(form, slip=Slip(move, form.player, f.get("position", ""), f.get("word", ""), score))
+    if act != "reverse":
+        if move is None:
+            raise Refused("decide", Text("the move the decision is about"))
+        if not form.player:
+            raise Refused("decide", Text("the player's number"))
+    if act == "slip":
+        if not f.get("position") and not f.get("word"):
+            raise Refused("decide", Text("write the position and the word"))
+        form = dataclasses.replace(form, slip=Slip(form.move, form.player, f.get("position", ""), f.get("word", ""),
+                                                   score))
+    # all the session would refuse (a later decision standing on the slip reversed, a reason it cannot keep, a slip
+    # it cannot read...), refused before a confirmation is asked
+    try:
+        s.decision_event(form.move, form.player, form.act, form.reason, form.rule, form.slip, form.reverses)
+    except InputError as e:  # the reason's own refusal, said beside this form (it has no field of its own)
+        raise Refused("decide", i18n.refusal(e)) from None
+    return form
 
 
 def do_decide(s: Session, f: dict[str, str]) -> str:
