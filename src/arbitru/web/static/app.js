@@ -4,7 +4,7 @@
   var body = document.body;
   var url = body.getAttribute("data-events");
   if (url && window.EventSource) {
-    var source = new EventSource(url), lost = false, opened = false;
+    var source = new EventSource(url), lost = false, opened = false, missed = false;
     source.addEventListener("changed", function () { htmx.trigger(body, "gamechanged"); });
     // the phone's live part pushed on the stream itself: swapped as its refetch would be (hx-select kept)
     source.addEventListener("live", function (e) {
@@ -14,12 +14,14 @@
       });
     });
     // a dropped connection: the browser reconnects by itself with the last event's id, and the server tells
-    // what it missed; a stream that never opened has no id, so the page fetches the state itself
+    // what it missed; a stream that never opened has no id, and a refetch the network cut was told already
+    // (its id is the last), so then the page fetches the state itself
+    body.addEventListener("htmx:sendError", function () { missed = true; });
     source.addEventListener("error", function () { lost = true; body.classList.add("offline"); });
     source.addEventListener("open", function () {
       body.classList.remove("offline");
-      if (lost && !opened) htmx.trigger(body, "gamechanged");
-      lost = false; opened = true;
+      if (lost && (!opened || missed)) htmx.trigger(body, "gamechanged");
+      lost = false; opened = true; missed = false;
     });
   }
   var spoken = {};
