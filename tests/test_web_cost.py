@@ -309,3 +309,26 @@ def test_unknown_ids_do_not_defeat_the_standings_cache(tmp_path, monkeypatch):
         with visitor(base, 1) as c:
             assert c.get(f"/games/nothing-{time.time_ns()}/results").status_code == 404
         assert len(results_route._standings) <= results_route.MAX_STANDINGS
+
+
+def test_the_order_of_the_games_asked_makes_no_new_standings(tmp_path, monkeypatch):
+    """Every order of the same games was a new key of the standings' cache (computed again, pushing out the
+    public's): the games chosen are taken in the journal's order, so the page and its key are one per choice."""
+    site = make_site(tmp_path)
+    arbiter = site.client()
+    login(arbiter)
+    first, second = make_game(site, moves=3), make_game(site, moves=3)
+    computed: list[int] = []
+    standings_of = results_route._standings_of
+
+    def counting(*args: Any) -> Any:
+        computed.append(1)
+        return standings_of(*args)
+
+    monkeypatch.setattr(results_route, "_standings_of", counting)
+    with served(site.client_factory) as base, visitor(base, 0) as c:
+        one = c.get(f"/standings?game={first}&game={second}")
+        other = c.get(f"/standings?game={second}&game={first}")
+    assert one.status_code == other.status_code == 200
+    assert len(computed) == 1
+    assert one.text == other.text

@@ -99,9 +99,10 @@ async def standings(request: Request) -> Response:
     def load() -> dict[str, Any]:
         with w.journal("") as j:
             every = j.games(DUPLICATE.name)
-            # an id that is no duplicate game is left out before the cache is asked: it cannot make a new key
-            known = {g.id for g in every}
-            ids = [g for g in asked if g in known] if asked else [g.id for g in every]
+            # an id that is no duplicate game is left out before the cache is asked: it cannot make a new key; the
+            # games chosen are taken in the journal's order, whatever the address's order: one key per choice
+            wanted = set(asked)
+            ids = [g.id for g in every if not asked or g.id in wanted]
             # the journal's position of every game: unchanged positions, the same standings (no replay, no sum)
             positions = tuple((gid, j.last_seq(gid)) for gid in ids)
             # and of the season's records, which say who each game's registered players are
