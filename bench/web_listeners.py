@@ -56,13 +56,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import uvloop
 
 from arbitru.formats.duplicate.game import Session
+from arbitru.formats.duplicate.slips import Slip as Written
 from arbitru.journal.pgserver import PostgresServer
 from arbitru.journal.store import Journal
 from arbitru.lexicons.synthetic import load_lexicon
 from arbitru.web import auth
 from web_capacity import children_of, cpu_each, cpu_since
 from web_server import free_port
-from web_slips import LEXICON, make_hall, percentile
+from web_slips import HALL_MOVES, LEXICON, make_hall, percentile
 
 HOST = "127.0.0.1"
 #: fetches (or joins, or slips) under way at once at most (the file limit holds every stream plus these)
@@ -241,6 +242,23 @@ def plan(db: str, gid: str, phones: int) -> tuple[int, list[Slip | None]]:
         else:
             slips.append(Slip(position, word, int(score) + (7 if kind == "invalid" else 0), kind == "late"))
     return move, slips
+
+
+def play_before(db: str, gid: str, phones: int, moves: int) -> None:
+    """``moves`` moves played before the phones come, in the journal as a hall's desks and arbiter leave them: each
+    phone's slip of the move stored (as :func:`plan` makes them; a late one as one in time), the master move placed,
+    the move closed, the next rack drawn. A phone's part then carries the game's history so far, as it does late in a
+    hall's game."""
+    for _ in range(moves):
+        move, planned = plan(db, gid, phones)
+        with Journal(db, actor="arbiter") as j:
+            s = Session(j, gid)
+            s.lexicon = load_lexicon(LEXICON, s.settings.lang)
+            s.add_slips([Written(move, str(i + 1), p.position, p.word, p.score)
+                         for i, p in enumerate(planned) if p is not None])
+            s.place_master()
+            s.close_collection()
+            s.draw()
 
 
 async def hand_in(hall: Hall, i: int, gate: asyncio.Semaphore) -> None:
@@ -604,6 +622,8 @@ def report(out: Path_, phones: int, target: float, first: bool) -> bool:
     if first:  # the later paths' phones reconnect into memory the first ones' left to the allocator
         print(f"    server memory: {before / 2**20:.0f} MB before, {after / 2**20:.0f} MB with the phones: "
               f"{(after - before) / conns / 1024:.1f} KB per connection")
+    else:  # what the moves before left: a path after another says whether the server's memory keeps growing
+        print(f"    server memory: {before / 2**20:.0f} MB before, {after / 2**20:.0f} MB with the phones")
     ok = not out.connect_errors and not out.hand_errors and out.connected == phones
     for r in out.rounds:
         times = sorted(r.done.values())
@@ -637,10 +657,15 @@ def main() -> int:
     p.add_argument("--spy", metavar="PREFIX",
                    help="profile the server with py-spy (pip install py-spy) during each round: PREFIX.path.round")
     p.add_argument("--no-slips", action="store_true", help="phones that handed in nothing (every part the same)")
+    p.add_argument("--from-move", type=int, default=1, metavar="N",
+                   help="the first move measured (the moves before it played in the journal, each phone with its "
+                        "slip): the phones' parts as late in a game as a hall gets (default: 1)")
     a = p.parse_args()
     paths = tuple(x for x in a.paths.split(",") if x)
     if not paths or any(x not in PATHS for x in paths):
         p.error(f"--paths: some of {', '.join(PATHS)}")
+    if not 1 <= a.from_move <= HALL_MOVES - len(paths):  # each path closes a move and draws the next
+        p.error(f"--from-move: 1 to {HALL_MOVES - len(paths)} with {len(paths)} path(s)")
     limit = a.limit or 120 + 0.06 * a.phones
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     need = a.phones + FETCHES + 256
@@ -657,6 +682,7 @@ def main() -> int:
             db = pg.new_database()
         try:
             gid, codes = make_hall(db, a.phones, seconds=SECONDS)
+            play_before(db, gid, a.phones, a.from_move - 1)
             with Journal(db, actor="arbiter") as j:
                 auth.set_password(j, auth.ARBITER, PASSWORD, auth.ARBITER)
                 secret = auth.server_secret(j)

@@ -56,10 +56,14 @@ class Storm:
     workers: list[str] = field(default_factory=list)
 
 
+#: the moves of a hall's game (a duplicate game lasts about as many)
+HALL_MOVES = 15
+
+
 def make_hall(db: str, phones: int, seconds: int = 600) -> tuple[str, dict[str, str]]:
     """A game with ``phones`` players (``seconds`` a move) and its first rack drawn; each player's code."""
     lex = load_lexicon(LEXICON, "en")
-    settings = Settings(ruleset("fise", moves=5, seconds=seconds), "en", LEXICON, seed="storm")
+    settings = Settings(ruleset("fise", moves=HALL_MOVES, seconds=seconds), "en", LEXICON, seed="storm")
     with Journal(db, actor="arbiter") as j:
         s = Session.create(j, settings, lex, [Player(str(i), f"Player {i}") for i in range(1, phones + 1)])
         s.draw()

@@ -205,3 +205,66 @@ def test_FISE_17_the_cli_closes_a_collection_and_decides_with_a_reason_listed_wi
     assert code == 0 and (decided["points_before"], decided["points_after"]) == (0, written[1][2])
     code, out = run("decide", "--reverse", str(decided["event"]), "--reason", "claim withdrawn")
     assert code == 0 and json.loads(out)["points_after"] == 0
+
+
+def test_FISE_17_a_close_reuses_the_moves_no_event_changed_and_equals_the_results_computed_afresh(lex, monkeypatch):
+    """A close late in a national game judged every closed move's slips again (fifteen moves of ten thousand); it
+    now takes from the last results the moves no event since changed (:meth:`Game.first_changed_since`). Folded
+    event by event on one state, with typed slips of a closed move, a collection closed, a claim on move 2 and
+    its reversal, a ruling, a late entry, a withdrawal and a disqualification, the results reused from the last
+    position equal those computed afresh at every position; and a close judges only its own move's slips."""
+    from arbitru.formats.duplicate import seats
+    from arbitru.formats.duplicate.game import Game, replay
+
+    s = new_game(lex, moves=12, players=("1", "2", "3", "4"))
+    written = play(s, 2, slips=("1", "3"))
+    position, word, score = written[2]
+    as_desk(s).store_slips([Slip(2, "2", position[::-1], word, score), Slip(1, "4", "H8", "ZZZ", 3)])
+    as_arbiter(s).close_collection(2)
+    play(s, 2, slips=("1", "2"))
+    d = s.decide(2, "2", "slip", "claim: the slip reads " + position, slip=Slip(2, "2", position, word, score))
+    play(s, 1, slips=("2", "4"))
+    s.rule(written[1][1].upper(), False, "not in the list")
+    seats.enter(s, "5", "Late")
+    play(s, 1, slips=("1", "5"))
+    s.decide(0, "", "reverse", "lodged after the claim period", reverses=d.seq)
+    seats.withdraw(s, "3")
+    play(s, 1, slips=("2",))
+    seats.disqualify(s, "4", reason="cheating")
+    play(s, 2, slips=("1", "2", "5"))
+    events = s.journal.events(s.id)
+    kinds = {e.kind for e in events}
+    assert {"decision", "ruling", "seat", "withdraw", "collected", "master", "slip"} <= kinds
+
+    judged: list[int] = []
+    verdict = Game.verdict
+
+    def counting(self, slip, lexicon, alike=None):
+        judged.append(slip.move)
+        return verdict(self, slip, lexicon, alike)
+
+    monkeypatch.setattr(Game, "verdict", counting)
+    state = replay(s.id, s.settings, events[:1])
+    last = None
+    reused = 0
+    for e in events[1:]:
+        state.apply(e)
+        if not any(m.master for m in state.moves):
+            continue
+        judged.clear()
+        now = compute(state, lex, last)
+        moves_judged = {m for m in judged}
+        judged.clear()
+        afresh = compute(state, lex)
+        assert now == afresh, f"event {e.seq} ({e.kind})"
+        assert [line.moves for line in now.lines] == [line.moves for line in afresh.lines]
+        since = last._made_from[1] if last is not None else 0
+        if e.kind == "master" and last is not None and state.first_changed_since(since) == e.payload["move"]:
+            # a close with nothing changed since: only its own move's slips (and the decisions') are judged
+            assert moves_judged <= {e.payload["move"], *(x.move for x in state.decisions)}
+            reused += 1
+        last = now
+    assert reused >= 4
+    # another state of the game (replayed again) reuses nothing of this one's
+    other = replay(s.id, s.settings, events)
+    assert other.lineage != state.lineage and compute(other, lex, last) == compute(other, lex)

@@ -300,14 +300,19 @@ def grid_view(rows: list[dict[str, Any]], find: str = "", table: str = "table") 
     return dataclasses.replace(view, rows=[rows[i] for i in sorted(drawn)], note=note)
 
 
-def result(session: Session) -> results.GameResult | None:
+def result(session: Session, before: results.GameResult | None = None) -> results.GameResult | None:
     if session.lexicon is None or not any(m.master for m in session.game.moves):
         return None
-    return results.compute(session.game, session.lexicon)
+    return results.compute(session.game, session.lexicon, before)
 
 
 def result_at(w: Web, s: Session) -> results.GameResult | None:
     """The game's results at the session's journal position, computed once in this worker for each event that can
-    change them (``results_seq``: a draw or a slip for the open move keeps them)."""
-    return w.at_seq(s.id, s.game.last_seq, "result",
-                    lambda: w.kept(s.id, "result", s.game.results_seq, lambda: result(s)))
+    change them (``results_seq``: a draw or a slip for the open move keeps them), from the last ones kept: the
+    moves no event since changed are taken from them (:func:`results.compute`)."""
+
+    def make() -> results.GameResult | None:
+        last = w.last_kept(s.id, "result")
+        return result(s, last if isinstance(last, results.GameResult) else None)
+
+    return w.at_seq(s.id, s.game.last_seq, "result", lambda: w.kept(s.id, "result", s.game.results_seq, make))

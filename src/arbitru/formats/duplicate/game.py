@@ -29,6 +29,7 @@ when its master move is placed.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import time
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -362,6 +363,14 @@ class Game:
         #: the last event that can change the results (:mod:`.results`): any but a draw, the clock, or a slip for
         #: the move still open, which count only once its master move is placed
         self.results_seq = 0
+        #: the events that changed the results, with the first move each may change (``(seq, move)``, the latest
+        #: :data:`RESULTS_LOG` of them; before ``results_log_from`` none is known): the results of a close reuse
+        #: the rows of the moves no event since the last ones touched (:func:`~.results.compute`)
+        self.results_log: list[tuple[int, int]] = []
+        self.results_log_from = 0
+        #: this state and the copies folded on from it (one replay of the journal): results are reused only
+        #: within it
+        self.lineage = next(_LINEAGES)
         self.clock = MoveClock()
         #: illegal attempts of the move being drawn, waiting for the legal one
         self._pending: list[Draw] = []
@@ -483,7 +492,25 @@ class Game:
             handler(p)
         if event.kind not in ("draw", "clock") and not (event.kind == "slip" and p.get("move") == open_move):
             self.results_seq = event.seq
+            self._results_changed(event.seq, event.kind, p)
         self.last_seq = event.seq
+
+    def _results_changed(self, seq: int, kind: str, p: Mapping[str, Any]) -> None:
+        """Notes the first move whose results the event folded may change: a slip's, a decision's or a master
+        move's own move; the close of a collection none (it changes what may be entered, not what counts);
+        anything else (a ruling, a player, a seat, the end) every move."""
+        if kind == "collected":
+            return
+        first = payload.integer(p, "move", low=1) if kind in ("slip", "decision", "master") else 1
+        self.results_log.append((seq, first))
+        if len(self.results_log) > RESULTS_LOG:
+            self.results_log_from = self.results_log.pop(0)[0]
+
+    def first_changed_since(self, seq: int) -> int:
+        """The first move whose results an event after ``seq`` may have changed (past the last move: none)."""
+        if seq < self.results_log_from:
+            return 1
+        return min((first for at, first in self.results_log if at > seq), default=len(self.moves) + 1)
 
     def fold_tentatively(self) -> None:
         """From now on, remember how to take back each slip folded in (a batch decided before the journal says it
@@ -743,6 +770,13 @@ class Game:
                 out.append(self.verdict(slip, lexicon, alike))
         return out
 
+
+
+#: the results-changing events a state remembers (:attr:`Game.results_log`): a paper hall's desks type hundreds of
+#: slips into a closed move; older than these, a close computes every move again
+RESULTS_LOG = 256
+#: each state replayed from the journal, numbered (:attr:`Game.lineage`)
+_LINEAGES = itertools.count(1)
 
 
 def _remarks(p: Mapping[str, Any]) -> list[str]:

@@ -14,8 +14,9 @@ standings (FISE-11, FISE-12, FISE-15, FISE-16, FISE-17, FISE-19, FISE-22, GR-5D,
   the program's top score), best single move; players still tied share the place and are flagged for a
   sudden-death playoff when the rule set lists it.
 - Referee errors found later (FISE-16, GR-5D) are rulings on words: they change verdicts and totals, never the
-  board; the results are recomputed from the journal every time. The arbiter's decisions on closed moves' slips
-  (claims, FISE-17; referee's errors, GR-5D: :mod:`.decisions`) are listed with their effect on the move's points.
+  board; the results are recomputed from the journal (a close takes from the last results the moves no event
+  since changed). The arbiter's decisions on closed moves' slips (claims, FISE-17; referee's errors, GR-5D:
+  :mod:`.decisions`) are listed with their effect on the move's points.
 - Multi-game standings (FISE-15): by mean place (a player absent from a game takes the last place, the number
   of players in the standings), or by mean percentage ``(p1/M1 + … + pn/Mn)/n`` where ``px`` is the player's
   points in move ``x``, ``Mx`` the best score of any player in that move and ``n`` the moves of all games
@@ -128,6 +129,11 @@ class GameResult:
     #: the rule that defines the percentage shown (:data:`PERCENTAGE_RULES`), '' when the rule set defines none
     percentage_rule: str = ""
     _lines_by_player: dict[str, PlayerLine] = field(default_factory=dict, repr=False, compare=False)
+    #: what the next results of the same game reuse (:func:`compute`): the state's lineage and journal position,
+    #: and each closed move's bonuses, best score and slips of nobody's
+    _made_from: tuple[int, int] = field(default=(0, 0), repr=False, compare=False)
+    _moves: list[tuple[list[BonusAward], int, list[Verdict]]] = field(default_factory=list, repr=False,
+                                                                       compare=False)
 
     def line(self, player: str) -> PlayerLine:
         # indexed once: every phone of a national game asks for its own line
@@ -136,8 +142,11 @@ class GameResult:
         return self._lines_by_player[player]
 
 
-def compute(game: Game, lexicon: Lexicon) -> GameResult:
-    """The results of a game as its journal stands (closed moves only)."""
+def compute(game: Game, lexicon: Lexicon, before: GameResult | None = None) -> GameResult:
+    """The results of a game as its journal stands (closed moves only). ``before``: the results of an earlier
+    position of the same state (:attr:`Game.lineage`): the moves no event since may have changed
+    (:meth:`Game.first_changed_since`) are taken from it, not judged again (a close late in a national game
+    judges its own move's slips, not fifteen moves' ten thousand each)."""
     rules = game.rules
     closed = [m for m in game.moves if m.master is not None]
     players = dict(game.players)
@@ -145,28 +154,39 @@ def compute(game: Game, lexicon: Lexicon) -> GameResult:
         for _, number in game.slips:
             if number.strip():
                 players.setdefault(number, Player(number))
+    # FISE-19: in a sudden-death game a player is out after the first move he scores below the best of those
+    # still in; nothing he scores after it counts
+    sudden = game.settings.variant == "sudden-death"
+    order = sorted(
+        players.values(), key=lambda p: number_order(p.number)
+    )
+    kept = _reusable(game, before, len(closed), order) if not sudden else 0
     verdicts: dict[tuple[int, str], Verdict] = {}
-    unattributed: list[Verdict] = []
+    unattributed: dict[int, list[Verdict]] = {}
     alike: dict[Hashable, Verdict] = {}  # slips written alike judged once (Game.verdict)
     for (move, number), slip in game.slips.items():
-        if move > len(closed):
+        if move > len(closed) or move <= kept:
             continue
         verdict = game.verdict(slip, lexicon, alike)
         if number in players:
             verdicts[(move, number)] = verdict
         else:
-            unattributed.append(verdict)
-    order = sorted(
-        players.values(), key=lambda p: number_order(p.number)
-    )
+            unattributed.setdefault(move, []).append(verdict)
     lines: dict[str, list[MoveLine]] = {p.number: [] for p in order}
     bonuses: list[BonusAward] = []
     best_by_move: dict[int, int] = {}
-    # FISE-19: in a sudden-death game a player is out after the first move he scores below the best of those
-    # still in; nothing he scores after it counts
-    sudden = game.settings.variant == "sudden-death"
+    made: list[tuple[list[BonusAward], int, list[Verdict]]] = []
+    if kept:
+        assert before is not None
+        for p in order:
+            lines[p.number] = before.line(p.number).moves[:kept]
+        for n, (awarded, best, nobodys) in enumerate(before._moves[:kept], start=1):
+            bonuses.extend(awarded)
+            best_by_move[n] = best
+            unattributed[n] = nobodys
+        made = before._moves[:kept]
     alive = {p.number for p in order}
-    for state in closed:
+    for state in closed[kept:]:
         m = state.master
         assert m is not None
         top = m.top if m.top is not None else m.score
@@ -189,9 +209,11 @@ def compute(game: Game, lexicon: Lexicon) -> GameResult:
         best_by_move[state.number] = max((row[n].score for n in active), default=0)
         if sudden:
             alive -= {n for n in alive if row[n].score < best_by_move[state.number]}
-        for award in _bonuses(rules.bonus, state.number, {n: row[n].score for n in active}, top):
+        awarded = _bonuses(rules.bonus, state.number, {n: row[n].score for n in active}, top)
+        for award in awarded:
             row[award.player].bonus += award.value
             bonuses.append(award)
+        made.append((awarded, best_by_move[state.number], unattributed.get(state.number, [])))
     result_lines = []
     total_master = game.master_total()
     for p in order:
@@ -243,14 +265,31 @@ def compute(game: Game, lexicon: Lexicon) -> GameResult:
         result_lines,
         bonuses,
         game.end,
-        unattributed,
+        [v for n in sorted(unattributed) for v in unattributed[n]],
         best_by_move,
     )
+    result._made_from, result._moves = (game.lineage, game.last_seq), made
     result.percentage_rule = PERCENTAGE_RULES.get(rules.name, "")
     if game.settings.variant == "sudden-death":
         result.sudden_death = sudden_death(result)
     result.decisions = effects(game.decisions, lambda slip: game.verdict(slip, lexicon).score)
     return result
+
+
+def _reusable(game: Game, before: GameResult | None, closed: int, order: Sequence[Player]) -> int:
+    """How many moves, from the first, :func:`compute` takes from ``before``: those no event since changed, of
+    the same state's lineage and the same players (a game without players, whose lines come from its slips,
+    reuses none)."""
+    if before is None or not game.players:
+        return 0
+    lineage, seq = before._made_from
+    if lineage != game.lineage or seq > game.last_seq:
+        return 0
+    kept = min(game.first_changed_since(seq) - 1, len(before._moves), closed)
+    if kept <= 0 or len(before.lines) != len(order):
+        return 0
+    known = {line.player.number for line in before.lines}
+    return kept if all(p.number in known for p in order) else 0
 
 
 def _rack_text(game: Game, rack: tuple[int, ...]) -> str:
