@@ -47,6 +47,8 @@ class Writers(Protocol):
 
     def writer_lock(self, game_id: str) -> threading.Lock: ...
 
+    def is_writer_lock(self, game_id: str, lock: threading.Lock) -> bool: ...
+
     def writer(self, journal: Journal, game_id: str, locked: bool = False, refresh: bool = True
                ) -> AbstractContextManager[Session]: ...
 
@@ -121,10 +123,12 @@ class Intake:
         ``body`` say how (201 stored in time; 409 stored late, or refused; 401, 403, 404)."""
         with self._lock:
             self._queued.setdefault(game_id, []).append(request)
-        lock = self.web.writer_lock(game_id)
         while not request.done.is_set():
+            lock = self.web.writer_lock(game_id)
             if lock.acquire(timeout=0.02):
                 try:
+                    if not self.web.is_writer_lock(game_id, lock):
+                        continue  # forgotten meanwhile (Web.forget): the game's new lock, next time round
                     with self._lock:
                         batch = self._queued.pop(game_id, [])
                     if batch:
