@@ -80,10 +80,11 @@ POSITION_S = 0.5
 #: the training games (``/train``, ``/train/anticipation``) a worker keeps in memory at most (their states, parts,
 #: results): beyond it, the least recently used one's are forgotten (:meth:`Web.used_training`), and replayed from
 #: the training store on its next request. Anyone may start training games (10 per address every 10 minutes, so
-#: many addresses are many games): kept for ever, every game a worker ever served stayed in its memory (about
-#: 50 KB after one move, more with its parts). 200 is 20 addresses' whole share of a window, more trainees than
-#: play at one moment in a club; 200 games after one move are about 10 MB; a forgotten game's next request
-#: replays its few dozen events (milliseconds). The hall's games are never forgotten so.
+#: many addresses are many games): kept for ever, every game a worker ever served stayed in its memory (56 KB of
+#: RSS per game after one move, bench/web_training_memory.py; more with its parts). 200 is 20 addresses' whole share
+#: of a window, more trainees than play at one moment in a club; 200 games after one move are about 11 MB; a
+#: forgotten game's next request replays its few dozen events (milliseconds). The hall's games are never forgotten
+#: so.
 TRAINING_KEPT = 200
 #: the scope key of the seq a page's stream was last told (its pushed part is drawn at that position at least)
 TOLD = "arbitru.told"
@@ -505,8 +506,8 @@ class Web:
         ``refresh=False``: the caller folds in the latest events itself, inside its transaction
         (:meth:`Session.refresh`). After a failure the state is dropped (the next writer replays the journal)."""
         with contextlib.nullcontext() if locked else self.writing(game_id):
-            with self._lock:
-                slot = self._writers[game_id][1]  # the game's lock is held: its entry stays
+            with self._lock:  # the game's lock is held: its entry stays (made here for a caller that took none)
+                slot = self._writers.setdefault(game_id, (threading.Lock(), [None]))[1]
             state = slot[0]
             if state is None:  # the first writer since the worker began (or since one failed): from the readers'
                 with self._lock:  # latest state, copied, rather than the whole journal replayed
