@@ -474,7 +474,14 @@ class Web:
         still the game's (:meth:`is_writer_lock`): a training game forgotten meanwhile (:meth:`forget`) has a new
         one."""
         with self._lock:
-            return self._writers.setdefault(game_id, (threading.Lock(), [None]))[0]
+            return self._writer_entry(game_id)[0]
+
+    def _writer_entry(self, game_id: str) -> tuple[threading.Lock, list[Game | None]]:
+        """The game's entry in :attr:`_writers`, made when missing (under :attr:`_lock`)."""
+        entry = self._writers.get(game_id)
+        if entry is None:
+            entry = self._writers[game_id] = (threading.Lock(), [None])
+        return entry
 
     def is_writer_lock(self, game_id: str, lock: threading.Lock) -> bool:
         """Whether ``lock`` (held by the caller) is the game's writers' lock: then it stays so while held."""
@@ -507,7 +514,7 @@ class Web:
         (:meth:`Session.refresh`). After a failure the state is dropped (the next writer replays the journal)."""
         with contextlib.nullcontext() if locked else self.writing(game_id):
             with self._lock:  # the game's lock is held: its entry stays (made here for a caller that took none)
-                slot = self._writers.setdefault(game_id, (threading.Lock(), [None]))[1]
+                slot = self._writer_entry(game_id)[1]
             state = slot[0]
             if state is None:  # the first writer since the worker began (or since one failed): from the readers'
                 with self._lock:  # latest state, copied, rather than the whole journal replayed

@@ -123,18 +123,21 @@ class Intake:
         ``body`` say how (201 stored in time; 409 stored late, or refused; 401, 403, 404)."""
         with self._lock:
             self._queued.setdefault(game_id, []).append(request)
+        lock = self.web.writer_lock(game_id)
         while not request.done.is_set():
-            lock = self.web.writer_lock(game_id)
-            if lock.acquire(timeout=0.02):
-                try:
-                    if not self.web.is_writer_lock(game_id, lock):
-                        continue  # forgotten meanwhile (Web.forget): the game's new lock, next time round
+            if not lock.acquire(timeout=0.02):
+                continue
+            current = self.web.is_writer_lock(game_id, lock)
+            try:
+                if current:
                     with self._lock:
                         batch = self._queued.pop(game_id, [])
                     if batch:
                         self._run(game_id, batch)
-                finally:
-                    lock.release()
+            finally:
+                lock.release()
+            if not current:  # the game was forgotten meanwhile (Web.forget): its new lock
+                lock = self.web.writer_lock(game_id)
         return request
 
     def _run(self, game_id: str, batch: list[SlipRequest]) -> None:
