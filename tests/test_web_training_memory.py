@@ -60,6 +60,10 @@ def kept(site: Site, ids: set[str]) -> dict[str, set[str]]:
     out = {name: set(d) & ids for name, d in by_game.items()}
     out["kept"] = {k[0] for k in w._kept} & ids
     out["forward"] = {k[0] for k in w._forward} & ids
+    # and any other dict of the worker keyed by game (or by game and something): a structure added later is counted
+    for name, value in vars(w).items():
+        if isinstance(value, dict) and name not in by_game:
+            out[name] = {k if isinstance(k, str) else k[0] for k in value if isinstance(k, (str, tuple)) and k} & ids
     out["anticipation slips"] = {k[1] for k in anticipation_game._STORED_SLIPS} & ids
     out["sessions asked"] = set(session_middleware(site)._asking) & ids
     return out
