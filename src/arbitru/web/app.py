@@ -76,8 +76,11 @@ class SessionMiddleware:
         self.app = app
         self.web = web
         self.secret = web.secret
-        #: per game: held by the thread asking for its players' sessions (the others wait, then find theirs)
-        self._asking: dict[str, threading.Lock] = {}
+        #: per game: held by the thread asking for its players' sessions (the others wait, then find theirs), and
+        #: how many threads hold it or wait for it: kept only while some do (a lock per game ever seen, every
+        #: stranger's training game among them, would stay for ever)
+        self._asking: dict[str, tuple[threading.Lock, list[int]]] = {}
+        self._asking_lock = threading.Lock()
 
     def _open(self, ident: auth.Identity) -> bool:
         if ident.role == "player":
@@ -88,18 +91,27 @@ class SessionMiddleware:
     def _player_open(self, ident: auth.Identity) -> bool:
         """A player's session, asked with every open session of his game at once (and all of them trusted): the
         first phone of a crowd asks, the others waiting meanwhile find theirs trusted."""
-        with self._asking.setdefault(ident.game, threading.Lock()):
-            if self._trusted(ident):
-                return True
-            with self.web.journal("") as j:
-                live = auth.live_player_sessions(j, ident.game)
-            until = time.monotonic() + PLAYER_TRUST
-            seen = self.web.players_seen
-            if len(seen) + len(live) >= 100_000:
-                seen.clear()
-            for key, (name, player) in live.items():
-                seen[auth.trust_key(key, name, player)] = until
-            return live.get(auth.session_key(ident)) == (ident.name, ident.player)
+        with self._asking_lock:
+            lock, users = self._asking.setdefault(ident.game, (threading.Lock(), [0]))
+            users[0] += 1
+        try:
+            with lock:
+                if self._trusted(ident):
+                    return True
+                with self.web.journal("") as j:
+                    live = auth.live_player_sessions(j, ident.game)
+                until = time.monotonic() + PLAYER_TRUST
+                seen = self.web.players_seen
+                if len(seen) + len(live) >= 100_000:
+                    seen.clear()
+                for key, (name, player) in live.items():
+                    seen[auth.trust_key(key, name, player)] = until
+                return live.get(auth.session_key(ident)) == (ident.name, ident.player)
+        finally:
+            with self._asking_lock:
+                users[0] -= 1
+                if not users[0]:
+                    del self._asking[ident.game]
 
     def _trusted(self, ident: auth.Identity) -> bool:
         until = self.web.players_seen.get(auth.trusted_as(ident))

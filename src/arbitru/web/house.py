@@ -19,6 +19,7 @@ import threading
 import time
 import unicodedata
 import weakref
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
@@ -39,6 +40,7 @@ from starlette.responses import HTMLResponse, Response
 from arbitru import figures, formats
 from arbitru.engine.lexicon import Lexicon
 from arbitru.errors import ArbitruError
+from arbitru.formats.anticipation.game import forget_game as forget_anticipation_game
 from arbitru.formats.duplicate.game import Game, Player, Session
 from arbitru.journal.store import GameDamage, Journal, check_actor
 from arbitru.journal.training import open_store, store_address
@@ -75,6 +77,15 @@ class LivePart:
 #: seconds a reader's journal position is taken without asking the journal again (see Web.position)
 POSITION_S = 0.5
 
+#: the training games (``/train``, ``/train/anticipation``) a worker keeps in memory at most (their states, parts,
+#: results): beyond it, the least recently used one's are forgotten (:meth:`Web.used_training`), and replayed from
+#: the training store on its next request. Anyone may start training games (10 per address every 10 minutes, so
+#: many addresses are many games): kept for ever, every game a worker ever served stayed in its memory (56 KB of
+#: RSS per game after one move, bench/web_training_memory.py; more with its parts). 200 is 20 addresses' whole share
+#: of a window, more trainees than play at one moment in a club; 200 games after one move are about 11 MB; a
+#: forgotten game's next request replays its few dozen events (milliseconds). The hall's games are never forgotten
+#: so.
+TRAINING_KEPT = 200
 #: the scope key of the seq a page's stream was last told (its pushed part is drawn at that position at least)
 TOLD = "arbitru.told"
 T = TypeVar("T")
@@ -106,6 +117,8 @@ class Web:
     #: the hall's language the server was started with (``arbitru --lang ro serve``): the pages no game fixes the
     #: language of are in it; None: in the visitor's browser's (:func:`page_language`)
     lang: str | None = None
+    #: the training games this worker keeps in memory at most (:data:`TRAINING_KEPT`)
+    training_kept: int = TRAINING_KEPT
     templates: Environment = field(init=False)
     intake: Intake = field(init=False)
     _lexicons: dict[tuple[str, str], Lexicon] = field(default_factory=dict)
@@ -140,6 +153,10 @@ class Web:
     _asking: dict[str, Future[int]] = field(default_factory=dict)
     #: per game: the latest state folded for readers (copied before folding further: readers share each one)
     _read: dict[str, Game] = field(default_factory=dict)
+    #: the training games this worker keeps something of, least recently used first (:meth:`used_training`)
+    _training: OrderedDict[str, None] = field(default_factory=OrderedDict)
+    #: the training store's journal as its connections name it (the anticipation games' memory is kept under it)
+    _training_path: str = ""
 
     def __post_init__(self) -> None:
         self.intake = Intake(self)
@@ -231,15 +248,77 @@ class Web:
                 self._positions[game_id] = (now, seq)
 
     @contextmanager
-    def training(self, actor: str) -> Iterator[Journal]:
+    def training(self, actor: str, game_id: str = "") -> Iterator[Journal]:
         """The training games' store (:mod:`arbitru.journal.training`), never the hall's journal: a connection
-        per worker thread, as :meth:`journal`."""
+        per worker thread, as :meth:`journal`. ``game_id``: the training game the block reads or writes, which
+        is then this worker's most recently used (:meth:`used_training`): every use of a training game's state
+        in this worker is inside such a block."""
         j: Journal | None = getattr(self._local, "training", None)
         if j is None or j.in_transaction:
             j = open_store(self.training_store, actor)
             self._local.training = j
+            self._training_path = j.path
         j.actor = check_actor(actor)
-        yield j
+        try:
+            yield j
+        finally:
+            if game_id:  # at the block's end: whatever it put in memory is counted (even if it was forgotten meanwhile)
+                self.used_training(game_id)
+
+    def used_training(self, game_id: str) -> None:
+        """Training game ``game_id`` was just used: it is this worker's most recently used; beyond
+        :attr:`training_kept` of them, the least recently used are forgotten (:meth:`forget`), but never one a
+        writer holds (skipped: in use, it is kept). Called at the end of each use (:meth:`training`), after what
+        the use put in memory: a game forgotten meanwhile is counted again, so nothing it keeps escapes the bound.
+        The hall's games are never counted here, so never forgotten so."""
+        forgotten = []
+        with self._lock:
+            self._training[game_id] = None
+            self._training.move_to_end(game_id)
+            excess = len(self._training) - self.training_kept
+            if excess > 0:
+                for gid in list(self._training):  # the least recently used first
+                    if excess <= 0 or gid == game_id:
+                        break
+                    if self._forget_locked(gid):
+                        forgotten.append(gid)
+                        excess -= 1
+        for gid in forgotten:
+            forget_anticipation_game(self._training_path, gid)
+
+    def forget(self, game_id: str) -> bool:
+        """Forget everything this worker keeps of game ``game_id`` (its writers' lock and state, its readers'
+        state, what its pages computed, its position, its players' codes): its next request replays it from the
+        journal, as a restarted worker's first request would. Not while a writer holds the game's lock: False,
+        nothing forgotten."""
+        with self._lock:
+            if not self._forget_locked(game_id):
+                return False
+        forget_anticipation_game(self._training_path, game_id)
+        return True
+
+    def _forget_locked(self, game_id: str) -> bool:
+        """:meth:`forget` under :attr:`_lock`.
+
+        The invariant that makes forgetting safe: a game's entry in :attr:`_writers` is removed only by a thread
+        that holds the entry's lock (taken here without waiting: a writer holding it, the game is skipped), and
+        a writer acts only once it holds the lock that is the game's entry's *at that moment*
+        (:meth:`writing`, :meth:`is_writer_lock`): one who took a lock forgotten meanwhile lets it go and takes
+        the game's new one. So two writers of a game never hold two different locks, and a writer's game is never
+        forgotten under it."""
+        entry = self._writers.get(game_id)
+        if entry is not None:
+            if not entry[0].acquire(blocking=False):
+                return False  # a writer holds it: in use
+            del self._writers[game_id]
+            entry[0].release()  # a writer waiting for it finds it is no longer the game's (writing())
+        for kept in (self._read, self._memo, self._positions, self._codes, self._asking):
+            kept.pop(game_id, None)
+        for keyed in (self._kept, self._forward):
+            for key in [k for k in keyed if k[0] == game_id]:
+                del keyed[key]
+        self._training.pop(game_id, None)
+        return True
 
     def lexicon(self, spec: str, lang: str) -> Lexicon:
         key = (spec, lang)
@@ -391,22 +470,51 @@ class Web:
         return value
 
     def writer_lock(self, game_id: str) -> threading.Lock:
+        """The game's writers' lock as it stands (made at its first use). Who acquires it then checks that it is
+        still the game's (:meth:`is_writer_lock`): a training game forgotten meanwhile (:meth:`forget`) has a new
+        one."""
         with self._lock:
-            return self._writers.setdefault(game_id, (threading.Lock(), [None]))[0]
+            return self._writer_entry(game_id)[0]
+
+    def _writer_entry(self, game_id: str) -> tuple[threading.Lock, list[Game | None]]:
+        """The game's entry in :attr:`_writers`, made when missing (under :attr:`_lock`)."""
+        entry = self._writers.get(game_id)
+        if entry is None:
+            entry = self._writers[game_id] = (threading.Lock(), [None])
+        return entry
+
+    def is_writer_lock(self, game_id: str, lock: threading.Lock) -> bool:
+        """Whether ``lock`` (held by the caller) is the game's writers' lock: then it stays so while held."""
+        with self._lock:
+            entry = self._writers.get(game_id)
+            return entry is not None and entry[0] is lock
+
+    @contextmanager
+    def writing(self, game_id: str) -> Iterator[None]:
+        """The game's writers' lock held for the block: the lock that is the game's while held (one taken just as
+        the game was forgotten is let go, and the game's new one taken)."""
+        while True:
+            lock = self.writer_lock(game_id)
+            lock.acquire()
+            if self.is_writer_lock(game_id, lock):
+                break
+            lock.release()
+        try:
+            yield
+        finally:
+            lock.release()
 
     @contextmanager
     def writer(self, journal: Journal, game_id: str, locked: bool = False, refresh: bool = True
                ) -> Iterator[Session]:
         """A session for acting: one writer of a game at a time in this process, starting from the state the
         last one left (its action still folds in, inside its transaction, whatever other processes appended).
-        ``locked``: the caller holds :meth:`writer_lock` already; ``refresh=False``: the caller folds in the latest
-        events itself, inside its transaction (:meth:`Session.refresh`). After a failure the state is dropped (the
-        next writer replays the journal)."""
-        lock = self.writer_lock(game_id)
-        slot = self._writers[game_id][1]
-        if not locked:
-            lock.acquire()
-        try:
+        ``locked``: the caller holds the game's :meth:`writer_lock` already (checked with :meth:`is_writer_lock`);
+        ``refresh=False``: the caller folds in the latest events itself, inside its transaction
+        (:meth:`Session.refresh`). After a failure the state is dropped (the next writer replays the journal)."""
+        with contextlib.nullcontext() if locked else self.writing(game_id):
+            with self._lock:  # the game's lock is held: its entry stays (made here for a caller that took none)
+                slot = self._writer_entry(game_id)[1]
             state = slot[0]
             if state is None:  # the first writer since the worker began (or since one failed): from the readers'
                 with self._lock:  # latest state, copied, rather than the whole journal replayed
@@ -416,9 +524,6 @@ class Web:
             slot[0] = None  # until this writer is done, no other may start from it
             yield s
             slot[0] = s.game
-        finally:
-            if not locked:
-                lock.release()
 
     def heard(self, game_id: str) -> int | None:
         """The game's last seq announced by any worker's commit (:meth:`Publisher.heard`)."""

@@ -47,6 +47,8 @@ class Writers(Protocol):
 
     def writer_lock(self, game_id: str) -> threading.Lock: ...
 
+    def is_writer_lock(self, game_id: str, lock: threading.Lock) -> bool: ...
+
     def writer(self, journal: Journal, game_id: str, locked: bool = False, refresh: bool = True
                ) -> AbstractContextManager[Session]: ...
 
@@ -123,14 +125,19 @@ class Intake:
             self._queued.setdefault(game_id, []).append(request)
         lock = self.web.writer_lock(game_id)
         while not request.done.is_set():
-            if lock.acquire(timeout=0.02):
-                try:
+            if not lock.acquire(timeout=0.02):
+                continue
+            current = self.web.is_writer_lock(game_id, lock)
+            try:
+                if current:
                     with self._lock:
                         batch = self._queued.pop(game_id, [])
                     if batch:
                         self._run(game_id, batch)
-                finally:
-                    lock.release()
+            finally:
+                lock.release()
+            if not current:  # the game was forgotten meanwhile (Web.forget): its new lock
+                lock = self.web.writer_lock(game_id)
         return request
 
     def _run(self, game_id: str, batch: list[SlipRequest]) -> None:

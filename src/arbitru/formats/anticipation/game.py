@@ -118,6 +118,17 @@ class Effect:
         return self.total[0] != self.total[1] or self.place[0] != self.place[1] or self.points[0] != self.points[1]
 
 
+def forget_game(journal_path: str, game_id: str) -> None:
+    """Forget what this process keeps of game ``game_id`` of the journal ``journal_path`` (its slips read so far,
+    its decisions' effects): read from the journal again when next needed (a server forgetting a training game it
+    no longer keeps in memory)."""
+    with _SLIPS_LOCK:
+        for slips in [k for k in _STORED_SLIPS if k[0] == journal_path and k[1] == game_id]:
+            del _STORED_SLIPS[slips]
+        for effect in [k for k in _EFFECTS if k[0] == journal_path and k[1] == game_id]:
+            del _EFFECTS[effect]
+
+
 def register_lexicon(lexicon: Lexicon, name: str | None = None) -> None:
     """Make a word list known by name in this process (tests; lists built in memory)."""
     _LEXICONS[name or lexicon.name] = lexicon

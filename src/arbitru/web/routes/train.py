@@ -80,7 +80,7 @@ def _trainee(request: Request) -> str:
 
 
 def _context(w: Web, gid: str) -> dict[str, Any]:
-    with w.training("") as j:
+    with w.training("", gid) as j:
         s = w.session(j, gid)
         g = s.game
         res = views.result(s)
@@ -110,7 +110,7 @@ async def move(request: Request) -> Response:
         f = await read_form(request)
 
         def run() -> None:
-            with w.training(f"player:{TRAINEE}") as j, w.writer(j, gid) as s:
+            with w.training(f"player:{TRAINEE}", gid) as j, w.writer(j, gid) as s:
                 s.lexicon = w.lexicon(s.settings.lexicon, s.settings.lang)
                 if s.game.phase != "play":
                     raise Refused("move", Text("the game is over"))

@@ -135,7 +135,7 @@ def _trainee(request: Request) -> str:
 
 
 def _context(w: Web, gid: str) -> dict[str, Any]:
-    with w.training("") as j:
+    with w.training("", gid) as j:
         try:
             game = AnticipationGame(j, gid)
         except JournalError as e:
@@ -177,7 +177,7 @@ def action(name: str) -> Endpoint:
             f = await read_form(request)
 
             def run() -> None:
-                with w.training(f"player:{training.TRAINEE}") as j:
+                with w.training(f"player:{training.TRAINEE}", gid) as j:
                     game = AnticipationGame(j, gid)
                     now = time.time()
                     if name == "lot":
