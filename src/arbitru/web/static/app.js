@@ -122,6 +122,21 @@
     box.addEventListener("input", apply);
     document.addEventListener("htmx:afterSwap", apply);
     apply();  // a console opened with a find (?find=) shows what it finds
+    // every form of the console sends the find box's text along (as "find"): the console it comes back to, the
+    // action refused or done, finds the same players (a confirmation page sends it on with the form)
+    document.addEventListener("submit", function (e) {
+      var form = e.target;
+      if (!(form instanceof HTMLFormElement) || (form.getAttribute("method") || "").toLowerCase() !== "post") return;
+      if ((form.getAttribute("action") || "").indexOf(location.pathname + "/") !== 0) return;
+      var kept = form.querySelector("input[type=hidden][name=find]");
+      if (!kept) {
+        kept = document.createElement("input");
+        kept.type = "hidden";
+        kept.name = "find";
+        form.appendChild(kept);
+      }
+      kept.value = box.value;
+    }, true);
   }
   function deskForm(root) {
     root.querySelectorAll("form.desk").forEach(function (form) {
