@@ -244,3 +244,19 @@ def test_a_field_whose_name_console_forms_share_is_refused_beside_the_form_it_wa
     assert r.status_code in (400, 422), r.status_code
     assert beside(r.text, where) and f'id="{not_at}-error"' not in r.text
     assert events(site, gid) == before
+
+
+@pytest.mark.parametrize(("lang", "sent", "label"), [
+    ("ro", {"change": "withdraw", "player": "3", "reason": "a plecat"}, "Withdrawal"),
+    ("el", {"change": "enter", "player": "4", "name": "Dora", "table": "2", "from": "2"}, "Late entry"),
+])
+def test_a_seat_change_done_is_said_in_the_consoles_language(site, arbiter, lang, sent, label):  # noqa: F811
+    """The seats card's notice once a change is done was English on every console ("player 3: withdraw")."""
+    gid, _master = game_in(site, lang, collected=True)
+    page = f"/games/{gid}"
+    r = post(arbiter, f"{page}/seat", sent, page)
+    assert r.status_code == 303, r.status_code
+    done = arbiter.get(r.headers["location"]).text.split('class="done">', 1)[1].split("</p>", 1)[0]
+    assert html.unescape(done) == said(lang, "player %(player)s: %(change)s", player=sent["player"],
+                                       change=Text(label))
+    assert sent["change"] not in done and label not in done, done

@@ -207,6 +207,7 @@ def console_context(w: Web, j: Journal, gid: str, me: auth.Identity, find: str =
         "typing": g.collecting is not None and g.slip_order(g.collecting).window is Window.TYPING,
         "written": decisions.written,
         "decision_rules": decisions.RULES,
+        "seat_changes": SEAT_CHANGES,
     }
 
 
@@ -337,8 +338,12 @@ WITHDRAWN = "player %(player)s withdrawn"
 GAME_OVER = "game over"
 COLLECTED = "the collection of move %(move)s is closed: its slips change only by a decision"
 DECIDED = "decision on move %(move)s, player %(player)s stored"
+SEAT_CHANGED = "player %(player)s: %(change)s"
 DONE = (RACK_DRAWN, MOVE_CLOSED, CLOCK_RUNS, CLOCK_PAUSED, SLIP_STORED, RULING_STORED, WITHDRAWN, GAME_OVER, COLLECTED,
-        DECIDED)
+        DECIDED, SEAT_CHANGED)
+#: the seats card's changes as its choice says them, and the notice of a change done (:data:`SEAT_CHANGED`)
+SEAT_CHANGES = {"enter": Text("Late entry"), "rename": Text("New name"), "withdraw": Text("Withdrawal"),
+                "disqualify": Text("Disqualification (FISE-18)"), "reinstate": Text("Reinstatement")}
 
 
 def _step_message(step: Step) -> str:
@@ -519,7 +524,8 @@ def seat_form(s: Session, f: dict[str, str], dry: bool = False) -> Player:
 
 def do_seat(s: Session, f: dict[str, str]) -> str:
     p = seat_form(s, f)
-    return f"player {p.number}: {f.get('change')}"
+    change = f.get("change", "")
+    return Text(SEAT_CHANGED, player=p.number, change=SEAT_CHANGES.get(change, change))
 
 
 def do_withdraw(s: Session, f: dict[str, str]) -> str:
