@@ -25,7 +25,7 @@ SAME = {
     "fr": {"minute", "minutes", "score", "maximum", "place", "change", "points", "stock", "position", "positions",
            "table", "note", "total", "club", "final", "journal", "projection", "lot", "lots", "tables", "code", "date",
            "licence", "anticipation", "endurance", "page", "mode", "stop", "absent", "secret",
-           "tops", "notes", "places", "corrections"},
+           "tops", "notes", "places", "corrections", "disqualification"},
     "es": {"total", "club", "final", "control"},
     "ro": {"minute", "total", "note", "final", "control", "avocalic", "rating", "set", "stop", "absent", "secret",
            "club"},

@@ -202,8 +202,9 @@ def test_fise_17_a_desk_never_types_over_a_slip_stored_for_a_closed_move(site, h
     # confirming it anyway (a token from elsewhere, a replayed form) changes nothing either
     r = post(http, f"{page}/desk", {**again, "replace": "1"}, page)
     assert r.status_code == 422 and len(site.events(gid)) == stored
-    # a first paper slip for the closed move is still typed (FISE-8: while move 2 is played)
-    first = {"move": "1", "player": "2", "position": "H8", "word": "CASO", "score": "12"}
+    # a first paper slip for the closed move is still typed (FISE-8: while move 2 is played), by the form as the
+    # page sends it: with the move it showed (one that does not say is refused: the console refusals' audit)
+    first = {"shown": "1", "move": "1", "player": "2", "position": "H8", "word": "CASO", "score": "12"}
     assert post(http, f"{page}/desk", first, page).status_code == 303
     assert len(site.events(gid, "slip")) == 2
 

@@ -3,7 +3,8 @@ move N+1 is played, every slip landing in its move (FISE-8; the first and last s
 others sent by the same form over HTTP); the "all blanks?" question answered with one key; a
 desk refused once the arbiter has closed the collection (FISE-17); a claim on move 2 corrected by the arbiter after
 move 5, its reason and effect on the results (FISE-17, GR-5D). Each in two languages; screenshots in
-``tests/output/``."""
+``tests/output/``. A reason pasted past what a decision keeps is refused beside the decision form, the form and the
+grid's find kept (the console refusals' audit)."""
 
 from __future__ import annotations
 
@@ -281,6 +282,32 @@ def test_FISE_17_a_claim_on_move_2_corrected_by_the_arbiter_after_move_5_with_it
         shot(arbiter, f"decisions-score-refused-{lang}")
         with Journal(db) as j:
             assert not j.events(gid, "decision")
+        # the arbiter looks player 7 up in the grid, then pastes a reason far longer than a decision keeps (a
+        # report of 5,000 characters): refused beside the decision form in the page's language, never an error
+        # page; what he typed comes back to be shortened, and the grid still finds player 7 (the console refusals'
+        # audit)
+        arbiter.fill("#grid-filter", "7")
+        expect(arbiter.locator("#slip-1")).to_be_hidden()
+        pasted = ((reason + " ") * 200).strip()
+        assert len(pasted) > 5000
+        kept.locator("input[name=score]").fill(str(top2[2]))
+        kept.locator("input[name=reason]").fill(pasted)
+        with arbiter.expect_navigation():
+            kept.locator("button").click()
+        expect(arbiter.locator("form.decide #decide-error")).to_have_text(
+            _("too long: at most %(n)s characters", n=300))
+        expect(kept.locator("input[name=reason]")).to_have_value(pasted[:300])
+        expect(kept.locator("input[name=word]")).to_have_value(top2[1])
+        expect(arbiter.locator("#grid-filter")).to_have_value("7")
+        expect(arbiter.locator("#slip-7")).to_be_visible()
+        expect(arbiter.locator("#slip-1")).to_be_hidden()
+        arbiter.locator("#decide").scroll_into_view_if_needed()
+        shot(arbiter, f"decisions-reason-too-long-{lang}")
+        arbiter.locator("#grid-filter").scroll_into_view_if_needed()
+        shot(arbiter, f"decisions-reason-too-long-find-kept-{lang}")
+        with Journal(db) as j:
+            assert not j.events(gid, "decision")
+        arbiter.fill("#grid-filter", "")
         decide(str(top2[2]))
         # asked first, with the effect on the player's points
         expect(arbiter.locator("#confirmation")).to_contain_text(_(

@@ -125,23 +125,43 @@ def close_move(s: Session, f: dict[str, str], now: float | None = None) -> list[
     return said
 
 
+def shown_move(f: dict[str, str]) -> int | None:
+    """The move a desk's form showed when it was drawn (its hidden ``shown``); None: it showed none, or the form
+    does not say (a stale page, a form sent without it)."""
+    return ascii_number(f.get("shown", "")) or None
+
+
+def desk_move(g: Game, f: dict[str, str]) -> int | None:
+    """The move a desk's slip goes to: the one typed; else the one its form showed (a slip lands in the move the
+    clerk saw, never in the next one: a move whose collection closed since refuses it); else the one being
+    collected. None: no move, or one typed that is no number (the action refuses it beside the move field)."""
+    if f.get("move"):
+        return ascii_number(f["move"])
+    return shown_move(f) or g.collecting
+
+
+def unshown_closed_move(g: Game, f: dict[str, str], move: int) -> bool:
+    """Whether a desk's slip goes to a closed move (its master move placed) other than the one its form showed,
+    by a form that does not say which move it showed: asked of nobody (the question would name no move), refused
+    as a stale page or an incomplete form."""
+    return shown_move(f) is None and 1 <= move <= len(g.moves) and g.moves[move - 1].master is not None
+
+
 def desk_slip(s: Session, f: dict[str, str]) -> list[Text]:
     """A desk's slip for a closed move other than the one its form showed says which move it goes to (FISE-8);
     a slip replacing a stored one says so (:func:`replace_slip`)."""
     g = s.game
-    move = ascii_number(f.get("move", ""))
-    if move is None:
-        move = g.collecting
+    move = desk_move(g, f)
+    shown = shown_move(f)
     if move is None or g.slip_order(move).why_not(SlipAction.TYPE) is not None:
         return []  # the action refuses it beside the move field
     said: list[Text] = []
-    if move != ascii_number(f.get("shown", "")):
+    if shown is not None and move != shown:  # none shown: refused beside the form (unshown_closed_move)
         state = g.moves[move - 1]
         if state.master is not None:
             said.append(Text("This slip goes to move %(move)s, which is closed: its master move %(master)s is "
                              "placed; the desk form showed move %(shown)s.", move=move,
-                             master=state.master.placement.coord.format(g.rules.notation), shown=f.get("shown")
-                             or "—"))
+                             master=state.master.placement.coord.format(g.rules.notation), shown=shown))
     return said + replace_slip(s, f)
 
 
@@ -193,7 +213,7 @@ def replace_slip(s: Session, f: dict[str, str]) -> list[Text]:
         player = s.seat(f.get("player", "")).number
     except ArbitruError:
         return []  # the action refuses it beside its field
-    move = ascii_number(f.get("move", "")) or g.collecting or g.move
+    move = desk_move(g, f) or g.move
     old = g.slips.get((move, player))
     if old is None:
         return []

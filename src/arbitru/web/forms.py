@@ -40,13 +40,15 @@ LANG_BY_RULES = {"fise": "es", "greek": "el", "romanian": "ro"}
 
 
 class Refused(Exception):
-    """A form refused: the field it concerns and the message shown beside it."""
+    """A form refused: the field it concerns and the message shown beside it; ``typed``: the form's fields as
+    sent, when the door refused one of them (:func:`read_form`): the page shows them again, to be corrected."""
 
     def __init__(self, field: str, message: str, status: int = 422) -> None:
         super().__init__(message)
         self.field = field
         self.message = message
         self.status = status
+        self.typed: dict[str, str] | None = None
 
 
 def form_budget(limits: dict[str, int]) -> int:
@@ -80,16 +82,24 @@ async def read_form(request: Request, limits: dict[str, int] | None = None) -> d
     except Exception as e:  # a malformed body is the sender's fault, said plainly
         raise Refused("form", Text("the form could not be read: %(why)s", why=str(e)), 400) from None
     fields: dict[str, str] = {}
+    bad: Refused | None = None  # the first field refused; the others read on, to be shown again with it
     for key, value in form.multi_items():
         if not isinstance(value, str):
             raise Refused(key, Text("no files here"), 400)
+        limit = limits.get(key, MAX_FIELD)
         if "\ufffd" in value or "\x00" in value:
-            raise Refused(key, Text(REASONS[2]), 400)
-        if len(value) > limits.get(key, MAX_FIELD):
-            raise Refused(key, Text(REASONS[0], n=limits.get(key, MAX_FIELD)), 400)
-        fields[key] = value.strip()
+            bad = bad or Refused(key, Text(REASONS[2]), 400)
+            continue  # not text: never shown again
+        if len(value) > limit:
+            bad = bad or Refused(key, Text(REASONS[0], n=limit), 400)
+        fields[key] = value.strip()[:limit]  # a field too long is shown again as much of it as it may hold
     w = web(request)
-    if not auth.check_csrf(w.secret, identity(request), fields.get("csrf", "")):
+    sender = auth.check_csrf(w.secret, identity(request), fields.get("csrf", ""))
+    if bad is not None:
+        if sender:  # what was typed goes back only to the page that sent it
+            bad.typed = fields
+        raise bad
+    if not sender:
         raise HTTPException(403, Text("the form's security token is missing or stale: reload the page and try again"))
     return fields
 

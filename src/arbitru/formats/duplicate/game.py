@@ -1120,7 +1120,9 @@ class Session:
             raise GameError(Text("a decision: %(acts)s", acts=", ".join(decisions.ACTIONS)))
         data: dict[str, Any] = {"action": act, "reason": why, "rule": rule}
         if act == "reverse":
-            target = g.decision(reverses or 0)
+            if reverses is None:
+                raise GameError(Text("say which decision is reversed: its no. in the list of decisions"))
+            target = g.decision(reverses)
             if target is None:
                 raise GameError(Text("no decision was taken at event %(seq)s", seq=reverses))
             if not target.standing:

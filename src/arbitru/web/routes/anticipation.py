@@ -845,10 +845,11 @@ def _console(w: Web, gid: str, me: auth.Identity, request: Request) -> dict[str,
     return ctx | staff_language(request, ctx["game"])
 
 
-CONSOLE = Page("anticipation/console.html", _console, lambda gid, f: f"/games/{gid}")
-DESK = Page("anticipation/desk.html", desk_context,
+CONSOLE = Page("anticipation/console.html", lambda w, gid, me, request, f: _console(w, gid, me, request),
+               lambda gid, f: f"/games/{gid}")
+DESK = Page("anticipation/desk.html", lambda w, gid, me, request, f: desk_context(w, gid, me, request),
             lambda gid, f: f"/games/{gid}/slips?turn={f.get('collected', '')}", "/games/{gid}/slips")
-REVIEW = Page("anticipation/review.html", review_context,
+REVIEW = Page("anticipation/review.html", lambda w, gid, me, request, f: review_context(w, gid, me, request),
               lambda gid, f: f"/games/{gid}/review?turn={f.get('view_turn', '')}", "/games/{gid}/review")
 
 

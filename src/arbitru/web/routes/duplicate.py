@@ -11,6 +11,7 @@ import secrets
 import time
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import quote
 
 import segno
 from markupsafe import Markup
@@ -206,6 +207,7 @@ def console_context(w: Web, j: Journal, gid: str, me: auth.Identity, find: str =
         "typing": g.collecting is not None and g.slip_order(g.collecting).window is Window.TYPING,
         "written": decisions.written,
         "decision_rules": decisions.RULES,
+        "seat_changes": SEAT_CHANGES,
     }
 
 
@@ -285,18 +287,43 @@ def in_session(action: Callable[[Session, dict[str, str]], str], ask: Ask | None
     return perform
 
 
-def _console_again(w: Web, gid: str, me: auth.Identity, request: Request) -> dict[str, Any]:
+def _console_again(w: Web, gid: str, me: auth.Identity, request: Request, f: dict[str, str]) -> dict[str, Any]:
+    """The console again after a refused action: the grid finds what its find box held when the form was sent
+    (app.js sends it as ``find`` with every console form)."""
     with w.journal(me.actor) as j:
-        return console_context(w, j, gid, me)
+        return console_context(w, j, gid, me, f.get("find", ""))
 
 
-CONSOLE = Page("duplicate/console.html", _console_again, lambda gid, f: f"/games/{gid}")
+def _console_back(gid: str, f: dict[str, str]) -> str:
+    """The console after an action: its find box still finding what it found."""
+    find = f.get("find", "")[: views.FIND_LONGEST].strip()
+    return f"/games/{gid}" + (f"?find={quote(find, safe='')}" if find else "")
+
+
+#: the refusals each console form shows beside its own fields, by its action; any other refusal of the form (a
+#: field of a name another form shares: move, player, reason...) is shown beside the form itself, by its action
+OWN_FIELDS = {
+    "desk": frozenset({"player", "move", "position", "word", "score"}),
+    "draw": frozenset({"tiles"}),
+    "seat": frozenset({"from"}),
+    "withdraw": frozenset({"from"}),
+}
+
+
+def beside(action: str, name: str) -> str:
+    """Where the console shows the refusal of field ``name`` of the form of ``action`` (:attr:`Page.beside`)."""
+    return name if name in OWN_FIELDS.get(action, ()) else action
+
+
+CONSOLE = Page("duplicate/console.html", _console_again, _console_back, beside=beside)
 
 
 def console_action(role: str, field: str, action: Callable[[Session, dict[str, str]], str],
-                   ask: Ask | None = None, check: Check | None = None) -> Endpoint:
-    """A console action (:func:`arbitru.web.acting.act`) on the game's writer session."""
-    return act(role, field, in_session(action, ask, check), CONSOLE)
+                   ask: Ask | None = None, check: Check | None = None,
+                   limits: dict[str, int] | None = None) -> Endpoint:
+    """A console action (:func:`arbitru.web.acting.act`) on the game's writer session; ``limits``: its fields'
+    longest, past the forms' default (:func:`arbitru.web.forms.read_form`)."""
+    return act(role, field, in_session(action, ask, check), CONSOLE, limits)
 
 
 #: what the console says once an action is done: the redirect carries its code (:mod:`arbitru.web.notices`); an old
@@ -311,8 +338,12 @@ WITHDRAWN = "player %(player)s withdrawn"
 GAME_OVER = "game over"
 COLLECTED = "the collection of move %(move)s is closed: its slips change only by a decision"
 DECIDED = "decision on move %(move)s, player %(player)s stored"
+SEAT_CHANGED = "player %(player)s: %(change)s"
 DONE = (RACK_DRAWN, MOVE_CLOSED, CLOCK_RUNS, CLOCK_PAUSED, SLIP_STORED, RULING_STORED, WITHDRAWN, GAME_OVER, COLLECTED,
-        DECIDED)
+        DECIDED, SEAT_CHANGED)
+#: the seats card's changes as its choice says them, and the notice of a change done (:data:`SEAT_CHANGED`)
+SEAT_CHANGES = {"enter": Text("Late entry"), "rename": Text("New name"), "withdraw": Text("Withdrawal"),
+                "disqualify": Text("Disqualification (FISE-18)"), "reinstate": Text("Reinstatement")}
 
 
 def _step_message(step: Step) -> str:
@@ -380,8 +411,8 @@ def desk_slip_of(s: Session, f: dict[str, str]) -> Slip:
     except GameError as e:
         raise Refused("player", str(e)) from None
     # the move the slip belongs to, as the desk typed it (FISE-8: move N's slips are typed while move N+1 is
-    # played); by default the move whose slips are being collected, shown large on the form
-    move = whole_in(f, "move", 1, MAX_INT) if f.get("move") else s.game.collecting
+    # played); by default the move the form showed large (asks.desk_move)
+    move = whole_in(f, "move", 1, MAX_INT) if f.get("move") else asks.desk_move(s.game, f)
     if move is None:
         raise Refused("move", Text("no move's slips are being collected: a change is the arbiter's decision"))
     slip = Slip(move, player, f.get("position", ""), f.get("word", ""), declared(f),
@@ -394,6 +425,9 @@ def desk_slip_of(s: Session, f: dict[str, str]) -> Slip:
         raise refused(e, "score") from None
     except GameError as e:
         raise Refused("player", str(e)) from None
+    if asks.unshown_closed_move(s.game, f, move):  # a closed move's slip is asked first, naming the move shown
+        raise Refused("desk", Text("this form does not say which move it showed: the page is stale or the form "
+                                   "incomplete; reload the page and type the slip again"))
     return slip
 
 
@@ -490,7 +524,8 @@ def seat_form(s: Session, f: dict[str, str], dry: bool = False) -> Player:
 
 def do_seat(s: Session, f: dict[str, str]) -> str:
     p = seat_form(s, f)
-    return f"player {p.number}: {f.get('change')}"
+    change = f.get("change", "")
+    return Text(SEAT_CHANGED, player=p.number, change=SEAT_CHANGES.get(change, change))
 
 
 def do_withdraw(s: Session, f: dict[str, str]) -> str:
@@ -854,7 +889,8 @@ clock = console_action("arbiter", "clock", do_clock)
 close = console_action("arbiter", "close", do_close, ask=asks.close_move, check=master_choice)
 desk_slip = console_action("desk", "desk", do_slip, ask=asks.desk_slip, check=desk_slip_of)
 collected = console_action("arbiter", "decide", do_collected)
-decide = console_action("arbiter", "decide", do_decide, ask=asks.decide, check=decision_of)
+decide = console_action("arbiter", "decide", do_decide, ask=asks.decide, check=decision_of,
+                        limits={"reason": decisions.MAX_REASON})
 rule = console_action("arbiter", "ruling", do_rule)
 withdraw = console_action("arbiter", "withdraw", do_withdraw, ask=lambda s, f: asks.seat_change(
     s, {**f, "change": "withdraw"}))

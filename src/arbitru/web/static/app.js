@@ -122,6 +122,25 @@
     box.addEventListener("input", apply);
     document.addEventListener("htmx:afterSwap", apply);
     apply();  // a console opened with a find (?find=) shows what it finds
+    // every form of the console sends the find box's text along (as "find"): the console it comes back to, the
+    // action refused or done, finds the same players (a confirmation page sends it on with the form); the game's
+    // forms are those under its address (/games/ID/, its stream's), wherever the page was drawn (a refused form's
+    // console is drawn at the form's own address)
+    var game = (url || "").replace(/events$/, "");
+    document.addEventListener("submit", function (e) {
+      var form = e.target;
+      if (!game || !(form instanceof HTMLFormElement)) return;
+      if ((form.getAttribute("method") || "").toLowerCase() !== "post") return;
+      if ((form.getAttribute("action") || "").indexOf(game) !== 0) return;
+      var kept = form.querySelector("input[type=hidden][name=find]");
+      if (!kept) {
+        kept = document.createElement("input");
+        kept.type = "hidden";
+        kept.name = "find";
+        form.appendChild(kept);
+      }
+      kept.value = box.value;
+    }, true);
   }
   function deskForm(root) {
     root.querySelectorAll("form.desk").forEach(function (form) {
