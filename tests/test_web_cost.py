@@ -284,12 +284,8 @@ def test_player_pages_are_served_from_a_kept_rating_list(tmp_path, monkeypatch):
         assert len(lists) <= 3
 
 
-def test_unknown_ids_do_not_defeat_the_standings_cache(tmp_path, monkeypatch):
-    site = make_site(tmp_path)
-    arbiter = site.client()
-    login(arbiter)
-    gid = make_game(site, moves=6)
-    post(arbiter, f"/games/{gid}/close", {"choice": "1"}, f"/games/{gid}")
+def counting_standings(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A 1 for each standings computed from now on."""
     computed: list[int] = []
     standings_of = results_route._standings_of
 
@@ -298,6 +294,16 @@ def test_unknown_ids_do_not_defeat_the_standings_cache(tmp_path, monkeypatch):
         return standings_of(*args)
 
     monkeypatch.setattr(results_route, "_standings_of", counting)
+    return computed
+
+
+def test_unknown_ids_do_not_defeat_the_standings_cache(tmp_path, monkeypatch):
+    site = make_site(tmp_path)
+    arbiter = site.client()
+    login(arbiter)
+    gid = make_game(site, moves=6)
+    post(arbiter, f"/games/{gid}/close", {"choice": "1"}, f"/games/{gid}")
+    computed = counting_standings(monkeypatch)
     with served(site.client_factory) as base:
         assert {r.status_code for r in at_once(base, f"/standings?game={gid}&game=nothing", 12)} == {200}
         assert len(computed) == 1  # twelve at once: one computation, the others wait for it
@@ -318,14 +324,7 @@ def test_the_order_of_the_games_asked_makes_no_new_standings(tmp_path, monkeypat
     arbiter = site.client()
     login(arbiter)
     first, second = make_game(site, moves=3), make_game(site, moves=3)
-    computed: list[int] = []
-    standings_of = results_route._standings_of
-
-    def counting(*args: Any) -> Any:
-        computed.append(1)
-        return standings_of(*args)
-
-    monkeypatch.setattr(results_route, "_standings_of", counting)
+    computed = counting_standings(monkeypatch)
     with served(site.client_factory) as base, visitor(base, 0) as c:
         one = c.get(f"/standings?game={first}&game={second}")
         other = c.get(f"/standings?game={second}&game={first}")
