@@ -232,9 +232,10 @@ def test_FISE_17_a_close_reuses_the_moves_no_event_changed_and_equals_the_result
     play(s, 1, slips=("2",))
     seats.disqualify(s, "4", reason="cheating")
     play(s, 2, slips=("1", "2", "5"))
+    s.end_game("the arbiter ends it")
     events = s.journal.events(s.id)
     kinds = {e.kind for e in events}
-    assert {"decision", "ruling", "seat", "withdraw", "collected", "master", "slip"} <= kinds
+    assert {"decision", "ruling", "seat", "withdraw", "collected", "master", "slip", "end"} <= kinds
 
     judged: list[int] = []
     verdict = Game.verdict
@@ -265,6 +266,13 @@ def test_FISE_17_a_close_reuses_the_moves_no_event_changed_and_equals_the_result
             reused += 1
         last = now
     assert reused >= 4
+    # the game's end changes no move: the final results reuse every move
+    assert events[-1].kind == "end" and state.first_changed_since(events[-2].seq) > len(state.moves)
+    # slips folded tentatively and taken back: nothing computed meanwhile is reused
+    lineage = state.lineage
+    state.fold_tentatively()
+    state.take_back()
+    assert state.lineage != lineage
     # another state of the game (replayed again) reuses nothing of this one's
     other = replay(s.id, s.settings, events)
     assert other.lineage != state.lineage and compute(other, lex, last) == compute(other, lex)

@@ -497,9 +497,9 @@ class Game:
 
     def _results_changed(self, seq: int, kind: str, p: Mapping[str, Any]) -> None:
         """Notes the first move whose results the event folded may change: a slip's, a decision's or a master
-        move's own move; the close of a collection none (it changes what may be entered, not what counts);
-        anything else (a ruling, a player, a seat, the end) every move."""
-        if kind == "collected":
+        move's own move; the close of a collection and the game's end none (they change what may be entered, not
+        what a move counts); anything else (a ruling, a player, a seat) every move."""
+        if kind in ("collected", "end"):
             return
         first = payload.integer(p, "move", low=1) if kind in ("slip", "decision", "master") else 1
         self.results_log.append((seq, first))
@@ -526,6 +526,8 @@ class Game:
         undo, self._undo = self._undo or [], None
         for step in reversed(undo):
             step()
+        # results computed meanwhile saw slips that are no more: none of them is reused from now on
+        self.lineage = next(_LINEAGES)
 
     def _set_counters(self, last_seq: int, results_seq: int, folding: int) -> None:
         self.last_seq, self.results_seq, self._folding = last_seq, results_seq, folding
