@@ -276,3 +276,76 @@ def test_FISE_17_a_close_reuses_the_moves_no_event_changed_and_equals_the_result
     # another state of the game (replayed again) reuses nothing of this one's
     other = replay(s.id, s.settings, events)
     assert other.lineage != state.lineage and compute(other, lex, last) == compute(other, lex)
+
+
+def test_FISE_17_a_phones_rows_of_the_moves_no_event_changed_are_reused_and_equal_the_rows_drawn_afresh(lex,
+                                                                                                     monkeypatch):
+    """A phone's part late in a national game drew its eleven old rows again at every close (ten thousand phones);
+    the rows drawn at the last position are now reused for the moves whose results' lines are the same objects
+    (:func:`arbitru.web.phone_lines.own_html` with ``drawn``). Folded event by event with every kind of event that
+    changes an earlier move (a claim and its reversal, a ruling, seats), in two languages: the rows drawn with
+    reuse equal the rows drawn afresh at every position, and a close with nothing changed draws one row a phone."""
+    from arbitru.formats.duplicate import seats
+    from arbitru.formats.duplicate.game import replay
+    from arbitru.messages import gettext_for
+    from arbitru.web import phone_lines
+    from arbitru.web.routes.duplicate import own_lines
+
+    s = new_game(lex, moves=12, players=("1", "2", "3", "4"))
+    written = play(s, 2, slips=("1", "3"))
+    position, word, score = written[2]
+    play(s, 2, slips=("1", "2"))
+    d = s.decide(2, "2", "slip", "claim: the slip reads " + position, slip=Slip(2, "2", position, word, score))
+    play(s, 1, slips=("2", "4"))
+    s.rule(written[1][1].upper(), False, "not in the list")
+    seats.enter(s, "5", "Late")
+    play(s, 2, slips=("1", "5"))
+    s.decide(0, "", "reverse", "lodged after the claim period", reverses=d.seq)
+    seats.withdraw(s, "3")
+    play(s, 2, slips=("2",))
+    events = s.journal.events(s.id)
+
+    drawn_rows: list[int] = []
+    row = phone_lines._row
+
+    def counting(words, m, mm):
+        drawn_rows.append(m.move)
+        return row(words, m, mm)
+
+    monkeypatch.setattr(phone_lines, "_row", counting)
+    words = {lang: phone_lines.Words(gettext_for(lang), lang) for lang in ("en", "ro")}
+    drawn: dict[str, phone_lines.Drawn] = {lang: {} for lang in words}
+    state = replay(s.id, s.settings, events[:1])
+    last = None
+    closes = 0
+    for e in events[1:]:
+        state.apply(e)
+        if not any(m.master for m in state.moves):
+            continue
+        now = compute(state, lex, last)
+        afresh = compute(state, lex)
+        since = last._made_from[1] if last is not None else 0
+        quiet_close = e.kind == "master" and last is not None and state.first_changed_since(since) == e.payload["move"]
+        for lang, said in words.items():
+            new_rows: list[int] = []
+            for p in state.players:
+                drawn_rows.clear()
+                reused = phone_lines.own_html(said, state, own_lines(state, p, now, None), drawn[lang])
+                new_rows += drawn_rows
+                assert reused == phone_lines.own_html(said, state, own_lines(state, p, afresh, None)), (e.seq, p)
+            if quiet_close and lang == "en":
+                # every phone drew its rows at the position before: only the new move's row is drawn
+                assert new_rows == [e.payload["move"]] * len(state.players), (e.seq, new_rows)
+                closes += 1
+        last = now
+    assert closes >= 4
+    # another replay's results share no line with these: every row is drawn again, and right
+    other = replay(s.id, s.settings, events)
+    again, afresh = compute(other, lex, last), compute(other, lex)
+    new_rows = []
+    for p in other.players:
+        drawn_rows.clear()
+        reused = phone_lines.own_html(words["en"], other, own_lines(other, p, again, None), drawn["en"])
+        new_rows += drawn_rows
+        assert reused == phone_lines.own_html(words["en"], other, own_lines(other, p, afresh, None))
+    assert len(new_rows) == sum(len(line.moves) for line in again.lines)

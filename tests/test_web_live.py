@@ -141,7 +141,8 @@ def test_phone_fragments_draw_the_hall_once_per_journal_position_and_each_player
     monkeypatch.setattr(Web, "render_text",
                         lambda self, r, name, **k: rendered.append(name) or real(self, r, name, **k))
     monkeypatch.setattr(phone_lines, "own_html",
-                        lambda words, game, lines: own.append(lines["player"].number) or real_own(words, game, lines))
+                        lambda words, game, lines, drawn=None: own.append(lines["player"].number)
+                        or real_own(words, game, lines, drawn))
     first = phones["1"].get(f"/games/{gid}/play/live").text
     assert phones["1"].get(f"/games/{gid}/play/live").text == first  # the same position: the same part
     other = phones["2"].get(f"/games/{gid}/play/live").text

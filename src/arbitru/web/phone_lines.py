@@ -93,10 +93,18 @@ def _e(value: Any) -> str:
     return escape(shown_raw(value) if isinstance(value, str) else value)
 
 
-def own_html(words: Words, game: Game, lines: dict[str, Any]) -> tuple[Markup, Markup]:
+#: each phone's rows of his moves as last drawn in one language, by player: the results' lines they were drawn from
+#: (the objects themselves), the master's score beside each, and the rows' markup (:func:`own_html`)
+Drawn = dict[str, tuple[tuple[Any, ...], tuple[int, ...], str]]
+
+
+def own_html(words: Words, game: Game, lines: dict[str, Any], drawn: Drawn | None = None
+             ) -> tuple[Markup, Markup]:
     """A player's own lines around the hall (``lines`` as :func:`arbitru.web.routes.duplicate.own_lines` gives
     them): what comes before the hall (his name, the move, his total, a closed seat) and after it (his receipt, his
-    moves)."""
+    moves). ``drawn``: the rows of his moves drawn at an earlier position, in the language of ``words``, reused
+    for the moves whose results are the same objects (:func:`arbitru.formats.duplicate.results.compute` keeps the
+    moves no event changed), and updated."""
     player = lines.get("player")
     line = lines.get("line")
     head: list[str] = []
@@ -123,12 +131,34 @@ def own_html(words: Words, game: Game, lines: dict[str, Any]) -> tuple[Markup, M
             f"<h2>{words('Your moves')}</h2>\n"
             f"<table id=\"verdicts\"><tr><th>{words('move')}</th><th>{words('you wrote')}</th>"
             f"<th>{words('points')}</th><th>{words('bonus')}</th><th>{words('master')}</th></tr>\n")))
-        for m, mm in reversed(own):
-            reasons = f" <small>({_e(words.each(m.reasons))})</small>" if m.reasons else ""
-            tail.append(f"<tr><td>{_e(m.move)}</td><td>{_e(m.written())}{reasons}</td><td>{_e(m.score)}</td>"
-                        f"<td>{_e(m.bonus or '')}</td><td>{_e(mm.score)}</td></tr>")
+        tail.append(_rows(words, own, player.number if player is not None else "", drawn))
         tail.append("\n</table>")
     return Markup("".join(head)), Markup("".join(tail))
+
+
+def _rows(words: Words, own: list[tuple[Any, Any]], player: str, drawn: Drawn | None) -> str:
+    """The rows of a player's moves, the last first. Late in a game most of them were drawn at the close before:
+    when the results' lines of his first moves are the very objects drawn then, with the same master's scores,
+    only the moves after them are drawn (ten thousand phones' eleven old rows, a close)."""
+    start, old = 0, ""
+    known = drawn.get(player) if drawn is not None and player else None
+    if known is not None:
+        was, scores, html = known
+        if len(was) <= len(own) and all(
+            line is m and score == mm.score for line, score, (m, mm) in zip(was, scores, own, strict=False)
+        ):
+            start, old = len(was), html
+    new = [_row(words, m, mm) for m, mm in reversed(own[start:])]
+    html = "".join(new) + old if new else old
+    if drawn is not None and player:
+        drawn[player] = (tuple(m for m, _ in own), tuple(mm.score for _, mm in own), html)
+    return html
+
+
+def _row(words: Words, m: Any, mm: Any) -> str:
+    reasons = f" <small>({_e(words.each(m.reasons))})</small>" if m.reasons else ""
+    return (f"<tr><td>{_e(m.move)}</td><td>{_e(m.written())}{reasons}</td><td>{_e(m.score)}</td>"
+            f"<td>{_e(m.bonus or '')}</td><td>{_e(mm.score)}</td></tr>")
 
 
 def _receipt(words: Words, game: Game, receipt: dict[str, Any]) -> str:

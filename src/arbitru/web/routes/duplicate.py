@@ -731,12 +731,14 @@ class Phones:
     hall: str
     result: results.GameResult | None
     entered: views.Entered | None
+    #: the rows of each phone's moves as last drawn in this language, kept from one position to the next
+    drawn: phone_lines.Drawn
 
     def part(self, player: str) -> str:
         """The live part of ``player``'s phone: the hall around his own lines (drawn by
         :func:`phone_lines.own_html`, as the page's template draws them)."""
         head, tail = phone_lines.own_html(self.words, self.game,
-                                          own_lines(self.game, player, self.result, self.entered))
+                                          own_lines(self.game, player, self.result, self.entered), self.drawn)
         return "".join((head, "\n", self.hall, "\n", tail))
 
 
@@ -758,7 +760,10 @@ def phones_at(w: Web, j: Journal, gid: str, request: Request) -> Phones:
         hall = w.at_seq(gid, game.last_seq, ("play-hall", key[1], key[2]), lambda: _Markup(
             w.render_text(request, "duplicate/_play_hall.html", **public_context(w, j, gid, lang))))
         words = phone_lines.Words(i18n.gettext_for(key[1]), key[1])
-        return Phones(game, words, str(hall), views.result_at(w, s), slips_entered(w, j, game))
+        # one per game and language, for as long as the worker keeps the game: a row is reused only when drawn
+        # from the very results' line it shows, so no event needs to empty it
+        drawn: phone_lines.Drawn = w.kept(gid, ("own rows", key[1]), 0, dict)
+        return Phones(game, words, str(hall), views.result_at(w, s), slips_entered(w, j, game), drawn)
 
     return w.at_seq(gid, game.last_seq, key, compute)
 
