@@ -176,10 +176,15 @@ def compute(game: Game, lexicon: Lexicon, before: GameResult | None = None) -> G
     bonuses: list[BonusAward] = []
     best_by_move: dict[int, int] = {}
     made: list[tuple[list[BonusAward], int, list[Verdict]]] = []
+    #: the lines taken from ``before`` whose totals are over exactly the moves kept: carried forward, not summed again
+    carried: dict[str, PlayerLine] = {}
     if kept:
         assert before is not None
         for p in order:
-            lines[p.number] = before.line(p.number).moves[:kept]
+            was = before.line(p.number)
+            lines[p.number] = was.moves[:kept]
+            if len(was.moves) == kept:
+                carried[p.number] = was
         for n, (awarded, best, nobodys) in enumerate(before._moves[:kept], start=1):
             bonuses.extend(awarded)
             best_by_move[n] = best
@@ -205,7 +210,7 @@ def compute(game: Game, lexicon: Lexicon, before: GameResult | None = None) -> G
             lines[p.number].append(line)
         # a seat that does not play the move (not yet entered, withdrawn, disqualified) takes no bonus and is
         # nobody's best (FISE-11, FISE-15's Mx)
-        active = [n for n, line in row.items() if not {"out", *seats.ABSENCES} & set(line.reasons)]
+        active = [n for n, line in row.items() if _SAT_OUT.isdisjoint(line.reasons)]
         best_by_move[state.number] = max((row[n].score for n in active), default=0)
         if sudden:
             alive -= {n for n in alive if row[n].score < best_by_move[state.number]}
@@ -218,20 +223,29 @@ def compute(game: Game, lexicon: Lexicon, before: GameResult | None = None) -> G
     total_master = game.master_total()
     for p in order:
         ms = lines[p.number]
-        running = 0
-        for line in ms:
+        carry = carried.get(p.number)
+        if carry is None:
+            start = running = points = bonus = top_moves = 0
+            best_move: int | None = None
+        else:  # the moves kept: their totals as ``before`` summed them (their lines' running totals are set)
+            start, running, points, bonus = kept, ms[kept - 1].running, carry.points, carry.bonus
+            top_moves, best_move = carry.top_moves, carry.best_move
+        for line in ms[start:]:
             running += line.score
             line.running = running
-        points = sum(line.score for line in ms)
+            points += line.score
+            bonus += line.bonus
+            top_moves += line.top
+            best_move = line.score if best_move is None or line.score > best_move else best_move
         result_lines.append(
             PlayerLine(
                 player=p,
                 moves=ms,
                 points=points,
-                bonus=sum(line.bonus for line in ms),
+                bonus=bonus,
                 percentage=Fraction(points, total_master) if total_master else Fraction(0),
-                top_moves=sum(1 for line in ms if line.top),
-                best_move=max((line.score for line in ms), default=0),
+                top_moves=top_moves,
+                best_move=best_move if best_move is not None else 0,
             )
         )
     rank(result_lines, rules.tie_breaks)
@@ -274,6 +288,10 @@ def compute(game: Game, lexicon: Lexicon, before: GameResult | None = None) -> G
         result.sudden_death = sudden_death(result)
     result.decisions = effects(game.decisions, lambda slip: game.verdict(slip, lexicon).score)
     return result
+
+
+#: a move line's reasons that say its seat did not play the move: no bonus, nobody's best (FISE-11, FISE-15's Mx)
+_SAT_OUT = frozenset({"out", *seats.ABSENCES})
 
 
 def _reusable(game: Game, before: GameResult | None, closed: int, order: Sequence[Player]) -> int:
