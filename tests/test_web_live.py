@@ -497,12 +497,51 @@ def test_fise_5_the_consoles_grid_judges_a_slip_many_players_wrote_once(tmp_path
         real = game_module.judge
         monkeypatch.setattr(game_module, "judge",
                             lambda slip, *a, **k: judged.append(slip.player) or real(slip, *a, **k))
-        rows = views.grid(s, views.slips_entered(site.client_factory.state.web, j, gid, s.game.last_seq))
+        rows = views.grid(s, views.slips_entered(site.client_factory.state.web, j, gid, s.game.last_seq,
+                                                 s.game.move))
     assert judged == ["1", "3"]  # player 2 wrote what player 1 wrote; player 3 another score
     assert [r["slip"].player for r in rows] == ["1", "2", "3"]
     assert rows[1]["verdict"] is rows[0]["verdict"] and rows[2]["verdict"] is not rows[0]["verdict"]
     # a wrong declared score is noted, the engine's counts (FISE-6)
     assert [r["verdict"].score for r in rows] == [int(best[2])] * 3 and rows[2]["verdict"].notes
+
+
+def test_fise_5_the_slips_entered_are_kept_for_the_open_move_only_and_show_its_replacements(tmp_path):
+    """The receipts and the console's grid show the open (or last) move's slips, each with those it replaced
+    (FISE-5): what the worker keeps of the slips entered is that move's, not every move's (late in a national game,
+    eleven moves of ten thousand slips copied at each position), and it still shows every replacement, read on
+    from the position before or from the start."""
+    from arbitru.formats.duplicate.slips import Slip
+    from arbitru.web import views
+    from arbitru.web.app import create_app
+    from web_support import TEST_LISTS
+
+    site = make_site(tmp_path)
+    gid = make_game(site, draw=False)
+    web = site.client_factory.state.web  # type: ignore[attr-defined]
+    with Journal(site.db, actor="arbiter") as j:
+        s = Session(j, gid)
+        s.lexicon = load_lexicon(LEXICON, "en")
+        for _ in range(3):
+            s.draw()
+            position, word, score = s.candidates()[0].describe(s.game.rules.notation).split(" ")
+            move = s.game.move
+            s.add_slips([Slip(move, n, "A1", "ZZ", 3) for n in ("1", "2")])
+            s.add_slips([Slip(move, "1", position, word, int(score))], replace=True)
+            seen = views.slips_entered(web, j, gid, s.game.last_seq, move)  # read on from the move before's
+            s.place_master()
+            s.close_collection()
+        g = s.game
+        for entered in (seen, views.slips_entered(web, j, gid, g.last_seq, g.move)):
+            events, history = entered
+            assert {m for m, _ in events} == {m for m, _ in history} == {3}
+            assert [slip.word for _, slip in history[(3, "1")]] == ["ZZ", word]
+            assert [slip.word for _, slip in history[(3, "2")]] == ["ZZ"]
+        # read from the start, as another worker does
+        fresh = create_app(site.db, test_lists=TEST_LISTS).state.web
+        assert views.slips_entered(fresh, j, gid, g.last_seq, g.move) == entered
+        rows = views.grid(s, views.slips_entered(web, j, gid, g.last_seq, g.move))
+    assert [(r["slip"].word, [o.word for o in r["others"]]) for r in rows[:2]] == [(word, ["ZZ"]), ("ZZ", [])]
 
 
 def test_fise_5_a_phone_asking_the_position_just_after_the_crowds_answer_takes_it_not_a_new_question(tmp_path,

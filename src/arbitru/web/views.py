@@ -14,6 +14,7 @@ from typing import Any
 
 from arbitru.engine.layout import ROW_LETTERS, SIZE
 from arbitru.engine.tiles import BLANK, Alphabet, is_blank, letter_of
+from arbitru.formats import payload
 from arbitru.formats.duplicate import announce, results, seats
 from arbitru.formats.duplicate.game import Game, Master, Player, Session
 from arbitru.formats.duplicate.slips import Slip, Verdict
@@ -157,16 +158,20 @@ SlipHistory = dict[tuple[int, str], list[tuple[int, Slip]]]
 Entered = tuple[SlipEvents, SlipHistory]
 
 
-def slips_entered(w: Web, journal: Journal, game_id: str, at: int) -> Entered:
-    """The game's slips as the journal stored them, up to journal position ``at``: read once per position in this
-    worker, and only the slip events since the position read last (a close at a national game reads none again)."""
+def slips_entered(w: Web, journal: Journal, game_id: str, at: int, move: int) -> Entered:
+    """The game's slips of ``move`` (the open or last move: the only one the pages show) and later as the journal
+    stored them, up to journal position ``at``: read once per position in this worker, and only the slip events
+    since the position read last (a close at a national game reads none again). The moves before are let go: late
+    in a national game they were eleven moves of ten thousand slips copied at every position and kept."""
 
     def advance(after: int, known: Entered | None) -> Entered:
-        events: SlipEvents = dict(known[0]) if known else {}
-        history: SlipHistory = dict(known[1]) if known else {}
+        events: SlipEvents = {k: v for k, v in known[0].items() if k[0] >= move} if known else {}
+        history: SlipHistory = {k: v for k, v in known[1].items() if k[0] >= move} if known else {}
         for e in journal.iter_events(game_id, "slip", after=after):
             if e.seq > at:
                 break
+            if payload.integer(e.payload, "move", low=1) < move:
+                continue
             s = Slip.from_payload(e.payload)
             events[(int(e.payload["move"]), str(e.payload.get("player") or ""))] = (e.seq, e.recorded, e.actor)
             key = (s.move, s.player.strip())

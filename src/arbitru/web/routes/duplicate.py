@@ -178,7 +178,7 @@ def console_context(w: Web, j: Journal, gid: str, me: auth.Identity, find: str =
         except ArbitruError:
             cands = []
     _ = i18n.gettext_for(g.settings.lang)
-    rows = views.grid_at(w, s, views.slips_entered(w, j, s.id, s.game.last_seq))
+    rows = views.grid_at(w, s, views.slips_entered(w, j, s.id, s.game.last_seq, s.game.move))
     find = find[: views.FIND_LONGEST]
     # a game of more players than the grid draws: its find box asks the server (the rows it finds are drawn); a
     # smaller game's page draws every row and its own find hides the others
@@ -247,7 +247,7 @@ async def grid_fragment(request: Request) -> Response:
     def load() -> Response:
         with w.journal(me.actor) as j:
             s = w.session(j, gid)
-            slips = views.slips_entered(w, j, s.id, s.game.last_seq)
+            slips = views.slips_entered(w, j, s.id, s.game.last_seq, s.game.move)
             if find.strip():
                 rows = views.grid_at(w, s, slips)
                 table = i18n.gettext_for(s.game.settings.lang)("table")
@@ -658,7 +658,7 @@ def slips_entered(w: Web, j: Journal, g: Game) -> views.Entered | None:
     (:func:`views.slips_entered`); None when the move has none."""
     if not g.move or not any(move == g.move for move, _ in g.slips):
         return None
-    return views.slips_entered(w, j, g.id, g.last_seq)
+    return views.slips_entered(w, j, g.id, g.last_seq, g.move)
 
 
 def own_context(w: Web, j: Journal, s: Session, me: auth.Identity) -> dict[str, Any]:
