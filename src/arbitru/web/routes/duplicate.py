@@ -206,6 +206,9 @@ def console_context(w: Web, j: Journal, gid: str, me: auth.Identity, find: str =
         "typed_in": sum(1 for (m, p) in g.slips if m == g.collecting and p in g.players),
         "typing": g.collecting is not None and g.slip_order(g.collecting).window is Window.TYPING,
         "written": decisions.written,
+        # the errors key of each listed decision's reverse form (a reversal refused is shown beside its own form)
+        "reverse_at": {d.seq: f"{REVERSE}{d.seq}" for d in g.decisions},
+        "reverse_prefix": REVERSE,
         "decision_rules": decisions.RULES,
         "seat_changes": SEAT_CHANGES,
     }
@@ -310,9 +313,26 @@ OWN_FIELDS = {
 }
 
 
-def beside(action: str, name: str) -> str:
-    """Where the console shows the refusal of field ``name`` of the form of ``action`` (:attr:`Page.beside`)."""
+def beside(action: str, name: str, form: dict[str, str]) -> str:
+    """Where the console shows the refusal of field ``name`` of the form of ``action`` (:attr:`Page.beside`); a
+    reversal's, whatever its field, beside the reverse form of the decision it names (:func:`reversal_at`)."""
+    if action == "decide" and form.get("action") == "reverse":
+        at = reversal_at(form)
+        if at is not None:
+            return at
     return name if name in OWN_FIELDS.get(action, ()) else action
+
+
+def reversal_at(form: dict[str, str]) -> str | None:
+    """The ``errors`` key of the reverse form that sent ``form`` (``reverse-N``: the reverse form of the decision of
+    event N, in the console's list of decisions); None: the form names no decision (refused beside the decision
+    form). The console shows a refusal keyed so beside decision N when it lists it, else beside the decision form."""
+    seq = ascii_number(form.get("reverses", ""))
+    return f"{REVERSE}{seq}" if seq is not None else None
+
+
+#: the ``errors`` key of a decision's reverse form, before its event's number (:func:`reversal_at`)
+REVERSE = "reverse-"
 
 
 CONSOLE = Page("duplicate/console.html", _console_again, _console_back, beside=beside)
