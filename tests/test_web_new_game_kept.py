@@ -87,6 +87,13 @@ def fields(page: str, action: str) -> dict[str, str]:
     return parser.values
 
 
+def drawn_action(page: str, path: str) -> str:
+    """Where the page's form to ``path`` sends it, as drawn (the language its reader asked for kept)."""
+    m = re.search(rf'<form method="post" action="({re.escape(path)}[^"]*)"', page)
+    assert m, page[-2000:]
+    return html.unescape(m.group(1))
+
+
 def beside(page: str, field: str) -> str:
     m = re.search(rf'id="{field}-error">([^<]*)<', page)
     assert m, page[-3000:]
@@ -128,7 +135,7 @@ def test_new_duplicate_game_refused_keeps_every_field_typed_and_says_why_beside_
     page = f"/games/new?lang={lang}"
     sent = {**DUPLICATE, **change}
     before = games(site)
-    r = post(arbiter, page, sent, page, confirm=False)
+    r = post(arbiter, drawn_action(arbiter.get(page).text, page.split("?")[0]), sent, page, confirm=False)
     assert r.status_code in (400, 422), r.status_code
     assert f'<html lang="{lang}">' in r.text
     refusal = beside(r.text, field)
@@ -157,7 +164,7 @@ def test_new_anticipation_game_refused_keeps_every_field_typed_and_says_why_besi
     page = f"/anticipation/new?lang={lang}"
     sent = {**ANTICIPATION, **change}
     before = games(site)
-    r = post(arbiter, page, sent, page, confirm=False)
+    r = post(arbiter, drawn_action(arbiter.get(page).text, page.split("?")[0]), sent, page, confirm=False)
     assert r.status_code in (400, 422), r.status_code
     assert f'<html lang="{lang}">' in r.text
     refusal = beside(r.text, field)

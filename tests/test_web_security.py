@@ -459,9 +459,9 @@ def test_security_page_times_in_the_pages_language(tmp_path, lang):
     local = datetime.datetime.fromtimestamp(clock.now)  # the server's clock, as the page reads it
     written = figures.moment(local, lang, seconds=True)
     assert NOVEMBER[lang] in written and local.strftime("%M:%S") in written and "2026-11-27" not in written
-    times = re.findall(r'<tr class="attempt"><td>([^<]*)</td>', page)
+    times = re.findall(r'<tr class="attempt"><td class="when">([^<]*)</td>', page)
     assert len(times) == 10 and {html_text(t) for t in times} == {written}, times[:2]
-    (last,) = re.findall(r'<tr class="alert"><td>login:arbiter</td><td>10</td><td>([^<]*)</td>', page)
+    (last,) = re.findall(r'<tr class="alert"><td>login:arbiter</td><td>10</td><td class="when">([^<]*)</td>', page)
     assert html_text(last) == written
     assert "2026-11-27" not in page
 
