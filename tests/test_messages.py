@@ -26,9 +26,9 @@ SAME = {
            "table", "note", "total", "club", "final", "journal", "projection", "lot", "lots", "tables", "code", "date",
            "licence", "anticipation", "endurance", "page", "mode", "stop", "absent", "secret",
            "tops", "notes", "places", "corrections", "disqualification"},
-    "es": {"total", "club", "final", "control"},
+    "es": {"total", "club", "final", "control", "manual"},
     "ro": {"minute", "total", "note", "final", "control", "avocalic", "rating", "set", "stop", "absent", "secret",
-           "club"},
+           "club", "manual"},
     "pl": {"ranking", "stop"},
     "el": set(),
 }

@@ -16,6 +16,7 @@ from __future__ import annotations
 import html
 import re
 import time
+from html.parser import HTMLParser
 
 import pytest
 
@@ -260,3 +261,128 @@ def test_a_seat_change_done_is_said_in_the_consoles_language(site, arbiter, lang
     assert html.unescape(done) == said(lang, "player %(player)s: %(change)s", player=sent["player"],
                                        change=Text(label))
     assert sent["change"] not in done and label not in done, done
+
+
+STANDS_ON = "a later decision (event %(seq)s) stands on this slip: reverse it first"
+
+
+def decided_twice(site: Site, client, lang: str) -> tuple[str, int, int]:  # type: ignore[no-untyped-def]  # noqa: F811
+    """A game whose player 2's slip of move 1 was decided twice (read as the master move, then struck out): (its
+    id, the first decision's event, the second's). The second stands on the first."""
+    gid, master = game_in(site, lang, collected=True)
+    page = f"/games/{gid}"
+    position, word = master.split(" ")
+    for sent in ({"action": "slip", "position": position, "word": word, "reason": "read again"},
+                 {"action": "void", "reason": "signed by another"}):
+        assert post(client, f"{page}/decide", {"move": "1", "player": "2", **sent}, page).status_code == 303
+    first, second = (d.seq for d in site.events(gid, "decision"))
+    return gid, first, second
+
+
+def decision_item(page: str, seq: int) -> str:
+    """The list item of the decision of event ``seq`` in the console's list of decisions."""
+    item = page[page.index(f'<li id="decision-{seq}">'):]
+    return item[: item.index("</li>")]
+
+
+def reverse_reason(page: str, seq: int) -> str:
+    """What the reason field of decision ``seq``'s reverse form holds."""
+    m = re.search(r'<form[^>]*class="reverse".*?name="reason"[^>]*value="([^"]*)"', decision_item(page, seq), re.S)
+    assert m, decision_item(page, seq)
+    return html.unescape(m.group(1))
+
+
+@pytest.mark.parametrize("lang", ["ro", "el"])
+def test_console_reversal_refused_beside_its_form(site, arbiter, lang):  # noqa: F811
+    """A reversal the session refuses (a later decision stands on the slip) is said beside the reverse form it was
+    sent with, in the page's language, the reason typed kept in that form alone and the grid's find text kept; not
+    under the decision form (where it was shown, the reason lost); nothing stored."""
+    gid, first, second = decided_twice(site, arbiter, lang)
+    page = f"/games/{gid}"
+    before = events(site, gid)
+    sent = {"action": "reverse", "reverses": str(first), "rule": "FISE-17", "reason": "citit greșit", "find": "Bo"}
+    r = post(arbiter, f"{page}/decide", sent, page, confirm=False)
+    assert r.status_code == 422 and confirmation(r.text) is None, r.status_code
+    assert beside(r.text, f"reverse-{first}") == said(lang, STANDS_ON, seq=second) != STANDS_ON % {"seq": second}
+    assert f'id="reverse-{first}-error"' in decision_item(r.text, first)  # beside its own form, in its item
+    assert 'id="decide-error"' not in r.text and f'id="reverse-{second}-error"' not in r.text
+    assert reverse_reason(r.text, first) == "citit greșit" and reverse_reason(r.text, second) == ""
+    assert value(r.text, "decide", "reason") == ""  # the decision form is not filled with it
+    assert found(r.text) == "Bo"
+    assert events(site, gid) == before and len(site.events(gid, "decision")) == 2
+
+
+@pytest.mark.parametrize("lang", ["fr", "pl"])
+def test_console_reversal_refused_at_the_door_beside_its_form_reason_kept(site, arbiter, lang):  # noqa: F811
+    """A reason pasted past what a decision keeps, sent by a reverse form: refused by the form's door beside that
+    form, as much of it as a decision keeps shown again in it."""
+    gid, first, second = decided_twice(site, arbiter, lang)
+    page = f"/games/{gid}"
+    before = events(site, gid)
+    reason = "la papeleta dice " * 300
+    sent = {"action": "reverse", "reverses": str(second), "rule": "FISE-17", "reason": reason, "find": "Cleo"}
+    r = post(arbiter, f"{page}/decide", sent, page, confirm=False)
+    assert r.status_code == 400 and confirmation(r.text) is None, r.status_code
+    assert beside(r.text, f"reverse-{second}") == said(lang, REASONS[0], n=decisions.MAX_REASON)
+    assert f'id="reverse-{second}-error"' in decision_item(r.text, second)
+    assert 'id="decide-error"' not in r.text
+    assert reverse_reason(r.text, second) == reason.strip()[: decisions.MAX_REASON]
+    assert reverse_reason(r.text, first) == ""
+    assert found(r.text) == "Cleo"
+    assert events(site, gid) == before
+
+
+def test_console_reversal_of_no_listed_decision_is_refused_beside_the_decision_form(site, arbiter):  # noqa: F811
+    """A reversal naming an event that is no decision of the list (a forged or mistyped number) has no reverse form
+    to be shown beside: it is said beside the decision form, never nowhere."""
+    gid, _first, _second = decided_twice(site, arbiter, "es")
+    page = f"/games/{gid}"
+    before = events(site, gid)
+    sent = {"action": "reverse", "reverses": "99999", "reason": "x", "find": "Ana"}
+    r = post(arbiter, f"{page}/decide", sent, page, confirm=False)
+    assert r.status_code == 422, r.status_code
+    form = r.text[r.text.index('class="decide"'):]
+    form = form[: form.index("</form>")]
+    assert 'id="reverse-99999-error"' in form
+    assert beside(r.text, "reverse-99999") == said("es", "no decision was taken at event %(seq)s", seq=99999)
+    assert found(r.text) == "Ana" and events(site, gid) == before
+
+
+class Cards(HTMLParser):
+    """The console's cards (``<section class="card">``) as the HTML nests them: for each card's id, the ids of the
+    cards it lies within; every section opened is closed (an end tag for every start)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open: list[str] = []  # the sections open, innermost last (a card's id, or "" for another section)
+        self.within: dict[str, list[str]] = {}
+        self.unmatched = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag != "section":
+            return
+        a = dict(attrs)
+        card = "card" in (a.get("class") or "").split()
+        name = (a.get("id") or "(card)") if card else ""
+        if card:
+            self.within[name] = [s for s in self.open if s]
+        self.open.append(name)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "section":
+            if self.open:
+                self.open.pop()
+            else:
+                self.unmatched += 1
+
+
+def test_console_every_card_is_its_own(site, arbiter):  # noqa: F811
+    """The seats card was never closed: the claims and the end-of-game cards were drawn inside it. Each card is
+    its own, none within another, and every section opened is closed."""
+    gid, _first, _second = decided_twice(site, arbiter, "ro")
+    cards = Cards()
+    cards.feed(arbiter.get(f"/games/{gid}").text)
+    cards.close()
+    assert {"draw", "desk", "ruling", "seat", "decide", "end"} <= set(cards.within), cards.within
+    assert {name: within for name, within in cards.within.items() if within} == {}
+    assert cards.open == [] and cards.unmatched == 0

@@ -433,3 +433,40 @@ def test_sessions_throttles_and_the_secret_on_postgresql(pg_server):
         assert len(security.attempts(j)) == 3
         new = auth.rotate_secret(j)  # no game: no code in use
         assert new != secret and j.execute("SELECT count(*) FROM web_session") == [(0,)]
+
+
+#: the month of 27 November 2026 as each language's page writes it (never the ISO "2026-11-27")
+NOVEMBER = {"ro": "nov.", "en": "Nov", "el": "Νοε", "fr": "nov."}
+
+
+@pytest.mark.parametrize("lang", ["ro", "en", "el", "fr"])
+def test_security_page_times_in_the_pages_language(tmp_path, lang):
+    """The failed attempts' and the alerts' times were written "2026-11-27 12:05:12" on every page: each is written
+    as the page's language writes a day and its time (Babel's, by the project's ``moment`` filter), to the second."""
+    import datetime
+
+    from arbitru import figures
+
+    clock = Clock()
+    clock.now = datetime.datetime(2026, 11, 27, 12, 5, 12, tzinfo=datetime.UTC).timestamp()
+    c = throttled_site(tmp_path, clock, free=5, lock_after=10)
+    for i in range(10):  # an account's failures over every client alert the arbiter (Limits.alert_at)
+        other = TestClient(c.app, follow_redirects=False, client=(f"192.0.2.{i + 1}", 1))
+        assert try_login(other, f"guess-{i}")[0] == 401
+    login(c)
+    page = c.get(f"/security?lang={lang}").text
+    assert f'<html lang="{lang}">' in page
+    local = datetime.datetime.fromtimestamp(clock.now)  # the server's clock, as the page reads it
+    written = figures.moment(local, lang, seconds=True)
+    assert NOVEMBER[lang] in written and local.strftime("%M:%S") in written and "2026-11-27" not in written
+    times = re.findall(r'<tr class="attempt"><td class="when">([^<]*)</td>', page)
+    assert len(times) == 10 and {html_text(t) for t in times} == {written}, times[:2]
+    (last,) = re.findall(r'<tr class="alert"><td>login:arbiter</td><td>10</td><td class="when">([^<]*)</td>', page)
+    assert html_text(last) == written
+    assert "2026-11-27" not in page
+
+
+def html_text(text: str) -> str:
+    import html
+
+    return html.unescape(text)

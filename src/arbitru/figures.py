@@ -81,15 +81,16 @@ def date(value: str | datetime.date | datetime.datetime, lang: str) -> str:
                        locale=locale(lang))
 
 
-def moment(value: str | datetime.datetime, lang: str) -> str:
-    """A day and its time to the minute as ``lang`` writes them; a stored ISO text is read first; a text that is
-    no moment is shown as it is, and a day alone as :func:`date`."""
+def moment(value: str | datetime.datetime, lang: str, seconds: bool = False) -> str:
+    """A day and its time to the minute (``seconds``: to the second, the day's month in words) as ``lang`` writes
+    them; a stored ISO text is read first; a text that is no moment is shown as it is, and a day alone as
+    :func:`date`."""
     when = _read(value)
     if when is None:
         return str(value)
     if not isinstance(when, datetime.datetime):
         return date(when, lang)
-    return format_datetime(when, format="short", locale=locale(lang))
+    return format_datetime(when, format="medium" if seconds else "short", locale=locale(lang))
 
 
 def _read(value: object) -> datetime.date | datetime.datetime | None:

@@ -29,15 +29,15 @@ class Page:
     """The page an action comes from: its template, what it shows again after a refusal (``context(w, gid, me,
     request, form)``: ``form``, the fields sent, for what of them the page keeps beyond the refused form itself),
     the address it goes back to after the action (``back(gid, form)``, without the ``done`` message) and from a
-    confirmation page (``home``, with ``{gid}``); ``beside(field, name)``: where a page of several forms whose
-    fields share names shows the refusal of field ``name`` of action ``field``'s form (its ``errors`` key; None:
-    ``name``)."""
+    confirmation page (``home``, with ``{gid}``); ``beside(field, name, form)``: where a page of several forms whose
+    fields share names shows the refusal of field ``name`` of action ``field``'s form, ``form`` its fields as sent
+    (its ``errors`` key; None: ``name``)."""
 
     template: str
     context: Callable[[Web, str, auth.Identity, Request, dict[str, str]], dict[str, Any]]
     back: Callable[[str, dict[str, str]], str]
     home: str = "/games/{gid}"
-    beside: Callable[[str, str], str] | None = None
+    beside: Callable[[str, str, dict[str, str]], str] | None = None
 
 
 #: before an action that cannot be undone: ``confirming(seq, what)`` returns when the request confirms ``what``
@@ -92,7 +92,7 @@ def act(role: str, field: str, perform: Perform, page: Page, limits: dict[str, i
                 f = e.typed  # refused at the door: the fields as typed, shown again to be corrected
             where, text, status = (e.field, e.message, e.status) if isinstance(e, Refused) else (field, str(e), 422)
             if page.beside is not None:
-                where = page.beside(field, where)
+                where = page.beside(field, where, f)
             problems = list(getattr(e, "problems", []))
 
             def again() -> Response:  # the page again (a console of thousands of rows: drawn in a thread)

@@ -766,9 +766,10 @@ def date_in_page_language(context: Context, value: Any) -> str:
 
 
 @pass_context
-def moment_in_page_language(context: Context, value: Any) -> str:
-    """``{{ g.created|moment }}``: a day and its time as the page's language writes them."""
-    return figures.moment(value, _language(context))
+def moment_in_page_language(context: Context, value: Any, seconds: bool = False) -> str:
+    """``{{ g.created|moment }}``: a day and its time as the page's language writes them (``moment(seconds=True)``:
+    to the second)."""
+    return figures.moment(value, _language(context), seconds)
 
 
 @pass_context

@@ -17,6 +17,7 @@ same tries one after another. Failures older than ``window`` are forgotten.
 
 from __future__ import annotations
 
+import datetime
 import functools
 import ipaddress
 import json
@@ -381,12 +382,18 @@ def code_failed(journal: Journal, limits: Limits, game: str, client: str, device
                   account=f"game {game}", client=client, what="not a player's code", now=limits.clock())
 
 
+def _local(at: object) -> datetime.datetime:
+    """A stored moment (seconds since the epoch) as the server's clock reads it: the page writes it in its language
+    (the ``moment`` filter)."""
+    return datetime.datetime.fromtimestamp(float(str(at)))
+
+
 def attempts(journal: Journal, limit: int = 200) -> list[dict[str, Any]]:
     """The latest failed attempts, newest first."""
     rows = journal.execute(
         "SELECT at, door, account, client, what FROM web_attempt ORDER BY at DESC LIMIT ?", (limit,)
     )
-    return [{"at": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(at))), "door": door,
+    return [{"at": _local(at), "door": door,
              "account": account, "client": client, "what": what} for at, door, account, client, what in rows]
 
 
@@ -398,7 +405,7 @@ def alerts(journal: Journal, limits: Limits, now: float | None = None) -> list[d
         "SELECT key, failures, last FROM web_throttle WHERE last >= ? AND key NOT LIKE ? AND key NOT LIKE ? "
         "ORDER BY failures DESC", (now - limits.window, "%@%", f"%{DEVICE_MARK}%"))
     return [{"key": str(key), "failures": int(n),
-             "last": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(last)))}
+             "last": _local(last)}
             for key, n, last in rows if int(n) >= limits.alert_at(str(key))]
 
 

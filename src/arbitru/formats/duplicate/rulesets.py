@@ -43,7 +43,13 @@ RACK_SIZE = 7
 
 
 class RuleSetError(ArbitruError):
-    """A rule set or a setting that cannot be used (unknown name, a value out of its range)."""
+    """A rule set or a setting that cannot be used (unknown name, a value out of its range); ``field``: the
+    setting it concerns (``moves``, ``seconds``, ``bonus``; ``rules``: the rule set itself), where a form that
+    chose it shows the refusal."""
+
+    def __init__(self, message: str, field: str = "rules") -> None:
+        super().__init__(message)
+        self.field = field
 
 
 @dataclass(frozen=True)
@@ -292,14 +298,16 @@ def _validate(r: RuleSet) -> None:
     for t in r.tie_breaks:
         if t not in TIE_BREAKS:
             raise bad(f"tie-break {t!r}; known: {', '.join(TIE_BREAKS)}")
+    # the settings a form chooses: said in its language, beside the setting (RuleSetError.field)
     if r.moves is not None and r.moves < 1:
-        raise bad("the number of moves must be at least 1")
+        raise RuleSetError(Text("the number of moves must be at least 1"), "moves")
     if r.clock.seconds < 1 or any(not 0 < w < r.clock.seconds for w in r.clock.warnings):
-        raise bad("time per move must be positive and every warning inside it")
+        raise RuleSetError(Text("time per move must be positive and every warning inside it"), "seconds")
     if r.name == "greek" and not 120 <= r.clock.seconds <= 180:
-        raise bad(f"GR-5C: time per move is 2 to 3 minutes, not {r.clock.seconds} s")
+        raise RuleSetError(Text("GR-5C: time per move is 2 to 3 minutes, not %(seconds)s s",
+                                seconds=r.clock.seconds), "seconds")
     if r.bonus.manual not in (5, 10) and r.bonus.mode == "manual":
-        raise bad("FISE-11: the manual bonus is 5 or 10 points")
+        raise RuleSetError(Text("FISE-11: the manual bonus is 5 or 10 points"), "bonus")
     if not 1 <= r.racks.size <= 7 or (r.racks.late_from is not None and r.racks.late_from < 1):
         raise bad("rack size is 1 to 7 and the late rule starts at move 1 or later")
     if r.no_move_redraws < 0 or r.bingo_bonus < 0:

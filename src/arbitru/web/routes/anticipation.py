@@ -186,6 +186,8 @@ async def new_game(request: Request) -> Response:
 
         gid = await run_in_threadpool(create)
     except (Refused, ArbitruError) as e:
+        if isinstance(e, Refused) and e.typed is not None:
+            f = e.typed  # refused at the form's door (a field too long): every field shown again as typed
         where, text, status = (e.field, e.message, e.status) if isinstance(e, Refused) else ("variant", str(e), 422)
         return w.render(request, "anticipation/new.html", status=status, variants=VARIANT_RULES,
                         blank_counts=BLANK_COUNTS, errors={where: text}, problems=problems,

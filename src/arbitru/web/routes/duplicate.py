@@ -23,6 +23,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from arbitru.errors import ArbitruError, JournalError
 from arbitru.formats import DUPLICATE
 from arbitru.formats.duplicate import decisions, racks, results, seats
+from arbitru.formats.duplicate.announce import NEW_ORDERS
 from arbitru.formats.duplicate.game import (
     ENGINES,
     SOURCES,
@@ -37,7 +38,7 @@ from arbitru.formats.duplicate.game import (
     read_players_csv,
 )
 from arbitru.formats.duplicate.order import Window
-from arbitru.formats.duplicate.rulesets import BONUS_MODES, RULESETS, ruleset
+from arbitru.formats.duplicate.rulesets import BONUS_MODES, RULESETS, RuleSetError, ruleset
 from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal.store import Journal
 from arbitru.season import tournament
@@ -84,10 +85,12 @@ def settings_from(f: dict[str, str]) -> tuple[Settings, list[Player]]:
     bonus = f.get("bonus") or None
     if bonus is not None and bonus not in BONUS_MODES:
         raise Refused("bonus", Text("bonus mode: one of %(names)s", names=", ".join(BONUS_MODES)))
+    # each number beside its own field, in the page's language (the rule set's refusal named neither)
+    moves, seconds = whole_in(f, "moves", 1, MAX_INT), whole_in(f, "seconds", 1, MAX_INT)
     try:
-        rs = ruleset(rules_name, moves=whole(f, "moves"), seconds=whole(f, "seconds"), bonus_mode=bonus)
-    except ArbitruError as e:
-        raise Refused("rules", str(e)) from None
+        rs = ruleset(rules_name, moves=moves, seconds=seconds, bonus_mode=bonus)
+    except RuleSetError as e:  # beside the setting it concerns (GR-5C: the seconds)
+        raise Refused(e.field, str(e)) from None
     source = f.get("racks") or "seed"
     if source not in SOURCES or source == "prepared":
         raise Refused("racks", Text("racks: from the seed or drawn by hand in the hall"))
@@ -95,6 +98,9 @@ def settings_from(f: dict[str, str]) -> tuple[Settings, list[Player]]:
     engine = f.get("engine") or "compiled"
     if variant not in VARIANTS or engine not in ENGINES:
         raise Refused("variant", Text("unknown variant or engine"))
+    new_order = f.get("new_order") or "draw"
+    if new_order not in NEW_ORDERS:
+        raise Refused("new_order", Text("one of %(names)s", names=", ".join(NEW_ORDERS)))
     try:
         settings = Settings(
             rs,
@@ -104,7 +110,7 @@ def settings_from(f: dict[str, str]) -> tuple[Settings, list[Player]]:
             racks=source,
             variant=variant,
             engine=engine,
-            new_order=f.get("new_order") or "draw",
+            new_order=new_order,
             title=f.get("title", ""),
         )
     except ArbitruError as e:
@@ -152,6 +158,8 @@ async def new_game(request: Request) -> Response:
 
         gid = await run_in_threadpool(create)
     except Refused as e:
+        if e.typed is not None:
+            f = e.typed  # refused at the form's door (a field too long): every field shown again as typed
         return w.render(
             request, "duplicate/new.html", status=e.status, rulesets=sorted(RULESETS),
             **(await _in_tournament(request, f.get("tournament", ""))) | {"form": f}, errors={e.field: e.message},
@@ -206,6 +214,9 @@ def console_context(w: Web, j: Journal, gid: str, me: auth.Identity, find: str =
         "typed_in": sum(1 for (m, p) in g.slips if m == g.collecting and p in g.players),
         "typing": g.collecting is not None and g.slip_order(g.collecting).window is Window.TYPING,
         "written": decisions.written,
+        # the errors key of each listed decision's reverse form (a reversal refused is shown beside its own form)
+        "reverse_at": {d.seq: f"{REVERSE}{d.seq}" for d in g.decisions},
+        "reverse_prefix": REVERSE,
         "decision_rules": decisions.RULES,
         "seat_changes": SEAT_CHANGES,
     }
@@ -310,9 +321,26 @@ OWN_FIELDS = {
 }
 
 
-def beside(action: str, name: str) -> str:
-    """Where the console shows the refusal of field ``name`` of the form of ``action`` (:attr:`Page.beside`)."""
+def beside(action: str, name: str, form: dict[str, str]) -> str:
+    """Where the console shows the refusal of field ``name`` of the form of ``action`` (:attr:`Page.beside`); a
+    reversal's, whatever its field, beside the reverse form of the decision it names (:func:`reversal_at`)."""
+    if action == "decide" and form.get("action") == "reverse":
+        at = reversal_at(form)
+        if at is not None:
+            return at
     return name if name in OWN_FIELDS.get(action, ()) else action
+
+
+def reversal_at(form: dict[str, str]) -> str | None:
+    """The ``errors`` key of the reverse form that sent ``form`` (``reverse-N``: the reverse form of the decision of
+    event N, in the console's list of decisions); None: the form names no decision (refused beside the decision
+    form). The console shows a refusal keyed so beside decision N when it lists it, else beside the decision form."""
+    seq = ascii_number(form.get("reverses", ""))
+    return f"{REVERSE}{seq}" if seq is not None else None
+
+
+#: the ``errors`` key of a decision's reverse form, before its event's number (:func:`reversal_at`)
+REVERSE = "reverse-"
 
 
 CONSOLE = Page("duplicate/console.html", _console_again, _console_back, beside=beside)
