@@ -207,14 +207,10 @@ def test_FISE_17_the_cli_closes_a_collection_and_decides_with_a_reason_listed_wi
     assert code == 0 and json.loads(out)["points_after"] == 0
 
 
-def test_FISE_17_a_close_reuses_the_moves_no_event_changed_and_equals_the_results_computed_afresh(lex, monkeypatch):
-    """A close late in a national game judged every closed move's slips again (fifteen moves of ten thousand); it
-    now takes from the last results the moves no event since changed (:meth:`Game.first_changed_since`). Folded
-    event by event on one state, with typed slips of a closed move, a collection closed, a claim on move 2 and
-    its reversal, a ruling, a late entry, a withdrawal and a disqualification, the results reused from the last
-    position equal those computed afresh at every position; and a close judges only its own move's slips."""
+def _every_event_that_changes_a_move(lex):
+    """A 12-move game with typed slips of a closed move, a collection closed, a claim on move 2 and its reversal, a
+    ruling, a late entry, a withdrawal, a disqualification and the end."""
     from arbitru.formats.duplicate import seats
-    from arbitru.formats.duplicate.game import Game, replay
 
     s = new_game(lex, moves=12, players=("1", "2", "3", "4"))
     written = play(s, 2, slips=("1", "3"))
@@ -233,6 +229,18 @@ def test_FISE_17_a_close_reuses_the_moves_no_event_changed_and_equals_the_result
     seats.disqualify(s, "4", reason="cheating")
     play(s, 2, slips=("1", "2", "5"))
     s.end_game("the arbiter ends it")
+    return s
+
+
+def test_FISE_17_a_close_reuses_the_moves_no_event_changed_and_equals_the_results_computed_afresh(lex, monkeypatch):
+    """A close late in a national game judged every closed move's slips again (fifteen moves of ten thousand); it
+    now takes from the last results the moves no event since changed (:meth:`Game.first_changed_since`). Folded
+    event by event on one state, with typed slips of a closed move, a collection closed, a claim on move 2 and
+    its reversal, a ruling, a late entry, a withdrawal and a disqualification, the results reused from the last
+    position equal those computed afresh at every position; and a close judges only its own move's slips."""
+    from arbitru.formats.duplicate.game import Game, replay
+
+    s = _every_event_that_changes_a_move(lex)
     events = s.journal.events(s.id)
     kinds = {e.kind for e in events}
     assert {"decision", "ruling", "seat", "withdraw", "collected", "master", "slip", "end"} <= kinds
@@ -285,24 +293,12 @@ def test_FISE_17_a_phones_rows_of_the_moves_no_event_changed_are_reused_and_equa
     (:func:`arbitru.web.phone_lines.own_html` with ``drawn``). Folded event by event with every kind of event that
     changes an earlier move (a claim and its reversal, a ruling, seats), in two languages: the rows drawn with
     reuse equal the rows drawn afresh at every position, and a close with nothing changed draws one row a phone."""
-    from arbitru.formats.duplicate import seats
     from arbitru.formats.duplicate.game import replay
     from arbitru.messages import gettext_for
     from arbitru.web import phone_lines
     from arbitru.web.routes.duplicate import own_lines
 
-    s = new_game(lex, moves=12, players=("1", "2", "3", "4"))
-    written = play(s, 2, slips=("1", "3"))
-    position, word, score = written[2]
-    play(s, 2, slips=("1", "2"))
-    d = s.decide(2, "2", "slip", "claim: the slip reads " + position, slip=Slip(2, "2", position, word, score))
-    play(s, 1, slips=("2", "4"))
-    s.rule(written[1][1].upper(), False, "not in the list")
-    seats.enter(s, "5", "Late")
-    play(s, 2, slips=("1", "5"))
-    s.decide(0, "", "reverse", "lodged after the claim period", reverses=d.seq)
-    seats.withdraw(s, "3")
-    play(s, 2, slips=("2",))
+    s = _every_event_that_changes_a_move(lex)
     events = s.journal.events(s.id)
 
     drawn_rows: list[int] = []

@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import re
 from html.parser import HTMLParser
+from typing import Any
 
 import pytest
 
@@ -132,20 +133,27 @@ WHOLE = "%(text)s: a whole number from %(low)s to %(high)s"
 ])
 def test_new_duplicate_game_refused_keeps_every_field_typed_and_says_why_beside_it(
         site, arbiter, lang, change, field, message):  # noqa: F811
-    page = f"/games/new?lang={lang}"
     sent = {**DUPLICATE, **change}
-    before = games(site)
-    r = post(arbiter, drawn_action(arbiter.get(page).text, page.split("?")[0]), sent, page, confirm=False)
+    shown = _refused(site, arbiter, "/games/new", lang, sent, field, message)
+    typed = {k: v[:MAX_FIELD] if k == "title" else v for k, v in sent.items() if k != "lexicon" or field != k}
+    assert {k: shown.get(k) for k in typed} == typed
+
+
+def _refused(at: Site, staff: Any, path: str, lang: str, sent: dict[str, str], field: str, message: Text | None
+             ) -> dict[str, str]:
+    """The form at ``path`` sent as ``sent``: refused beside ``field`` alone (with ``message`` in ``lang``, when
+    given), in that language, no game made; the fields the refusal's page shows again."""
+    page = f"{path}?lang={lang}"
+    before = games(at)
+    r = post(staff, drawn_action(staff.get(page).text, path), sent, page, confirm=False)
     assert r.status_code in (400, 422), r.status_code
     assert f'<html lang="{lang}">' in r.text
     refusal = beside(r.text, field)
     if message is not None:
         assert refusal == said(lang, message.message, **message.values)
     assert len(re.findall(r'class="error"', r.text)) == 1  # beside that field alone
-    shown = fields(r.text, "/games/new")
-    typed = {k: v[:MAX_FIELD] if k == "title" else v for k, v in sent.items() if k != "lexicon" or field != k}
-    assert {k: shown.get(k) for k in typed} == typed
-    assert games(site) == before
+    assert games(at) == before
+    return fields(r.text, path)
 
 
 #: an anticipation game's form as the arbiter fills it: every field away from its default
@@ -161,17 +169,7 @@ ANTICIPATION = {"variant": "avocalic", "lexicon": LEXICON, "blank_counts": "vowe
 ])
 def test_new_anticipation_game_refused_keeps_every_field_typed_and_says_why_beside_it(
         site, arbiter, lang, change, field, message):  # noqa: F811
-    page = f"/anticipation/new?lang={lang}"
     sent = {**ANTICIPATION, **change}
-    before = games(site)
-    r = post(arbiter, drawn_action(arbiter.get(page).text, page.split("?")[0]), sent, page, confirm=False)
-    assert r.status_code in (400, 422), r.status_code
-    assert f'<html lang="{lang}">' in r.text
-    refusal = beside(r.text, field)
-    if message is not None:
-        assert refusal == said(lang, message.message, **message.values)
-    assert len(re.findall(r'class="error"', r.text)) == 1
-    shown = fields(r.text, "/anticipation/new")
+    shown = _refused(site, arbiter, "/anticipation/new", lang, sent, field, message)
     typed = {k: v[:MAX_FIELD] for k, v in sent.items()}
     assert {k: shown.get(k) for k in typed} == typed
-    assert games(site) == before
