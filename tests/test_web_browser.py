@@ -48,7 +48,9 @@ def new_page(browser: Browser, base: str, size: dict[str, int], mobile: bool = F
 
 
 def no_horizontal_scroll(page: Page) -> bool:
-    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+    """The page no wider than the screen's layout width (``clientWidth``): an emulated phone (``is_mobile``) widens
+    its window to a page too wide, so ``window.innerWidth`` would follow it and see nothing."""
+    return bool(page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth"))
 
 
 def test_whole_game_through_the_pages(browser, tmp_path):

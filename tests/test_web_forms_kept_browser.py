@@ -79,3 +79,26 @@ def test_security_page_times_in_the_browser_in_the_pages_language(browser, tmp_p
         assert re.search(r"\d{1,2}:\d{2}:\d{2}", when), when
         assert no_horizontal_scroll(page)
         shot(page, f"security-{lang}-{size}")
+
+
+@pytest.mark.parametrize("lang", ["ro", "fr"])
+def test_ro_5_1_new_anticipation_game_refused_on_a_360_px_phone_keeps_its_fields_within_the_screen(
+        browser, tmp_path, lang):  # noqa: F811
+    db = str(tmp_path / "new.db")
+    set_up(db)
+    _ = gettext_for(lang)
+    with running_server(db) as base:
+        page = new_page(browser, base, PHONE, mobile=True)
+        log_in(page)
+        page.goto(f"/anticipation/new?lang={lang}")
+        assert no_horizontal_scroll(page)
+        form = page.locator("form[action^='/anticipation/new']")
+        form.locator("input[name=seed]").fill("abc")
+        form.locator("input[name=seating][value=ratings]").check()
+        form.locator("textarea[name=players]").fill("1,1500,CSM\n2,1400,Rapid")
+        with page.expect_navigation():
+            form.locator("#create").click()
+        expect(page.locator("#seed-error")).to_have_text(_(Text("the seed is a whole number (at most 12 digits)")))
+        expect(form.locator("textarea[name=players]")).to_have_value("1,1500,CSM\n2,1400,Rapid")
+        assert no_horizontal_scroll(page)
+        shot(page, f"anticipation-refused-{lang}-phone")
