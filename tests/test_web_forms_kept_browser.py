@@ -78,6 +78,9 @@ def test_security_page_times_in_the_browser_in_the_pages_language(browser, tmp_p
         assert not re.match(r"\d{4}-\d{2}-\d{2}", when), when
         assert re.search(r"\d{1,2}:\d{2}:\d{2}", when), when
         assert no_horizontal_scroll(page)
+        if size == "phone":  # each value on a line of its own under its column's name: no word broken in five
+            widths = page.eval_on_selector_all("tr.attempt td", "cells => cells.map(c => c.clientWidth)")
+            assert widths and min(widths) > 250, widths
         shot(page, f"security-{lang}-{size}")
 
 
