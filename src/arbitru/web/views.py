@@ -14,7 +14,6 @@ from typing import Any
 
 from arbitru.engine.layout import ROW_LETTERS, SIZE
 from arbitru.engine.tiles import BLANK, Alphabet, is_blank, letter_of
-from arbitru.formats import payload
 from arbitru.formats.duplicate import announce, results, seats
 from arbitru.formats.duplicate.game import Game, Master, Player, Session
 from arbitru.formats.duplicate.slips import Slip, Verdict
@@ -170,10 +169,10 @@ def slips_entered(w: Web, journal: Journal, game_id: str, at: int, move: int) ->
         for e in journal.iter_events(game_id, "slip", after=after):
             if e.seq > at:
                 break
-            if payload.integer(e.payload, "move", low=1) < move:
-                continue
             s = Slip.from_payload(e.payload)
-            events[(int(e.payload["move"]), str(e.payload.get("player") or ""))] = (e.seq, e.recorded, e.actor)
+            if s.move < move:
+                continue
+            events[(s.move, str(e.payload.get("player") or ""))] = (e.seq, e.recorded, e.actor)
             key = (s.move, s.player.strip())
             history[key] = [*history.get(key, ()), (e.seq, s)]  # a new list: the one read before is shared
         return events, history
