@@ -92,14 +92,28 @@ class Limits:
         return 0.0 if over <= 0 else min(self.delay * 2 ** (over - 1), self.max_delay)
 
 
-@functools.lru_cache(maxsize=4096)
+#: the addresses remembered parsed (a forwarded hop is any text a client sends: bounded)
+_ADDRESSES = 16_384
+
+
+@functools.lru_cache(maxsize=_ADDRESSES)
 def _within(networks: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...], address: str) -> bool:
-    """Whether ``address`` is in one of ``networks`` (remembered: every request and connection asks)."""
+    """Whether ``address`` is in one of ``networks`` (remembered: every request and connection asks, behind a
+    proxy several times)."""
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
         return False
     return any(ip in net for net in networks)
+
+
+@functools.lru_cache(maxsize=_ADDRESSES)
+def _written(address: str) -> str | None:
+    """``address`` as the standard library writes it; None: no address."""
+    try:
+        return str(ipaddress.ip_address(address))
+    except ValueError:
+        return None
 
 
 #: the environment that hands the limits to ``arbitru serve --workers N``'s processes: trusted proxies, live
@@ -148,10 +162,7 @@ def client_address(scope: Scope, limits: Limits) -> str:
     hops = [h.strip() for h in ",".join(forwarded).split(",") if h.strip()]
     for hop in reversed(hops):
         if not limits.trusts(hop):
-            try:
-                return str(ipaddress.ip_address(hop))
-            except ValueError:
-                return address  # a proxy that forwards garbage: keep the proxy's own address
+            return _written(hop) or address  # a proxy that forwards garbage: keep the proxy's own address
     return address
 
 
