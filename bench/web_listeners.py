@@ -5,7 +5,7 @@ slip fetched again on each notice, as the page does); the arbiter closes the mov
 paths a page can take are measured, one move each, late in a game (from move 12 of 15 unless ``--from-move`` says
 otherwise: the moves before are played in the journal, each phone with its slip): *pushed* (as the phone page
 listens, ``events?push=play``: the phone's own live part comes on its stream), then *refetched* (told only, then
-``GET /play/live``); when asked
+``GET /play/live`` as the page asks for it); when asked
 (``--paths``), two halls whose Wi-Fi drops every phone's stream while the arbiter acts, the phones coming back all
 at once 2 s after his click (the stream's ``retry``): *resumed* (the page now: each stream reopened with its last
 event's id, the part it missed pushed on it) and *reconnected* (the page before streams resumed: reopened afresh,
@@ -22,6 +22,7 @@ state, and the server's memory per open connection.
     .venv/bin/python bench/web_listeners.py --paths resumed,reconnected                  # the Wi-Fi blip
     .venv/bin/python bench/web_listeners.py --from-move 1            # the first move (the figures before 2026-11-27)
     .venv/bin/python bench/web_listeners.py --no-slips              # phones that handed in nothing (older figures)
+    .venv/bin/python bench/web_listeners.py --phones 10000 --proxy nginx   # behind nginx, as docs/deploy.md sets it
 
 A phone counts when its live part shows the new state: after the close, the master move and, for a phone that
 handed in a slip, its own verdict (its own position and word on the move's line: a part showing the master move
@@ -44,6 +45,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import signal
 import socket
 import subprocess
@@ -125,6 +127,7 @@ class Round:
     told: int = 0  # ``changed`` notices (pushed path: a part that failed, told to refetch)
     page: float = 0.0  # the arbiter's console page after his action (the redirect followed), click to loaded
     grid: float = 0.0  # the console's grid refetched on its notice, click to loaded (0: not told)
+    proxy_cpu: float = 0.0  # nginx's CPU seconds (``--proxy``) over the same time
 
 
 @dataclass
@@ -138,6 +141,8 @@ class Hall:
     join_errors: list[str] = field(default_factory=list)
     #: the live events' URL the phones listen at
     events: str = ""
+    #: the URL of the phone's live part, as its page refetches it (``hx-get``, in the page's language)
+    live: str = ""
     slips: list[Slip | None] = field(default_factory=list)
     move: int = 1
     handed: dict[str, float] = field(default_factory=dict)
@@ -157,6 +162,8 @@ class Hall:
     current: int = -1  # the round under way
     #: where py-spy's samples of the server go, per path and round ("": not profiled)
     spy: str = ""
+    #: nginx's process in front of the server (``--proxy``; 0: none, the phones reach the server itself)
+    proxy: int = 0
 
 
 class _Exchange(asyncio.Protocol):
@@ -382,7 +389,7 @@ async def notice(hall: Hall, i: int, cookie: str, fetches: asyncio.Semaphore, na
         r.told += 1
     try:
         async with fetches:
-            status, _, body = await request(hall.port, get(f"/games/{hall.gid}/play/live", cookie),
+            status, _, body = await request(hall.port, get(hall.live, cookie),
                                             source=address(i))
     except (OSError, TimeoutError) as e:
         r.errors.append(f"phone {i}: fetch {e!r}")
@@ -502,6 +509,7 @@ class Path_:
     connected: int = 0
     connect_errors: list[str] = field(default_factory=list)
     memory: tuple[int, int] = (0, 0)
+    proxy_memory: tuple[int, int] = (0, 0)
 
 
 async def run_path(hall: Hall, name: str, db: str, cookie: str, phones: int, pid: int, limit: float,
@@ -510,15 +518,14 @@ async def run_path(hall: Hall, name: str, db: str, cookie: str, phones: int, pid
     phone listening, the arbiter closing the move, then drawing the next rack."""
     deadline = time.monotonic() + limit
     hall.path = name
-    if name != "refetched":
-        # the phone's page names its live events' URL (data-events)
-        status, _, page = await request(hall.port, get(f"/games/{hall.gid}/play", hall.cookies[0]), timeout=limit)
-        found = re.search(rb'data-events="([^"]+)"', page)
-        if status != 200 or found is None:
-            raise RuntimeError(f"the phone's page answered {status} without its live events' URL")
-        hall.events = html.unescape(found.group(1).decode())
-    else:
-        hall.events = f"/games/{hall.gid}/events"
+    # the phone's page names its live events' URL (data-events) and its live part's (hx-get)
+    status, _, page = await request(hall.port, get(f"/games/{hall.gid}/play", hall.cookies[0]), timeout=limit)
+    found = re.search(rb'data-events="([^"]+)"', page)
+    part = re.search(rb'id="live" hx-get="([^"]+)"', page)
+    if status != 200 or found is None or part is None:
+        raise RuntimeError(f"the phone's page answered {status} without its live events' and live part's URLs")
+    hall.events = html.unescape(found.group(1).decode()) if name != "refetched" else f"/games/{hall.gid}/events"
+    hall.live = html.unescape(part.group(1).decode())
     hall.move, hall.slips = plan(db, hall.gid, phones)
     if not with_slips:
         hall.slips = [None] * phones
@@ -537,8 +544,8 @@ async def run_path(hall: Hall, name: str, db: str, cookie: str, phones: int, pid
     out.slips, out.hand_errors = len(hall.handed), hall.hand_errors
     out.hand_p99 = percentile(list(hall.handed.values()), 0.99)
     # the phones loaded their page before they listen: the server has read the game once
-    await request(hall.port, get(f"/games/{hall.gid}/play/live", hall.cookies[0]), timeout=limit)
-    before = server_rss(pid)
+    await request(hall.port, get(hall.live, hall.cookies[0]), timeout=limit)
+    before, proxy_before = server_rss(pid), server_rss(hall.proxy) if hall.proxy else 0
     hall.connected, hall.connect_errors, hall.current = 0, [], -1
     fetches = asyncio.Semaphore(FETCHES)
     connecting = asyncio.Semaphore(200)
@@ -548,6 +555,7 @@ async def run_path(hall: Hall, name: str, db: str, cookie: str, phones: int, pid
         await asyncio.sleep(0.2)
     await asyncio.sleep(1.0)
     out.memory = (before, server_rss(pid))
+    out.proxy_memory = (proxy_before, server_rss(hall.proxy) if hall.proxy else 0)
     returning = name in RETURNING
     for n, r in enumerate(hall.rounds):
         if returning:  # the hall's Wi-Fi drops every phone's stream, and the arbiter acts meanwhile
@@ -559,6 +567,7 @@ async def run_path(hall: Hall, name: str, db: str, cookie: str, phones: int, pid
         hall.current = n
         spy = profile(pid, f"{hall.spy}.{name}.{r.action}") if hall.spy and not returning else None
         cpu0 = cpu_each(children_of(pid))
+        proxy0 = cpu_each(children_of(hall.proxy)) if hall.proxy else {}
         r.started = clicked = time.monotonic()
         try:
             r.took = await arbiter(hall.port, cookie, hall.gid, r.action, timeout=limit / 3)
@@ -571,12 +580,14 @@ async def run_path(hall: Hall, name: str, db: str, cookie: str, phones: int, pid
             await asyncio.sleep(max(0.0, clicked + RETRY_S - time.monotonic()))
             spy = profile(pid, f"{hall.spy}.{name}.{r.action}") if hall.spy else None
             cpu0 = cpu_each(children_of(pid))
+            proxy0 = cpu_each(children_of(hall.proxy)) if hall.proxy else {}
             hall.away, r.started = False, time.monotonic()
             hall.back.set()
         round_end = min(deadline, time.monotonic() + limit / 3)
         while len(r.done) < hall.connected and time.monotonic() < round_end:
             await asyncio.sleep(0.05)
         r.cpu = cpu_since(pid, cpu0)
+        r.proxy_cpu = cpu_since(hall.proxy, proxy0) if hall.proxy else 0.0
         if spy is not None:
             spy.send_signal(signal.SIGINT)
             spy.wait(30)
@@ -598,7 +609,8 @@ async def run_hall(hall: Hall, db: str, phones: int, pid: int, limit: float, pat
     return [await run_path(hall, name, db, cookie, phones, pid, limit, with_slips) for name in paths]
 
 
-def serve(db: str, port: int, workers: int, phones: int, src: str | None) -> subprocess.Popen[bytes]:
+def serve(db: str, port: int, workers: int, phones: int, src: str | None, proxied: bool = False
+          ) -> subprocess.Popen[bytes]:
     env = dict(os.environ)
     live = min(10_000, max(32, phones))
     if src:
@@ -607,7 +619,8 @@ def serve(db: str, port: int, workers: int, phones: int, src: str | None) -> sub
         # each phone has its own loopback address; the cap on live connections per address is lifted all the
         # same (a hall behind one NAT)
         [sys.executable, "-m", "arbitru", "serve", "--db", db, "--port", str(port), "--workers", str(workers),
-         "--live-per-client", str(live), "--connections-per-client", str(live + 64)],
+         "--live-per-client", str(live), "--connections-per-client", str(live + 64)]
+        + (["--trust-proxy", HOST] if proxied else []),  # each phone's own address, from the proxy's header
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, env=env,
     )
     deadline = time.monotonic() + 60
@@ -617,6 +630,79 @@ def serve(db: str, port: int, workers: int, phones: int, src: str | None) -> sub
         time.sleep(0.2)
     os.killpg(proc.pid, signal.SIGKILL)
     raise RuntimeError("the server did not start within 60 s")
+
+
+#: nginx in front of the workers as docs/deploy.md sets it (its two blocks: the upstream's keep-alive connections,
+#: the proxy's headers, no buffering, the limits at the door), on plain HTTP over loopback: the TLS of a real server
+#: is the proxy's work, not the workers'. A phone's stream holds two of nginx's connections (the phone's, the
+#: upstream's), hence its workers' connections and files; ``reuseport`` shares the phones between its two workers.
+NGINX = """\
+daemon off;
+worker_processes 2;
+worker_rlimit_nofile {files};
+pid {folder}/nginx.pid;
+events {{
+    worker_connections {connections};
+}}
+http {{
+    access_log off;
+    client_body_temp_path {folder}/body;
+    proxy_temp_path {folder}/proxy;
+    fastcgi_temp_path {folder}/fastcgi;
+    uwsgi_temp_path {folder}/uwsgi;
+    scgi_temp_path {folder}/scgi;
+    limit_conn_zone $binary_remote_addr zone=perip:10m;
+    upstream arbitru {{
+        server {host}:{upstream};
+        keepalive 32;
+    }}
+    server {{
+        listen {host}:{port} backlog=4096 reuseport;
+        client_max_body_size 25m;
+        client_body_timeout 30s;
+        client_header_timeout 10s;
+        large_client_header_buffers 4 16k;
+        limit_conn perip 64;
+        limit_conn_status 503;
+
+        location / {{
+            proxy_pass http://arbitru;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_buffering off;
+            proxy_read_timeout 1h;
+        }}
+    }}
+}}
+"""
+
+
+def nginx(folder: str, port: int, upstream: int) -> subprocess.Popen[bytes]:
+    """Debian's nginx started in ``folder`` (its configuration, temporary files, error log), in front of the
+    server at ``upstream``, listening at ``port``."""
+    binary = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/usr/local/sbin")
+    if binary is None:
+        raise RuntimeError("--proxy nginx needs nginx (Debian: apt install nginx-light)")
+    files = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    files = 1 << 20 if files == resource.RLIM_INFINITY else files
+    conf = Path(folder) / "nginx.conf"
+    conf.write_text(NGINX.format(folder=folder, files=files, connections=max(1024, files - 64), host=HOST,
+                                 upstream=upstream, port=port))
+    proc = subprocess.Popen([binary, "-p", folder, "-c", str(conf), "-e", f"{folder}/error.log"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            log = Path(folder, "error.log")
+            raise RuntimeError(f"nginx stopped: {log.read_text()[-500:] if log.exists() else proc.returncode}")
+        with contextlib.suppress(OSError), socket.create_connection((HOST, port), 1):
+            return proc
+        time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGKILL)
+    raise RuntimeError("nginx did not start within 30 s")
 
 
 def report(out: Path_, phones: int, target: float, first: bool) -> bool:
@@ -629,6 +715,10 @@ def report(out: Path_, phones: int, target: float, first: bool) -> bool:
     if first:  # the later paths' phones reconnect into memory the first ones' left to the allocator
         print(f"    server memory: {before / 2**20:.0f} MB before, {after / 2**20:.0f} MB with the phones: "
               f"{(after - before) / conns / 1024:.1f} KB per connection")
+        if out.proxy_memory[1]:
+            print(f"    nginx memory: {out.proxy_memory[0] / 2**20:.0f} MB before, "
+                  f"{out.proxy_memory[1] / 2**20:.0f} MB with the phones: "
+                  f"{(out.proxy_memory[1] - out.proxy_memory[0]) / conns / 1024:.1f} KB per phone")
     else:  # what the moves before left: a path after another says whether the server's memory keeps growing
         print(f"    server memory: {before / 2**20:.0f} MB before, {after / 2**20:.0f} MB with the phones")
     ok = not out.connect_errors and not out.hand_errors and out.connected == phones
@@ -637,11 +727,12 @@ def report(out: Path_, phones: int, target: float, first: bool) -> bool:
         missing = out.connected - len(times)
         if times:
             told = f", told to refetch {r.told}" if r.told else ""
+            proxy = f" (nginx {r.proxy_cpu / len(times) * 1000:.2f} ms)" if r.proxy_cpu else ""
             print(f"    {r.what} (the {r.action} POST answered in {r.took:.2f} s): {len(times)} phones had it; "
                   f"p50 {percentile(times, 0.5):.2f} s, p99 {percentile(times, 0.99):.2f} s, max {times[-1]:.2f} s; "
                   f"errors {len(r.errors)}, not their own {len(r.wrong)}, missed {missing}{told}; "
-                  f"server CPU {r.cpu:.1f} s, {r.cpu / len(times) * 1000:.2f} ms per phone; the arbiter's console "
-                  f"loaded after {r.page:.2f} s, its grid refetched after {r.grid:.2f} s")
+                  f"server CPU {r.cpu:.1f} s, {r.cpu / len(times) * 1000:.2f} ms per phone{proxy}; "
+                  f"the arbiter's console loaded after {r.page:.2f} s, its grid refetched after {r.grid:.2f} s")
         else:
             print(f"    {r.what}: no phone had it; errors {len(r.errors)}")
         ok = ok and not r.errors and not r.wrong and missing == 0 and bool(times) and percentile(times, 0.99) < target
@@ -663,6 +754,9 @@ def main() -> int:
                    help=f"the paths measured, comma-separated, of {', '.join(PATHS)} (default: pushed,refetched)")
     p.add_argument("--spy", metavar="PREFIX",
                    help="profile the server with py-spy (pip install py-spy) during each round: PREFIX.path.round")
+    p.add_argument("--proxy", choices=("nginx",),
+                   help="the phones reach the server through nginx as docs/deploy.md sets it in front of the "
+                        "workers (plain HTTP; Debian's nginx)")
     p.add_argument("--no-slips", action="store_true", help="phones that handed in nothing (every part the same)")
     p.add_argument("--from-move", type=int, metavar="N",
                    help="the first move measured, the moves before it played in the journal, each phone with its "
@@ -697,17 +791,23 @@ def main() -> int:
                 auth.set_password(j, auth.ARBITER, PASSWORD, auth.ARBITER)
                 secret = auth.server_secret(j)
             port = free_port()
-            proc = serve(db, port, a.workers, a.phones, a.server_src)
+            proc = serve(db, port, a.workers, a.phones, a.server_src, proxied=a.proxy is not None)
+            proxy, front = None, port
             try:
-                hall = Hall(port, gid, [codes[str(i + 1)] for i in range(a.phones)], secret,
-                            cookies=[""] * a.phones, spy=a.spy or "")
+                if a.proxy:
+                    front = free_port()
+                    proxy = nginx(tmp, front, port)
+                hall = Hall(front, gid, [codes[str(i + 1)] for i in range(a.phones)], secret,
+                            cookies=[""] * a.phones, spy=a.spy or "", proxy=proxy.pid if proxy else 0)
                 cpu0 = time.process_time()
                 with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:  # a cheap client
                     outs = runner.run(run_hall(hall, db, a.phones, proc.pid, limit, paths, not a.no_slips))
                 client_cpu = time.process_time() - cpu0
             finally:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(20)
+                for child in (proc, proxy):
+                    if child is not None:
+                        os.killpg(child.pid, signal.SIGKILL)
+                        child.wait(20)
         finally:
             if pg is not None:
                 pg.stop()
@@ -715,7 +815,8 @@ def main() -> int:
     store = "PostgreSQL" if a.db else "SQLite"
     target = 1.0 if a.phones <= 1000 else 5.0
     print(f"{a.phones} phones, {'each with its own slip' if not a.no_slips else 'no slips'}, {store}, "
-          f"{a.workers} worker(s){', server from ' + a.server_src if a.server_src else ''}; "
+          f"{a.workers} worker(s){', server from ' + a.server_src if a.server_src else ''}"
+          f"{', behind nginx (docs/deploy.md, plain HTTP)' if a.proxy else ''}; "
           f"load average {loads[0]:.1f} before, {loads[1]:.1f} after")
     print(f"  joined with their codes in {hall.joined:.1f} s, errors {len(hall.join_errors)}")
     for e in hall.join_errors[:3]:
