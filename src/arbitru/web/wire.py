@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import os
 from dataclasses import dataclass
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
@@ -59,37 +59,6 @@ def _response(status: bytes, message: str, retry: int = 0) -> bytes:
     return b"\r\n".join(head) + b"\r\n\r\n" + body
 
 
-class _Corked:
-    """A connection's transport whose writes in one turn of the event loop go out together: an answer's head and
-    body in one system call, not two (a close's ten thousand refetches spent a sixth of a worker's time writing).
-    Everything else is the transport's own."""
-
-    __slots__ = ("_held", "_loop", "_transport")
-
-    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
-        self._transport, self._loop = transport, loop
-        self._held: list[bytes] | None = None
-
-    def write(self, data: bytes) -> None:
-        if self._held is None:
-            self._held = [data]
-            self._loop.call_soon(self._flush)
-        else:
-            self._held.append(data)
-
-    def _flush(self) -> None:
-        held, self._held = self._held, None
-        if held and not self._transport.is_closing():
-            self._transport.write(held[0] if len(held) == 1 else b"".join(held))
-
-    def close(self) -> None:
-        self._flush()
-        self._transport.close()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._transport, name)
-
-
 class GuardedProtocol(HttpToolsProtocol):
     """uvicorn's httptools protocol keeping :attr:`wire`'s limits; the counts of open connections are this
     process's (one worker's). A subclass names its limits (:func:`protocol`, :class:`EnvProtocol`)."""
@@ -105,7 +74,7 @@ class GuardedProtocol(HttpToolsProtocol):
     _due = 0.0
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(cast(asyncio.Transport, _Corked(transport, self.loop)))
+        super().connection_made(transport)
         address = self.client[0] if self.client else ""
         counts = self.open_by_client
         if address and not self.limits.trusts(address):
