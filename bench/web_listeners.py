@@ -5,14 +5,14 @@ slip fetched again on each notice, as the page does); the arbiter closes the mov
 paths a page can take are measured, one move each, late in a game (from move 12 of 15 unless ``--from-move`` says
 otherwise: the moves before are played in the journal, each phone with its slip): *pushed* (as the phone page
 listens, ``events?push=play``: the phone's own live part comes on its stream), then *refetched* (told only, then
-``GET /play/live`` as the page asks for it); when asked
-(``--paths``), two halls whose Wi-Fi drops every phone's stream while the arbiter acts, the phones coming back all
-at once 2 s after his click (the stream's ``retry``): *resumed* (the page now: each stream reopened with its last
-event's id, the part it missed pushed on it) and *reconnected* (the page before streams resumed: reopened afresh,
-then the part fetched). Prints, for each path and each of the two changes, the time from the arbiter's click (from
-the phones' return, on the returning paths) until every phone has the new state (p50, p99, max), the errors, the
-server's CPU per phone, when the arbiter's console (the page his action's redirect loads) and its grid had the new
-state, and the server's memory per open connection.
+``GET /play/live`` as the page asks for it, in its language); when asked (``--paths``), two halls whose Wi-Fi drops
+every phone's stream while the arbiter acts, the phones coming back all at once 2 s after his click (the stream's
+``retry``): *resumed* (the page now: each stream reopened with its last event's id, the part it missed pushed on it)
+and *reconnected* (the page before streams resumed: reopened afresh, then the part fetched). Prints, for each path
+and each of the two changes, the time from the arbiter's click (from the phones' return, on the returning paths)
+until every phone has the new state (p50, p99, max), the errors, the server's CPU per phone, when the arbiter's
+console (the page his action's redirect loads) and its grid had the new state, and the server's memory per open
+connection.
 
     .venv/bin/python bench/web_listeners.py                          # 1,000 phones, SQLite, 1 worker
     .venv/bin/python bench/web_listeners.py --phones 10000
@@ -32,7 +32,8 @@ invalid slip (a wrong score, or a word off the rack), 5 a late one (after the mo
 10,000 of them must cost the client little), each from its own loopback address (127.0.x.y: no per-address cap
 of the server, nor the client's port range, is what is measured). The bench raises its own file limit, starts its
 own server over a fresh journal in a temporary folder, and stops by itself: every phone has a deadline, and so does
-each round. Loopback only.
+each round. Loopback only. With ``--proxy nginx`` every request goes through Debian's nginx set as docs/deploy.md
+sets it (plain HTTP), and nginx's CPU and memory per phone are printed too.
 """
 
 from __future__ import annotations

@@ -92,3 +92,17 @@ def test_docs_deploy_command_lines_parse_with_the_real_cli():
             assert sub is not None, f"docs/deploy.md: no command in {args}"
             command = sub
         command.make_context(command.name, rest, parent=ctx)  # raises on an unknown option or a bad value
+
+
+def test_the_listeners_bench_runs_nginx_as_docs_deploy_sets_it():
+    """``bench/web_listeners.py --proxy nginx`` measures the proxy docs/deploy.md hands the administrator: every
+    directive of its nginx blocks but the address, TLS and the placeholder upstream is in the bench's own."""
+    text = (DOCS / "deploy.md").read_text("utf-8")
+    bench = (DOCS.parent / "bench" / "web_listeners.py").read_text("utf-8")
+    own = {" ".join(line.split()) for line in bench[bench.index('NGINX = """'):].splitlines()}
+    local = ("listen ", "server_name ", "ssl_", "server 127.0.0.1:8000;")
+    directives = {" ".join(line.split()) for block in re.findall(r"```nginx\n(.*?)```", text, re.S)
+                  for line in block.splitlines() if line.strip().endswith(";")}
+    assert len(directives) >= 15  # both blocks read
+    missing = sorted(d for d in directives if not d.startswith(local) and d not in own)
+    assert not missing, f"bench/web_listeners.py's NGINX lacks docs/deploy.md's {missing}"
