@@ -44,6 +44,8 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 KEEP_ATTEMPTS = 30 * 86400
 #: the doors: arbiter and desk logins, player codes (join page and API)
 LOGIN, CODE = "login", "code"
+#: the client addresses remembered (a hall's ten thousand phones; 4,096 were asked again and again)
+_ADDRESSES = 16_384
 
 
 @dataclass(frozen=True)
@@ -72,13 +74,23 @@ class Limits:
     clock: Callable[[], float] = time.time
     _networks: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = field(init=False, repr=False,
                                                                                   compare=False)
+    #: the addresses asked about and the answers (every request asks, behind a proxy several times)
+    _trusted: dict[str, bool] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         nets = tuple(ipaddress.ip_network(a, strict=False) for a in self.trusted_proxies)
         object.__setattr__(self, "_networks", nets)
+        object.__setattr__(self, "_trusted", {})
 
     def trusts(self, address: str) -> bool:
-        return bool(self._networks) and _within(self._networks, address)
+        if not self._networks:
+            return False
+        known = self._trusted.get(address)
+        if known is None:
+            if len(self._trusted) >= _ADDRESSES:  # a forwarded hop is any text a client sends: bounded
+                self._trusted.clear()
+            known = self._trusted[address] = _within(self._networks, address)
+        return known
 
     def alert_at(self, key: str) -> int:
         """The failures over every client that alert the arbiter (an account's, a game's codes')."""
@@ -92,14 +104,8 @@ class Limits:
         return 0.0 if over <= 0 else min(self.delay * 2 ** (over - 1), self.max_delay)
 
 
-#: the addresses remembered parsed (a forwarded hop is any text a client sends: bounded)
-_ADDRESSES = 16_384
-
-
-@functools.lru_cache(maxsize=_ADDRESSES)
 def _within(networks: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...], address: str) -> bool:
-    """Whether ``address`` is in one of ``networks`` (remembered: every request and connection asks, behind a
-    proxy several times)."""
+    """Whether ``address`` is in one of ``networks``."""
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
