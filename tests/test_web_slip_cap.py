@@ -27,7 +27,10 @@ from arbitru.formats.receipt import MAX_SLIPS_PER_MOVE, TooManySlips
 from arbitru.journal.store import Event, Journal
 from arbitru.lexicons.synthetic import load_lexicon
 from arbitru.messages import gettext_for
+from arbitru.web import auth, security
+from arbitru.web.intake import SlipRequest
 from test_web_anticipation import desk_client, lot, read_all, type_slip
+from test_web_slips_round_trips import _Deaf, hall
 from web_anticipation_support import GROUPS, create_game
 from web_server import running_server
 from web_support import LEXICON, csrf, join, login, make_game, make_site, post
@@ -174,6 +177,43 @@ def test_FISE_6_a_slip_taken_back_from_a_batch_is_uncounted(site):
         assert sum(g.handed_in.values()) == 3
         g.take_back()
         assert g.handed_in == {(1, "1"): 1}
+
+
+def player_1s(w, gid: str, secret: bytes, n: int, key: str) -> list[SlipRequest]:  # type: ignore[no-untyped-def]
+    """``n`` slips of player 1 as the JSON API queues them, each with its own key."""
+    batch = []
+    for i in range(n):
+        req = SlipRequest(1, "H8", "ABC", i, code=auth.player_code(secret, gid, "1"), key=f"{key}-{i}")
+        req.throttle = [k.name for k in security.code_keys(gid, "127.0.0.1")]
+        req.asked = w.limits.clock()
+        batch.append(req)
+    return batch
+
+
+def test_FISE_6_on_postgresql_a_batch_stores_20_and_one_taken_back_leaves_the_count_the_journals(pg_server):
+    """The group commit on PostgreSQL: a batch of 25 of one player's slips stores 20; a batch decided at once on a
+    state another worker moved on from is taken back (:meth:`Game.take_back`) and decided again the ordinary way:
+    the counts are the journal's, and the player's slips stop at 20."""
+    w, gid, secret = hall(pg_server.new_database())
+    batch = player_1s(w, gid, secret, 25, "one")
+    w.intake._run(gid, batch)
+    assert [r.status for r in batch] == [201] * 20 + [409] * 5
+    assert all(r.body["field"] == "move" and r.body["stored"] is False for r in batch[20:])
+    dsn = pg_server.new_database()
+    w, gid, secret = hall(dsn, _Deaf(dsn))
+    first = player_1s(w, gid, secret, 10, "first")
+    w.intake._run(gid, first)
+    with Journal(dsn, actor="player:1") as other:  # another worker stores 5 the deaf one has not heard of
+        s = Session(other, gid)
+        for i in range(5):
+            s.hand_in(Slip(1, "1", "H8", "ABC", 100 + i), time.time(), f"elsewhere-{i}")
+    batch = player_1s(w, gid, secret, 10, "second")
+    w.intake._run(gid, batch)
+    assert [r.status for r in [*first, *batch]] == [201] * 15 + [409] * 5
+    with w.journal("") as j, w.writer(j, gid) as mine:
+        assert mine.game.handed_in == Session(j, gid).game.handed_in == {(1, "1"): 20}
+    with Journal(dsn) as j:
+        assert len(j.events(gid, "slip")) == 20
 
 
 def test_FISE_6_a_burst_of_40_parallel_api_slips_stores_exactly_20_and_a_fresh_worker_refuses_the_21st(tmp_path):
