@@ -1,14 +1,25 @@
 """The receipt of a slip handed in, the same in both formats: what was stored, whether it came after time, and
-which earlier slip it replaces (that one stays in the journal)."""
+which earlier slip it replaces (that one stays in the journal); and the most slips a player hands in for one move
+or turn (:data:`MAX_SLIPS_PER_MOVE`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from arbitru.messages import Text
+from arbitru.errors import ArbitruError
+from arbitru.messages import Plural, Text
 
 S = TypeVar("S")
+
+#: the most slips a player hands in himself (his phone, the API) for one move (duplicate) or turn (anticipation),
+#: replacements and late ones counted: a player who changes his mind does so two or three times, and 20 leaves him
+#: plenty, while every slip is a journal event that every worker keeps a trace of, so a script (or anyone holding
+#: his code) sending thousands would grow the journal and every worker's memory without bound and load the server
+#: for the whole hall. A retry of a slip already stored (its idempotency key) is not a new slip; the desks' typed
+#: paper slips and the arbiter's decisions are never counted. Counted from the journal (the events' actor
+#: ``player:N``), so every worker and a restarted one agree.
+MAX_SLIPS_PER_MOVE = 20
 
 
 @dataclass(frozen=True)
@@ -34,3 +45,16 @@ class Receipt(Generic[S]):
         elif self.replaces is not None:
             words.append(Text("replaces the slip of event #%(seq)s, which stays in the journal", seq=self.replaces))
         return Text("%(words)s", words=words)
+
+
+class TooManySlips(ArbitruError):
+    """A player's slip past :data:`MAX_SLIPS_PER_MOVE` for its move or turn: refused, nothing stored. The message
+    says that the last slip he handed in counts and that a change is the arbiter's."""
+
+    limit = MAX_SLIPS_PER_MOVE
+
+    def __init__(self) -> None:
+        super().__init__(Plural("you have handed in %(n)s slip, the most a player may: the last one you handed in "
+                                "counts; for a change, ask the arbiter",
+                                "you have handed in %(n)s slips, the most a player may: the last one you handed in "
+                                "counts; for a change, ask the arbiter", MAX_SLIPS_PER_MOVE))

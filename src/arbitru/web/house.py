@@ -684,7 +684,7 @@ def _copy_state(game: Game) -> Game:
     # the slips' tables hold frozen slips, texts and numbers only: a table copied shallow (in C) is a copy of its
     # own, where a deep copy looked at each entry: a national game's fifteen moves of ten thousand slips took
     # 0.6-1.2 s at every position a close folds
-    for table in (game.slips, game.slip_seqs, game.slip_keys, game.late_apart, game.set_aside):
+    for table in (game.slips, game.slip_seqs, game.slip_keys, game.late_apart, game.set_aside, game.handed_in):
         memo[id(table)] = table.copy()
     # a player's fields are immutable values: a shallow copy is his own
     players = {number: _own_copy(p) for number, p in game.players.items()}

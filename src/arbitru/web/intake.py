@@ -3,7 +3,9 @@
 Each request queues its slip; whichever request thread gets the game's writer lock takes every queued slip and
 hands them all in inside one journal transaction (one commit, one disk flush), each checked on its own by the
 format's session (a refused slip stores nothing and does not stop the others). Every slip is committed before
-its receipt is sent, so an acknowledged slip survives a crash of the server at any later moment.
+its receipt is sent, so an acknowledged slip survives a crash of the server at any later moment. The session
+checks each slip on the state with the batch's earlier slips folded in, so a player's burst stores no more than
+his :data:`~arbitru.formats.receipt.MAX_SLIPS_PER_MOVE` for the move.
 
 The batch's appends go to the journal together (one ``executemany``), each slip checked by the session before
 its event is queued; a slip the session refuses queues nothing and is answered alone. On PostgreSQL, while this
@@ -34,6 +36,7 @@ from arbitru.errors import ArbitruError, GameNotFound
 from arbitru.formats.duplicate.game import Game, GameError, Session
 from arbitru.formats.duplicate.seats import SeatClosed
 from arbitru.formats.duplicate.slips import Slip, checked
+from arbitru.formats.receipt import TooManySlips
 from arbitru.journal.store import Journal, NotAtOnce, check_actor
 from arbitru.textinput import InputError, check_text
 from arbitru.web import i18n, security
@@ -120,7 +123,9 @@ class Intake:
 
     def hand_in(self, game_id: str, request: SlipRequest) -> SlipRequest:
         """Queue the slip and return once it is decided (stored and committed, or refused): ``status`` and
-        ``body`` say how (201 stored in time; 409 stored late, or refused; 401, 403, 404)."""
+        ``body`` say how (201 stored in time; 409 stored late, or refused: the move not open, or the player's
+        :data:`~arbitru.formats.receipt.MAX_SLIPS_PER_MOVE` for it handed in already, ``field`` ``move``; 401, 403,
+        404)."""
         with self._lock:
             self._queued.setdefault(game_id, []).append(request)
         lock = self.web.writer_lock(game_id)
@@ -278,6 +283,9 @@ class Intake:
             slip, seq = receipt.slip, receipt.seq
         except SeatClosed as e:  # withdrawn, disqualified, or not entered yet: his phone is told, nothing stored
             _decide(req, 403, {"error": e.args[0], "stored": False})
+            return False
+        except TooManySlips as e:  # his slips for the move, this batch's before it included: nothing stored
+            _decide(req, 409, {"error": str(e), "field": "move", "limit": e.limit, "stored": False})
             return False
         except GameError as e:
             _decide(req, 409, {"error": str(e), "stored": False})

@@ -67,7 +67,7 @@ from arbitru.formats.anticipation.variants import GROUPS, TURNS, Settings
 from arbitru.formats.anticipation.verdicts import Decision, PlayerResult, Sanction
 from arbitru.formats.countdown import CLOCK_ACTIONS
 from arbitru.formats.players import Seat, resolve
-from arbitru.formats.receipt import Receipt
+from arbitru.formats.receipt import MAX_SLIPS_PER_MOVE, Receipt, TooManySlips
 from arbitru.formats.refusal import Refusal
 from arbitru.journal import sealed
 from arbitru.journal.store import Event, Journal, action, new_game_id
@@ -95,8 +95,9 @@ NAMED_ABSENT = 30
 
 _LEXICONS: dict[str, Lexicon] = {}
 _REGISTERED: dict[str, str] = {}
-#: per journal, game (and its creation time): the seq up to which slips were read, and the (player, turn) keys
-_STORED_SLIPS: dict[tuple[str, str, str], tuple[int, dict[tuple[str, int], int]]] = {}
+#: per journal, game (and its creation time): the seq up to which slips were read, the (player, turn) keys with
+#: the seq of the last slip stored, and with how many the player handed in himself (:meth:`AnticipationGame.hand_in`)
+_STORED_SLIPS: dict[tuple[str, str, str], tuple[int, dict[tuple[str, int], int], dict[tuple[str, int], int]]] = {}
 _SLIPS_LOCK = threading.Lock()
 #: per journal, game (and its creation time) and decision: its effect (a decision's effect never changes)
 _EFFECTS: dict[tuple[str, str, str, int], Effect] = {}
@@ -633,22 +634,31 @@ class AnticipationGame:
         return self.journal.append(self.id, "decision", full)
 
     def _stored_slips(self) -> dict[tuple[str, int], int]:
-        """(player, turn) -> seq of the slips stored, folded incrementally: desks enter thousands of slips a
-        game one by one, and each entry must not decode every earlier one again."""
+        """(player, turn) -> seq of the slips stored (:meth:`_slips_read`)."""
+        return self._slips_read()[0]
+
+    def _slips_read(self) -> tuple[dict[tuple[str, int], int], dict[tuple[str, int], int]]:
+        """(player, turn) -> seq of the last slip stored, and -> how many the player handed in himself (the
+        event's actor ``player:…``: his browser, the API; not a desk's nor a decision's), folded incrementally:
+        desks enter thousands of slips a game one by one, and each entry must not decode every earlier one
+        again."""
         info = self.journal.game(self.id)
         key = (self.journal.path, self.id, info.created)
         with _SLIPS_LOCK:
-            upto, known = _STORED_SLIPS.get(key, (0, {}))
+            upto, known, handed = _STORED_SLIPS.get(key, (0, {}, {}))
         if upto > self.journal.last_seq(self.id):  # another journal in the same place: start again
-            upto, known = 0, {}
-        known = dict(known)
+            upto, known, handed = 0, {}, {}
+        known, handed = dict(known), dict(handed)
         for e in self.journal.iter_events(self.id, "slip", after=upto):
             if e.payload.get("turn") is not None and not e.payload.get("decided"):
-                known[(e.payload["player"], e.payload["turn"])] = e.seq
+                slot = (e.payload["player"], e.payload["turn"])
+                known[slot] = e.seq
+                if e.actor.startswith("player:"):
+                    handed[slot] = handed.get(slot, 0) + 1
             upto = e.seq
         with _SLIPS_LOCK:
-            _STORED_SLIPS[key] = (upto, known)
-        return known
+            _STORED_SLIPS[key] = (upto, known, handed)
+        return known, handed
 
     @action
     def import_slips_csv(
@@ -984,9 +994,12 @@ class AnticipationGame:
         is a contest to the chief arbiter (RO-6.5).
 
         ``key``: the sender's idempotency key (the API's ``Idempotency-Key``): a slip sent again with the key of a
-        slip of the same player already stored gets that slip's receipt, and nothing is stored.
+        slip of the same player already stored gets that slip's receipt, and nothing is stored. A new slip past the
+        :data:`~arbitru.formats.receipt.MAX_SLIPS_PER_MOVE` the player handed in for the turn is refused, nothing
+        stored (his last one counts; a change is the arbiter's).
 
         :raises OrderError: for a turn whose lot is not drawn yet, or once results are published (naming the rule).
+        :raises TooManySlips: past the player's slips for the turn.
         :raises ArbitruError: for a player not seated.
         """
         if key:
@@ -1003,9 +1016,12 @@ class AnticipationGame:
                 "the results are published: slips are no longer handed in; a contest goes to the chief arbiter")))
         self.check(Action.HAND_IN, turn_timer(slip.turn), now)
         self.seat(slip.player)  # only a seated player hands in a slip
+        stored, handed = self._slips_read()
+        if handed.get((slip.player, slip.turn), 0) >= MAX_SLIPS_PER_MOVE:
+            raise TooManySlips()
         lots = self.order().lots
         late = self.timer(turn_timer(slip.turn)).over(now) or (slip.turn + 1) in lots
-        earlier = self._stored_slips().get((slip.player, slip.turn))
+        earlier = stored.get((slip.player, slip.turn))
         payload = slip.to_payload() | {"late": late, "received": now} | ({"key": key} if key else {})
         seq = self.journal.append(self.id, "slip", payload)
         return Receipt(slip, seq, late, earlier, kept_apart=late and earlier is not None)

@@ -52,7 +52,7 @@ from arbitru.formats.duplicate.racks import Draw
 from arbitru.formats.duplicate.rulesets import RuleSet, RuleSetError, cited, cites
 from arbitru.formats.duplicate.slips import Slip, Verdict, checked, declared_score, judge, readable
 from arbitru.formats.players import PlayerError, Seat, resolve
-from arbitru.formats.receipt import Receipt
+from arbitru.formats.receipt import MAX_SLIPS_PER_MOVE, Receipt, TooManySlips
 from arbitru.formats.refusal import OrderError as RefusedByOrder
 from arbitru.formats.refusal import Refusal
 from arbitru.journal import sealed
@@ -350,6 +350,10 @@ class Game:
         #: the event that stored each counted slip, and late slips kept apart from one handed in in time
         self.slip_seqs: dict[tuple[int, str], int] = {}
         self.late_apart: list[Slip] = []
+        #: how many slips each player handed in himself (event actor ``player:N``: his phone, the API) per
+        #: (move, player), replacements and late ones counted, for the moves whose collection is still open: at
+        #: :data:`~arbitru.formats.receipt.MAX_SLIPS_PER_MOVE` :meth:`Session.hand_in` refuses the next
+        self.handed_in: dict[tuple[int, str], int] = {}
         #: slips written for a rack replaced by a new one (FISE-16): kept in the journal, never scored
         self.set_aside: list[Slip] = []
         self._folding = 0
@@ -440,6 +444,9 @@ class Game:
             raise JournalError(f"the collection of move {move} closed while moves 1–{closed} are closed and "
                                f"1–{self.collected} collected")
         self.collected = move
+        # a collected move's slips are no longer handed in: their counts are forgotten
+        for slot in [k for k in self.handed_in if k[0] <= move]:
+            del self.handed_in[slot]
 
     def _on_decision(self, p: Mapping[str, Any]) -> None:
         move, player, act, reason, rule, slip, reverses = decisions.read(p)
@@ -537,10 +544,12 @@ class Game:
         slip, seq = self.slips.get(slot), self.slip_seqs.get(slot)
         keyed = self.slip_keys.get(sent) if sent else None
         apart = len(self.late_apart)
+        count = self.handed_in.get(slot)
 
         def back() -> None:
             _restore(self.slips, slot, slip)
             _restore(self.slip_seqs, slot, seq)
+            _restore(self.handed_in, slot, count)
             if sent:
                 _restore(self.slip_keys, sent, keyed)
             del self.late_apart[apart:]
@@ -619,6 +628,8 @@ class Game:
         for key in [k for k in self.slips if k[0] == move]:
             self.set_aside.append(self.slips.pop(key))
             self.slip_seqs.pop(key, None)
+        for key in [k for k in self.handed_in if k[0] == move]:  # the new rack's slips are counted afresh
+            del self.handed_in[key]
         self.set_aside += [s for s in self.late_apart if s.move == move]
         self.late_apart = [s for s in self.late_apart if s.move != move]
         self.clock = MoveClock(f"move {move}", self.rules.clock.seconds, move=move)
@@ -687,6 +698,8 @@ class Game:
             self._undo.append(self._undo_slip(key, (slip.player.strip(), sent_with) if sent_with else None))
         if sent_with:
             self.slip_keys[(slip.player.strip(), sent_with)] = self.last_seq + 1  # this event's seq: numbered in order
+        if self._event is not None and self._event.actor.startswith("player:"):  # handed in by the player himself
+            self.handed_in[key] = self.handed_in.get(key, 0) + 1
         if slip.late and earlier is not None and not earlier.late:
             self.late_apart.append(slip)
             return
@@ -1039,10 +1052,12 @@ class Session:
         player's earlier slip for the move (both stay in the journal). Returns the receipt.
 
         A slip that cannot be read (:func:`~.slips.readable`: a position that is none, no word, a character
-        that is no letter, a score below 0) is refused, nothing stored: its sender writes it again.
+        that is no letter, a score below 0) is refused, nothing stored: its sender writes it again. So is a slip
+        past the :data:`~arbitru.formats.receipt.MAX_SLIPS_PER_MOVE` the player handed in for the move
+        (:attr:`Game.handed_in`): his last one counts, a change is the arbiter's.
 
         :raises GameError: for a move not open; :raises InputError: for a slip that cannot be read, naming the
-            field.
+            field; :raises TooManySlips: past the player's slips for the move.
         """
         g = self.game
         if not 1 <= slip.move <= g.move:
@@ -1052,10 +1067,12 @@ class Session:
         closed = refusal(seat, slip.move) if seat is not None else None
         if closed is not None:
             raise SeatClosed(closed)
+        slot = (slip.move, slip.player.strip())
+        if g.handed_in.get(slot, 0) >= MAX_SLIPS_PER_MOVE:  # the slips of the batch before it are folded in
+            raise TooManySlips()
         readable(slip, g.alphabet, g.rules)  # his phone tells him, and he writes it again
         state = g.moves[slip.move - 1]
         late = slip.late or state.master is not None or g.clock_for(slip.move).over(now)
-        slot = (slip.move, slip.player.strip())
         earlier, earlier_seq = g.slips.get(slot), g.slip_seqs.get(slot)
         stored = dataclasses.replace(slip, late=late)
         self.store_slips([stored], replace=True, key=key, act=SlipAction.HAND_IN)

@@ -6,7 +6,11 @@ slip stored but late (the move's time is up or its master move placed: FISE-5, F
 the move is not open; 400 naming the field for a slip that is not one; 422 naming the field for a slip that cannot
 be read (a position that is none, no word, a character that is no letter, a score below 0), why said in the game's
 language (or ``?lang=``), nothing stored; 401 without a valid code; 403 for a slip in another player's name. A
-slip sent again with the same ``Idempotency-Key`` gets its first receipt and is not stored twice.
+slip sent again with the same ``Idempotency-Key`` gets its first receipt and is not stored twice. A player hands
+in at most ``MAX_SLIPS_PER_MOVE`` slips for a move or turn (replacements and late ones counted): the next is
+refused, 409 with ``stored: false``, ``field`` ``move`` (``turn``) and ``limit``, why said as a 422's is, nothing
+stored; his last slip counts, a change is the arbiter's. 409, not 429: waiting does not help (the count is the
+move's, not a rate), so there is no ``Retry-After`` for a client to wait and try again.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from starlette.responses import JSONResponse, Response
 from arbitru.errors import ArbitruError, GameNotFound
 from arbitru.formats import ANTICIPATION
 from arbitru.formats.anticipation.variants import TURNS
+from arbitru.formats.receipt import MAX_SLIPS_PER_MOVE, TooManySlips
 from arbitru.journal.store import Journal
 from arbitru.textinput import LIMITS, MAX_INT, InputError, check_whole
 from arbitru.web import auth, fair, i18n, security, views
@@ -175,11 +180,17 @@ async def post_slip(request: Request) -> Response:
         return JSONResponse({"error": str(refused), "stored": False}, status_code=429,
                             headers={"Retry-After": str(refused.wait)})
     body = done.body
-    if done.status == 422 and isinstance(body.get("error"), i18n.Text):
-        # a slip that cannot be read: why, in the game's language or the one the request asks for (``?lang=``)
-        said = i18n.gettext_for(i18n.pick(request.query_params.get("lang"), done.lang or "en"))
-        body = {**body, "error": said(body["error"])}
+    if (done.status == 422 or "limit" in body) and isinstance(body.get("error"), i18n.Text):
+        # a slip that cannot be read, or one past the player's slips for the move: why, in the game's language or
+        # the one the request asks for (``?lang=``)
+        body = {**body, "error": _said(request, done.lang, body["error"])}
     return JSONResponse(body, status_code=done.status)
+
+
+def _said(request: Request, game_lang: str, text: str) -> str:
+    """A refusal (a message: :class:`~arbitru.web.i18n.Text`) in the language the request asks for (``?lang=``),
+    else the game's."""
+    return i18n.gettext_for(i18n.pick(request.query_params.get("lang"), game_lang or "en"))(text)
 
 
 
@@ -217,8 +228,9 @@ async def api_slip(request: Request) -> Response:
     """``POST /api/games/{id}/slips``: ``{turn, placements: [{position, word, score}], turn_total, note}`` with
     the player's code as Bearer token → 201 receipt (``late`` flagged by the server clock; sent again with the same
     ``Idempotency-Key``, the first receipt, nothing stored again); 401 without a valid code; 403 for another
-    player's slip; 409 for a turn whose lot is not drawn, or once results are published (RO-5.5.j): nothing
-    stored."""
+    player's slip; 409 for a turn whose lot is not drawn, or once results are published (RO-5.5.j), or past the
+    player's ``MAX_SLIPS_PER_MOVE`` slips for the turn (``field`` ``turn``, why in the game's language or
+    ``?lang=``): nothing stored."""
     w = web(request)
     gid = request.path_params["gid"]
     sent = await bearer_json(request, "{turn, placements, turn_total, note}")
@@ -264,6 +276,9 @@ async def api_slip(request: Request) -> Response:
             receipt = hand_in(w, gid, player, turn, places, total, note, key)
         except InputError as e:  # storage's door (check_row): the field named
             return _error(400, str(e), field=e.field, stored=False)
+        except TooManySlips as e:
+            return _error(409, _said(request, lt.game.settings.lang, str(e)), field="turn", limit=e.limit,
+                          stored=False)
         except ArbitruError as e:
             return _error(409, str(e), stored=False)
         return JSONResponse(receipt, status_code=201)
@@ -315,6 +330,8 @@ REFUSAL = {
         "error": {"type": "string"},
         "field": {"type": "string", "description": "the field refused, when one is"},
         "stored": {"type": "boolean"},
+        "limit": {"type": "integer", "description": "409 past the slips a player may hand in for a move or turn: "
+                                                    "how many that is"},
     },
 }
 RECEIPT = {
@@ -375,9 +392,17 @@ OPENAPI: dict[str, Any] = {
                             "content": {"application/json": {"schema": REFUSAL}}},
                     "401": {"description": "no code, or not a code of this game"},
                     "403": {"description": "a slip in another player's name"},
-                    "409": {"description": "stored but late (receipt given), or the move is not open (an "
-                                           "anticipation turn whose lot is not drawn, or a game whose results "
-                                           "are published: nothing stored)"},
+                    "409": {"description": "stored but late (receipt given), or refused with `stored: false`, "
+                                           "nothing stored: the move is not open (an anticipation turn whose lot "
+                                           "is not drawn, or a game whose results are published); or the player "
+                                           f"has handed in {MAX_SLIPS_PER_MOVE} slips for this move (turn) "
+                                           "already, replacements and late ones counted, the most a player may: "
+                                           "`field` `move` (`turn`), `limit`, why in the game's language (or the "
+                                           "`lang` query parameter's); his last slip counts, a change is the "
+                                           "arbiter's. Not 429: waiting does not help, there is nothing to retry "
+                                           "(a retry with the stored slip's `Idempotency-Key` still gets its "
+                                           "receipt)",
+                            "content": {"application/json": {"schema": {"anyOf": [RECEIPT, REFUSAL]}}}},
                     "429": {"description": "too many wrong codes from this address or for this game: wait the "
                                            "Retry-After seconds (nothing was checked or stored)"},
                 },
