@@ -638,7 +638,7 @@ def serve(db: str, port: int, workers: int, phones: int, src: str | None, proxie
 #: is the proxy's work, not the workers'. A phone's stream holds two of nginx's connections (the phone's, the
 #: upstream's), hence its workers' connections and files; ``reuseport`` shares the phones between its two workers.
 NGINX = """\
-daemon off;
+{user}daemon off;
 worker_processes 2;
 worker_rlimit_nofile {files};
 pid {folder}/nginx.pid;
@@ -681,16 +681,24 @@ http {{
 """
 
 
+def nginx_binary() -> str | None:
+    """Debian's nginx (in /usr/sbin, which a user's ``PATH`` may lack), or None."""
+    return shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/usr/local/sbin")
+
+
 def nginx(folder: str, port: int, upstream: int) -> subprocess.Popen[bytes]:
     """Debian's nginx started in ``folder`` (its configuration, temporary files, error log), in front of the
     server at ``upstream``, listening at ``port``."""
-    binary = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/usr/local/sbin")
+    binary = nginx_binary()
     if binary is None:
         raise RuntimeError("--proxy nginx needs nginx (Debian: apt install nginx-light)")
     files = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     files = 1 << 20 if files == resource.RLIM_INFINITY else files
     conf = Path(folder) / "nginx.conf"
-    conf.write_text(NGINX.format(folder=folder, files=files, connections=max(1024, files - 64), host=HOST,
+    # started by root, nginx's workers are ``nobody``, who may not enter the temporary folder (0700): a body over
+    # 16 KB (client_body_buffer_size) answered 500, ``open() ".../body/0000000001" failed (13: Permission denied)``
+    user = "user root;\n" if os.geteuid() == 0 else ""
+    conf.write_text(NGINX.format(user=user, folder=folder, files=files, connections=max(1024, files - 64), host=HOST,
                                  upstream=upstream, port=port))
     proc = subprocess.Popen([binary, "-p", folder, "-c", str(conf), "-e", f"{folder}/error.log"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
@@ -771,6 +779,8 @@ def main() -> int:
         a.from_move = min(LATE_MOVE, HALL_MOVES - len(paths))
     if not 1 <= a.from_move <= HALL_MOVES - len(paths):  # each path closes a move and draws the next
         p.error(f"--from-move: 1 to {HALL_MOVES - len(paths)} with {len(paths)} path(s)")
+    if a.proxy and nginx_binary() is None:  # said before a hall of thousands is made
+        p.error("--proxy nginx needs nginx (Debian: apt install nginx-light)")
     limit = a.limit or 120 + 0.06 * a.phones
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     need = a.phones + FETCHES + 256

@@ -106,3 +106,17 @@ def test_the_listeners_bench_runs_nginx_as_docs_deploy_sets_it():
     assert len(directives) >= 15  # both blocks read
     missing = sorted(d for d in directives if not d.startswith(local) and d not in own)
     assert not missing, f"bench/web_listeners.py's NGINX lacks docs/deploy.md's {missing}"
+
+
+def test_docs_deploy_nginx_blocks_are_each_a_whole_site_file():
+    """An administrator copies one of docs/deploy.md's nginx blocks into ``sites-available/arbitru``: each names
+    the upstream it proxies to and holds one ``server`` block. The limits' block once lacked the upstream, so the
+    administrator appended it to the first: nginx kept the first ``server`` of that name and port and ignored the
+    limits, ``nginx -t`` only warning ``conflicting server name``."""
+    text = (DOCS / "deploy.md").read_text("utf-8")
+    blocks = re.findall(r"```nginx\n(.*?)```", text, re.S)
+    assert len(blocks) >= 2
+    for block in blocks:
+        assert len(re.findall(r"^\s*server\s*\{", block, re.M)) == 1, block
+        for upstream in re.findall(r"proxy_pass http://(\w+);", block):
+            assert re.search(rf"^\s*upstream {upstream}\s*\{{", block, re.M), f"no upstream {upstream} in {block}"

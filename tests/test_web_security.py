@@ -283,6 +283,24 @@ def test_the_proxy_header_is_ignored_unless_the_proxy_is_trusted(tmp_path):
     assert out.exit_code == 2 and "--trust-proxy" in out.output
 
 
+def test_a_forwarded_hop_too_long_for_an_address_is_answered_never_remembered():
+    """The answers about client addresses are remembered (16,384 of them): a hop of ``X-Forwarded-For`` is any text
+    up to ``--max-header``, so 16,384 hops of 16 KB each would have held 256 MB a worker, twice over. A text longer
+    than any address is answered (no address: the proxy's own is kept) and not remembered; addresses still are."""
+    limits = security.Limits(trusted_proxies=("10.0.0.0/8",))
+    garbage = "9" * 16_000
+    before = security._parsed.cache_info().currsize
+    for hops in (garbage, f"{garbage}, 10.0.0.2", f"1.2.3.4, {garbage}"):
+        scope = {"client": ("10.0.0.1", 1), "headers": [(b"x-forwarded-for", hops.encode())]}
+        assert security.client_address(scope, limits) == "10.0.0.1"
+    assert garbage not in limits._trusted
+    assert all(len(a) <= 64 for a in limits._trusted)
+    assert security._parsed.cache_info().currsize == before
+    scope = {"client": ("10.0.0.1", 1), "headers": [(b"x-forwarded-for", b"2001:db8:0:0:0:0:0:1, 10.0.0.2")]}
+    assert security.client_address(scope, limits) == "2001:db8::1"
+    assert limits._trusted == {"10.0.0.1": True, "10.0.0.2": True, "2001:db8:0:0:0:0:0:1": False}
+
+
 def test_finding_the_session_cookie_is_sent_over_plain_http_behind_a_tls_proxy(tmp_path):
     """Behind nginx with TLS the session cookie lacked ``Secure``: a browser would send it over plain HTTP too."""
     site = make_site(tmp_path)

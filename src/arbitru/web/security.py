@@ -46,6 +46,9 @@ KEEP_ATTEMPTS = 30 * 86400
 LOGIN, CODE = "login", "code"
 #: the client addresses remembered (a hall's ten thousand phones; 4,096 were asked again and again)
 _ADDRESSES = 16_384
+#: the longest text that may be an address (IPv6 written in full, 45, with a zone's interface name): a longer hop of
+#: ``X-Forwarded-For`` (any text up to ``--max-header``) is answered, never remembered
+_WRITTEN = 64
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,8 @@ class Limits:
     def trusts(self, address: str) -> bool:
         if not self._networks:
             return False
+        if len(address) > _WRITTEN:
+            return False  # no address, and 16,384 of 16 KB each would hold 256 MB
         known = self._trusted.get(address)
         if known is None:
             if len(self._trusted) >= _ADDRESSES:  # a forwarded hop is any text a client sends: bounded
@@ -113,9 +118,16 @@ def _within(networks: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...],
     return any(ip in net for net in networks)
 
 
-@functools.lru_cache(maxsize=_ADDRESSES)
 def _written(address: str) -> str | None:
     """``address`` as the standard library writes it; None: no address."""
+    if len(address) > _WRITTEN:
+        return None
+    return _parsed(address)
+
+
+@functools.lru_cache(maxsize=_ADDRESSES)
+def _parsed(address: str) -> str | None:
+    """:func:`_written`'s answers, remembered (every request behind a proxy asks)."""
     try:
         return str(ipaddress.ip_address(address))
     except ValueError:
