@@ -636,7 +636,7 @@ def serve(db: str, port: int, workers: int, phones: int, src: str | None, proxie
 #: nginx in front of the workers as docs/deploy.md sets it (its two blocks: the upstream's keep-alive connections,
 #: the proxy's headers, no buffering, the limits at the door), on plain HTTP over loopback: the TLS of a real server
 #: is the proxy's work, not the workers'. A phone's stream holds two of nginx's connections (the phone's, the
-#: upstream's), hence its workers' connections and files; ``reuseport`` shares the phones between its two workers.
+#: upstream's): the connections and files of its two workers are those docs/deploy.md advises for the phones.
 NGINX = """\
 {user}daemon off;
 worker_processes 2;
@@ -658,7 +658,7 @@ http {{
         keepalive 32;
     }}
     server {{
-        listen {host}:{port} backlog=4096 reuseport;
+        listen {host}:{port};
         client_max_body_size 25m;
         client_body_timeout 30s;
         client_header_timeout 10s;
@@ -686,19 +686,23 @@ def nginx_binary() -> str | None:
     return shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/usr/local/sbin")
 
 
-def nginx(folder: str, port: int, upstream: int) -> subprocess.Popen[bytes]:
+def nginx(folder: str, port: int, upstream: int, phones: int) -> subprocess.Popen[bytes]:
     """Debian's nginx started in ``folder`` (its configuration, temporary files, error log), in front of the
-    server at ``upstream``, listening at ``port``."""
+    server at ``upstream``, listening at ``port``, sized for ``phones`` as docs/deploy.md says (10,000 phones: two
+    workers of 16,000 connections and 20,000 files each)."""
     binary = nginx_binary()
     if binary is None:
         raise RuntimeError("--proxy nginx needs nginx (Debian: apt install nginx-light)")
-    files = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
-    files = 1 << 20 if files == resource.RLIM_INFINITY else files
+    connections = max(1024, phones * 8 // 5)
+    files = connections * 5 // 4
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    if hard != resource.RLIM_INFINITY and hard < files:
+        raise RuntimeError(f"nginx needs {files} files a worker for {phones} phones; the limit is {hard}")
     conf = Path(folder) / "nginx.conf"
     # started by root, nginx's workers are ``nobody``, who may not enter the temporary folder (0700): a body over
     # 16 KB (client_body_buffer_size) answered 500, ``open() ".../body/0000000001" failed (13: Permission denied)``
     user = "user root;\n" if os.geteuid() == 0 else ""
-    conf.write_text(NGINX.format(user=user, folder=folder, files=files, connections=max(1024, files - 64), host=HOST,
+    conf.write_text(NGINX.format(user=user, folder=folder, files=files, connections=connections, host=HOST,
                                  upstream=upstream, port=port))
     proc = subprocess.Popen([binary, "-p", folder, "-c", str(conf), "-e", f"{folder}/error.log"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
@@ -789,6 +793,7 @@ def main() -> int:
         return 2
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, need), hard))  # the server inherits it
     pg = None
+    proxy_said: list[str] = []
     loads = [os.getloadavg()[0]]
     with tempfile.TemporaryDirectory() as tmp:
         db = a.db or str(Path(tmp) / "listeners.db")
@@ -807,7 +812,7 @@ def main() -> int:
             try:
                 if a.proxy:
                     front = free_port()
-                    proxy = nginx(tmp, front, port)
+                    proxy = nginx(tmp, front, port, a.phones)
                 hall = Hall(front, gid, [codes[str(i + 1)] for i in range(a.phones)], secret,
                             cookies=[""] * a.phones, spy=a.spy or "", proxy=proxy.pid if proxy else 0)
                 cpu0 = time.process_time()
@@ -819,6 +824,10 @@ def main() -> int:
                     if child is not None:
                         os.killpg(child.pid, signal.SIGKILL)
                         child.wait(20)
+                if proxy is not None:  # what nginx complained of (connections, files) is said with the figures
+                    with contextlib.suppress(OSError):
+                        proxy_said = [line for line in Path(tmp, "error.log").read_text().splitlines()
+                                      if re.search(r"\[(alert|crit|error|emerg)\]", line)]
         finally:
             if pg is not None:
                 pg.stop()
@@ -835,6 +844,11 @@ def main() -> int:
     ok = not hall.join_errors
     for n, out in enumerate(outs):
         ok = report(out, a.phones, target, n == 0) and ok
+    if a.proxy:
+        print(f"  nginx's error log: {len(proxy_said)} alerts and errors")
+        for line in proxy_said[:3]:
+            print(f"      {line[:200]}")
+        ok = ok and not proxy_said
     print(f"  client CPU {client_cpu:.1f} s; target p99 < {target:g} s, every phone its own verdict, 0 errors: "
           f"{'PASS' if ok else 'over'}")
     return 0 if ok else 1
