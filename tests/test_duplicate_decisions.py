@@ -232,6 +232,24 @@ def _every_event_that_changes_a_move(lex):
     return s
 
 
+def _folded(s):
+    """The game's one state after each of its events from the first close on, folded event by event."""
+    from arbitru.formats.duplicate.game import replay
+
+    events = s.journal.events(s.id)
+    state = replay(s.id, s.settings, events[:1])
+    for e in events[1:]:
+        state.apply(e)
+        if any(m.master for m in state.moves):
+            yield e, state
+
+
+def _quiet_close(e, state, last):
+    """Whether event ``e`` closes a move and no event since the results ``last`` changed an earlier one."""
+    since = last._made_from[1] if last is not None else 0
+    return e.kind == "master" and last is not None and state.first_changed_since(since) == e.payload["move"]
+
+
 def test_FISE_17_a_close_reuses_the_moves_no_event_changed_and_equals_the_results_computed_afresh(lex, monkeypatch):
     """A close late in a national game judged every closed move's slips again (fifteen moves of ten thousand); it
     now takes from the last results the moves no event since changed (:meth:`Game.first_changed_since`). Folded
@@ -253,13 +271,9 @@ def test_FISE_17_a_close_reuses_the_moves_no_event_changed_and_equals_the_result
         return verdict(self, slip, lexicon, alike)
 
     monkeypatch.setattr(Game, "verdict", counting)
-    state = replay(s.id, s.settings, events[:1])
     last = None
     reused = 0
-    for e in events[1:]:
-        state.apply(e)
-        if not any(m.master for m in state.moves):
-            continue
+    for e, state in _folded(s):
         judged.clear()
         now = compute(state, lex, last)
         moves_judged = {m for m in judged}
@@ -267,8 +281,7 @@ def test_FISE_17_a_close_reuses_the_moves_no_event_changed_and_equals_the_result
         afresh = compute(state, lex)
         assert now == afresh, f"event {e.seq} ({e.kind})"
         assert [line.moves for line in now.lines] == [line.moves for line in afresh.lines]
-        since = last._made_from[1] if last is not None else 0
-        if e.kind == "master" and last is not None and state.first_changed_since(since) == e.payload["move"]:
+        if _quiet_close(e, state, last):
             # a close with nothing changed since: only its own move's slips (and the decisions') are judged
             assert moves_judged <= {e.payload["move"], *(x.move for x in state.decisions)}
             reused += 1
@@ -311,17 +324,12 @@ def test_FISE_17_a_phones_rows_of_the_moves_no_event_changed_are_reused_and_equa
     monkeypatch.setattr(phone_lines, "_row", counting)
     words = {lang: phone_lines.Words(gettext_for(lang), lang) for lang in ("en", "ro")}
     drawn: dict[str, phone_lines.Drawn] = {lang: {} for lang in words}
-    state = replay(s.id, s.settings, events[:1])
     last = None
     closes = 0
-    for e in events[1:]:
-        state.apply(e)
-        if not any(m.master for m in state.moves):
-            continue
+    for e, state in _folded(s):
         now = compute(state, lex, last)
         afresh = compute(state, lex)
-        since = last._made_from[1] if last is not None else 0
-        quiet_close = e.kind == "master" and last is not None and state.first_changed_since(since) == e.payload["move"]
+        quiet_close = _quiet_close(e, state, last)
         for lang, said in words.items():
             new_rows: list[int] = []
             for p in state.players:
