@@ -321,3 +321,36 @@ def test_RO_3_3_a_training_game_caps_the_trainees_slips_of_a_turn_the_same_way(t
         assert len(j.events(game.id)) == before
         training.next_lot(game, time.time())
         assert game.hand_in(slip(2), time.time()).slip.turn == 2
+
+
+def test_RO_3_3_a_burst_of_40_parallel_api_slips_of_a_turn_stores_exactly_20(site):
+    """Anticipation's cap is checked inside the slip's own journal transaction (``@action``): 40 slips of a turn
+    sent at once with distinct keys, on a real server (uvicorn's threads), store exactly 20, the rest refused with
+    nothing stored; each refused key sent again is still refused and each stored one gets its receipt."""
+    arbiter = site.client()
+    login(arbiter)
+    gid = create_game(site, arbiter)
+    read_all(site, arbiter, gid)
+    lot(arbiter, gid, 1, 2)
+    keys = [f"burst-{i}" for i in range(40)]
+    start = threading.Barrier(len(keys))
+    answers: dict[str, tuple[int, dict[str, object]]] = {}
+    with running_server(site.db) as base, httpx.Client(base_url=base, timeout=60,
+                                                       limits=httpx.Limits(max_connections=len(keys))) as client:
+
+        def send(key: str) -> None:
+            start.wait()
+            r = client.post(f"/api/games/{gid}/slips", json={**TURN_1, "note": key},
+                            headers=bearer(site, gid, "Ana", key))
+            answers[key] = (r.status_code, r.json())
+
+        with ThreadPoolExecutor(len(keys)) as pool:
+            list(pool.map(send, keys))
+        assert sorted(status for status, _ in answers.values()) == [201] * 20 + [409] * 20, answers
+        stored = [e for e in site.events(gid, "slip") if e.actor.startswith("player:")]
+        assert len(stored) == 20
+        for key, (status, body) in answers.items():
+            r = client.post(f"/api/games/{gid}/slips", json={**TURN_1, "note": key},
+                            headers=bearer(site, gid, "Ana", key))
+            assert r.status_code == status and (status == 409 or r.json() == body), (key, r.json())
+    assert len([e for e in site.events(gid, "slip") if e.actor.startswith("player:")]) == 20
