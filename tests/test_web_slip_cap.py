@@ -161,6 +161,31 @@ def test_FISE_6_the_21st_api_slip_is_409_and_nothing_else_changes_for_anyone(sit
     assert handed_in(site.db, gid)[(2, "1")] == 2
 
 
+def test_FISE_6_past_the_cap_the_slip_counted_so_far_stays_the_in_time_one_not_the_last_sent(site):
+    """What the refusal says is what happens: a player whose last slips were late (FISE-5: stored, kept apart) is
+    refused his 21st, and the slip that counts is still his last one in time, which his phone's receipt shows; not
+    the last he sent."""
+    gid = make_game(site, seconds=600)
+    c = site.client()
+    url = f"/api/games/{gid}/slips"
+    for i in range(MAX_SLIPS_PER_MOVE):
+        if i == 2:  # two in time (the second replaces the first), then the move's time runs out
+            with Journal(site.db, actor="arbiter") as j:
+                Session(j, gid).clock("start", time.time() - 601)
+        r = c.post(url, json={**SLIP, "score": i}, headers=bearer(site, gid, "1", f"k{i}"))
+        assert r.json()["stored"] is True, (i, r.json())
+    r = c.post(url, json={**SLIP, "score": 99}, headers=bearer(site, gid, "1", "k-past"))
+    assert r.status_code == 409 and r.json()["error"] == str(TooManySlips()) and r.json()["stored"] is False
+    assert "the slip counted so far stays" in r.json()["error"]
+    with Journal(site.db) as j:
+        counted = Session(j, gid).game.slips[(1, "1")]
+    assert (counted.score, counted.late) == (1, False)  # the last in time, not the 20th (score 19, late)
+    phone = site.client()
+    join(phone, site, gid, "1")
+    receipt = phone.get(f"/games/{gid}/play/live").text.split('id="receipt"', 1)[1].split("</div>", 1)[0]
+    assert "H8 ABC 1" in receipt and "late, kept apart (not counted)" in receipt
+
+
 def test_FISE_6_a_slip_taken_back_from_a_batch_is_uncounted(site):
     """The PostgreSQL batch decided before it is stored (:meth:`Game.fold_tentatively`): taken back, its slips
     leave the counts as they were."""

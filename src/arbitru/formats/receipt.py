@@ -49,12 +49,13 @@ class Receipt(Generic[S]):
 
 class TooManySlips(ArbitruError):
     """A player's slip past :data:`MAX_SLIPS_PER_MOVE` for its move or turn: refused, nothing stored. The message
-    says that the last slip he handed in counts and that a change is the arbiter's."""
+    says that the slip counted so far stays counted (his last one in time, or one a desk entered: not always the
+    last he sent) and that a change is the arbiter's."""
 
     limit = MAX_SLIPS_PER_MOVE
 
     def __init__(self) -> None:
-        super().__init__(Plural("you have handed in %(n)s slip, the most a player may: the last one you handed in "
-                                "counts; for a change, ask the arbiter",
-                                "you have handed in %(n)s slips, the most a player may: the last one you handed in "
-                                "counts; for a change, ask the arbiter", MAX_SLIPS_PER_MOVE))
+        super().__init__(Plural("you have handed in %(n)s slip, the most a player may: the slip counted so far "
+                                "stays; for a change, ask the arbiter",
+                                "you have handed in %(n)s slips, the most a player may: the slip counted so far "
+                                "stays; for a change, ask the arbiter", MAX_SLIPS_PER_MOVE))

@@ -1054,7 +1054,7 @@ class Session:
         A slip that cannot be read (:func:`~.slips.readable`: a position that is none, no word, a character
         that is no letter, a score below 0) is refused, nothing stored: its sender writes it again. So is a slip
         past the :data:`~arbitru.formats.receipt.MAX_SLIPS_PER_MOVE` the player handed in for the move
-        (:attr:`Game.handed_in`): his last one counts, a change is the arbiter's.
+        (:attr:`Game.handed_in`): the slip counted so far stays, a change is the arbiter's.
 
         :raises GameError: for a move not open; :raises InputError: for a slip that cannot be read, naming the
             field; :raises TooManySlips: past the player's slips for the move.
