@@ -257,7 +257,7 @@ async def api_slip(request: Request) -> Response:
     try:
         check_key(key)
     except InputError as e:
-        return _error(400, f"{KEY_HEADER}: {e}", field="key")
+        return _error(400, str(e), field="key")
     total, note = data.get("turn_total", ""), data.get("note", "")
     total = str(total) if isinstance(total, int) and not isinstance(total, bool) else ("" if total is None else total)
     if not isinstance(total, str) or not isinstance(note, str) or len(total) > FIELD or len(note) > FIELD:
