@@ -15,10 +15,10 @@ from test_anticipation_correction import AL, CAL, CASCADE, GROUPS, LOTS, row
 TRANSLATED = sorted(lang for lang in LANGUAGES if lang != "en")
 NAMED = re.compile(r"%\((\w+)\)s")
 #: words a translation may share with the English: rule IDs' letters, the player's own note ("Anulez turul"), the
-#: PAS note, a recorded result's "master" line, a file's format (CSV), the grid's mark "out", names of things that
-#: are the same word in that language
+#: PAS note, a recorded result's "master" line, a file's format (CSV), an encoding (UTF-8, ASCII), the grid's mark
+#: "out", names of things that are the same word in that language
 SHARED = {"anulez", "turul", "pas", "scrabble", "program", "valid", "blank", "joker", "top", "turn", "total", "bonus",
-          "rack", "start", "tiempo", "fise", "duplicate", "duplicada", "nul", "utf",
+          "rack", "start", "tiempo", "fise", "duplicate", "duplicada", "nul", "utf", "ascii",
           "master", "csv", "out"}
 #: words that are the same in a language and in English
 SAME = {

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
 
 from anticipation_support import WORDS_RO, groups_with
 from arbitru import figures
@@ -69,16 +69,34 @@ def fits_the_screen(page: Page) -> bool:
         " && document.documentElement.scrollWidth <= window.innerWidth"))
 
 
-def submit(phone: Page, turn: int, placements: list[tuple[str, str, str]], total: str, note: str = "") -> None:
+def submit(phone: Page, turn: int, placements: list[tuple[str, str, str]], total: str, note: str = "",
+           answer_lost: bool = False) -> None:
+    """Fill the phone's slip form and hand it in; the form carries its idempotency key, and the page after the
+    stored slip a new one. ``answer_lost``: the slip reaches the server, its answer never reaches the phone (a
+    Wi-Fi blip), and the player taps Hand in again on the same form."""
     expect(phone.locator("form.antslip input[name=turn]")).to_have_value(str(turn))  # the page follows the lot
+    key = phone.locator("form.antslip input[name=key]").input_value()
+    assert len(key) >= 16, "the slip form carries its idempotency key"
     for i, (position, word, score) in enumerate(placements, 1):
         phone.fill(f"input[name=position{i}]", position)
         phone.fill(f"input[name=word{i}]", word)
         phone.fill(f"input[name=score{i}]", score)
     phone.fill("input[name=total]", total)
     phone.fill("input[name=note]", note)
+    if answer_lost:
+        def lose(route: Route) -> None:
+            route.fetch(max_redirects=0)  # the server stores the slip and answers...
+            route.abort("aborted")  # ...and the phone never hears of it
+
+        phone.route("**/slip*", lose, times=1)
+        with phone.expect_event("requestfailed"):
+            phone.click("#hand-in")
+        expect(phone.locator("#hand-in")).to_be_visible()  # still the same form, as it was filled in
+        expect(phone.locator("input[name=total]")).to_have_value(total)
     phone.click("#hand-in")
     expect(phone.locator("#receipt")).to_contain_text(f"tur {turn}:")
+    after = phone.locator("form.antslip input[name=key]").input_value()
+    assert len(after) >= 16 and after != key, "the page after a stored slip renders a new key"
 
 
 def type_paper_slip(desk: Page, table: str, turn: int, placements: list[tuple[str, str, str]], total: str,
@@ -192,13 +210,17 @@ def test_whole_anticipation_game_through_the_pages(browser, tmp_path, monkeypatc
         # turn 3: Cleo's paper slip has the position inverted (G9 for 9G); Bo cancels turn 2
         arbiter.click("#stop-turn-2")
         lot(arbiter, 3, 4)
-        submit(phones["Ana"], 3, [("9G", "VEST", "24")], "24")
+        submit(phones["Ana"], 3, [("9G", "VEST", "24")], "24", answer_lost=True)
         submit(phones["Bo"], 3, [("", "PAS", "")], "", "Anulez turul 2")
         desk.goto(f"/games/{gid}/slips?turn=3")
         type_paper_slip(desk, "3", 3, [("G9", "VEST", "24")], "24")
         shot(desk, "desk", full=True)
         shot(phones["Ana"], "phone-slip", full=True)
         assert no_horizontal_scroll(phones["Ana"]), "the phone page scrolls sideways"
+        with Journal(db) as j:  # Ana's turn 3 handed in twice, its first answer lost: one slip (the form's key)
+            assert [e.payload["turn"] for e in j.events(gid, "slip") if e.actor == "player:Ana"] == [1, 2, 3]
+        phones["Ana"].locator("#slip-form").scroll_into_view_if_needed()
+        shot(phones["Ana"], "phone-slip-form-360")  # the form as the phone shows it, its key hidden
 
         # the review: verification answers first, then the library's verdicts
         with Journal(db) as j:

@@ -219,9 +219,13 @@ def test_the_anticipation_api_honours_the_idempotency_key(site, arbiter, gid):
     body = {"turn": 1, "placements": [{"position": "H7", "word": "AL", "score": 4}], "turn_total": 4}
     headers = {"Authorization": f"Bearer {site.code(gid, 'Ana')}", "Idempotency-Key": "phone-1-turn-1"}
     first = c.post(url, json=body, headers=headers)
-    again = c.post(url, json={**body, "placements": [{"position": "H7", "word": "LA", "score": 4}]}, headers=headers)
+    again = c.post(url, json=body, headers=headers)  # its answer lost: the same slip sent again
     assert first.status_code == again.status_code == 201 and again.json() == first.json()
     assert len(site.events(gid, "slip")) == 1 and again.json()["replaces"] is None
+    # the same key with another slip: refused, nothing stored (its first receipt would say a slip is in that is not)
+    other = c.post(url, json={**body, "placements": [{"position": "H7", "word": "LA", "score": 4}]}, headers=headers)
+    assert other.status_code == 422 and other.json()["field"] == "key" and other.json()["stored"] is False
+    assert len(site.events(gid, "slip")) == 1
     other = c.post(url, json=body, headers={**headers, "Idempotency-Key": "phone-1-turn-1-again"})
     assert other.status_code == 201 and other.json()["replaces"] == first.json()["seq"]
     bo = c.post(url, json=body, headers={"Authorization": f"Bearer {site.code(gid, 'Bo')}",

@@ -1,6 +1,8 @@
 """The receipt of a slip handed in, the same in both formats: what was stored, whether it came after time, and
-which earlier slip it replaces (that one stays in the journal); and the most slips a player hands in for one move
-or turn (:data:`MAX_SLIPS_PER_MOVE`)."""
+which earlier slip it replaces (that one stays in the journal); the most slips a player hands in for one move
+or turn (:data:`MAX_SLIPS_PER_MOVE`); and the sender's idempotency key (the API's ``Idempotency-Key``, a phone
+form's ``key``): what one is (:func:`check_key`), and the refusal of a key sent with another slip than the one
+first stored with it (:class:`KeyReused`)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from typing import Generic, TypeVar
 
 from arbitru.errors import ArbitruError
 from arbitru.messages import Plural, Text
+from arbitru.textinput import LIMITS, InputError
 
 S = TypeVar("S")
 
@@ -45,6 +48,34 @@ class Receipt(Generic[S]):
         elif self.replaces is not None:
             words.append(Text("replaces the slip of event #%(seq)s, which stays in the journal", seq=self.replaces))
         return Text("%(words)s", words=words)
+
+
+#: the refusal of a slip sent with the idempotency key of another slip (a retry sends the same slip again)
+KEY_REUSED = ("this idempotency key was sent with another slip (stored as event #%(seq)s): a retry sends the same "
+              "slip again; a new slip needs a new key")
+#: what an idempotency key is: the sender makes it up (a UUID, say), the phone's form gets one per rendering
+KEY_FORM = "an idempotency key is printable ASCII without spaces, at most %(n)s characters"
+
+
+def check_key(key: str) -> str:
+    """An idempotency key as it may be stored and compared: printable ASCII without spaces, at most
+    ``LIMITS["key"]`` characters ("" is no key).
+
+    :raises InputError: naming the field ``key``, why a page says in its language.
+    """
+    if key and not (len(key) <= LIMITS["key"] and key.isascii() and key.isprintable() and " " not in key):
+        raise InputError(Text(KEY_FORM, n=LIMITS["key"]), field="key")
+    return key
+
+
+class KeyReused(InputError):
+    """A slip sent with the idempotency key of another slip of the same player (another move or turn, other
+    placements, another total or note): refused, nothing stored. Answering it with the first slip's receipt would
+    tell the sender that a slip is in that is not. ``seq``: the slip first stored with that key."""
+
+    def __init__(self, seq: int) -> None:
+        super().__init__(Text(KEY_REUSED, seq=seq), field="key")
+        self.seq = seq
 
 
 class TooManySlips(ArbitruError):

@@ -1,10 +1,12 @@
 """Forms, for every page: a form read and its CSRF token checked (:func:`read_form`), who may send it
-(:func:`need`), numbers typed in it (:func:`whole`, :func:`whole_in`) and a refusal shown beside the field it
-concerns (:class:`Refused`). Part of the web's house: it imports no route.
+(:func:`need`), numbers typed in it (:func:`whole`, :func:`whole_in`), a refusal shown beside the field it
+concerns (:class:`Refused`) and the idempotency key of a phone's slip form (:func:`new_slip_key`). Part of the
+web's house: it imports no route.
 """
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Callable
 
@@ -199,6 +201,13 @@ def declared(fields: dict[str, str], name: str = "score") -> int | None:
         return declared_score(fields.get(name, ""))
     except InputError as e:
         raise Refused(name, i18n.refusal(e)) from None
+
+
+def new_slip_key() -> str:
+    """The idempotency key of one rendering of a phone's slip form (duplicate and anticipation): the form sent
+    twice (a double tap, a resend after its answer was lost) is one slip; the page after a stored slip renders a
+    new one."""
+    return secrets.token_urlsafe(16)
 
 
 def refused(e: InputError, field: str) -> Refused:

@@ -36,9 +36,9 @@ from arbitru.errors import ArbitruError, GameNotFound
 from arbitru.formats.duplicate.game import Game, GameError, Session
 from arbitru.formats.duplicate.seats import SeatClosed
 from arbitru.formats.duplicate.slips import Slip, checked
-from arbitru.formats.receipt import TooManySlips
+from arbitru.formats.receipt import KEY_REUSED, TooManySlips, check_key
 from arbitru.journal.store import Journal, NotAtOnce, check_actor
-from arbitru.textinput import InputError, check_text
+from arbitru.textinput import InputError
 from arbitru.web import i18n, security
 from arbitru.web.i18n import Text
 
@@ -98,15 +98,10 @@ def at_the_door(req: SlipRequest) -> SlipRequest:
     if not req.position.strip() and not req.word.strip():  # the phone's form refuses it too
         raise InputError(Text("write the position and the word"), field="position")
     checked(Slip(max(req.move, 1), req.claimed or req.player, req.position, req.word, req.score))
-    check_text(req.key, "key")
-    if req.key and not (req.key.isascii() and req.key.isprintable() and " " not in req.key):
-        raise InputError("key: printable ASCII without spaces", field="key")
+    check_key(req.key)
     return req
 
 
-#: the refusal of a slip sent with the idempotency key of another slip (a retry sends the same slip again)
-KEY_REUSED = ("this idempotency key was sent with another slip (stored as event #%(seq)s): a retry sends the same "
-              "slip again; a new slip needs a new key")
 #: a game another worker was heard writing goes the ordinary way in this one for so long (seconds)
 SHARED_S = 1.0
 

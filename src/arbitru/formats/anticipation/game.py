@@ -67,7 +67,7 @@ from arbitru.formats.anticipation.variants import GROUPS, TURNS, Settings
 from arbitru.formats.anticipation.verdicts import Decision, PlayerResult, Sanction
 from arbitru.formats.countdown import CLOCK_ACTIONS
 from arbitru.formats.players import Seat, resolve
-from arbitru.formats.receipt import MAX_SLIPS_PER_MOVE, Receipt, TooManySlips
+from arbitru.formats.receipt import MAX_SLIPS_PER_MOVE, KeyReused, Receipt, TooManySlips, check_key
 from arbitru.formats.refusal import Refusal
 from arbitru.journal import sealed
 from arbitru.journal.store import Event, Journal, action, new_game_id
@@ -95,9 +95,23 @@ NAMED_ABSENT = 30
 
 _LEXICONS: dict[str, Lexicon] = {}
 _REGISTERED: dict[str, str] = {}
-#: per journal, game (and its creation time): the seq up to which slips were read, the (player, turn) keys with
-#: the seq of the last slip stored, and with how many the player handed in himself (:meth:`AnticipationGame.hand_in`)
-_STORED_SLIPS: dict[tuple[str, str, str], tuple[int, dict[tuple[str, int], int], dict[tuple[str, int], int]]] = {}
+
+
+@dataclass(frozen=True)
+class _Slips:
+    """The slips of a game as :meth:`AnticipationGame.hand_in` needs them, folded from the journal: ``upto`` the
+    seq up to which they were read; ``known`` (player, turn) -> the seq of the last slip stored; ``handed`` ->
+    how many the player handed in himself; ``keyed`` (player, idempotency key) -> the seq of the slip first stored
+    with that key and the seq of the slip it replaced then (None: none)."""
+
+    upto: int = 0
+    known: dict[tuple[str, int], int] = field(default_factory=dict)
+    handed: dict[tuple[str, int], int] = field(default_factory=dict)
+    keyed: dict[tuple[str, str], tuple[int, int | None]] = field(default_factory=dict)
+
+
+#: per journal, game (and its creation time): its slips folded so far (:class:`_Slips`)
+_STORED_SLIPS: dict[tuple[str, str, str], _Slips] = {}
 _SLIPS_LOCK = threading.Lock()
 #: per journal, game (and its creation time) and decision: its effect (a decision's effect never changes)
 _EFFECTS: dict[tuple[str, str, str, int], Effect] = {}
@@ -635,30 +649,36 @@ class AnticipationGame:
 
     def _stored_slips(self) -> dict[tuple[str, int], int]:
         """(player, turn) -> seq of the slips stored (:meth:`_slips_read`)."""
-        return self._slips_read()[0]
+        return self._slips_read().known
 
-    def _slips_read(self) -> tuple[dict[tuple[str, int], int], dict[tuple[str, int], int]]:
-        """(player, turn) -> seq of the last slip stored, and -> how many the player handed in himself (the
-        event's actor ``player:…``: his browser, the API; not a desk's nor a decision's), folded incrementally:
-        desks enter thousands of slips a game one by one, and each entry must not decode every earlier one
-        again."""
+    def _slips_read(self) -> _Slips:
+        """The slips stored (:class:`_Slips`): (player, turn) -> seq of the last one, -> how many the player handed
+        in himself (the event's actor ``player:…``: his browser, the API; not a desk's nor a decision's), and the
+        idempotency keys his slips were sent with, folded incrementally: desks enter thousands of slips a game one
+        by one, and each entry must not decode every earlier one again (nor a keyed slip read every slip event)."""
         info = self.journal.game(self.id)
         key = (self.journal.path, self.id, info.created)
         with _SLIPS_LOCK:
-            upto, known, handed = _STORED_SLIPS.get(key, (0, {}, {}))
+            read = _STORED_SLIPS.get(key, _Slips())
+        upto = read.upto
         if upto > self.journal.last_seq(self.id):  # another journal in the same place: start again
-            upto, known, handed = 0, {}, {}
-        known, handed = dict(known), dict(handed)
+            read = _Slips()
+            upto = 0
+        known, handed, keyed = dict(read.known), dict(read.handed), dict(read.keyed)
         for e in self.journal.iter_events(self.id, "slip", after=upto):
             if e.payload.get("turn") is not None and not e.payload.get("decided"):
                 slot = (e.payload["player"], e.payload["turn"])
+                sent_with = e.payload.get("key")
+                if isinstance(sent_with, str) and sent_with and (slot[0], sent_with) not in keyed:
+                    keyed[(slot[0], sent_with)] = (e.seq, known.get(slot))
                 known[slot] = e.seq
                 if e.actor.startswith("player:"):
                     handed[slot] = handed.get(slot, 0) + 1
             upto = e.seq
+        read = _Slips(upto, known, handed, keyed)
         with _SLIPS_LOCK:
-            _STORED_SLIPS[key] = (upto, known, handed)
-        return known, handed
+            _STORED_SLIPS[key] = read
+        return read
 
     @action
     def import_slips_csv(
@@ -993,18 +1013,23 @@ class AnticipationGame:
         and nothing stored, so published results cannot move (RO-5.4.m, RO-5.5.j); what a player still has to say
         is a contest to the chief arbiter (RO-6.5).
 
-        ``key``: the sender's idempotency key (the API's ``Idempotency-Key``): a slip sent again with the key of a
-        slip of the same player already stored gets that slip's receipt, and nothing is stored. A new slip past the
+        ``key``: the sender's idempotency key (the API's ``Idempotency-Key``, the phone form's ``key``): the same
+        slip sent again with the key of a slip of the same player already stored (its first answer lost) gets that
+        slip's receipt as it was given then, and nothing is stored; another slip (another turn, other placements,
+        another total or note: :meth:`Slip.written`) with that key is refused, nothing stored, so that the sender
+        never believes in a slip that is not in. A new slip past the
         :data:`~arbitru.formats.receipt.MAX_SLIPS_PER_MOVE` the player handed in for the turn is refused, nothing
         stored (his last one counts; a change is the arbiter's).
 
+        :raises KeyReused: for another slip sent with the key of a stored one (field ``key``).
+        :raises InputError: for a key that is none (:func:`~arbitru.formats.receipt.check_key`).
         :raises OrderError: for a turn whose lot is not drawn yet, or once results are published (naming the rule).
         :raises TooManySlips: past the player's slips for the turn.
         :raises ArbitruError: for a player not seated.
         """
         if key:
-            check_text(key, "key")
-            first = self._sent_with(slip.player, key)
+            check_key(key)
+            first = self._sent_with(slip, key)
             if first is not None:
                 return first
         if slip.turn is None or not 1 <= slip.turn <= TURNS:
@@ -1016,29 +1041,33 @@ class AnticipationGame:
                 "the results are published: slips are no longer handed in; a contest goes to the chief arbiter")))
         self.check(Action.HAND_IN, turn_timer(slip.turn), now)
         self.seat(slip.player)  # only a seated player hands in a slip
-        stored, handed = self._slips_read()
-        if handed.get((slip.player, slip.turn), 0) >= MAX_SLIPS_PER_MOVE:
+        read = self._slips_read()
+        if read.handed.get((slip.player, slip.turn), 0) >= MAX_SLIPS_PER_MOVE:
             raise TooManySlips()
         lots = self.order().lots
         late = self.timer(turn_timer(slip.turn)).over(now) or (slip.turn + 1) in lots
-        earlier = stored.get((slip.player, slip.turn))
+        earlier = read.known.get((slip.player, slip.turn))
         payload = slip.to_payload() | {"late": late, "received": now} | ({"key": key} if key else {})
         seq = self.journal.append(self.id, "slip", payload)
         return Receipt(slip, seq, late, earlier, kept_apart=late and earlier is not None)
 
-    def _sent_with(self, player: str, key: str) -> Receipt[Slip] | None:
-        """The receipt of ``player``'s slip first stored with idempotency ``key``, as it was given then."""
-        before: dict[tuple[str, int], int] = {}
-        for e in self.journal.iter_events(self.id, "slip"):
-            p = e.payload
-            at = (str(p.get("player")), int(p["turn"])) if p.get("turn") is not None else None
-            if p.get("key") == key and p.get("player") == player and at is not None:
-                late = bool(p.get("late"))
-                earlier = before.get(at)
-                return Receipt(Slip.from_payload(p), e.seq, late, earlier, kept_apart=late and earlier is not None)
-            if at is not None:
-                before[at] = e.seq
-        return None
+    def _sent_with(self, slip: Slip, key: str) -> Receipt[Slip] | None:
+        """The receipt, as it was given then, of the slip of ``slip``'s player first stored with idempotency
+        ``key`` when it is ``slip`` as written; None when no slip of his was sent with that key. Found in the
+        folded slips (:meth:`_slips_read`): one event read, not every slip of the game.
+
+        :raises KeyReused: when the slip stored with that key is another one.
+        """
+        found = self._slips_read().keyed.get((slip.player, key))
+        if found is None:
+            return None
+        seq, earlier = found
+        event = next(self.journal.iter_events(self.id, "slip", after=seq - 1))
+        first = Slip.from_payload(event.payload)
+        if first.written() != slip.written():
+            raise KeyReused(seq)
+        late = bool(event.payload.get("late"))
+        return Receipt(first, seq, late, earlier, kept_apart=late and earlier is not None)
 
     # --- replay ---------------------------------------------------------------------------------------------
 

@@ -134,6 +134,14 @@ class Slip:
             payload.text(data, "written_turn", ""),
         )
 
+    def written(self) -> tuple[object, ...]:
+        """What the sender wrote, to tell a slip sent again (its idempotency key, its first answer lost) from
+        another one: the turn and, line by line, the turn written, position, word, score, total, note and name;
+        not what the server fills in when a browser or the API sends it (the table, from the seating; the line
+        numbers; where it came from)."""
+        return (self.turn, self.written_turn,
+                tuple((r.turn, r.position, r.word, r.score, r.turn_total, r.note, r.name) for r in self.rows))
+
     # --- reading what was written ---------------------------------------------------------------------------
 
     def placements(self) -> list[SlipRow]:

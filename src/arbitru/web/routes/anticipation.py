@@ -48,6 +48,7 @@ from arbitru.formats.anticipation.slips import Slip, SlipRow, check_row
 from arbitru.formats.anticipation.turns import TURN_MINUTES, drawer
 from arbitru.formats.anticipation.variants import BLANK_COUNTS, GROUPS, TURNS, VARIANT_RULES, VARIANTS, Settings
 from arbitru.formats.anticipation.verdicts import PlayerResult, SlipVerdict, Verdict
+from arbitru.formats.receipt import KeyReused, check_key
 from arbitru.journal.store import Journal
 from arbitru.season import tournament
 from arbitru.textinput import InputError, ascii_number, is_ascii_number
@@ -68,7 +69,18 @@ from arbitru.web.anticipation_pages import (
     script_steps,
     ticking,
 )
-from arbitru.web.forms import MAX_CSV, Refused, need, own_player, player_of_code, read_form, sign_in_player, whole_in
+from arbitru.web.forms import (
+    MAX_CSV,
+    Refused,
+    need,
+    new_slip_key,
+    own_player,
+    player_of_code,
+    read_form,
+    refused,
+    sign_in_player,
+    whole_in,
+)
 from arbitru.web.house import Endpoint, Web, base_url, identity, web
 from arbitru.web.i18n import Text
 from arbitru.web.season_context import absent_from, tournament_game_form
@@ -783,7 +795,8 @@ async def play(request: Request) -> Response:
     w = web(request)
     ctx = await run_in_threadpool(play_context, w, request.path_params["gid"], identity(request))
     ctx["code"] = auth.normalise_code(request.query_params.get("code", ""))
-    return w.render(request, "anticipation/play.html", **ctx, **phone_language(request, ctx["game"]))
+    return w.render(request, "anticipation/play.html", slip_key=new_slip_key(), **ctx,
+                    **phone_language(request, ctx["game"]))
 
 
 def phone_live(request: Request) -> str:
@@ -815,26 +828,38 @@ async def join(request: Request) -> Response:
 
 
 async def player_slip(request: Request) -> Response:
+    """A slip from the phone for the turn its form showed; late by the server clock. The form's ``key`` (one per
+    rendering, :func:`new_slip_key`) makes the form sent twice (a double tap, a resend after its answer was lost)
+    one slip; that form sent again with other fields is refused beside it, nothing stored."""
     w = web(request)
     gid = request.path_params["gid"]
     me = own_player(request, gid)
     try:
         f = await read_form(request)
+        key = f.get("key", "")
+        try:
+            check_key(key)  # the server made it: one that is none was made up or altered
+        except InputError as e:
+            raise refused(e, "key") from None
         turn = whole_in(f, "turn", 1, TURNS)
         if turn is None:
             raise Refused("slip", Text("the turn"))
         places = [(f.get(f"position{i}", ""), f.get(f"word{i}", ""), f.get(f"score{i}", "")) for i in (1, 2)]
         places = [p for p in places if any(p)]
         try:
-            await run_in_threadpool(hand_in, w, gid, me.player, turn, places, f.get("total", ""), f.get("note", ""))
+            await run_in_threadpool(hand_in, w, gid, me.player, turn, places, f.get("total", ""), f.get("note", ""),
+                                    key)
+        except KeyReused as e:  # the form of a stored slip sent again with other fields: this one is not in
+            raise refused(e, "key") from None
         except InputError as e:  # storage's door (check_row), said beside the slip with the field it concerns
             raise Refused("slip", Text("%(field)s: %(why)s", field=e.field, why=i18n.refusal(e))) from None
         except ArbitruError as e:
             raise Refused("slip", str(e), 409) from None
     except Refused as e:
         ctx = await run_in_threadpool(play_context, w, gid, me)
-        return w.render(request, "anticipation/play.html", status=e.status, errors={e.field: e.message}, **ctx,
-                        **phone_language(request, ctx["game"]))
+        return w.render(request, "anticipation/play.html", status=e.status, errors={e.field: e.message},
+                        slip_key=new_slip_key(), **ctx, **phone_language(request, ctx["game"]))
+    # the page after a stored slip is a new rendering of the form: a new key (the next slip is a new one)
     return RedirectResponse(f"/games/{gid}/play{i18n.keep(request.query_params.get('lang'))}#receipt", 303)
 
 

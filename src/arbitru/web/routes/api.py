@@ -6,7 +6,9 @@ slip stored but late (the move's time is up or its master move placed: FISE-5, F
 the move is not open; 400 naming the field for a slip that is not one; 422 naming the field for a slip that cannot
 be read (a position that is none, no word, a character that is no letter, a score below 0), why said in the game's
 language (or ``?lang=``), nothing stored; 401 without a valid code; 403 for a slip in another player's name. A
-slip sent again with the same ``Idempotency-Key`` gets its first receipt and is not stored twice. A player hands
+slip sent again with the same ``Idempotency-Key`` gets its first receipt and is not stored twice; another slip sent
+with the key of a stored one is refused, 422 naming the field ``key``, why said as for an unreadable slip, nothing
+stored (a retry sends the same slip again; a new slip needs a new key). A player hands
 in at most ``MAX_SLIPS_PER_MOVE`` slips for a move or turn (replacements and late ones counted): the next is
 refused, 409 with ``stored: false``, ``field`` ``move`` (``turn``) and ``limit``, why said as a 422's is, nothing
 stored; his last slip counts, a change is the arbiter's. 409, not 429: waiting does not help (the count is the
@@ -25,7 +27,7 @@ from starlette.responses import JSONResponse, Response
 from arbitru.errors import ArbitruError, GameNotFound
 from arbitru.formats import ANTICIPATION
 from arbitru.formats.anticipation.variants import TURNS
-from arbitru.formats.receipt import MAX_SLIPS_PER_MOVE, TooManySlips
+from arbitru.formats.receipt import MAX_SLIPS_PER_MOVE, KeyReused, TooManySlips, check_key
 from arbitru.journal.store import Journal
 from arbitru.textinput import LIMITS, MAX_INT, InputError, check_whole
 from arbitru.web import auth, fair, i18n, security, views
@@ -227,10 +229,11 @@ async def api_state(request: Request) -> Response:
 async def api_slip(request: Request) -> Response:
     """``POST /api/games/{id}/slips``: ``{turn, placements: [{position, word, score}], turn_total, note}`` with
     the player's code as Bearer token → 201 receipt (``late`` flagged by the server clock; sent again with the same
-    ``Idempotency-Key``, the first receipt, nothing stored again); 401 without a valid code; 403 for another
-    player's slip; 409 for a turn whose lot is not drawn, or once results are published (RO-5.5.j), or past the
-    player's ``MAX_SLIPS_PER_MOVE`` slips for the turn (``field`` ``turn``, why in the game's language or
-    ``?lang=``): nothing stored."""
+    ``Idempotency-Key``, the first receipt, nothing stored again); 422 ``field`` ``key`` for another slip sent with
+    the key of a stored one (why in the game's language or ``?lang=``): nothing stored; 401 without a valid code;
+    403 for another player's slip; 409 for a turn whose lot is not drawn, or once results are published
+    (RO-5.5.j), or past the player's ``MAX_SLIPS_PER_MOVE`` slips for the turn (``field`` ``turn``, why in the
+    game's language or ``?lang=``): nothing stored."""
     w = web(request)
     gid = request.path_params["gid"]
     sent = await bearer_json(request, "{turn, placements, turn_total, note}")
@@ -251,8 +254,10 @@ async def api_slip(request: Request) -> Response:
             return _error(400, f"position, word and score are text (or a number) of at most {FIELD} characters")
         places.append((cells[0], cells[1], cells[2]))
     key = request.headers.get(KEY_HEADER, "").strip()
-    if key and not (len(key) <= 100 and key.isascii() and key.isprintable() and " " not in key):
-        return _error(400, "Idempotency-Key: printable ASCII without spaces, at most 100 characters", field="key")
+    try:
+        check_key(key)
+    except InputError as e:
+        return _error(400, str(e), field="key")
     total, note = data.get("turn_total", ""), data.get("note", "")
     total = str(total) if isinstance(total, int) and not isinstance(total, bool) else ("" if total is None else total)
     if not isinstance(total, str) or not isinstance(note, str) or len(total) > FIELD or len(note) > FIELD:
@@ -274,6 +279,8 @@ async def api_slip(request: Request) -> Response:
             return _error(403, f"this code is {player}'s: a player sends only his own slip")
         try:
             receipt = hand_in(w, gid, player, turn, places, total, note, key)
+        except KeyReused as e:  # another slip with the key of a stored one: the sender learns it is not in
+            return _error(422, _said(request, lt.game.settings.lang, str(e)), field=e.field, stored=False)
         except InputError as e:  # storage's door (check_row): the field named
             return _error(400, str(e), field=e.field, stored=False)
         except TooManySlips as e:
@@ -377,7 +384,8 @@ OPENAPI: dict[str, Any] = {
                      "schema": {"type": "string", "maxLength": LIMITS["key"], "pattern": "^[\\x21-\\x7e]*$"},
                      "description": "a key the sender makes up for this slip (a UUID, say): sent again with the "
                                     "same key (its first answer was lost), the slip gets its first receipt "
-                                    "again and nothing is stored"},
+                                    "again and nothing is stored; another slip sent with that key is refused "
+                                    "(422, `field` `key`)"},
                 ],
                 "requestBody": {"required": True, "content": {"application/json": {"schema": ANY_SLIP}}},
                 "responses": {
@@ -388,7 +396,10 @@ OPENAPI: dict[str, Any] = {
                                            "no word, a character that is no letter of the tile set, a score "
                                            "below 0): the field refused is named, why in the game's language "
                                            "(or the `lang` query parameter's); nothing stored. A slip that reads "
-                                           "but is wrong is stored and judged",
+                                           "but is wrong is stored and judged. Either format: a slip sent with "
+                                           "the `Idempotency-Key` of another slip the sender handed in (another "
+                                           "move or turn, placement, total or note): `field` `key`, why said "
+                                           "likewise, nothing stored",
                             "content": {"application/json": {"schema": REFUSAL}}},
                     "401": {"description": "no code, or not a code of this game"},
                     "403": {"description": "a slip in another player's name"},

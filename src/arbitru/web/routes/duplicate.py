@@ -7,7 +7,6 @@ with the actor of who asks. A refusal is shown beside the field it concerns, nev
 from __future__ import annotations
 
 import dataclasses
-import secrets
 import time
 from collections.abc import Callable
 from typing import Any
@@ -51,6 +50,7 @@ from arbitru.web.forms import (
     Refused,
     declared,
     need,
+    new_slip_key,
     own_player,
     player_of_code,
     read_form,
@@ -739,12 +739,6 @@ async def play(request: Request) -> Response:
     ctx = await run_in_threadpool(load)
     ctx["code"] = auth.normalise_code(request.query_params.get("code", ""))
     return w.render(request, "duplicate/play.html", slip_key=new_slip_key(), **ctx)
-
-
-def new_slip_key() -> str:
-    """The idempotency key of one rendering of the phone's slip form: the form sent twice (its answer lost) is
-    one slip."""
-    return secrets.token_urlsafe(16)
 
 
 @dataclasses.dataclass(frozen=True)
