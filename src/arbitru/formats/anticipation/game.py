@@ -1019,7 +1019,7 @@ class AnticipationGame:
         another total or note: :meth:`Slip.written`) with that key is refused, nothing stored, so that the sender
         never believes in a slip that is not in. A new slip past the
         :data:`~arbitru.formats.receipt.MAX_SLIPS_PER_MOVE` the player handed in for the turn is refused, nothing
-        stored (his last one counts; a change is the arbiter's).
+        stored (the slip counted so far stays; a change is the arbiter's).
 
         :raises KeyReused: for another slip sent with the key of a stored one (field ``key``).
         :raises InputError: for a key that is none (:func:`~arbitru.formats.receipt.check_key`).
