@@ -132,3 +132,26 @@ def test_RO_3_3_a_phone_key_that_is_none_is_refused_beside_the_form_in_the_pages
             assert said != Text(KEY_FORM, n=LIMITS["key"]) and error(r.text, "key") == str(escape(said))
     assert site.events(gid, "slip") == []
     assert phone.post(f"/games/{gid}/slip", data=form).status_code == 303  # no key: stored as before
+
+
+def test_RO_3_3_a_phone_slip_refused_for_its_stale_key_keeps_what_the_player_typed_with_a_new_key(site, hall):
+    """The stale form (its answer lost, then corrected) is refused beside the form; what the player typed stays in
+    it, under a new key, so that handing it in again is one tap (a phone against the clock retypes nothing)."""
+    gid = hall
+    phone = site.client()
+    join(phone, site, gid, "Ana")
+    page = phone.get(f"/games/{gid}/play").text
+    form = {"csrf": csrf(page), "key": key_of(page), "turn": "1", "position1": "H7", "word1": "AL", "score1": "4",
+            "total": "4"}
+    assert phone.post(f"/games/{gid}/slip", data=form).status_code == 303
+    other = {**form, "word1": "LA", "position2": "7G", "word2": "BAT", "score2": "21", "total": "25",
+             "note": "Verificare"}
+    r = phone.post(f"/games/{gid}/slip", data=other)
+    assert r.status_code == 422 and error(r.text, "key")
+    for name in ("position1", "word1", "score1", "position2", "word2", "score2", "total", "note"):
+        assert re.search(rf'name="{name}" value="{re.escape(other[name])}"', r.text), name
+    assert len(site.events(gid, "slip")) == 1  # nothing stored
+    again = {**other, "csrf": csrf(r.text), "key": key_of(r.text)}  # handed in again from the page as it is
+    assert phone.post(f"/games/{gid}/slip", data=again).status_code == 303
+    stored = site.events(gid, "slip")
+    assert len(stored) == 2 and stored[1].payload["key"] == again["key"]

@@ -203,6 +203,10 @@ def declared(fields: dict[str, str], name: str = "score") -> int | None:
         raise Refused(name, i18n.refusal(e)) from None
 
 
+#: the most of a refused field a phone's slip form shows again (a field past its limit is refused for its length)
+MAX_TYPED = 200
+
+
 def new_slip_key() -> str:
     """The idempotency key of one rendering of a phone's slip form (duplicate and anticipation): the form sent
     twice (a double tap, a resend after its answer was lost) is one slip; the page after a stored slip renders a

@@ -71,6 +71,7 @@ from arbitru.web.anticipation_pages import (
 )
 from arbitru.web.forms import (
     MAX_CSV,
+    MAX_TYPED,
     Refused,
     need,
     new_slip_key,
@@ -827,6 +828,10 @@ async def join(request: Request) -> Response:
     return response
 
 
+#: the fields of the phone's slip form shown again after a refusal (turn 1: two placements)
+SLIP_FIELDS = ("position1", "word1", "score1", "position2", "word2", "score2", "total", "note")
+
+
 async def player_slip(request: Request) -> Response:
     """A slip from the phone for the turn its form showed; late by the server clock. The form's ``key`` (one per
     rendering, :func:`new_slip_key`) makes the form sent twice (a double tap, a resend after its answer was lost)
@@ -834,6 +839,7 @@ async def player_slip(request: Request) -> Response:
     w = web(request)
     gid = request.path_params["gid"]
     me = own_player(request, gid)
+    f: dict[str, str] = {}
     try:
         f = await read_form(request)
         key = f.get("key", "")
@@ -857,8 +863,10 @@ async def player_slip(request: Request) -> Response:
             raise Refused("slip", str(e), 409) from None
     except Refused as e:
         ctx = await run_in_threadpool(play_context, w, gid, me)
+        # what the player typed stays in the form (with a new key): a phone corrects one field, not the whole slip
+        typed = {k: f.get(k, "")[:MAX_TYPED] for k in SLIP_FIELDS}
         return w.render(request, "anticipation/play.html", status=e.status, errors={e.field: e.message},
-                        slip_key=new_slip_key(), **ctx, **phone_language(request, ctx["game"]))
+                        slip_key=new_slip_key(), typed=typed, **ctx, **phone_language(request, ctx["game"]))
     # the page after a stored slip is a new rendering of the form: a new key (the next slip is a new one)
     return RedirectResponse(f"/games/{gid}/play{i18n.keep(request.query_params.get('lang'))}#receipt", 303)
 

@@ -47,6 +47,7 @@ from arbitru.web.acting import Confirming, Page, Perform, act
 from arbitru.web.forms import (
     LANG_BY_RULES,
     MAX_CSV,
+    MAX_TYPED,
     Refused,
     declared,
     need,
@@ -858,10 +859,6 @@ async def join(request: Request) -> Response:
     response = RedirectResponse(f"/games/{gid}/play", 303)
     await run_in_threadpool(sign_in_player, request, response, gid, number)
     return response
-
-
-#: the most of a refused field the phone's form shows again (a field past its limit is refused for its length)
-MAX_TYPED = 200
 
 
 async def player_slip(request: Request) -> Response:
