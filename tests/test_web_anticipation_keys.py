@@ -155,3 +155,25 @@ def test_RO_3_3_a_phone_slip_refused_for_its_stale_key_keeps_what_the_player_typ
     assert phone.post(f"/games/{gid}/slip", data=again).status_code == 303
     stored = site.events(gid, "slip")
     assert len(stored) == 2 and stored[1].payload["key"] == again["key"]
+
+
+def test_RO_3_3_and_FISE_6_an_idempotency_key_header_sent_empty_is_refused_400_nothing_stored(site, hall):
+    """An ``Idempotency-Key`` header sent empty (or blank: HTTP strips its spaces) is no key: its sender believes a
+    retry safe, yet a slip sent twice without a key is two slips. Refused 400 ``field: key``, nothing stored, in
+    both formats; without the header a slip is stored as ever."""
+    from web_support import make_game
+
+    dup = make_game(site, seconds=600)
+    sent = ((f"/api/games/{hall}/slips", TURN_1, site.code(hall, "Ana")),
+            (f"/api/games/{dup}/slips", {"move": 1, "position": "H8", "word": "ABC", "score": 10},
+             site.code(dup, "1")))
+    c = site.client()
+    for url, slip, code in sent:
+        gid = url.split("/")[3]
+        for empty in ("", " ", "  "):
+            r = c.post(url, json=slip, headers={"Authorization": f"Bearer {code}", "Idempotency-Key": empty})
+            assert r.status_code == 400, (url, repr(empty), r.text)
+            assert r.json()["field"] == "key" and "Idempotency-Key" in r.json()["error"]
+            assert site.events(gid, "slip") == []
+        r = c.post(url, json=slip, headers={"Authorization": f"Bearer {code}"})
+        assert r.status_code == 201 and len(site.events(gid, "slip")) == 1

@@ -27,7 +27,7 @@ from starlette.responses import JSONResponse, Response
 from arbitru.errors import ArbitruError, GameNotFound
 from arbitru.formats import ANTICIPATION
 from arbitru.formats.anticipation.variants import TURNS
-from arbitru.formats.receipt import MAX_SLIPS_PER_MOVE, KeyReused, TooManySlips, check_key
+from arbitru.formats.receipt import KEY_FORM, MAX_SLIPS_PER_MOVE, KeyReused, TooManySlips, check_key
 from arbitru.journal.store import Journal
 from arbitru.textinput import LIMITS, MAX_INT, InputError, check_whole
 from arbitru.web import auth, fair, i18n, security, views
@@ -40,6 +40,22 @@ MAX_BODY = 4096
 FIELD = 200
 #: the header a sender puts its idempotency key in: a retry with the same key gets the first receipt
 KEY_HEADER = "Idempotency-Key"
+
+
+def sent_key(request: Request) -> str:
+    """The sender's ``Idempotency-Key``, checked (:func:`~arbitru.formats.receipt.check_key`); "" without the
+    header. The header sent empty (or blank: HTTP strips its spaces) is refused: its sender believes a retry safe,
+    yet a slip sent twice without a key is two slips.
+
+    :raises InputError: naming the field ``key``.
+    """
+    if KEY_HEADER not in request.headers:
+        return ""
+    key = request.headers[KEY_HEADER].strip()
+    if not key:
+        raise InputError(f"{KEY_HEADER} is empty: {KEY_FORM % {'n': LIMITS['key']}}; without the header, a slip "
+                         "sent twice is two slips", field="key")
+    return check_key(key)
 
 
 def _error(status: int, message: str, **extra: Any) -> JSONResponse:
@@ -155,7 +171,7 @@ async def post_slip(request: Request) -> Response:
         return sent
     code, data = sent
     try:
-        req = slip_request(data, code, request.headers.get(KEY_HEADER, ""))
+        req = slip_request(data, code, sent_key(request))
     except InputError as e:
         return _error(400, str(e), field=e.field)
 
@@ -253,9 +269,8 @@ async def api_slip(request: Request) -> Response:
         if not all(isinstance(c, str) and len(c) <= FIELD for c in cells):
             return _error(400, f"position, word and score are text (or a number) of at most {FIELD} characters")
         places.append((cells[0], cells[1], cells[2]))
-    key = request.headers.get(KEY_HEADER, "").strip()
     try:
-        check_key(key)
+        key = sent_key(request)
     except InputError as e:
         return _error(400, str(e), field="key")
     total, note = data.get("turn_total", ""), data.get("note", "")
@@ -381,11 +396,13 @@ OPENAPI: dict[str, Any] = {
                      "schema": {"type": "string", "enum": sorted(i18n.LANGUAGES)},
                      "description": "the language a refusal is said in (else the game's)"},
                     {"name": KEY_HEADER, "in": "header", "required": False,
-                     "schema": {"type": "string", "maxLength": LIMITS["key"], "pattern": "^[\\x21-\\x7e]*$"},
+                     "schema": {"type": "string", "minLength": 1, "maxLength": LIMITS["key"],
+                                "pattern": "^[\\x21-\\x7e]+$"},
                      "description": "a key the sender makes up for this slip (a UUID, say): sent again with the "
                                     "same key (its first answer was lost), the slip gets its first receipt "
                                     "again and nothing is stored; another slip sent with that key is refused "
-                                    "(422, `field` `key`)"},
+                                    "(422, `field` `key`); the header sent empty is refused (400, `field` "
+                                    "`key`): without it, a slip sent twice is two slips"},
                 ],
                 "requestBody": {"required": True, "content": {"application/json": {"schema": ANY_SLIP}}},
                 "responses": {
