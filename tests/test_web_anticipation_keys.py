@@ -18,6 +18,7 @@ from markupsafe import escape
 from arbitru.formats.receipt import KEY_FORM, KEY_REUSED
 from arbitru.messages import Text, gettext_for
 from arbitru.textinput import LIMITS
+from arbitru.web.forms import STALE_FORM
 from test_web_anticipation import lot, read_all
 from web_anticipation_support import create_game
 from web_server import running_server
@@ -111,7 +112,8 @@ def test_RO_3_3_the_phone_form_sent_twice_is_one_slip_and_the_page_after_it_has_
     for lang, query in (("ro", ""), ("es", "?lang=es")):
         r = phone.post(f"/games/{gid}/slip{query}", data={**form, "word1": "LA"})
         assert r.status_code == 422
-        assert error(r.text, "key") == str(escape(gettext_for(lang)(Text(KEY_REUSED, seq=stored[0].seq))))
+        # said as a player reads it, who sees no key (forms.STALE_FORM), not as the API's sender (KEY_REUSED)
+        assert error(r.text, "key") == str(escape(gettext_for(lang)(Text(STALE_FORM, seq=stored[0].seq))))
         assert key_of(r.text) != key
     # the new page's key hands in a new slip, which replaces the first
     r = phone.post(f"/games/{gid}/slip", data={**form, "key": key_of(after), "word1": "LA"})
@@ -177,3 +179,29 @@ def test_RO_3_3_and_FISE_6_an_idempotency_key_header_sent_empty_is_refused_400_n
             assert site.events(gid, "slip") == []
         r = c.post(url, json=slip, headers={"Authorization": f"Bearer {code}"})
         assert r.status_code == 201 and len(site.events(gid, "slip")) == 1
+
+
+def test_FISE_6_the_duplicate_phone_form_sent_again_with_other_fields_is_refused_as_a_player_reads_it(site):
+    """The duplicate phone's stale form (handed in, then corrected and sent again with its key) is refused beside
+    the form in the page's language, said as the player reads it (he sees no key), what he typed kept under a new
+    key; sent twice as it was, it is one slip."""
+    from web_support import make_game
+
+    gid = make_game(site, seconds=600)
+    phone = site.client()
+    join(phone, site, gid, "1")
+    page = phone.get(f"/games/{gid}/play").text
+    key = re.findall(r'name="key" value="([^"]+)"', page)[0]
+    form = {"csrf": csrf(page), "key": key, "position": "H8", "word": "ABC"}
+    assert phone.post(f"/games/{gid}/slip", data=form).status_code == 303
+    assert phone.post(f"/games/{gid}/slip", data=form).status_code == 303
+    stored = site.events(gid, "slip")
+    assert len(stored) == 1
+    for lang in ("ro", "fr", "pl", "el", "es"):
+        r = phone.post(f"/games/{gid}/slip?lang={lang}", data={**form, "word": "ABD"})
+        assert r.status_code == 422, lang
+        said = gettext_for(lang)(Text(STALE_FORM, seq=stored[0].seq))
+        assert said != Text(STALE_FORM, seq=stored[0].seq) and error(r.text, "key") == str(escape(said))
+        assert 'name="word"' in r.text and 'value="ABD"' in r.text
+        assert re.findall(r'name="key" value="([^"]+)"', r.text)[0] != key
+    assert len(site.events(gid, "slip")) == 1

@@ -203,6 +203,11 @@ def declared(fields: dict[str, str], name: str = "score") -> int | None:
         raise Refused(name, i18n.refusal(e)) from None
 
 
+#: a phone's slip form sent again with other fields after it was handed in (its answer lost, then corrected): the
+#: API's refusal (:data:`~arbitru.formats.receipt.KEY_REUSED`) as a player on his phone reads it, who sees no key;
+#: the page shows what he typed under a new key, so handing it in again is one tap
+STALE_FORM = ("this form was already handed in, with other entries (#%(seq)s): what you sent now is not stored; "
+              "check it and hand it in again")
 #: the most of a refused field a phone's slip form shows again (a field past its limit is refused for its length)
 MAX_TYPED = 200
 

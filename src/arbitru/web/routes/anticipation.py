@@ -72,6 +72,7 @@ from arbitru.web.anticipation_pages import (
 from arbitru.web.forms import (
     MAX_CSV,
     MAX_TYPED,
+    STALE_FORM,
     Refused,
     need,
     new_slip_key,
@@ -856,7 +857,7 @@ async def player_slip(request: Request) -> Response:
             await run_in_threadpool(hand_in, w, gid, me.player, turn, places, f.get("total", ""), f.get("note", ""),
                                     key)
         except KeyReused as e:  # the form of a stored slip sent again with other fields: this one is not in
-            raise refused(e, "key") from None
+            raise Refused("key", Text(STALE_FORM, seq=e.seq)) from None
         except InputError as e:  # storage's door (check_row), said beside the slip with the field it concerns
             raise Refused("slip", Text("%(field)s: %(why)s", field=e.field, why=i18n.refusal(e))) from None
         except ArbitruError as e:

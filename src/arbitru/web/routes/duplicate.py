@@ -39,6 +39,7 @@ from arbitru.formats.duplicate.game import (
 from arbitru.formats.duplicate.order import Window
 from arbitru.formats.duplicate.rulesets import BONUS_MODES, RULESETS, RuleSetError, ruleset
 from arbitru.formats.duplicate.slips import Slip
+from arbitru.formats.receipt import KEY_REUSED
 from arbitru.journal.store import Journal
 from arbitru.season import tournament
 from arbitru.textinput import MAX_INT, InputError, ascii_number, number_order
@@ -48,6 +49,7 @@ from arbitru.web.forms import (
     LANG_BY_RULES,
     MAX_CSV,
     MAX_TYPED,
+    STALE_FORM,
     Refused,
     declared,
     need,
@@ -891,6 +893,8 @@ async def player_slip(request: Request) -> Response:
         done = await run_in_threadpool(hand_in)
         if done.status not in (201, 409) or not done.body.get("stored"):
             said = done.body.get("error")  # a message (Text) stays one: the page says it in its language
+            if isinstance(said, Text) and said.message == KEY_REUSED:  # the stale form: said as a player reads it
+                said = Text(STALE_FORM, seq=said.values["seq"])
             raise Refused(str(done.body.get("field") or "slip"), said if isinstance(said, str) else "", done.status)
     except Refused as e:
 
