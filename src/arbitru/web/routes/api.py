@@ -11,7 +11,7 @@ with the key of a stored one is refused, 422 naming the field ``key``, why said 
 stored (a retry sends the same slip again; a new slip needs a new key). A player hands
 in at most ``MAX_SLIPS_PER_MOVE`` slips for a move or turn (replacements and late ones counted): the next is
 refused, 409 with ``stored: false``, ``field`` ``move`` (``turn``) and ``limit``, why said as a 422's is, nothing
-stored; his last slip counts, a change is the arbiter's. 409, not 429: waiting does not help (the count is the
+stored; the slip counted so far stays, a change is the arbiter's. 409, not 429: waiting does not help (the count is the
 move's, not a rate), so there is no ``Retry-After`` for a client to wait and try again.
 """
 
@@ -426,7 +426,7 @@ OPENAPI: dict[str, Any] = {
                                            f"has handed in {MAX_SLIPS_PER_MOVE} slips for this move (turn) "
                                            "already, replacements and late ones counted, the most a player may: "
                                            "`field` `move` (`turn`), `limit`, why in the game's language (or the "
-                                           "`lang` query parameter's); his last slip counts, a change is the "
+                                           "`lang` query parameter's); the slip counted so far stays, a change is the "
                                            "arbiter's. Not 429: waiting does not help, there is nothing to retry "
                                            "(a retry with the stored slip's `Idempotency-Key` still gets its "
                                            "receipt)",
