@@ -23,6 +23,7 @@ connection.
     .venv/bin/python bench/web_listeners.py --from-move 1            # the first move (the figures before 2026-11-27)
     .venv/bin/python bench/web_listeners.py --no-slips              # phones that handed in nothing (older figures)
     .venv/bin/python bench/web_listeners.py --phones 10000 --proxy nginx   # behind nginx, as docs/deploy.md sets it
+    .venv/bin/python bench/web_listeners.py --phones 10000 --read-through-every 1   # a read-through at each close
 
 A phone counts when its live part shows the new state: after the close, the master move and, for a phone that
 handed in a slip, its own verdict (its own position and word on the move's line: a part showing the master move
@@ -610,12 +611,22 @@ async def run_hall(hall: Hall, db: str, phones: int, pid: int, limit: float, pat
     return [await run_path(hall, name, db, cookie, phones, pid, limit, with_slips) for name in paths]
 
 
-def serve(db: str, port: int, workers: int, phones: int, src: str | None, proxied: bool = False
-          ) -> subprocess.Popen[bytes]:
+def serve(db: str, port: int, workers: int, phones: int, src: str | None, proxied: bool = False,
+          read_through: tuple[str, float] | None = None) -> subprocess.Popen[bytes]:
     env = dict(os.environ)
     live = min(10_000, max(32, phones))
-    if src:
-        env["PYTHONPATH"] = src
+    path = [src] if src else []
+    if read_through is not None:
+        # the server's minute read-through of each game (arbitru.web.damage) made due this often: set in the
+        # server's processes by a sitecustomize of the bench's own (in its folder), the server's code untouched
+        folder, every = read_through
+        site = Path(folder) / "read-through"
+        site.mkdir(exist_ok=True)
+        (site / "sitecustomize.py").write_text(
+            f"import arbitru.web.damage\narbitru.web.damage.RECHECK_SOUND_S = {every!r}\n")
+        path.insert(0, str(site))
+    if path:
+        env["PYTHONPATH"] = os.pathsep.join(path)
     proc = subprocess.Popen(
         # each phone has its own loopback address; the cap on live connections per address is lifted all the
         # same (a hall behind one NAT)
@@ -770,6 +781,9 @@ def main() -> int:
     p.add_argument("--proxy", choices=("nginx",),
                    help="the phones reach the server through nginx as docs/deploy.md sets it in front of the "
                         "workers (plain HTTP; Debian's nginx)")
+    p.add_argument("--read-through-every", type=float, metavar="S",
+                   help="each game read through for damage every S seconds (arbitru.web.damage's RECHECK_SOUND_S, "
+                        "60 as served): at 1 a read-through is under way at every close")
     p.add_argument("--no-slips", action="store_true", help="phones that handed in nothing (every part the same)")
     p.add_argument("--from-move", type=int, metavar="N",
                    help="the first move measured, the moves before it played in the journal, each phone with its "
@@ -807,7 +821,8 @@ def main() -> int:
                 auth.set_password(j, auth.ARBITER, PASSWORD, auth.ARBITER)
                 secret = auth.server_secret(j)
             port = free_port()
-            proc = serve(db, port, a.workers, a.phones, a.server_src, proxied=a.proxy is not None)
+            proc = serve(db, port, a.workers, a.phones, a.server_src, proxied=a.proxy is not None,
+                         read_through=None if a.read_through_every is None else (tmp, a.read_through_every))
             proxy, front = None, port
             try:
                 if a.proxy:
@@ -836,7 +851,8 @@ def main() -> int:
     target = 1.0 if a.phones <= 1000 else 5.0
     print(f"{a.phones} phones, {'each with its own slip' if not a.no_slips else 'no slips'}, {store}, "
           f"{a.workers} worker(s){', server from ' + a.server_src if a.server_src else ''}"
-          f"{', behind nginx (docs/deploy.md, plain HTTP)' if a.proxy else ''}; "
+          f"{', behind nginx (docs/deploy.md, plain HTTP)' if a.proxy else ''}"
+          f"{f', each game read through every {a.read_through_every:g} s' if a.read_through_every else ''}; "
           f"load average {loads[0]:.1f} before, {loads[1]:.1f} after")
     print(f"  joined with their codes in {hall.joined:.1f} s, errors {len(hall.join_errors)}")
     for e in hall.join_errors[:3]:

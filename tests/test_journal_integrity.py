@@ -283,6 +283,20 @@ def test_journal_a_failed_action_stores_nothing_and_the_session_stays_right(jour
     assert session.game.slips == {} and session.game.last_seq == before
 
 
+def test_a_deep_check_calls_its_pace_every_500_events_read(journal_spec):
+    """A deep damage check reads every event (a national game's 150,000 take most of a second of Python): a
+    reader that shares its process with an event loop is given a place to sleep every PACE_EVENTS events."""
+    from arbitru.journal.store import PACE_EVENTS
+
+    j = Journal(journal_spec)
+    g = j.create_game("duplicate", {})
+    j.append_many(g, [("x", {"n": n}) for n in range(2 * PACE_EVENTS + 7)])
+    calls: list[int] = []
+    assert j.game_damage(g, deep=True, pace=lambda: calls.append(1)) is None
+    assert PACE_EVENTS == 500 and len(calls) == 2
+    assert j.game_damage(g) is None and len(calls) == 2  # an index walk reads no event: nothing to pace
+
+
 def test_finding_a_sound_game_is_called_damaged_when_another_writer_commits_during_its_check(
         journal_spec, monkeypatch):
     """Under a second web worker's slips, the deep check counted the index, then read every event: events committed

@@ -233,9 +233,10 @@ def test_slips_handed_in_within_a_second_walk_the_games_index_once_not_each(tmp_
 
 def test_finding_every_request_reads_a_national_game_through_when_its_minute_recheck_is_due(tmp_path: Path,
                                                                                            monkeypatch) -> None:
-    """Once a minute a sound game is read through again (seconds for 150,000 events); every request arriving
-    meanwhile read it through too, and a national move's slips waited 5-8 s. Now one thread reads, the others go
-    on with the last answer; a first look, with no answer yet, waits for the one under way."""
+    """Once a minute a sound game is read through again (most of a second of Python for 150,000 events); every
+    request arriving meanwhile read it through too, and a national move's slips waited 5-8 s; then the request
+    that found it due read it, and the writes arriving meanwhile waited for that one. Now it is read aside, once,
+    and no request waits for it; a first look, with no answer yet, waits for the one under way."""
     import threading
     import time
 
@@ -244,16 +245,23 @@ def test_finding_every_request_reads_a_national_game_through_when_its_minute_rec
     site = make_site(tmp_path)
     gid = make_game(site)
     deep: list[str] = []
+    paces: list[object] = []
     real = Journal.game_damage
+    held, release = threading.Event(), threading.Event()
 
     def slow(self, g, **kw):
         if kw.get("deep"):
             deep.append(g)
-            time.sleep(0.3)
+            if kw.get("pace") is None:  # the first look
+                time.sleep(0.3)
+            else:  # the read-through aside, held until the requests are answered
+                paces.append(kw["pace"])
+                held.set()
+                assert release.wait(30)
         return real(self, g, **kw)
 
     monkeypatch.setattr(Journal, "game_damage", slow)
-    watch = damage.DamageWatch()
+    watch = damage.DamageWatch(site.db)
 
     def look(out: list[object]) -> None:
         with Journal(site.db) as j:
@@ -270,7 +278,80 @@ def test_finding_every_request_reads_a_national_game_through_when_its_minute_rec
 
     assert together(8) == [None] * 8 and deep == [gid]  # the first look: one reads, seven wait for its answer
     monkeypatch.setattr(damage, "RECHECK_SOUND_S", 0.0)  # the recheck is due
-    assert together(8) == [None] * 8 and deep == [gid, gid]
+    assert together(8) == [None] * 8  # answered while the read-through is held: none waited for it
+    assert held.wait(30) and not watch.read_through_ended(gid, 0)
+    release.set()
+    assert watch.read_through_ended(gid, 30)
+    assert deep == [gid, gid]  # eight requests found it due: one read-through
+    assert [type(p).__name__ for p in paces] == ["_Paced"]
+
+
+def test_damaged_journal_found_by_the_read_through_aside_counts_from_its_end(tmp_path: Path, monkeypatch) -> None:
+    """A sound game's minute read-through runs aside; the damage it finds is the game's answer once it ends: the
+    next request is told, and a write would answer 503."""
+    from arbitru.journal.store import GameDamage
+    from arbitru.web import damage
+
+    site = make_site(tmp_path)
+    gid = make_game(site)
+    watch = damage.DamageWatch(site.db)
+    with Journal(site.db) as j:
+        assert watch.of(j, gid) is None  # found sound once
+        found = GameDamage(gid, detail="event 3's payload is damaged (not JSON)")
+        real = Journal.game_damage
+        monkeypatch.setattr(Journal, "game_damage",
+                            lambda self, g, **kw: found if kw.get("deep") else real(self, g, **kw))
+        monkeypatch.setattr(damage, "RECHECK_SOUND_S", 0.0)
+        assert watch.of(j, gid) is None  # the request that found it due went on with its index walk
+        assert watch.read_through_ended(gid, 30)
+        monkeypatch.setattr(damage, "RECHECK_SOUND_S", 60.0)
+        assert watch.of(j, gid) == found and watch.known(gid) == found
+
+
+def test_damaged_journal_an_index_walk_finding_damage_during_a_read_through_answers_at_once(tmp_path: Path,
+                                                                                           monkeypatch) -> None:
+    """A request whose index walk finds the game damaged while a paced read-through (seconds) holds the game's
+    reading is answered with the walk's damage at once, and remembered: a write then answers 503."""
+    import threading
+
+    from arbitru.journal.store import GameDamage
+    from arbitru.web import damage
+
+    site = make_site(tmp_path)
+    gid = make_game(site)
+    watch = damage.DamageWatch(site.db)
+    found = GameDamage(gid, 1, 9)
+    out: list[object] = []
+
+    def look() -> None:
+        with Journal(site.db) as j:
+            out.append(watch.of(j, gid))
+
+    with Journal(site.db) as j:
+        assert watch.of(j, gid) is None  # found sound once
+    monkeypatch.setattr(damage, "LOOK_S", 0.0)
+    monkeypatch.setattr(Journal, "game_damage", lambda self, g, **kw: found)
+    with watch._reading(gid):  # a read-through under way
+        t = threading.Thread(target=look)
+        t.start()
+        t.join(30)
+        assert not t.is_alive() and out == [found] and watch.known(gid) == found
+
+
+def test_a_read_through_is_paced_to_its_share_of_the_worker(monkeypatch) -> None:
+    """The read-through aside sleeps between its stretches (time.sleep lets the event loop run): RECHECK_SHARE
+    of 0.1 is 9 s asleep for each second spent reading."""
+    from arbitru.web import damage
+
+    import types
+
+    clock = iter([10.0, 10.2, 10.2, 10.25, 10.25])
+    slept: list[float] = []
+    monkeypatch.setattr(damage, "time", types.SimpleNamespace(thread_time=lambda: next(clock), sleep=slept.append))
+    pace = damage._Paced(0.1)  # read starts at 10.0
+    pace()  # 0.2 s read
+    pace()  # 0.05 s read
+    assert slept == pytest.approx([1.8, 0.45])
 
 
 def test_damaged_journal_a_write_waits_for_the_look_under_way_never_goes_on_with_an_old_sound_answer(

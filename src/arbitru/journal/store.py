@@ -42,6 +42,8 @@ from arbitru.textinput import check_payload, check_text
 
 #: the longest actor name stored (a desk's or player's label, not free text)
 MAX_ACTOR = 80
+#: a deep damage check (:meth:`Journal.game_damage`) calls its ``pace`` after every this many events read
+PACE_EVENTS = 500
 
 
 @dataclass(frozen=True)
@@ -689,11 +691,13 @@ class Journal:
         when sound."""
         return self.backend.integrity(self.db, quick)
 
-    def game_damage(self, game_id: str, *, deep: bool = False) -> GameDamage | None:
+    def game_damage(self, game_id: str, *, deep: bool = False, pace: Callable[[], None] | None = None
+                    ) -> GameDamage | None:
         """What is damaged in the game's stored events, or None when nothing is seen (nor for an unknown game).
 
         Always: the event numbers run 1..last with none missing (an index walk, cheap). ``deep``: besides, every
-        event of the game is read and decoded, as a replay does.
+        event of the game is read and decoded, as a replay does; ``pace`` is called after every
+        :data:`PACE_EVENTS` of them (a reader sharing its process with others may sleep there).
         """
         try:
             if _undecodable(game_id):
@@ -708,7 +712,11 @@ class Journal:
                 if count != last:
                     return GameDamage(game_id, last - count, last)
                 if deep:
-                    seen = sum(1 for _ in self.iter_events(game_id))
+                    seen = 0
+                    for _ in self.iter_events(game_id):
+                        seen += 1
+                        if pace is not None and not seen % PACE_EVENTS:
+                            pace()
                     if seen != last:
                         return GameDamage(game_id, last - seen, last)
         except JournalError as e:

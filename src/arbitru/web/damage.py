@@ -5,7 +5,9 @@ The server's start compares the event index with the event table (an index page 
 any error) and runs SQLite's ``quick_check``; when that fails, every game is checked at once. A game is checked
 deeply (every event read) the first time a request names it, when a request on it fails with a journal error,
 every :data:`RECHECK_S` seconds while it is known damaged (against the table too) and every
-:data:`RECHECK_SOUND_S` seconds while sound; besides, a read or a write walks its index
+:data:`RECHECK_SOUND_S` seconds while sound (that one aside, in a thread of its own that no request waits for,
+paced to :data:`RECHECK_SHARE` of the worker's time: a national game's 150,000 events take most of a second of
+Python, which ten thousand phones waiting for their verdict must not lose); besides, a read or a write walks its index
 (:meth:`~arbitru.journal.store.Journal.game_damage`) at most every :data:`LOOK_S` seconds per game: the walk
 grows with the game (150,000 events in a national game of 10,000 phones), and thousands of phones refetching a
 page or handing in their slips in the same second must not walk it each. A damaged game's pages carry the banner
@@ -15,10 +17,11 @@ of :func:`banner`; its writes answer 503 with the same words, and nothing is sto
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Protocol
 
@@ -30,9 +33,13 @@ from arbitru.journal.store import GameDamage, Journal
 from arbitru.web import i18n
 from arbitru.web.security import ASGIApp, Receive, Scope, Send
 
+log = logging.getLogger("arbitru.web")
+
 RECHECK_S = 10.0
 #: a sound game is read through again this often (damage that appears while the server runs)
 RECHECK_SOUND_S = 60.0
+#: the share of the worker's time a sound game's read-through takes at most (it sleeps between its stretches)
+RECHECK_SHARE = 0.1
 #: a request on a game found sound by its index walk less than this ago walks it no more
 LOOK_S = 1.0
 #: the paths that name one game: its pages, its forms, its API
@@ -51,15 +58,18 @@ TITLE = "This game's journal is damaged"
 
 
 class DamageWatch:
-    """Per game: (when checked, what is damaged or None), in this process."""
+    """Per game of the journal at ``address``: (when checked, what is damaged or None), in this process."""
 
-    def __init__(self) -> None:
+    def __init__(self, address: str) -> None:
+        self.address = address
         self._known: dict[str, tuple[float, GameDamage | None]] = {}
         #: per sound game: when its index was last walked without finding anything
         self._looked: dict[str, float] = {}
         self._lock = threading.Lock()
         #: per game: held by the one thread reading it through (:meth:`of`)
         self._readers: dict[str, threading.Lock] = {}
+        #: per game: its last read-through aside (:meth:`_read_through_aside`)
+        self._aside: dict[str, threading.Thread] = {}
 
     def startup(self, journal: Journal) -> None:
         """At the server's start: the event index against the event table (an index page cut short hides the
@@ -73,10 +83,12 @@ class DamageWatch:
                 if gid not in short:
                     self.check(journal, gid)
 
-    def check(self, journal: Journal, gid: str, *, against_table: bool = False) -> GameDamage | None:
+    def check(self, journal: Journal, gid: str, *, against_table: bool = False,
+              pace: Callable[[], None] | None = None) -> GameDamage | None:
         """Check the game deeply now and remember the answer; ``against_table``: its index against the table
-        too (a pass over the whole table, so only for a game already suspected)."""
-        found = journal.game_damage(gid, deep=True)
+        too (a pass over the whole table, so only for a game already suspected); ``pace``: as
+        :meth:`Journal.game_damage`'s."""
+        found = journal.game_damage(gid, deep=True, pace=pace)
         if found is None and against_table:
             found = journal.games_short_of_their_table().get(gid)
         with self._lock:
@@ -104,15 +116,49 @@ class DamageWatch:
                         return self.check(journal, gid, against_table=True)
             return known[1]
         if age > RECHECK_SOUND_S:
+            self._read_through_aside(gid)
+        walked = journal.game_damage(gid)
+        if walked is not None:
             with self._alone(gid) as mine:
                 if mine:
                     return self.check(journal, gid)
-        if journal.game_damage(gid) is not None:
-            with self._reading(gid):
-                return self.check(journal, gid)
+            # another thread reads it through (a paced read-through takes seconds): the walk's answer meanwhile
+            with self._lock:
+                self._known[gid] = (time.monotonic(), walked)
+            return walked
         with self._lock:
             self._looked[gid] = time.monotonic()
         return None
+
+    def _read_through_aside(self, gid: str) -> None:
+        """A sound game's read-through, due: in a thread of its own over its own connection, paced
+        (:class:`_Paced`); unless one is under way. What it finds counts from its end; meanwhile the game's
+        requests go on with their index walk, as those did that met another's read-through."""
+        lock = self._reading(gid)
+        if not lock.acquire(blocking=False):
+            return
+
+        def read() -> None:
+            try:
+                with Journal(self.address, actor="") as j:
+                    self.check(j, gid, pace=_Paced(RECHECK_SHARE))
+            except Exception:  # the journal would not open: the next request past the minute tries again
+                log.exception("the read-through of game %s failed", gid)
+            finally:
+                lock.release()
+
+        thread = threading.Thread(target=read, name=f"arbitru-read-through-{gid}", daemon=True)
+        with self._lock:
+            self._aside[gid] = thread
+        thread.start()
+
+    def read_through_ended(self, gid: str, timeout: float | None = None) -> bool:
+        """Whether no read-through of the game is under way aside (waiting for it up to ``timeout`` seconds)."""
+        with self._lock:
+            thread = self._aside.get(gid)
+        if thread is not None:
+            thread.join(timeout)
+        return thread is None or not thread.is_alive()
 
     def recheck(self, journal: Journal, gid: str) -> GameDamage | None:
         """After a request on the game failed with a journal error: read it through, against the table too (one
@@ -159,6 +205,19 @@ class DamageWatch:
         with self._lock:
             known = self._known.get(gid)
         return known[1] if known else None
+
+
+class _Paced:
+    """A read-through's pace: called between its stretches, sleeps so that its thread's time spent reading is at
+    most ``share`` of the time (Python holds one thread at a time: the event loop gets the rest)."""
+
+    def __init__(self, share: float) -> None:
+        self.rest = 1 / share - 1
+        self.since = time.thread_time()
+
+    def __call__(self) -> None:
+        time.sleep((time.thread_time() - self.since) * self.rest)
+        self.since = time.thread_time()
 
 
 def _held(journal: Journal, gid: str) -> bool:

@@ -137,7 +137,7 @@ class Web:
     #: players' sessions found open on the server, and until when (monotonic) this worker believes them
     players_seen: dict[str, float] = field(default_factory=dict)
     #: which games' events cannot all be read (their pages carry a banner, their writes answer 503)
-    damage: DamageWatch = field(default_factory=DamageWatch)
+    damage: DamageWatch = field(init=False)
     #: per game: what its pages computed at one journal position (seq -> key -> value), the latest seq only
     _memo: dict[str, tuple[int, dict[Hashable, Future[Any]]]] = field(default_factory=dict)
     #: per game and key: a value and the version it was computed at (:meth:`kept`)
@@ -160,6 +160,7 @@ class Web:
 
     def __post_init__(self) -> None:
         self.intake = Intake(self)
+        self.damage = DamageWatch(self.db)
         self.training_store = store_address(self.db)
         self.templates = Environment(
             loader=FileSystemLoader(HERE / "templates"),
