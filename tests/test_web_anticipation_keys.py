@@ -46,6 +46,30 @@ def hall(site):  # type: ignore[no-untyped-def]
     return gid
 
 
+def test_RO_4_4_every_refusal_at_the_anticipation_api_slip_door_says_stored_false(site, hall):
+    """Whatever refuses a slip (its shape, its key, the code, the turn), the answer says ``"stored": false`` and
+    nothing is stored."""
+    gid = hall
+    url = f"/api/games/{gid}/slips"
+    mine = {"Authorization": f"Bearer {site.code(gid, 'Ana')}"}
+    with running_server(site.db) as base, httpx.Client(base_url=base, timeout=30) as c:
+        journal = len(site.events(gid))
+        refusals = [
+            (401, c.post(url, json=TURN_1)),
+            (400, c.post(url, json={**TURN_1, "turn": 0}, headers=mine)),
+            (400, c.post(url, json={**TURN_1, "placements": "H7 AL 4"}, headers=mine)),
+            (400, c.post(url, json={**TURN_1, "placements": [{"position": "H" * 300}]}, headers=mine)),
+            (400, c.post(url, json={**TURN_1, "turn_total": [4]}, headers=mine)),
+            (400, c.post(url, json=TURN_1, headers={**mine, "Idempotency-Key": "a key"})),
+            (403, c.post(url, json={**TURN_1, "player": "Bob"}, headers=mine)),
+            (409, c.post(url, json={**TURN_1, "turn": 5}, headers=mine)),  # its lot not drawn
+            (401, c.post(url, json=TURN_1, headers={"Authorization": "Bearer NOT-A-CODE"})),
+        ]
+        for status, r in refusals:
+            assert r.status_code == status and r.json()["stored"] is False and r.json()["error"], r.text
+        assert len(site.events(gid)) == journal
+
+
 def test_RO_3_3_the_api_refuses_a_key_sent_with_another_slip_422_and_answers_a_resend_with_its_first_seq(site, hall):
     gid = hall
     headers = {"Authorization": f"Bearer {site.code(gid, 'Ana')}", "Idempotency-Key": "ana-turn-1"}

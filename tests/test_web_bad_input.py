@@ -115,6 +115,31 @@ def test_fise_14_the_api_refuses_an_unreadable_slip_with_422_naming_the_field_in
     assert len(site.events(gid, "slip")) == 2
 
 
+def test_fise_6_every_refusal_at_the_api_slip_door_says_stored_false_and_stores_nothing(site, http):
+    """A client retries or gives up by one field: every refusal of a slip carries ``"stored": false``, whatever
+    refused it (the door's reading, the code, the move), not only the library's."""
+    gid = game_in(site, "es")
+    before = len(site.events(gid))
+    url = f"/api/games/{gid}/slips"
+    mine = {"Authorization": f"Bearer {site.code(gid, '1')}"}
+    slip = {"move": 1, "position": "H8", "word": "CASA", "score": 10}
+    refusals = [
+        (401, http.post(url, json=slip)),  # no code
+        (400, http.post(url, content=b"move=1", headers=mine)),  # not JSON
+        (400, http.post(url, json=[slip], headers=mine)),  # not an object
+        (413, http.post(url, content=b"{" + b" " * 70_000 + b"}", headers=mine)),
+        (400, http.post(url, json={**slip, "position": 8}, headers=mine)),
+        (400, http.post(url, json=slip, headers={**mine, "Idempotency-Key": ""})),
+        (403, http.post(url, json={**slip, "player": "2"}, headers=mine)),
+        (409, http.post(url, json={**slip, "move": 2}, headers=mine)),  # not open
+        (422, http.post(url, json={**slip, "word": ""}, headers=mine)),
+        (401, http.post(url, json=slip, headers={"Authorization": "Bearer NOT-A-CODE"})),
+    ]
+    for status, r in refusals:
+        assert r.status_code == status and r.json()["stored"] is False and r.json()["error"], r.text
+    assert len(site.events(gid)) == before
+
+
 def test_fise_14_the_phone_refuses_the_same_slips_beside_the_same_fields(site, http):
     """The phone's form and the API are checked by one and the same reading (the duplicate format's)."""
     gid = game_in(site, "es")

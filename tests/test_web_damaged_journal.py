@@ -341,9 +341,9 @@ def test_damaged_journal_an_index_walk_finding_damage_during_a_read_through_answ
 def test_a_read_through_is_paced_to_its_share_of_the_worker(monkeypatch) -> None:
     """The read-through aside sleeps between its stretches (time.sleep lets the event loop run): RECHECK_SHARE
     of 0.1 is 9 s asleep for each second spent reading."""
-    from arbitru.web import damage
-
     import types
+
+    from arbitru.web import damage
 
     clock = iter([10.0, 10.2, 10.2, 10.25, 10.25])
     slept: list[float] = []

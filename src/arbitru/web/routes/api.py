@@ -12,7 +12,9 @@ stored (a retry sends the same slip again; a new slip needs a new key). A player
 in at most ``MAX_SLIPS_PER_MOVE`` slips for a move or turn (replacements and late ones counted): the next is
 refused, 409 with ``stored: false``, ``field`` ``move`` (``turn``) and ``limit``, why said as a 422's is, nothing
 stored; the slip counted so far stays, a change is the arbiter's. 409, not 429: waiting does not help (the count is the
-move's, not a rate), so there is no ``Retry-After`` for a client to wait and try again.
+move's, not a rate), so there is no ``Retry-After`` for a client to wait and try again. Every answer to a slip
+says whether it is stored: the receipt's ``stored``, and ``"stored": false`` in every refusal (a late slip's 409
+carries its receipt, ``"stored": true``).
 """
 
 from __future__ import annotations
@@ -58,8 +60,10 @@ def sent_key(request: Request) -> str:
     return check_key(key)
 
 
-def _error(status: int, message: str, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": message, **extra}, status_code=status)
+def _refused(status: int, message: str, **extra: Any) -> JSONResponse:
+    """A slip the API's door refused: why, and ``"stored": false`` (its sender must know it is not in, whatever
+    refused it)."""
+    return JSONResponse({"error": message, **extra, "stored": False}, status_code=status)
 
 
 async def bearer_json(request: Request, shape: str) -> tuple[str, dict[str, Any]] | Response:
@@ -67,23 +71,23 @@ async def bearer_json(request: Request, shape: str) -> tuple[str, dict[str, Any]
     without a code, 413 for a body larger than a slip, 400 for a body that is not a JSON object (``shape``)."""
     scheme, _, code = request.headers.get("authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not code.strip():
-        return _error(401, "send your player code as 'Authorization: Bearer CODE'")
+        return _refused(401, "send your player code as 'Authorization: Bearer CODE'")
     declared = security.declared_length(request.scope)
     if declared is not None and declared > MAX_BODY:  # refused unread
-        return _error(413, f"the slip is larger than {MAX_BODY} bytes")
+        return _refused(413, f"the slip is larger than {MAX_BODY} bytes")
     chunks, size = [], 0
     async for chunk in request.stream():  # read no further than a slip
         size += len(chunk)
         if size > MAX_BODY:
-            return _error(413, f"the slip is larger than {MAX_BODY} bytes")
+            return _refused(413, f"the slip is larger than {MAX_BODY} bytes")
         chunks.append(chunk)
     body = b"".join(chunks)
     try:
         data = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
-        return _error(400, "the body is not JSON in UTF-8")
+        return _refused(400, "the body is not JSON in UTF-8")
     if not isinstance(data, dict):
-        return _error(400, f"the body is a JSON object: {shape}")
+        return _refused(400, f"the body is a JSON object: {shape}")
     return code, data
 
 
@@ -131,7 +135,7 @@ async def game_state(request: Request) -> Response:
     try:
         return await run_in_threadpool(load)
     except GameNotFound as e:  # any other failure: library_error checks the game (a damaged one answers 503)
-        return _error(404, i18n.no_game(e.game))
+        return JSONResponse({"error": i18n.no_game(e.game)}, status_code=404)
 
 
 def _draw(j: Journal, gid: str) -> dict[str, Any] | None:
@@ -173,7 +177,7 @@ async def post_slip(request: Request) -> Response:
     try:
         req = slip_request(data, code, sent_key(request))
     except InputError as e:
-        return _error(400, str(e), field=e.field)
+        return _refused(400, str(e), field=e.field)
 
     # the throttle after failed codes is asked inside the group commit, once for the whole batch
     req.throttle = [k.name for k in security.code_keys(gid, client(request))]
@@ -197,7 +201,8 @@ async def post_slip(request: Request) -> Response:
         refused = security.Throttled(waited)
         return JSONResponse({"error": str(refused), "stored": False}, status_code=429,
                             headers={"Retry-After": str(refused.wait)})
-    body = done.body
+    # every refusal says whether the slip is in (a late one is, flagged: 409 with "stored": true)
+    body = done.body if done.status < 400 else {**done.body, "stored": done.body.get("stored", False)}
     if (done.status == 422 or "limit" in body) and isinstance(body.get("error"), i18n.Text):
         # a slip that cannot be read, or one past the player's slips for the move: why, in the game's language or
         # the one the request asks for (``?lang=``)
@@ -258,25 +263,25 @@ async def api_slip(request: Request) -> Response:
     code, data = sent
     turn = data.get("turn")
     if not isinstance(turn, int) or isinstance(turn, bool) or not 1 <= turn <= TURNS:
-        return _error(400, f"turn is a whole number from 1 to {TURNS}")
+        return _refused(400, f"turn is a whole number from 1 to {TURNS}")
     raw = data.get("placements", [])
     if not isinstance(raw, list) or len(raw) > 2 or not all(isinstance(p, dict) for p in raw):
-        return _error(400, "placements: a list of at most 2 objects {position, word, score}")
+        return _refused(400, "placements: a list of at most 2 objects {position, word, score}")
     places: list[tuple[str, str, str]] = []
     for p in raw:
         cells = [p.get("position", ""), p.get("word", ""), p.get("score", "")]
         cells = ["" if c is None else str(c) if isinstance(c, int) and not isinstance(c, bool) else c for c in cells]
         if not all(isinstance(c, str) and len(c) <= FIELD for c in cells):
-            return _error(400, f"position, word and score are text (or a number) of at most {FIELD} characters")
+            return _refused(400, f"position, word and score are text (or a number) of at most {FIELD} characters")
         places.append((cells[0], cells[1], cells[2]))
     try:
         key = sent_key(request)
     except InputError as e:
-        return _error(400, str(e), field="key")
+        return _refused(400, str(e), field="key")
     total, note = data.get("turn_total", ""), data.get("note", "")
     total = str(total) if isinstance(total, int) and not isinstance(total, bool) else ("" if total is None else total)
     if not isinstance(total, str) or not isinstance(note, str) or len(total) > FIELD or len(note) > FIELD:
-        return _error(400, f"turn_total and note are text of at most {FIELD} characters")
+        return _refused(400, f"turn_total and note are text of at most {FIELD} characters")
 
     def run() -> Response:
         with w.journal("") as j:
@@ -285,24 +290,23 @@ async def api_slip(request: Request) -> Response:
                 player = security.try_code(j, w.limits, gid, client(request),
                                            lambda: auth.player_for_code(w.secret, gid, lt.players(), code))
             except security.Throttled as t:
-                refused = _error(429, str(t))
+                refused = _refused(429, str(t))
                 refused.headers["Retry-After"] = str(t.wait)
                 return refused
         if player is None:
-            return _error(401, "this code is not one of this game's players' codes")
+            return _refused(401, "this code is not one of this game's players' codes")
         if "player" in data and str(data["player"]) != player:
-            return _error(403, f"this code is {player}'s: a player sends only his own slip")
+            return _refused(403, f"this code is {player}'s: a player sends only his own slip")
         try:
             receipt = hand_in(w, gid, player, turn, places, total, note, key)
         except KeyReused as e:  # another slip with the key of a stored one: the sender learns it is not in
-            return _error(422, _said(request, lt.game.settings.lang, str(e)), field=e.field, stored=False)
+            return _refused(422, _said(request, lt.game.settings.lang, str(e)), field=e.field)
         except InputError as e:  # storage's door (check_row): the field named
-            return _error(400, str(e), field=e.field, stored=False)
+            return _refused(400, str(e), field=e.field)
         except TooManySlips as e:
-            return _error(409, _said(request, lt.game.settings.lang, str(e)), field="turn", limit=e.limit,
-                          stored=False)
+            return _refused(409, _said(request, lt.game.settings.lang, str(e)), field="turn", limit=e.limit)
         except ArbitruError as e:
-            return _error(409, str(e), stored=False)
+            return _refused(409, str(e))
         return JSONResponse(receipt, status_code=201)
 
     return await run_in_threadpool(run)
@@ -351,7 +355,8 @@ REFUSAL = {
     "properties": {
         "error": {"type": "string"},
         "field": {"type": "string", "description": "the field refused, when one is"},
-        "stored": {"type": "boolean"},
+        "stored": {"type": "boolean", "description": "false: nothing of the slip is stored (every refusal says "
+                                                     "so)"},
         "limit": {"type": "integer", "description": "409 past the slips a player may hand in for a move or turn: "
                                                     "how many that is"},
     },
