@@ -28,6 +28,7 @@ from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal.store import Journal
 from arbitru.lexicons.synthetic import load_lexicon
 from arbitru.messages import Text, gettext_for
+from arbitru.web.forms import FORM_OF_A_CLOSED_MOVE
 from web_server import running_server
 from web_support import Site, confirmation, csrf, join, login, make_site, post
 
@@ -203,6 +204,39 @@ def test_fise_6_the_desk_refuses_a_move_or_score_that_is_no_number_beside_it_and
         assert typed(r.text, name) == slip[name], name
     assert 'name="late" value="1" checked' in r.text
     assert len(site.events(gid)) == stored
+
+
+def test_fise_6_a_phone_slip_pressed_before_the_next_rack_reached_its_page_is_refused_not_stored_as_that_moves(
+        site, http):
+    """The phone's form sends the move its page showed (the live part's ``data-move``, followed by the page's
+    script): a slip written for move 1 and pressed after the arbiter drew move 2 is refused beside the form in the
+    page's language, what the player typed kept, nothing stored; it used to be stored as his slip for move 2. The
+    same slip sent with the move the page now shows is stored for move 2; a form without the field (a page from
+    before) is taken for the open move as before."""
+    gid = game_in(site, "es")
+    phone = httpx.Client(base_url=str(http.base_url))
+    join(phone, site, gid, "1")
+    page = phone.get(f"/games/{gid}/play").text
+    assert re.search(r'name="move" value="1" data-shown-move', page) and 'data-move="1"' in page
+    form = {"csrf": csrf(page), "key": re.findall(r'name="key" value="([^"]+)"', page)[0], "move": "1",
+            "position": "H8", "word": "CASA", "score": "10"}
+    with Journal(site.db, actor="arbiter") as j:
+        s = Session(j, gid, load_lexicon(LEXICON, "es"))
+        s.place_master()
+        s.draw()
+    before = len(site.events(gid))
+    for lang in ("es", "ro", "fr", "pl", "el"):
+        r = phone.post(f"/games/{gid}/slip?lang={lang}", data=form)
+        assert r.status_code == 409, (lang, r.text)
+        refusal = said(lang, FORM_OF_A_CLOSED_MOVE, n=1, m=2)
+        assert refusal != Text(FORM_OF_A_CLOSED_MOVE, n=1, m=2).message and beside(r.text, "slip") == refusal
+        assert 'value="CASA"' in r.text and re.search(r'name="move" value="2" data-shown-move', r.text)
+    assert len(site.events(gid)) == before
+    r = phone.post(f"/games/{gid}/slip", data={**form, "move": "2"})
+    assert r.status_code == 303 and [e.payload["move"] for e in site.events(gid, "slip")] == [2]
+    older = {k: v for k, v in form.items() if k != "move"}
+    r = phone.post(f"/games/{gid}/slip", data={**older, "key": "an-older-page", "word": "CASO"})
+    assert r.status_code == 303 and [e.payload["move"] for e in site.events(gid, "slip")] == [2, 2]
 
 
 def test_fise_17_a_desk_never_types_over_a_slip_stored_for_a_closed_move(site, http):

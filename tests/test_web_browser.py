@@ -170,6 +170,10 @@ def test_whole_game_through_the_pages(browser, tmp_path):
         # the next move: the results page ranks live as the move closes
         arbiter.click("button:has-text('Draw the rack')")
         expect(screen.locator(".move")).to_contain_text("Move 2")
+        # the slip form sends the move its page shows, following the pushed rack (a slip pressed before the
+        # next rack reached the page is refused, not stored as the next move's)
+        for phone in phones.values():
+            expect(phone.locator("input[data-shown-move]")).to_have_value("2")
         arbiter.click("button:has-text('Place the master move')")
         arbiter.click("#confirm-button")  # no slip is in: the close is confirmed by a second request
         expect(results.locator("#masters tr")).to_have_count(3)

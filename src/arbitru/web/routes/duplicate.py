@@ -46,6 +46,7 @@ from arbitru.textinput import MAX_INT, InputError, ascii_number, number_order
 from arbitru.web import asks, auth, confirm, fair, i18n, notices, phone_lines, views, wordlists
 from arbitru.web.acting import Confirming, Page, Perform, act
 from arbitru.web.forms import (
+    FORM_OF_A_CLOSED_MOVE,
     LANG_BY_RULES,
     MAX_CSV,
     MAX_TYPED,
@@ -887,6 +888,10 @@ async def player_slip(request: Request) -> Response:
                 if s.game.phase != "play":  # a page left open: the game moved on since it was drawn
                     over = s.game.phase == "over"
                     raise Refused("slip", Text("the game is over") if over else Text("no move is open"))
+                shown = f.get("move")  # the move the page showed when he pressed (a page without it: the open one)
+                if shown is not None and shown != str(s.game.move):
+                    n = ascii_number(shown[:9])
+                    raise Refused("slip", Text(FORM_OF_A_CLOSED_MOVE, n="?" if n is None else n, m=s.game.move), 409)
                 req.move = s.game.move
             return w.intake.hand_in(gid, req)
 

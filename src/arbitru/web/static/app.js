@@ -3,6 +3,14 @@
   "use strict";
   var body = document.body;
   var url = body.getAttribute("data-events");
+  // the phone's slip form sends the move its page shows (the live part's data-move): a slip pressed before the
+  // next rack reached the page is refused, not stored as the next move's
+  function followShownMove() {
+    var shown = document.querySelector("#live [data-move]");
+    document.querySelectorAll("input[data-shown-move]").forEach(function (field) {
+      if (shown) field.value = shown.getAttribute("data-move");
+    });
+  }
   if (url && window.EventSource) {
     var source = new EventSource(url), lost = false, opened = false, missed = false;
     source.addEventListener("changed", function () { htmx.trigger(body, "gamechanged"); });
@@ -12,7 +20,9 @@
         htmx.swap(el, e.data, { swapStyle: "innerHTML", swapDelay: 0, settleDelay: 0 },
                   { select: el.getAttribute("hx-select") || undefined });
       });
+      followShownMove();
     });
+    body.addEventListener("htmx:afterSettle", followShownMove);
     // a dropped connection: the browser reconnects by itself with the last event's id, and the server tells
     // what it missed; a stream that never opened has no id, and a refetch the network cut was told already
     // (its id is the last), so then the page fetches the state itself
