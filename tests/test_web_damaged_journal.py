@@ -341,9 +341,9 @@ def test_damaged_journal_an_index_walk_finding_damage_during_a_read_through_answ
 def test_a_read_through_is_paced_to_its_share_of_the_worker(monkeypatch) -> None:
     """The read-through aside sleeps between its stretches (time.sleep lets the event loop run): RECHECK_SHARE
     of 0.1 is 9 s asleep for each second spent reading."""
-    from arbitru.web import damage
-
     import types
+
+    from arbitru.web import damage
 
     clock = iter([10.0, 10.2, 10.2, 10.25, 10.25])
     slept: list[float] = []
@@ -418,3 +418,57 @@ def test_damaged_journal_a_write_waits_for_the_look_under_way_never_goes_on_with
     assert read == 200  # a page is drawn under the banner
     assert wrote == 503
     assert stored_events(site.db, gid) == last - 1
+
+
+def _paced_read_through_held(monkeypatch, reading: object, go_on: object) -> None:
+    """The read-through aside pauses at its first pace (after its first event, its snapshot taken) until
+    ``go_on`` is set; ``reading`` is set once it is there."""
+    import threading
+
+    from arbitru.journal import store
+    from arbitru.web import damage
+
+    assert isinstance(reading, threading.Event) and isinstance(go_on, threading.Event)
+    real = damage._Paced
+    monkeypatch.setattr(store, "PACE_EVENTS", 1)
+
+    class Held(real):  # type: ignore[misc, valid-type]
+        def __call__(self) -> None:
+            reading.set()
+            assert go_on.wait(30)
+
+    monkeypatch.setattr(damage, "_Paced", Held)
+
+
+def test_damaged_journal_found_by_an_index_walk_during_a_read_through_stays_found_when_that_read_ends(
+        tmp_path: Path, monkeypatch) -> None:
+    """An event deleted while a paced read-through reads the game (seconds; its snapshot taken before): a request's
+    index walk finds it and the game answers 503; then the read-through ended, sound by its old snapshot, and put
+    'sound' back over the walk's answer: for LOOK_S a write was stored into the damaged game without a look."""
+    import threading
+
+    from arbitru.web import damage
+
+    site = make_site(tmp_path)
+    gid = make_game(site)
+    watch = damage.DamageWatch(site.db)
+    reading, go_on = threading.Event(), threading.Event()
+    with Journal(site.db) as j:
+        assert watch.of(j, gid) is None  # found sound once
+        _paced_read_through_held(monkeypatch, reading, go_on)
+        monkeypatch.setattr(damage, "RECHECK_SOUND_S", 0.0)
+        monkeypatch.setattr(damage, "LOOK_S", 0.0)
+        assert watch.of(j, gid) is None  # starts the read-through aside; nothing damaged yet
+        assert reading.wait(30)
+        with closing(sqlite3.connect(site.db)) as con:
+            con.execute("DROP TRIGGER event_no_delete")
+            con.execute("DELETE FROM event WHERE game_id = ? AND seq = 2", (gid,))
+            con.commit()
+        found = watch.of(j, gid)  # the walk finds it while the read-through holds the game
+        assert found is not None and found.missing == 1
+        go_on.set()
+        assert watch.read_through_ended(gid, 30)
+        monkeypatch.setattr(damage, "LOOK_S", 60.0)
+        monkeypatch.setattr(damage, "RECHECK_SOUND_S", 60.0)
+        assert watch.known(gid) == found and not watch.sound_lately(gid)
+

@@ -88,10 +88,16 @@ class DamageWatch:
         """Check the game deeply now and remember the answer; ``against_table``: its index against the table
         too (a pass over the whole table, so only for a game already suspected); ``pace``: as
         :meth:`Journal.game_damage`'s."""
+        started = time.monotonic()
         found = journal.game_damage(gid, deep=True, pace=pace)
         if found is None and against_table:
             found = journal.games_short_of_their_table().get(gid)
         with self._lock:
+            known = self._known.get(gid)
+            if found is None and known is not None and known[1] is not None and known[0] >= started:
+                # damage another look found while this one read (a paced read-through's snapshot is seconds
+                # old): the older snapshot's "sound" does not clear it
+                return known[1]
             self._known[gid] = (time.monotonic(), found)
         return found
 
