@@ -472,3 +472,31 @@ def test_damaged_journal_found_by_an_index_walk_during_a_read_through_stays_foun
         monkeypatch.setattr(damage, "RECHECK_SOUND_S", 60.0)
         assert watch.known(gid) == found and not watch.sound_lately(gid)
 
+
+def test_damaged_journal_a_failing_request_waits_no_paced_read_through(tmp_path: Path, monkeypatch) -> None:
+    """A request failing with a journal error rechecks the game, or waits for the read-through under way: that one
+    is now paced to a tenth of the worker (a national game: about ten seconds), and every failing request held a
+    worker thread that long (forty of them: the worker's pool). A read-through someone waits for reads on unpaced."""
+    import threading
+    import time
+
+    from arbitru.web import damage
+
+    site = make_site(tmp_path)
+    gid = make_game(site)
+    watch = damage.DamageWatch(site.db)
+    with Journal(site.db) as j:
+        assert watch.of(j, gid) is None
+        monkeypatch.setattr(damage, "RECHECK_SHARE", 1e-7)  # a pace that would sleep for ages
+        from arbitru.journal import store
+        monkeypatch.setattr(store, "PACE_EVENTS", 1)
+        monkeypatch.setattr(damage, "RECHECK_SOUND_S", 0.0)
+        assert watch.of(j, gid) is None  # the read-through aside starts
+        time.sleep(0.2)
+        assert not watch.read_through_ended(gid, 0)
+        out: list[object] = []
+        t = threading.Thread(target=lambda: out.append(watch.recheck(Journal(site.db), gid)), daemon=True)
+        t.start()
+        t.join(10)
+        assert not t.is_alive() and out == [None]
+        assert watch.read_through_ended(gid, 10)

@@ -70,6 +70,8 @@ class DamageWatch:
         self._readers: dict[str, threading.Lock] = {}
         #: per game: its last read-through aside (:meth:`_read_through_aside`)
         self._aside: dict[str, threading.Thread] = {}
+        #: per game: set when a request waits for its last read-through aside, which then sleeps no more
+        self._hurry: dict[str, threading.Event] = {}
 
     def startup(self, journal: Journal) -> None:
         """At the server's start: the event index against the event table (an index page cut short hides the
@@ -143,11 +145,12 @@ class DamageWatch:
         lock = self._reading(gid)
         if not lock.acquire(blocking=False):
             return
+        hurry = threading.Event()
 
         def read() -> None:
             try:
                 with Journal(self.address, actor="") as j:
-                    self.check(j, gid, pace=_Paced(RECHECK_SHARE))
+                    self.check(j, gid, pace=_Paced(RECHECK_SHARE, hurry))
             except Exception:  # the journal would not open: the next request past the minute tries again
                 log.exception("the read-through of game %s failed", gid)
             finally:
@@ -156,6 +159,7 @@ class DamageWatch:
         thread = threading.Thread(target=read, name=f"arbitru-read-through-{gid}", daemon=True)
         with self._lock:
             self._aside[gid] = thread
+            self._hurry[gid] = hurry
         thread.start()
 
     def read_through_ended(self, gid: str, timeout: float | None = None) -> bool:
@@ -174,6 +178,10 @@ class DamageWatch:
         with self._alone(gid) as mine:
             if mine:
                 return self.check(journal, gid, against_table=True)
+        with self._lock:
+            hurry = self._hurry.get(gid)
+        if hurry is not None:
+            hurry.set()  # a read-through aside under way reads on unpaced: this request waits for it
         with self._reading(gid):
             return self.known(gid)
 
@@ -217,12 +225,18 @@ class _Paced:
     """A read-through's pace: called between its stretches, sleeps so that its thread's time spent reading is at
     most ``share`` of the time (Python holds one thread at a time: the event loop gets the rest)."""
 
-    def __init__(self, share: float) -> None:
+    def __init__(self, share: float, hurry: threading.Event | None = None) -> None:
         self.rest = 1 / share - 1
         self.since = time.thread_time()
+        #: once set (a request waits for this read), no more sleep
+        self.hurry = hurry
 
     def __call__(self) -> None:
-        time.sleep((time.thread_time() - self.since) * self.rest)
+        rest = (time.thread_time() - self.since) * self.rest
+        if self.hurry is None:
+            time.sleep(rest)
+        elif not self.hurry.is_set():
+            self.hurry.wait(rest)
         self.since = time.thread_time()
 
 
