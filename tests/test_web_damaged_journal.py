@@ -500,3 +500,39 @@ def test_damaged_journal_a_failing_request_waits_no_paced_read_through(tmp_path:
         t.join(10)
         assert not t.is_alive() and out == [None]
         assert watch.read_through_ended(gid, 10)
+
+
+def test_damaged_journal_a_read_through_whose_journal_will_not_open_is_tried_again_a_minute_later_not_every_look(
+        tmp_path: Path, monkeypatch, caplog) -> None:
+    """The read-through aside opens its own connection; when that fails (file permissions, no file descriptor
+    left) it is logged and the game stays as last found. It was tried again at every look (every LOOK_S per game):
+    a thread and a traceback in the log per game each second. Now a minute later (RECHECK_SOUND_S), as said."""
+    import logging
+    import time
+
+    from arbitru.errors import JournalError
+    from arbitru.web import damage
+
+    site = make_site(tmp_path)
+    gid = make_game(site)
+    watch = damage.DamageWatch(site.db)
+    opened: list[str] = []
+
+    def refused(address: str, actor: str | None = None) -> Journal:
+        opened.append(address)
+        raise JournalError(f"cannot open journal {address}: permission denied")
+
+    with Journal(site.db) as j:
+        assert watch.of(j, gid) is None
+        monkeypatch.setattr(damage, "Journal", refused)
+        monkeypatch.setattr(damage, "LOOK_S", 0.0)
+        monkeypatch.setattr(damage, "RECHECK_SOUND_S", 0.3)
+        time.sleep(0.4)
+        with caplog.at_level(logging.ERROR, "arbitru.web"):
+            for _ in range(5):
+                assert watch.of(j, gid) is None  # the requests go on, the game as last found
+                assert watch.read_through_ended(gid, 10)
+            assert len(opened) == 1 and "the read-through of game" in caplog.text
+            time.sleep(0.4)
+            assert watch.of(j, gid) is None and watch.read_through_ended(gid, 10)
+            assert len(opened) == 2  # tried again, not fatal

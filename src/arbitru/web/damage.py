@@ -72,6 +72,8 @@ class DamageWatch:
         self._aside: dict[str, threading.Thread] = {}
         #: per game: set when a request waits for its last read-through aside, which then sleeps no more
         self._hurry: dict[str, threading.Event] = {}
+        #: per game: when its last read-through aside failed (its journal would not open)
+        self._failed: dict[str, float] = {}
 
     def startup(self, journal: Journal) -> None:
         """At the server's start: the event index against the event table (an index page cut short hides the
@@ -142,6 +144,9 @@ class DamageWatch:
         """A sound game's read-through, due: in a thread of its own over its own connection, paced
         (:class:`_Paced`); unless one is under way. What it finds counts from its end; meanwhile the game's
         requests go on with their index walk, as those did that met another's read-through."""
+        with self._lock:
+            if time.monotonic() - self._failed.get(gid, -RECHECK_SOUND_S) < RECHECK_SOUND_S:
+                return  # its last one could not open the journal: a minute later, not at every look
         lock = self._reading(gid)
         if not lock.acquire(blocking=False):
             return
@@ -153,6 +158,8 @@ class DamageWatch:
                     self.check(j, gid, pace=_Paced(RECHECK_SHARE, hurry))
             except Exception:  # the journal would not open: the next request past the minute tries again
                 log.exception("the read-through of game %s failed", gid)
+                with self._lock:
+                    self._failed[gid] = time.monotonic()
             finally:
                 lock.release()
 
