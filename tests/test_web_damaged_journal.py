@@ -536,3 +536,39 @@ def test_damaged_journal_a_read_through_whose_journal_will_not_open_is_tried_aga
             time.sleep(0.4)
             assert watch.of(j, gid) is None and watch.read_through_ended(gid, 10)
             assert len(opened) == 2  # tried again, not fatal
+
+
+def test_damaged_journal_a_read_through_that_cannot_start_its_thread_leaves_the_game_unlocked(
+        tmp_path: Path, monkeypatch) -> None:
+    """A worker out of threads ("can't start new thread"): the read-through took the game's reading lock, then
+    never started the thread that releases it. The request failed, and from then on every request failing with a
+    journal error on that game waited for the lock for ever (a worker thread lost each), and no read-through of
+    the game ran again. Now the lock is given back and the next look tries again."""
+    import threading
+    import time
+
+    from arbitru.web import damage
+
+    site = make_site(tmp_path)
+    gid = make_game(site)
+    watch = damage.DamageWatch(site.db)
+    real = threading.Thread
+
+    class NoThread(real):  # type: ignore[misc, valid-type]
+        def start(self) -> None:
+            raise RuntimeError("can't start new thread")
+
+    with Journal(site.db) as j:
+        assert watch.of(j, gid) is None
+        monkeypatch.setattr(damage, "RECHECK_SOUND_S", 0.0)
+        monkeypatch.setattr(damage.threading, "Thread", NoThread)
+        assert watch.of(j, gid) is None  # the request goes on, the game as last found
+        monkeypatch.setattr(damage.threading, "Thread", real)
+        assert watch.read_through_ended(gid, 10)
+        out: list[object] = []
+        t = real(target=lambda: out.append(watch.recheck(Journal(site.db), gid)), daemon=True)
+        t.start()
+        t.join(10)
+        assert not t.is_alive() and out == [None]
+        time.sleep(0.01)
+        assert watch.of(j, gid) is None and watch.read_through_ended(gid, 10)

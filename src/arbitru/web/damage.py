@@ -167,7 +167,14 @@ class DamageWatch:
         with self._lock:
             self._aside[gid] = thread
             self._hurry[gid] = hurry
-        thread.start()
+        try:
+            thread.start()
+        except RuntimeError:  # no thread to be had: the lock its end would release is released now
+            log.exception("the read-through of game %s could not start", gid)
+            with self._lock:
+                self._aside.pop(gid, None)
+                self._failed[gid] = time.monotonic()
+            lock.release()
 
     def read_through_ended(self, gid: str, timeout: float | None = None) -> bool:
         """Whether no read-through of the game is under way aside (waiting for it up to ``timeout`` seconds)."""
