@@ -572,3 +572,38 @@ def test_damaged_journal_a_read_through_that_cannot_start_its_thread_leaves_the_
         assert not t.is_alive() and out == [None]
         time.sleep(0.01)
         assert watch.of(j, gid) is None and watch.read_through_ended(gid, 10)
+
+
+def test_read_throughs_aside_of_several_games_run_one_at_a_time_within_the_workers_tenth(tmp_path: Path,
+                                                                                        monkeypatch) -> None:
+    """Each game's read-through aside was paced to a tenth of the worker, and those of several games ran at once:
+    ten games due in the same minute (or a stranger fetching a page of each listed game) took the whole worker.
+    Now one read-through aside at a time per worker; a game found due meanwhile is read at a later look."""
+    import threading
+
+    from arbitru.web import damage
+
+    site = make_site(tmp_path)
+    first, second = make_game(site), make_game(site)
+    watch = damage.DamageWatch(site.db)
+    reading, go_on = threading.Event(), threading.Event()
+    paced: list[str] = []
+    real = Journal.game_damage
+
+    def counted(self, g, **kw):
+        if kw.get("pace") is not None:
+            paced.append(g)
+        return real(self, g, **kw)
+
+    with Journal(site.db) as j:
+        assert watch.of(j, first) is None and watch.of(j, second) is None
+        _paced_read_through_held(monkeypatch, reading, go_on)
+        monkeypatch.setattr(Journal, "game_damage", counted)
+        monkeypatch.setattr(damage, "RECHECK_SOUND_S", 0.0)
+        assert watch.of(j, first) is None and reading.wait(30)
+        assert watch.of(j, second) is None  # due too, while the first game's read-through is under way
+        assert watch.read_through_ended(second, 0) and paced == [first]
+        go_on.set()
+        assert watch.read_through_ended(first, 30)
+        assert watch.of(j, second) is None and watch.read_through_ended(second, 30)
+        assert paced == [first, second]

@@ -74,6 +74,8 @@ class DamageWatch:
         self._hurry: dict[str, threading.Event] = {}
         #: per game: when its last read-through aside failed (its journal would not open)
         self._failed: dict[str, float] = {}
+        #: held by the one read-through aside under way in this process, whatever its game
+        self._one_aside = threading.Lock()
 
     def startup(self, journal: Journal) -> None:
         """At the server's start: the event index against the event table (an index page cut short hides the
@@ -142,13 +144,17 @@ class DamageWatch:
 
     def _read_through_aside(self, gid: str) -> None:
         """A sound game's read-through, due: in a thread of its own over its own connection, paced
-        (:class:`_Paced`); unless one is under way. What it finds counts from its end; meanwhile the game's
+        (:class:`_Paced`); unless one is under way (of any game: one at a time per process, so that their shares
+        do not add up). What it finds counts from its end; meanwhile the game's
         requests go on with their index walk, as those did that met another's read-through."""
         with self._lock:
             if time.monotonic() - self._failed.get(gid, -RECHECK_SOUND_S) < RECHECK_SOUND_S:
                 return  # its last one could not open the journal: a minute later, not at every look
+        if not self._one_aside.acquire(blocking=False):
+            return  # another game's is under way: their shares would add up; a later look reads this one
         lock = self._reading(gid)
         if not lock.acquire(blocking=False):
+            self._one_aside.release()
             return
         hurry = threading.Event()
 
@@ -162,6 +168,7 @@ class DamageWatch:
                     self._failed[gid] = time.monotonic()
             finally:
                 lock.release()
+                self._one_aside.release()
 
         thread = threading.Thread(target=read, name=f"arbitru-read-through-{gid}", daemon=True)
         with self._lock:
@@ -175,6 +182,7 @@ class DamageWatch:
                 self._aside.pop(gid, None)
                 self._failed[gid] = time.monotonic()
             lock.release()
+            self._one_aside.release()
 
     def read_through_ended(self, gid: str, timeout: float | None = None) -> bool:
         """Whether no read-through of the game is under way aside (waiting for it up to ``timeout`` seconds)."""
