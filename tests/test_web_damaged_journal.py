@@ -418,3 +418,192 @@ def test_damaged_journal_a_write_waits_for_the_look_under_way_never_goes_on_with
     assert read == 200  # a page is drawn under the banner
     assert wrote == 503
     assert stored_events(site.db, gid) == last - 1
+
+
+def _paced_read_through_held(monkeypatch, reading: object, go_on: object) -> None:
+    """The read-through aside pauses at its first pace (after its first event, its snapshot taken) until
+    ``go_on`` is set; ``reading`` is set once it is there."""
+    import threading
+
+    from arbitru.journal import store
+    from arbitru.web import damage
+
+    assert isinstance(reading, threading.Event) and isinstance(go_on, threading.Event)
+    real = damage._Paced
+    monkeypatch.setattr(store, "PACE_EVENTS", 1)
+
+    class Held(real):  # type: ignore[misc, valid-type]
+        def __call__(self) -> None:
+            reading.set()
+            assert go_on.wait(30)
+
+    monkeypatch.setattr(damage, "_Paced", Held)
+
+
+def test_damaged_journal_found_by_an_index_walk_during_a_read_through_stays_found_when_that_read_ends(
+        tmp_path: Path, monkeypatch) -> None:
+    """An event deleted while a paced read-through reads the game (seconds; its snapshot taken before): a request's
+    index walk finds it and the game answers 503; then the read-through ended, sound by its old snapshot, and put
+    'sound' back over the walk's answer: for LOOK_S a write was stored into the damaged game without a look."""
+    import threading
+
+    from arbitru.web import damage
+
+    site = make_site(tmp_path)
+    gid = make_game(site)
+    watch = damage.DamageWatch(site.db)
+    reading, go_on = threading.Event(), threading.Event()
+    with Journal(site.db) as j:
+        assert watch.of(j, gid) is None  # found sound once
+        _paced_read_through_held(monkeypatch, reading, go_on)
+        monkeypatch.setattr(damage, "RECHECK_SOUND_S", 0.0)
+        monkeypatch.setattr(damage, "LOOK_S", 0.0)
+        assert watch.of(j, gid) is None  # starts the read-through aside; nothing damaged yet
+        assert reading.wait(30)
+        with closing(sqlite3.connect(site.db)) as con:
+            con.execute("DROP TRIGGER event_no_delete")
+            con.execute("DELETE FROM event WHERE game_id = ? AND seq = 2", (gid,))
+            con.commit()
+        found = watch.of(j, gid)  # the walk finds it while the read-through holds the game
+        assert found is not None and found.missing == 1
+        go_on.set()
+        assert watch.read_through_ended(gid, 30)
+        monkeypatch.setattr(damage, "LOOK_S", 60.0)
+        monkeypatch.setattr(damage, "RECHECK_SOUND_S", 60.0)
+        assert watch.known(gid) == found and not watch.sound_lately(gid)
+
+
+def test_damaged_journal_a_failing_request_waits_no_paced_read_through(tmp_path: Path, monkeypatch) -> None:
+    """A request failing with a journal error rechecks the game, or waits for the read-through under way: that one
+    is now paced to a tenth of the worker (a national game: about ten seconds), and every failing request held a
+    worker thread that long (forty of them: the worker's pool). A read-through someone waits for reads on unpaced."""
+    import threading
+    import time
+
+    from arbitru.web import damage
+
+    site = make_site(tmp_path)
+    gid = make_game(site)
+    watch = damage.DamageWatch(site.db)
+    with Journal(site.db) as j:
+        assert watch.of(j, gid) is None
+        monkeypatch.setattr(damage, "RECHECK_SHARE", 1e-7)  # a pace that would sleep for ages
+        from arbitru.journal import store
+        monkeypatch.setattr(store, "PACE_EVENTS", 1)
+        monkeypatch.setattr(damage, "RECHECK_SOUND_S", 0.0)
+        assert watch.of(j, gid) is None  # the read-through aside starts
+        time.sleep(0.2)
+        assert not watch.read_through_ended(gid, 0)
+        out: list[object] = []
+        t = threading.Thread(target=lambda: out.append(watch.recheck(Journal(site.db), gid)), daemon=True)
+        t.start()
+        t.join(10)
+        assert not t.is_alive() and out == [None]
+        assert watch.read_through_ended(gid, 10)
+
+
+def test_damaged_journal_a_read_through_whose_journal_will_not_open_is_tried_again_a_minute_later_not_every_look(
+        tmp_path: Path, monkeypatch, caplog) -> None:
+    """The read-through aside opens its own connection; when that fails (file permissions, no file descriptor
+    left) it is logged and the game stays as last found. It was tried again at every look (every LOOK_S per game):
+    a thread and a traceback in the log per game each second. Now a minute later (RECHECK_SOUND_S), as said."""
+    import logging
+    import time
+
+    from arbitru.errors import JournalError
+    from arbitru.web import damage
+
+    site = make_site(tmp_path)
+    gid = make_game(site)
+    watch = damage.DamageWatch(site.db)
+    opened: list[str] = []
+
+    def refused(address: str, actor: str | None = None) -> Journal:
+        opened.append(address)
+        raise JournalError(f"cannot open journal {address}: permission denied")
+
+    with Journal(site.db) as j:
+        assert watch.of(j, gid) is None
+        monkeypatch.setattr(damage, "Journal", refused)
+        monkeypatch.setattr(damage, "LOOK_S", 0.0)
+        monkeypatch.setattr(damage, "RECHECK_SOUND_S", 0.3)
+        time.sleep(0.4)
+        with caplog.at_level(logging.ERROR, "arbitru.web"):
+            for _ in range(5):
+                assert watch.of(j, gid) is None  # the requests go on, the game as last found
+                assert watch.read_through_ended(gid, 10)
+            assert len(opened) == 1 and "the read-through of game" in caplog.text
+            time.sleep(0.4)
+            assert watch.of(j, gid) is None and watch.read_through_ended(gid, 10)
+            assert len(opened) == 2  # tried again, not fatal
+
+
+def test_damaged_journal_a_read_through_that_cannot_start_its_thread_leaves_the_game_unlocked(
+        tmp_path: Path, monkeypatch) -> None:
+    """A worker out of threads ("can't start new thread"): the read-through took the game's reading lock, then
+    never started the thread that releases it. The request failed, and from then on every request failing with a
+    journal error on that game waited for the lock for ever (a worker thread lost each), and no read-through of
+    the game ran again. Now the lock is given back and the next look tries again."""
+    import threading
+    import time
+
+    from arbitru.web import damage
+
+    site = make_site(tmp_path)
+    gid = make_game(site)
+    watch = damage.DamageWatch(site.db)
+    real = threading.Thread
+
+    class NoThread(real):  # type: ignore[misc, valid-type]
+        def start(self) -> None:
+            raise RuntimeError("can't start new thread")
+
+    with Journal(site.db) as j:
+        assert watch.of(j, gid) is None
+        monkeypatch.setattr(damage, "RECHECK_SOUND_S", 0.0)
+        monkeypatch.setattr(damage.threading, "Thread", NoThread)
+        assert watch.of(j, gid) is None  # the request goes on, the game as last found
+        monkeypatch.setattr(damage.threading, "Thread", real)
+        assert watch.read_through_ended(gid, 10)
+        out: list[object] = []
+        t = real(target=lambda: out.append(watch.recheck(Journal(site.db), gid)), daemon=True)
+        t.start()
+        t.join(10)
+        assert not t.is_alive() and out == [None]
+        time.sleep(0.01)
+        assert watch.of(j, gid) is None and watch.read_through_ended(gid, 10)
+
+
+def test_read_throughs_aside_of_several_games_run_one_at_a_time_within_the_workers_tenth(tmp_path: Path,
+                                                                                        monkeypatch) -> None:
+    """Each game's read-through aside was paced to a tenth of the worker, and those of several games ran at once:
+    ten games due in the same minute (or a stranger fetching a page of each listed game) took the whole worker.
+    Now one read-through aside at a time per worker; a game found due meanwhile is read at a later look."""
+    import threading
+
+    from arbitru.web import damage
+
+    site = make_site(tmp_path)
+    first, second = make_game(site), make_game(site)
+    watch = damage.DamageWatch(site.db)
+    reading, go_on = threading.Event(), threading.Event()
+    paced: list[str] = []
+    real = Journal.game_damage
+
+    def counted(self, g, **kw):
+        if kw.get("pace") is not None:
+            paced.append(g)
+        return real(self, g, **kw)
+
+    with Journal(site.db) as j:
+        assert watch.of(j, first) is None and watch.of(j, second) is None
+        _paced_read_through_held(monkeypatch, reading, go_on)
+        monkeypatch.setattr(Journal, "game_damage", counted)
+        monkeypatch.setattr(damage, "RECHECK_SOUND_S", 0.0)
+        assert watch.of(j, first) is None and reading.wait(30)
+        assert watch.of(j, second) is None  # due too, while the first game's read-through is under way
+        assert watch.read_through_ended(second, 0) and paced == [first]
+        go_on.set()
+        assert watch.read_through_ended(first, 30)
+        assert watch.of(j, second) is None and watch.read_through_ended(second, 30)
+        assert paced == [first, second]

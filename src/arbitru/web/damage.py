@@ -70,6 +70,12 @@ class DamageWatch:
         self._readers: dict[str, threading.Lock] = {}
         #: per game: its last read-through aside (:meth:`_read_through_aside`)
         self._aside: dict[str, threading.Thread] = {}
+        #: per game: set when a request waits for its last read-through aside, which then sleeps no more
+        self._hurry: dict[str, threading.Event] = {}
+        #: per game: when its last read-through aside failed (its journal would not open)
+        self._failed: dict[str, float] = {}
+        #: held by the one read-through aside under way in this process, whatever its game
+        self._one_aside = threading.Lock()
 
     def startup(self, journal: Journal) -> None:
         """At the server's start: the event index against the event table (an index page cut short hides the
@@ -88,10 +94,16 @@ class DamageWatch:
         """Check the game deeply now and remember the answer; ``against_table``: its index against the table
         too (a pass over the whole table, so only for a game already suspected); ``pace``: as
         :meth:`Journal.game_damage`'s."""
+        started = time.monotonic()
         found = journal.game_damage(gid, deep=True, pace=pace)
         if found is None and against_table:
             found = journal.games_short_of_their_table().get(gid)
         with self._lock:
+            known = self._known.get(gid)
+            if found is None and known is not None and known[1] is not None and known[0] >= started:
+                # damage another look found while this one read (a paced read-through's snapshot is seconds
+                # old): the older snapshot's "sound" does not clear it
+                return known[1]
             self._known[gid] = (time.monotonic(), found)
         return found
 
@@ -132,25 +144,45 @@ class DamageWatch:
 
     def _read_through_aside(self, gid: str) -> None:
         """A sound game's read-through, due: in a thread of its own over its own connection, paced
-        (:class:`_Paced`); unless one is under way. What it finds counts from its end; meanwhile the game's
+        (:class:`_Paced`); unless one is under way (of any game: one at a time per process, so that their shares
+        do not add up). What it finds counts from its end; meanwhile the game's
         requests go on with their index walk, as those did that met another's read-through."""
+        with self._lock:
+            if time.monotonic() - self._failed.get(gid, -RECHECK_SOUND_S) < RECHECK_SOUND_S:
+                return  # its last one could not open the journal: a minute later, not at every look
+        if not self._one_aside.acquire(blocking=False):
+            return  # another game's is under way: their shares would add up; a later look reads this one
         lock = self._reading(gid)
         if not lock.acquire(blocking=False):
+            self._one_aside.release()
             return
+        hurry = threading.Event()
 
         def read() -> None:
             try:
                 with Journal(self.address, actor="") as j:
-                    self.check(j, gid, pace=_Paced(RECHECK_SHARE))
+                    self.check(j, gid, pace=_Paced(RECHECK_SHARE, hurry))
             except Exception:  # the journal would not open: the next request past the minute tries again
                 log.exception("the read-through of game %s failed", gid)
+                with self._lock:
+                    self._failed[gid] = time.monotonic()
             finally:
                 lock.release()
+                self._one_aside.release()
 
         thread = threading.Thread(target=read, name=f"arbitru-read-through-{gid}", daemon=True)
         with self._lock:
             self._aside[gid] = thread
-        thread.start()
+            self._hurry[gid] = hurry
+        try:
+            thread.start()
+        except RuntimeError:  # no thread to be had: the lock its end would release is released now
+            log.exception("the read-through of game %s could not start", gid)
+            with self._lock:
+                self._aside.pop(gid, None)
+                self._failed[gid] = time.monotonic()
+            lock.release()
+            self._one_aside.release()
 
     def read_through_ended(self, gid: str, timeout: float | None = None) -> bool:
         """Whether no read-through of the game is under way aside (waiting for it up to ``timeout`` seconds)."""
@@ -168,6 +200,10 @@ class DamageWatch:
         with self._alone(gid) as mine:
             if mine:
                 return self.check(journal, gid, against_table=True)
+        with self._lock:
+            hurry = self._hurry.get(gid)
+        if hurry is not None:
+            hurry.set()  # a read-through aside under way reads on unpaced: this request waits for it
         with self._reading(gid):
             return self.known(gid)
 
@@ -211,12 +247,18 @@ class _Paced:
     """A read-through's pace: called between its stretches, sleeps so that its thread's time spent reading is at
     most ``share`` of the time (Python holds one thread at a time: the event loop gets the rest)."""
 
-    def __init__(self, share: float) -> None:
+    def __init__(self, share: float, hurry: threading.Event | None = None) -> None:
         self.rest = 1 / share - 1
         self.since = time.thread_time()
+        #: once set (a request waits for this read), no more sleep
+        self.hurry = hurry
 
     def __call__(self) -> None:
-        time.sleep((time.thread_time() - self.since) * self.rest)
+        rest = (time.thread_time() - self.since) * self.rest
+        if self.hurry is None:
+            time.sleep(rest)
+        elif not self.hurry.is_set():
+            self.hurry.wait(rest)
         self.since = time.thread_time()
 
 
