@@ -174,6 +174,20 @@ def test_whole_game_through_the_pages(browser, tmp_path):
         # next rack reached the page is refused, not stored as the next move's)
         for phone in phones.values():
             expect(phone.locator("input[data-shown-move]")).to_have_value("2")
+        # a slip pressed before the rack reached the page (its field still on move 1): refused beside the form,
+        # what was typed kept, nothing stored
+        late = phones["2"]
+        late.fill("input[name=position]", position)
+        late.fill("input[name=word]", "ZZZZ")
+        late.fill("input[name=score]", "50")
+        late.evaluate("document.querySelector('input[data-shown-move]').value = '1'")
+        late.click("button:has-text('Hand in')")
+        expect(late.locator("#slip-error")).to_contain_text("this slip was written for move 1, which is closed")
+        expect(late.locator("input[name=word]")).to_have_value("ZZZZ")
+        expect(late.locator("input[data-shown-move]")).to_have_value("2")
+        late.locator("#slip-error").scroll_into_view_if_needed()
+        shot(late, "web-phone-slip-of-a-closed-move")
+        assert no_horizontal_scroll(late), "the phone's refusal scrolls sideways"
         arbiter.click("button:has-text('Place the master move')")
         arbiter.click("#confirm-button")  # no slip is in: the close is confirmed by a second request
         expect(results.locator("#masters tr")).to_have_count(3)
