@@ -239,6 +239,29 @@ def test_fise_6_a_phone_slip_pressed_before_the_next_rack_reached_its_page_is_re
     assert r.status_code == 303 and [e.payload["move"] for e in site.events(gid, "slip")] == [2, 2]
 
 
+def test_fise_6_a_phone_slip_naming_the_open_move_in_other_digits_is_that_moves_not_refused_as_a_closed_ones(
+        site, http):
+    """The move a phone's form names is a number: ``02`` (or ``002``) sent while move 2 is open is move 2's slip,
+    stored; it used to be refused as "written for move 2, which is closed; move 2 is open now", a refusal that
+    contradicts itself."""
+    gid = game_in(site, "es")
+    phone = httpx.Client(base_url=str(http.base_url))
+    join(phone, site, gid, "1")
+    with Journal(site.db, actor="arbiter") as j:
+        s = Session(j, gid, load_lexicon(LEXICON, "es"))
+        s.place_master()
+        s.draw()
+    page = phone.get(f"/games/{gid}/play").text
+    assert re.search(r'name="move" value="2" data-shown-move', page)
+    form = {"csrf": csrf(page), "key": re.findall(r'name="key" value="([^"]+)"', page)[0], "move": "02",
+            "position": "H8", "word": "CASA", "score": "10"}
+    r = phone.post(f"/games/{gid}/slip", data=form)
+    assert r.status_code == 303, r.text
+    r = phone.post(f"/games/{gid}/slip", data={**form, "key": "another-press", "word": "CASO", "move": "002"})
+    assert r.status_code == 303, r.text
+    assert [e.payload["move"] for e in site.events(gid, "slip")] == [2, 2]
+
+
 def test_fise_17_a_desk_never_types_over_a_slip_stored_for_a_closed_move(site, http):
     """After the close a result changes only by the arbiter's decision: the desk is refused before any
     confirmation, the refusal names the console's decisions card, nothing is stored; a first paper slip for the

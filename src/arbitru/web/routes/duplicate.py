@@ -889,8 +889,8 @@ async def player_slip(request: Request) -> Response:
                     over = s.game.phase == "over"
                     raise Refused("slip", Text("the game is over") if over else Text("no move is open"))
                 shown = f.get("move")  # the move the page showed when he pressed (a page without it: the open one)
-                if shown is not None and shown != str(s.game.move):
-                    n = ascii_number(shown[:9])
+                n = None if shown is None else ascii_number(shown)  # a number: "02" names move 2
+                if shown is not None and n != s.game.move:
                     raise Refused("slip", Text(FORM_OF_A_CLOSED_MOVE, n="?" if n is None else n, m=s.game.move), 409)
                 req.move = s.game.move
             return w.intake.hand_in(gid, req)
