@@ -141,6 +141,18 @@ def test_fise_6_every_refusal_at_the_api_slip_door_says_stored_false_and_stores_
     assert len(site.events(gid)) == before
 
 
+def test_fise_6_a_slip_sent_to_the_api_for_no_such_game_says_stored_false(site, http):
+    """A client's slip for a game id that is not one (a typo, a game removed) is refused 404 and, as every other
+    refusal at the slip door, says ``"stored": false``; it used to answer ``{"error": ...}`` alone."""
+    gid = game_in(site, "es")
+    slip = {"move": 1, "position": "H8", "word": "CASA", "score": 10}
+    for headers in ({"Authorization": f"Bearer {site.code(gid, '1')}"}, {}):
+        r = http.post("/api/games/no-such-game/slips", json=slip, headers=headers)
+        assert r.status_code == 404 and r.json()["stored"] is False and r.json()["error"], r.text
+    r = http.get("/api/games/no-such-game")  # a reading, not a slip: nothing to say of storing
+    assert r.status_code == 404 and "stored" not in r.json()
+
+
 def test_fise_14_the_phone_refuses_the_same_slips_beside_the_same_fields(site, http):
     """The phone's form and the API are checked by one and the same reading (the duplicate format's)."""
     gid = game_in(site, "es")

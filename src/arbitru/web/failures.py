@@ -34,7 +34,9 @@ async def http_error(request: Request, exc: Exception) -> Response:
             return JSONResponse({"error": refusal(what), "stored": False}, status_code=503)
         return web(request).damage_page(request.scope, what)
     if request.url.path.startswith("/api/"):
-        return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+        # a slip (the API's only POST) refused before its door, e.g. for no such game: it says it is not stored
+        stored = {"stored": False} if request.method == "POST" else {}
+        return JSONResponse({"error": exc.detail, **stored}, status_code=exc.status_code)
     if exc.status_code == 401 and request.method in ("GET", "HEAD"):
         return await to_login(request, gid if isinstance(gid, str) else None, exc.detail)
     lang = await page_language(request, gid if isinstance(gid, str) else None)
