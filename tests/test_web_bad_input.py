@@ -28,7 +28,7 @@ from arbitru.formats.duplicate.slips import Slip
 from arbitru.journal.store import Journal
 from arbitru.lexicons.synthetic import load_lexicon
 from arbitru.messages import Text, gettext_for
-from arbitru.web.forms import FORM_OF_A_CLOSED_MOVE
+from arbitru.web.forms import FORM_OF_A_CLOSED_MOVE, FORM_OF_A_REPLACED_RACK
 from web_server import running_server
 from web_support import Site, confirmation, csrf, join, login, make_site, post
 
@@ -272,6 +272,34 @@ def test_fise_6_a_phone_slip_naming_the_open_move_in_other_digits_is_that_moves_
     r = phone.post(f"/games/{gid}/slip", data={**form, "key": "another-press", "word": "CASO", "move": "002"})
     assert r.status_code == 303, r.text
     assert [e.payload["move"] for e in site.events(gid, "slip")] == [2, 2]
+
+
+def test_fise_16_a_phone_slip_written_for_a_rack_replaced_before_it_reached_the_page_is_refused_not_stored(
+        site, http):
+    """A new rack for the open move (FISE-16) sets aside the slips written for the old one; a slip written for the
+    old rack and pressed before the new one reached the page is the same move's, so it used to be stored as a slip
+    for the new rack. The form sends the rack its page shows: refused beside the form, nothing stored."""
+    gid = game_in(site, "es")
+    phone = httpx.Client(base_url=str(http.base_url))
+    join(phone, site, gid, "1")
+    page = phone.get(f"/games/{gid}/play").text
+    rack = re.findall(r'name="rack" value="([^"]*)" data-shown-rack', page)
+    assert rack and re.search(r'data-rack="' + re.escape(rack[0]) + '"', page)
+    form = {"csrf": csrf(page), "key": re.findall(r'name="key" value="([^"]+)"', page)[0], "move": "1",
+            "rack": rack[0], "position": "H8", "word": "CASA", "score": "10"}
+    with Journal(site.db, actor="arbiter") as j:
+        Session(j, gid, load_lexicon(LEXICON, "es")).new_rack()
+    before = len(site.events(gid))
+    page = phone.get(f"/games/{gid}/play").text
+    now = re.findall(r'name="rack" value="([^"]*)" data-shown-rack', page)[0]
+    assert now != rack[0]  # the seed draws other letters
+    for lang in ("es", "fr"):
+        r = phone.post(f"/games/{gid}/slip?lang={lang}", data=form)
+        assert r.status_code == 409 and beside(r.text, "slip") == said(lang, FORM_OF_A_REPLACED_RACK), r.text
+        assert said(lang, FORM_OF_A_REPLACED_RACK) != FORM_OF_A_REPLACED_RACK and 'value="CASA"' in r.text
+    assert len(site.events(gid)) == before
+    r = phone.post(f"/games/{gid}/slip", data={**form, "rack": now})
+    assert r.status_code == 303 and len(site.events(gid, "slip")) == 1
 
 
 def test_fise_17_a_desk_never_types_over_a_slip_stored_for_a_closed_move(site, http):

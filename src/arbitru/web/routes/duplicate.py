@@ -47,6 +47,7 @@ from arbitru.web import asks, auth, confirm, fair, i18n, notices, phone_lines, v
 from arbitru.web.acting import Confirming, Page, Perform, act
 from arbitru.web.forms import (
     FORM_OF_A_CLOSED_MOVE,
+    FORM_OF_A_REPLACED_RACK,
     LANG_BY_RULES,
     MAX_CSV,
     MAX_TYPED,
@@ -892,6 +893,9 @@ async def player_slip(request: Request) -> Response:
                 n = None if shown is None else ascii_number(shown)  # a number: "02" names move 2
                 if shown is not None and n != s.game.move:
                     raise Refused("slip", Text(FORM_OF_A_CLOSED_MOVE, n="?" if n is None else n, m=s.game.move), 409)
+                rack = f.get("rack")  # the rack the page showed (FISE-16: one replaced since is not this move's)
+                if rack is not None and rack != ".".join(str(t) for t in sorted(s.game.rack)):
+                    raise Refused("slip", Text(FORM_OF_A_REPLACED_RACK), 409)
                 req.move = s.game.move
             return w.intake.hand_in(gid, req)
 

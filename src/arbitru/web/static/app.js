@@ -10,6 +10,9 @@
     document.querySelectorAll("input[data-shown-move]").forEach(function (field) {
       if (shown) field.value = shown.getAttribute("data-move");
     });
+    document.querySelectorAll("input[data-shown-rack]").forEach(function (field) {
+      if (shown) field.value = shown.getAttribute("data-rack");
+    });
   }
   if (url && window.EventSource) {
     var source = new EventSource(url), lost = false, opened = false, missed = false;
