@@ -174,6 +174,10 @@ def test_whole_game_through_the_pages(browser, tmp_path):
         # next rack reached the page is refused, not stored as the next move's)
         for phone in phones.values():
             expect(phone.locator("input[data-shown-move]")).to_have_value("2")
+            # and the rack it shows (FISE-16: a slip for a replaced rack is refused too)
+            shown_rack = phone.locator("#live [data-rack]").get_attribute("data-rack")
+            assert shown_rack and shown_rack.count(".") == 6, shown_rack
+            expect(phone.locator("input[data-shown-rack]")).to_have_value(shown_rack)
         # a slip pressed before the rack reached the page (its field still on move 1): refused beside the form,
         # what was typed kept, nothing stored
         late = phones["2"]
