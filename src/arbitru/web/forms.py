@@ -208,13 +208,13 @@ def declared(fields: dict[str, str], name: str = "score") -> int | None:
 #: the page shows what he typed under a new key, so handing it in again is one tap
 STALE_FORM = ("this form was already handed in, with other entries (#%(seq)s): what you sent now is not stored; "
               "check it and hand it in again")
-#: a phone's slip sent from a page that still showed an earlier move (the next rack reached the server before his
-#: press reached it): refused, not stored as a slip for the move now open; the page shows the new rack and what he
-#: typed
 #: a phone's slip sent from a page that still showed the rack the arbiter replaced (FISE-16): refused, as the slips
 #: written for that rack are set aside
 FORM_OF_A_REPLACED_RACK = ("this slip was written for a rack that was replaced (FISE-16): check your slip against "
                            "the new rack and hand it in again")
+#: a phone's slip sent from a page that still showed an earlier move (the next rack reached the server before his
+#: press reached it): refused, not stored as a slip for the move now open; the page shows the new rack and what he
+#: typed
 FORM_OF_A_CLOSED_MOVE = ("this slip was written for move %(n)s, which is closed; move %(m)s is open now: check your "
                          "slip against its rack and hand it in again")
 #: the most of a refused field a phone's slip form shows again (a field past its limit is refused for its length)

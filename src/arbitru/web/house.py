@@ -20,7 +20,7 @@ import time
 import unicodedata
 import weakref
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable, Iterator
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -169,6 +169,7 @@ class Web:
             finalize=said_in_page_language,
         )
         self.templates.filters["said"] = said_each
+        self.templates.filters["rack_shown"] = rack_shown
         self.templates.globals["own_html"] = own_lines_html
         self.templates.filters["cues_said"] = cues_said
         self.templates.filters["actor"] = i18n.actor
@@ -934,6 +935,12 @@ def by_format(pages: dict[formats.Format, Endpoint]) -> Endpoint:
         return await page(request)
 
     return endpoint
+
+
+def rack_shown(rack: Iterable[int]) -> str:
+    """The rack a phone's page shows, as its slip form sends it back (its tiles sorted): the page's live part and
+    form write it (the template filter ``rack_shown``), the phone's slip door compares it with the open rack."""
+    return ".".join(str(t) for t in sorted(rack))
 
 
 def live_part_by_format(parts: dict[formats.Format, Callable[[Request], str]]) -> LivePart:

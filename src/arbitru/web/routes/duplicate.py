@@ -64,7 +64,7 @@ from arbitru.web.forms import (
     whole,
     whole_in,
 )
-from arbitru.web.house import TOLD, Endpoint, LivePart, Ready, Web, attachment, base_url, identity, web
+from arbitru.web.house import TOLD, Endpoint, LivePart, Ready, Web, attachment, base_url, identity, rack_shown, web
 from arbitru.web.i18n import Text
 from arbitru.web.intake import SlipRequest, at_the_door
 from arbitru.web.pdf import pdf_of
@@ -894,7 +894,7 @@ async def player_slip(request: Request) -> Response:
                 if shown is not None and n != s.game.move:
                     raise Refused("slip", Text(FORM_OF_A_CLOSED_MOVE, n="?" if n is None else n, m=s.game.move), 409)
                 rack = f.get("rack")  # the rack the page showed (FISE-16: one replaced since is not this move's)
-                if rack is not None and rack != ".".join(str(t) for t in sorted(s.game.rack)):
+                if rack is not None and rack != rack_shown(s.game.rack):
                     raise Refused("slip", Text(FORM_OF_A_REPLACED_RACK), 409)
                 req.move = s.game.move
             return w.intake.hand_in(gid, req)
